@@ -1,0 +1,115 @@
+/**
+ * Interpolation kernels. Pure: arrays and alpha in, values out; no allocation, no globals.
+ *
+ * Every kernel reads `count` entities of a field from `previous` and `current` and writes the blend at
+ * `alpha` (0 = previous, 1 = current) into `out`. `out` may be a different buffer of the same layout.
+ * Blends are computed in float64 from float32 inputs, so alpha 0 and 1 give the inputs back unchanged.
+ */
+import type { InterpolationKind } from './schema.ts';
+
+const PI = Math.PI;
+const TAU = 2 * Math.PI;
+
+/** Wraps an angle in radians into [-PI, PI). */
+export function wrapAngle(radians: number): number {
+  return radians - TAU * Math.floor((radians + PI) / TAU);
+}
+
+/** Component-wise lerp over `count * width` elements. */
+export function lerpField(
+  previous: Float32Array,
+  current: Float32Array,
+  out: Float32Array,
+  elements: number,
+  alpha: number,
+): void {
+  for (let i = 0; i < elements; i++) {
+    const a = previous[i]!;
+    out[i] = a + (current[i]! - a) * alpha;
+  }
+}
+
+/** Angles (width 1, radians) along the shorter arc; the result is wrapped into [-PI, PI). */
+export function angleField(previous: Float32Array, current: Float32Array, out: Float32Array, count: number, alpha: number): void {
+  for (let i = 0; i < count; i++) {
+    const a = previous[i]!;
+    const d = current[i]! - a;
+    // the signed difference, wrapped into [-PI, PI): the short way round
+    const shortest = d - TAU * Math.floor((d + PI) / TAU);
+    const v = a + shortest * alpha;
+    out[i] = v - TAU * Math.floor((v + PI) / TAU);
+  }
+}
+
+/**
+ * Quaternions (width 4, x y z w) by nlerp: if the two are more than 90 degrees apart as 4-vectors, the
+ * current one is negated (q and -q are the same rotation) so the blend takes the shorter path, then the
+ * result is normalised. Over one tick the rotation is small, where nlerp and slerp agree closely.
+ */
+export function quaternionField(
+  previous: Float32Array,
+  current: Float32Array,
+  out: Float32Array,
+  count: number,
+  alpha: number,
+): void {
+  for (let i = 0, o = 0; i < count; i++, o += 4) {
+    const ax = previous[o]!;
+    const ay = previous[o + 1]!;
+    const az = previous[o + 2]!;
+    const aw = previous[o + 3]!;
+    let bx = current[o]!;
+    let by = current[o + 1]!;
+    let bz = current[o + 2]!;
+    let bw = current[o + 3]!;
+    if (ax * bx + ay * by + az * bz + aw * bw < 0) {
+      bx = -bx;
+      by = -by;
+      bz = -bz;
+      bw = -bw;
+    }
+    const x = ax + (bx - ax) * alpha;
+    const y = ay + (by - ay) * alpha;
+    const z = az + (bz - az) * alpha;
+    const w = aw + (bw - aw) * alpha;
+    const lengthSquared = x * x + y * y + z * z + w * w;
+    // a zero quaternion stays zero rather than becoming NaN
+    const inverse = lengthSquared > 0 ? 1 / Math.sqrt(lengthSquared) : 0;
+    out[o] = x * inverse;
+    out[o + 1] = y * inverse;
+    out[o + 2] = z * inverse;
+    out[o + 3] = w * inverse;
+  }
+}
+
+/** No blending: the previous value until alpha reaches 1, then the current one (sample and hold). */
+export function snapField(previous: Float32Array, current: Float32Array, out: Float32Array, elements: number, alpha: number): void {
+  const source = alpha >= 1 ? current : previous;
+  for (let i = 0; i < elements; i++) out[i] = source[i]!;
+}
+
+/** Blends `count` entities of one field by its kind. */
+export function interpolateField(
+  kind: InterpolationKind,
+  width: number,
+  previous: Float32Array,
+  current: Float32Array,
+  out: Float32Array,
+  count: number,
+  alpha: number,
+): void {
+  switch (kind) {
+    case 'linear':
+      lerpField(previous, current, out, count * width, alpha);
+      return;
+    case 'angle':
+      angleField(previous, current, out, count, alpha);
+      return;
+    case 'quaternion':
+      quaternionField(previous, current, out, count, alpha);
+      return;
+    case 'none':
+      snapField(previous, current, out, count * width, alpha);
+      return;
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * The memory map. This module alone decides where every shared word and field lives; everything else asks it.
+ *
+ * ```text
+ *  byte 0    ┌─ header, Int32 words (64 B) ───────────────────────────────────────────────────────────┐
+ *            │ 0 MAGIC  1 LOCK  2 STATE_INDEX  3 PUBLISH_SEQ  4 FRAME_SEQ  5 STATUS  6 CAPACITY         │
+ *            │ 7 FIELD_COUNT  8..15 reserved                                                           │
+ *  byte 64   ├─ header, Float64 words (64 B) ─────────────────────────────────────────────────────────┤
+ *            │ 0 CLOCK_ANCHOR  1 NEXT_FRAME (guarded by FRAME_SEQ)  2..7 reserved                        │
+ *  byte 128  ├─ slot 0 meta (8 x Float64) ────────────┬─ slot 1 meta (8 x Float64) ──────────────────────┤
+ *            │ PREV_TICK CUR_TICK PREV_TIME CUR_TIME   │ (same words)                                    │
+ *            │ COUNT SIM_TIME  2 reserved              │                                                 │
+ *  byte 256  ├─ slot 0 ───────────────────────────────┴─────────────┬─ slot 1 ──────────────────────────┤
+ *            │ previous_state[0] block │ current_state[0] block      │ previous_state[1] │ current_state[1] │
+ *            └─────────────────────────────────────────────────────────────────────────────────────────┘
+ *
+ *  a block, structure of arrays, one run per schema field, each run 64-byte aligned:
+ *    ┌ field 0: capacity * width0 float32 ┬ pad ┬ field 1: capacity * width1 float32 ┬ pad ┬ ... ┐
+ *    entity i, component c of a field of width w is element i * w + c of that field's run
+ * ```
+ *
+ * Who writes what, and when (ARCHITECTURE.md has the full argument):
+ * - LOCK: both threads, only through Atomics (0 free, 1 reader holds it, 2 writer holds it, 3 reader holds
+ *   it and the writer waits: the release hands it over).
+ * - STATE_INDEX, PUBLISH_SEQ, slot meta and slot blocks: the worker only. It writes the back slot
+ *   (1 - STATE_INDEX) outside the lock and changes STATE_INDEX only while holding the lock.
+ * - FRAME_SEQ and NEXT_FRAME: the main thread only, as a sequence lock (odd while NEXT_FRAME is written).
+ *   FRAME_SEQ doubles as the worker's doorbell: the worker sleeps on it with Atomics.waitAsync.
+ * - STATUS: the worker, through Atomics.store.
+ * - MAGIC, CAPACITY, FIELD_COUNT, CLOCK_ANCHOR: written once by the main thread before the worker sees the buffer.
+ */
+import { schemaSignature, validateSchema, type FieldViews, type InterpolationKind, type Schema } from './schema.ts';
+
+/** Bytes of alignment for every field run, block and slot: one cache line, and enough for any SIMD load. */
+export const ALIGN = 64;
+/** 'SFR1': marks a buffer laid out by this module, version 1. */
+export const MAGIC = 0x53465231;
+
+/** Int32 header word indices. */
+export const I32 = {
+  MAGIC: 0,
+  LOCK: 1,
+  STATE_INDEX: 2,
+  PUBLISH_SEQ: 3,
+  FRAME_SEQ: 4,
+  STATUS: 5,
+  CAPACITY: 6,
+  FIELD_COUNT: 7,
+} as const;
+const I32_WORDS = 16;
+
+/** Float64 header word indices (into a Float64Array over the whole buffer). */
+export const F64 = {
+  CLOCK_ANCHOR: 8,
+  NEXT_FRAME: 9,
+} as const;
+
+/** Float64 words of one slot's meta record, relative to `slotMetaIndex(slot)`. */
+export const META = {
+  PREV_TICK: 0,
+  CUR_TICK: 1,
+  PREV_TIME: 2,
+  CUR_TIME: 3,
+  COUNT: 4,
+  SIM_TIME: 5,
+} as const;
+const META_WORDS = 8;
+
+/**
+ * LOCK values. READER_WAKE_WRITER: the reader holds the lock and the writer waits for it, so the reader's
+ * release hands the lock to the writer (LOCK = WRITER) and notifies it. Only the one writer ever sets
+ * WRITER, so a LOCK of WRITER seen by the waiting writer is its own.
+ */
+export const LOCK = { FREE: 0, READER: 1, WRITER: 2, READER_WAKE_WRITER: 3 } as const;
+
+/** STATUS values, as the worker publishes them. */
+export const STATUS = { IDLE: 0, RUNNING: 1, PAUSED: 2, STOPPED: 3, FAULTED: 4 } as const;
+export type StatusCode = (typeof STATUS)[keyof typeof STATUS];
+
+const HEADER_BYTES = I32_WORDS * 4 + 8 * 8; // 128
+const META_BYTES = 2 * META_WORDS * 8; // 128
+/** Byte offset of slot 0's previous_state block. */
+export const DATA_OFFSET = HEADER_BYTES + META_BYTES; // 256
+
+/** Largest buffer we will try to allocate. Browsers refuse larger SharedArrayBuffers well before 4 GiB. */
+export const MAX_BUFFER_BYTES = 2 ** 31 - ALIGN;
+
+export interface FieldLayout {
+  readonly name: string;
+  readonly kind: InterpolationKind;
+  readonly width: number;
+  /** Byte offset of this field's run from the start of its block. */
+  readonly offset: number;
+  /** float32 elements in the run: capacity * width. */
+  readonly length: number;
+}
+
+export interface Layout {
+  readonly capacity: number;
+  readonly fields: readonly FieldLayout[];
+  readonly signature: string;
+  /** Bytes of one block (one of previous_state[b] or current_state[b]). */
+  readonly blockBytes: number;
+  /** Bytes of the whole shared buffer. */
+  readonly totalBytes: number;
+}
+
+const alignUp = (n: number): number => Math.ceil(n / ALIGN) * ALIGN;
+
+/** Computes every offset from the schema and capacity. Pure; throws at set-up for a bad schema or capacity. */
+export function computeLayout(schema: Schema, capacity: number): Layout {
+  validateSchema(schema);
+  if (!Number.isInteger(capacity) || capacity < 1) {
+    throw new RangeError(`steadyframe: capacity must be a whole number of entities, at least 1; got ${String(capacity)}`);
+  }
+  let offset = 0;
+  const fields: FieldLayout[] = [];
+  for (const name of Object.keys(schema)) {
+    const { kind, width } = schema[name]!;
+    const length = capacity * width;
+    fields.push({ name, kind, width, offset, length });
+    offset = alignUp(offset + length * Float32Array.BYTES_PER_ELEMENT);
+  }
+  const blockBytes = offset;
+  const totalBytes = DATA_OFFSET + 4 * blockBytes;
+  if (totalBytes > MAX_BUFFER_BYTES) {
+    throw new RangeError(
+      `steadyframe: capacity ${capacity} needs ${totalBytes} bytes of shared memory, more than the ${MAX_BUFFER_BYTES} a browser will give; lower the capacity or narrow the schema`,
+    );
+  }
+  return { capacity, fields, signature: schemaSignature(schema), blockBytes, totalBytes };
+}
+
+/** Byte offset of a block: slot `slot` (0 or 1), `previous` or `current`. */
+export function blockOffset(layout: Layout, slot: number, which: 'previous' | 'current'): number {
+  return DATA_OFFSET + (2 * slot + (which === 'current' ? 1 : 0)) * layout.blockBytes;
+}
+
+/** Index of a slot's meta record in a Float64Array over the whole buffer. */
+export function slotMetaIndex(slot: number): number {
+  return (I32_WORDS * 4 + 8 * 8) / 8 + slot * META_WORDS;
+}
+
+/**
+ * Allocates and initialises a shared buffer for `layout`. The clock anchor is the shared clock's zero,
+ * in `performance.timeOrigin + performance.now()` terms (see clock.ts). Allocates; call once at set-up.
+ */
+export function allocateSharedBuffer(layout: Layout, clockAnchor: number): SharedArrayBuffer {
+  let buffer: SharedArrayBuffer;
+  try {
+    buffer = new SharedArrayBuffer(layout.totalBytes);
+  } catch (cause) {
+    throw new RangeError(
+      `steadyframe: could not allocate ${layout.totalBytes} bytes of shared memory for capacity ${layout.capacity}; lower the capacity`,
+      { cause },
+    );
+  }
+  const i32 = new Int32Array(buffer, 0, I32_WORDS);
+  const f64 = new Float64Array(buffer, 0, DATA_OFFSET / 8);
+  i32[I32.MAGIC] = MAGIC;
+  i32[I32.CAPACITY] = layout.capacity;
+  i32[I32.FIELD_COUNT] = layout.fields.length;
+  i32[I32.STATUS] = STATUS.IDLE;
+  f64[F64.CLOCK_ANCHOR] = clockAnchor;
+  return buffer;
+}
+
+/** Typed views over one shared buffer. Build once per thread; the hot path only indexes them. */
+export interface SharedViews<S extends Schema> {
+  readonly buffer: SharedArrayBuffer;
+  readonly layout: Layout;
+  /** The Int32 header words, for Atomics. */
+  readonly i32: Int32Array;
+  /** The Float64 header and slot meta words. */
+  readonly f64: Float64Array;
+  /** `slots[b].previous` / `slots[b].current`: field views of previous_state[b] and current_state[b]. */
+  readonly slots: readonly [SlotViews<S>, SlotViews<S>];
+  /** Each block as raw float32s, for whole-block copies. */
+  readonly blocks: readonly [{ previous: Float32Array; current: Float32Array }, { previous: Float32Array; current: Float32Array }];
+}
+
+export interface SlotViews<S extends Schema> {
+  readonly index: 0 | 1;
+  readonly previous: FieldViews<S>;
+  readonly current: FieldViews<S>;
+  /** Index of this slot's meta record in `f64`. */
+  readonly meta: number;
+}
+
+/** Field views laid over a block at `byteOffset` of `buffer` (shared or not). */
+export function fieldViews<S extends Schema>(buffer: ArrayBufferLike, byteOffset: number, layout: Layout): FieldViews<S> {
+  const views: Record<string, Float32Array> = {};
+  for (const field of layout.fields) {
+    views[field.name] = new Float32Array(buffer, byteOffset + field.offset, field.length);
+  }
+  return views as FieldViews<S>;
+}
+
+/** Views over a buffer made by `allocateSharedBuffer`; checks that it was made for this schema and capacity. */
+export function createSharedViews<S extends Schema>(buffer: SharedArrayBuffer, schema: S, capacity: number): SharedViews<S> {
+  const layout = computeLayout(schema, capacity);
+  if (buffer.byteLength !== layout.totalBytes) {
+    throw new RangeError(
+      `steadyframe: shared buffer has ${buffer.byteLength} bytes but schema "${layout.signature}" at capacity ${capacity} needs ${layout.totalBytes}; both threads must use the same schema and capacity`,
+    );
+  }
+  const i32 = new Int32Array(buffer, 0, I32_WORDS);
+  if (i32[I32.MAGIC] !== MAGIC) {
+    throw new TypeError('steadyframe: this SharedArrayBuffer was not made by steadyframe (bad magic word)');
+  }
+  const f64 = new Float64Array(buffer, 0, DATA_OFFSET / 8);
+  const slot = (b: 0 | 1): SlotViews<S> => ({
+    index: b,
+    previous: fieldViews<S>(buffer, blockOffset(layout, b, 'previous'), layout),
+    current: fieldViews<S>(buffer, blockOffset(layout, b, 'current'), layout),
+    meta: slotMetaIndex(b),
+  });
+  const block = (b: 0 | 1) => ({
+    previous: new Float32Array(buffer, blockOffset(layout, b, 'previous'), layout.blockBytes / 4),
+    current: new Float32Array(buffer, blockOffset(layout, b, 'current'), layout.blockBytes / 4),
+  });
+  return { buffer, layout, i32, f64, slots: [slot(0), slot(1)], blocks: [block(0), block(1)] };
+}

@@ -1,0 +1,72 @@
+/**
+ * The worker contract: the one interface both `Comlink.expose` (worker) and `Comlink.wrap` (main thread)
+ * are typed with. Control goes through these calls; the per-tick data never does, it is in the shared buffer.
+ */
+import type { FlipStats, TestFault } from './slots.ts';
+
+/** What the main thread hands the worker once, at set-up. */
+export interface AttachConfig {
+  /** The buffer laid out by layout.ts for this schema and capacity. */
+  readonly buffer: SharedArrayBuffer;
+  /** `schemaSignature` of the main thread's schema; the worker refuses a different one. */
+  readonly signature: string;
+  readonly capacity: number;
+  /** Test-only fault injection; never set it in a game. */
+  readonly fault?: TestFault;
+}
+
+/** The simulation's settings as the worker runs them, returned by `attach`. */
+export interface SimulationInfo {
+  readonly tickRate: number;
+  readonly timeScale: number;
+  readonly maxCatchUpSteps: number;
+  /** Most ms the simulation may run ahead of the wall clock. */
+  readonly maxLead: number;
+  /** The worker realm's `crossOriginIsolated`. */
+  readonly crossOriginIsolated: boolean;
+}
+
+export type SimulationStatus = 'idle' | 'running' | 'paused' | 'stopped' | 'faulted';
+
+/** A snapshot of the worker's counters. Each call copies them; it is not for every frame. */
+export interface WorkerStats extends FlipStats {
+  readonly status: SimulationStatus;
+  /** The newest tick. */
+  readonly tick: number;
+  readonly tickRate: number;
+  readonly timeScale: number;
+  /** Simulated ms since tick 0 (scaled time, unaffected by pauses). */
+  readonly simTime: number;
+  /** Times the catch-up cap was hit and backlog was dropped. */
+  readonly overloads: number;
+  /** Wall-clock ms of backlog dropped by those overloads. */
+  readonly droppedMs: number;
+  /** Ms the user's step took: the last one, and the most since attach. */
+  readonly lastStepMs: number;
+  readonly maxStepMs: number;
+  /** Times the loop slept (each an Atomics.waitAsync). */
+  readonly sleeps: number;
+  /** The error that stopped the simulation, if it faulted. */
+  readonly error: { readonly message: string; readonly stack: string | undefined } | null;
+}
+
+/** The calls the main thread may make. All are cheap and return once the worker has acted. */
+export interface SimulationRemote {
+  /** Lays the world over the buffer, runs `init`, publishes tick 0. Once per worker. */
+  attach(config: AttachConfig): SimulationInfo;
+  /** Runs the loop (from idle, paused or stopped). No effect when running. */
+  start(): void;
+  /** Stops the loop; the last state stays published. `start` continues from it. */
+  stop(): void;
+  /** Holds the simulation at its current tick. */
+  pause(): void;
+  /** Continues after `pause`, without a jump: the next tick starts from now. Same as `start`. */
+  resume(): void;
+  /** Runs exactly one tick. Only while paused, idle or stopped. */
+  stepOnce(): void;
+  /** Scales simulated time per wall-clock time: 2 runs twice as fast, 0.5 half. Must be > 0. */
+  setTimeScale(scale: number): void;
+  /** Ticks per simulated second. */
+  setTickRate(hz: number): void;
+  stats(): WorkerStats;
+}

@@ -1,0 +1,254 @@
+/**
+ * The slot discipline: how the worker publishes a tick and how the main thread reads one, over the double
+ * buffer laid out in layout.ts.
+ *
+ * ```text
+ *   worker (writer)                                      main thread (reader)
+ *   ───────────────                                      ───────────────────
+ *   step() on its private world                           CAS LOCK 0 -> 1, bounded spin (never waits)
+ *   f = STATE_INDEX, b = 1 - f                              s = STATE_INDEX
+ *   previous[b] <- current[f]   } outside the lock:         read previous[s], current[s], meta[s]
+ *   current[b]  <- world        } nobody reads slot b       (interpolate into the render buffer)
+ *   meta[b]     <- ticks, times }                         store LOCK 0 (or hand it over, below)
+ *   CAS LOCK 0 -> 2, or mark LOCK 1 -> 3,               on release: LOCK 3 -> 2 (handed to
+ *     spin, then Atomics.wait until handed over              the worker) and Atomics.notify
+ *   STATE_INDEX = b  (the publish)
+ *   store LOCK 0
+ * ```
+ *
+ * Why a reader never sees a half-written slot: the reader reads only slot STATE_INDEX and only while it holds
+ * the lock; the writer writes only slot 1 - STATE_INDEX and changes STATE_INDEX only while it holds the lock.
+ * So while the reader holds the lock, STATE_INDEX cannot change and the writer never touches the slot being
+ * read. Visibility: the writer's plain stores to slot b come before its Atomics stores of STATE_INDEX and LOCK;
+ * the reader's successful compareExchange on LOCK comes after them. Atomics are sequentially consistent, so
+ * those plain stores happen-before the reader's plain loads of slot b (ECMAScript memory model,
+ * synchronizes-with on the LOCK word).
+ */
+import { F64, I32, LOCK, META, type SharedViews, type SlotViews } from './layout.ts';
+import type { Schema } from './schema.ts';
+
+const READER_WAKE_WRITER = LOCK.READER_WAKE_WRITER;
+/** Loads of LOCK the writer makes before it sleeps: about a microsecond or two. */
+const WRITER_SPINS = 2_000;
+
+/** Reader-side contention counters. Plain numbers, updated on the main thread only. */
+export interface ReadLockStats {
+  /** Successful acquires. */
+  acquires: number;
+  /** Failed compareExchange attempts summed over all acquires (0 when uncontended). */
+  spins: number;
+  /** Most failed attempts in one acquire. */
+  maxSpins: number;
+  /** Acquires that gave up after the spin bound; that frame reused the last good render. */
+  misses: number;
+}
+
+/** Writer-side contention counters, updated on the worker only. */
+export interface FlipStats {
+  /** Publishes (flips of STATE_INDEX). */
+  publishes: number;
+  /** Times the worker found the lock held by the reader and slept on it. */
+  flipWaits: number;
+  /** Total ms spent sleeping on the lock. */
+  flipWaitMs: number;
+}
+
+/** Faults for tests only, to prove the swap stress test can fail. Never set them in a game. */
+export type TestFault = 'none' | 'unlocked-flip' | 'front-write';
+
+/**
+ * The main thread's side. `acquire` never blocks: `Atomics.wait` throws on a browser main thread, and the
+ * writer holds the lock for a handful of instructions, so a short spin is enough.
+ */
+export class SlotReader<S extends Schema> {
+  readonly stats: ReadLockStats = { acquires: 0, spins: 0, maxSpins: 0, misses: 0 };
+  #held: SlotViews<S> | null = null;
+
+  constructor(
+    readonly views: SharedViews<S>,
+    /** compareExchange attempts before an acquire gives up and counts a miss. */
+    readonly maxSpins = 10_000,
+    /** Test-only: skip the lock entirely. */
+    private readonly fault: TestFault = 'none',
+  ) {}
+
+  /**
+   * Takes the lock and returns the front slot, or null after `maxSpins` failed attempts (counted as a miss).
+   * Until `release`, the slot's blocks and meta are stable. Allocates nothing.
+   */
+  acquire(): SlotViews<S> | null {
+    const { i32 } = this.views;
+    let spins = 0;
+    if (this.fault !== 'unlocked-flip') {
+      // acquire: on success, everything the worker wrote before its last unlock is visible here
+      while (Atomics.compareExchange(i32, I32.LOCK, LOCK.FREE, LOCK.READER) !== LOCK.FREE) {
+        if (++spins >= this.maxSpins) {
+          this.stats.spins += spins;
+          this.stats.misses++;
+          return null;
+        }
+      }
+    }
+    const stats = this.stats;
+    stats.acquires++;
+    stats.spins += spins;
+    if (spins > stats.maxSpins) stats.maxSpins = spins;
+    // stable while we hold the lock: the worker changes STATE_INDEX only under it
+    this.#held = this.views.slots[Atomics.load(i32, I32.STATE_INDEX) === 1 ? 1 : 0];
+    return this.#held;
+  }
+
+  /**
+   * Lets go of the lock. If the worker is waiting to publish, the lock is handed straight to it, so a reader
+   * that acquires again at once cannot starve the writer (the reader then spins until the flip is done).
+   */
+  release(): void {
+    if (this.#held === null) return;
+    this.#held = null;
+    if (this.fault === 'unlocked-flip') return;
+    const { i32 } = this.views;
+    // release: the worker may now flip STATE_INDEX and reuse the slot we read
+    if (Atomics.compareExchange(i32, I32.LOCK, LOCK.READER, LOCK.FREE) === READER_WAKE_WRITER) {
+      // the worker asked for the lock while we held it: hand it over, then wake it
+      Atomics.store(i32, I32.LOCK, LOCK.WRITER);
+      Atomics.notify(i32, I32.LOCK, 1);
+    }
+  }
+
+  /** Publishes so far; 0 until the worker has published its first state. Can be late by one publish. */
+  publishCount(): number {
+    return Atomics.load(this.views.i32, I32.PUBLISH_SEQ);
+  }
+
+  /** A meta word of the held slot. Only valid between `acquire` and `release`. */
+  meta(slot: SlotViews<S>, word: (typeof META)[keyof typeof META]): number {
+    return this.views.f64[slot.meta + word]!;
+  }
+}
+
+/** What one publish stamps on its slot. */
+export interface PublishMeta {
+  previousTick: number;
+  currentTick: number;
+  previousTime: number;
+  currentTime: number;
+  count: number;
+  simTime: number;
+}
+
+/** The worker's side: copies a tick into the back slot, then flips. The only writer of slots and STATE_INDEX. */
+export class SlotWriter<S extends Schema> {
+  readonly stats: FlipStats = { publishes: 0, flipWaits: 0, flipWaitMs: 0 };
+  #front: 0 | 1;
+
+  constructor(
+    readonly views: SharedViews<S>,
+    /** The simulation's private state, laid out like one block. */
+    private readonly world: Float32Array,
+    private readonly now: () => number,
+    /** Longest single Atomics.wait on the lock, in ms; the worker re-checks after it. */
+    private readonly lockWaitMs = 50,
+    private readonly fault: TestFault = 'none',
+  ) {
+    this.#front = Atomics.load(views.i32, I32.STATE_INDEX) === 1 ? 1 : 0;
+  }
+
+  /** The slot readers read now. */
+  get front(): 0 | 1 {
+    return this.#front;
+  }
+
+  /** Writes `world` as the new current state, the old current state as its previous state, then flips. */
+  publish(meta: PublishMeta): void {
+    const { blocks, f64 } = this.views;
+    const front = this.#front;
+    // note 002 read literally writes the slot being read: only ever under the 'front-write' test fault
+    const back = this.fault === 'front-write' ? front : front === 0 ? 1 : 0;
+    const target = blocks[back];
+    // outside the lock: no reader looks at slot `back` until the flip below
+    if (back !== front) target.previous.set(blocks[front].current);
+    else target.previous.set(target.current);
+    target.current.set(this.world);
+    const m = this.views.slots[back].meta;
+    f64[m + META.PREV_TICK] = meta.previousTick;
+    f64[m + META.CUR_TICK] = meta.currentTick;
+    f64[m + META.PREV_TIME] = meta.previousTime;
+    f64[m + META.CUR_TIME] = meta.currentTime;
+    f64[m + META.COUNT] = meta.count;
+    f64[m + META.SIM_TIME] = meta.simTime;
+    this.#flip(this.fault === 'front-write' ? (front === 0 ? 1 : 0) : back);
+  }
+
+  /** Writes the same state into both blocks of both slots: the first publish, or a restart. */
+  publishInitial(meta: PublishMeta): void {
+    const { blocks, f64 } = this.views;
+    for (const slot of [0, 1] as const) {
+      blocks[slot].previous.set(this.world);
+      blocks[slot].current.set(this.world);
+      const m = this.views.slots[slot].meta;
+      f64[m + META.PREV_TICK] = meta.previousTick;
+      f64[m + META.CUR_TICK] = meta.currentTick;
+      f64[m + META.PREV_TIME] = meta.previousTime;
+      f64[m + META.CUR_TIME] = meta.currentTime;
+      f64[m + META.COUNT] = meta.count;
+      f64[m + META.SIM_TIME] = meta.simTime;
+    }
+    this.#flip(this.#front);
+  }
+
+  #flip(next: 0 | 1): void {
+    const { i32 } = this.views;
+    if (this.fault !== 'unlocked-flip') this.#lock();
+    // publish: slot `next`, written above, becomes the one readers read
+    Atomics.store(i32, I32.STATE_INDEX, next);
+    Atomics.add(i32, I32.PUBLISH_SEQ, 1);
+    // release: the reader's next acquire sees the new STATE_INDEX and everything written before it
+    if (this.fault !== 'unlocked-flip') Atomics.store(i32, I32.LOCK, LOCK.FREE);
+    this.#front = next;
+    this.stats.publishes++;
+  }
+
+  #lock(): void {
+    const { i32 } = this.views;
+    for (;;) {
+      const seen = Atomics.compareExchange(i32, I32.LOCK, LOCK.FREE, LOCK.WRITER);
+      if (seen === LOCK.FREE) return;
+      // the reader holds it: ask for it to be handed over on release (READER -> READER_WAKE_WRITER)
+      if (seen === LOCK.READER && Atomics.compareExchange(i32, I32.LOCK, LOCK.READER, READER_WAKE_WRITER) !== LOCK.READER) {
+        continue; // the reader let go meanwhile: try again
+      }
+      // a frame holds the lock for well under a millisecond: spin a little before sleeping
+      for (let spin = 0; spin < WRITER_SPINS; spin++) {
+        if (Atomics.load(i32, I32.LOCK) === LOCK.WRITER) return; // handed over
+      }
+      const started = this.now();
+      this.stats.flipWaits++;
+      // a worker may block; the page may not. Woken by the reader's release, or re-checks after the timeout.
+      Atomics.wait(i32, I32.LOCK, READER_WAKE_WRITER, this.lockWaitMs);
+      this.stats.flipWaitMs += this.now() - started;
+      if (Atomics.load(i32, I32.LOCK) === LOCK.WRITER) return; // handed over
+    }
+  }
+}
+
+/** Reads NEXT_FRAME, which the main thread writes under the FRAME_SEQ sequence lock. Never blocks. */
+export function readNextFrame(views: Pick<SharedViews<Schema>, 'i32' | 'f64'>): number {
+  const { i32, f64 } = views;
+  for (;;) {
+    const before = Atomics.load(i32, I32.FRAME_SEQ);
+    if ((before & 1) !== 0) continue; // the main thread is between its two increments: a few instructions
+    const value = f64[F64.NEXT_FRAME]!;
+    // unchanged sequence: no write overlapped the plain read above, so it is not torn
+    if (Atomics.load(i32, I32.FRAME_SEQ) === before) return value;
+  }
+}
+
+/** Main thread: publishes when it expects to present its next frame, and rings the worker's doorbell. */
+export function writeNextFrame(views: Pick<SharedViews<Schema>, 'i32' | 'f64'>, time: number): void {
+  const { i32, f64 } = views;
+  Atomics.add(i32, I32.FRAME_SEQ, 1); // odd: a write is under way
+  f64[F64.NEXT_FRAME] = time;
+  Atomics.add(i32, I32.FRAME_SEQ, 1); // even: published
+  // wake the worker if it sleeps waiting for the next frame
+  Atomics.notify(i32, I32.FRAME_SEQ);
+}

@@ -1,0 +1,322 @@
+/**
+ * The main-thread side: owns the shared buffer, reads the front slot each animation frame, interpolates it into
+ * a render buffer and hands that to the game's draw. It never changes simulation state and never blocks.
+ */
+import { releaseProxy, wrap, type Remote } from 'comlink';
+import { createSharedClock, currentTimeOrigin, type Clock } from '../core/clock.ts';
+import { alphaAt } from '../core/fixed-step.ts';
+import { interpolateField } from '../core/interpolate.ts';
+import {
+  allocateSharedBuffer,
+  computeLayout,
+  createSharedViews,
+  F64,
+  fieldViews,
+  I32,
+  META,
+  STATUS,
+  type Layout,
+  type SharedViews,
+} from '../core/layout.ts';
+import type { SimulationInfo, SimulationRemote, WorkerStats } from '../core/protocol.ts';
+import { validateSchema, type FieldViews, type Schema } from '../core/schema.ts';
+import { SlotReader, writeNextFrame, type ReadLockStats, type TestFault } from '../core/slots.ts';
+import { createFramePeriod } from './frame-period.ts';
+
+export interface RuntimeOptions<S extends Schema> {
+  /** A module Worker whose script calls `exposeSimulation` from 'steadyframe/worker' with the same schema. */
+  readonly worker: Worker;
+  readonly schema: S;
+  /** Most entities the world can hold. Fixed for the runtime's life. */
+  readonly capacity: number;
+  /** Called once per animation frame after `start()`, with the interpolated state. */
+  readonly draw?: (frame: Frame<S>) => void;
+  /** Called once if the simulation faults (its step threw). Default: console.error. */
+  readonly onError?: (error: Error) => void;
+  /** compareExchange attempts per frame before giving up on the lock (then the frame repeats the last state). */
+  readonly maxSpins?: number;
+  /** Test-only fault injection, to prove the swap stress test can fail. Never set it in a game. */
+  readonly testFault?: TestFault;
+}
+
+/**
+ * One rendered frame. The runtime reuses this object and its views: read them during `draw` (or right after
+ * `sample`), do not keep them.
+ */
+export interface Frame<S extends Schema> {
+  /** Interpolated fields for entities 0 .. count - 1. A plain (unshared) buffer, ready for a GPU upload. */
+  readonly fields: FieldViews<S>;
+  /** Live entities in the state drawn. */
+  readonly count: number;
+  /** Where `time` falls between the previous state (0) and the current one (1), clamped to [0, 1]. */
+  readonly alpha: number;
+  /** Shared-clock ms this frame shows the world at. */
+  readonly time: number;
+  /** Tick numbers of the two states blended. */
+  readonly previousTick: number;
+  readonly tick: number;
+  /** Shared-clock ms those two states stand for. */
+  readonly previousTime: number;
+  readonly currentTime: number;
+  /** Simulated ms since tick 0 at the current state. */
+  readonly simTime: number;
+  /** False when the lock could not be taken this frame: the fields repeat the last good frame. */
+  readonly fresh: boolean;
+  /** Frames sampled so far, this one included. */
+  readonly index: number;
+}
+
+export interface RuntimeStats {
+  /** Frames sampled. */
+  readonly frames: number;
+  /** Lock contention seen from the main thread. */
+  readonly lock: Readonly<ReadLockStats>;
+  /** Estimated ms between animation frames. */
+  readonly framePeriod: number;
+  readonly worker: WorkerStats;
+}
+
+export interface Runtime<S extends Schema> {
+  readonly schema: S;
+  readonly capacity: number;
+  readonly layout: Layout;
+  /** The settings the worker runs with. */
+  readonly info: SimulationInfo;
+  /** The typed comlink proxy of the worker, for calls the runtime does not wrap. */
+  readonly remote: Remote<SimulationRemote>;
+  /** The shared buffer's views; `reader` is the lock-holding reader the runtime itself uses. */
+  readonly views: SharedViews<S>;
+  readonly reader: SlotReader<S>;
+  /** Shared-clock ms now (equals `performance.now()` on this thread). */
+  readonly now: Clock;
+  /** Starts the simulation and, if `draw` was given, the animation-frame loop. */
+  start(): Promise<void>;
+  /** Stops the frame loop and the simulation; the last state stays. `start()` continues. */
+  stop(): Promise<void>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** One tick, while paused or stopped. */
+  stepOnce(): Promise<void>;
+  setTimeScale(scale: number): Promise<void>;
+  setTickRate(hz: number): Promise<void>;
+  stats(): Promise<RuntimeStats>;
+  /**
+   * Interpolates the world at shared-clock `time` (default: now) into the render buffer and returns the frame.
+   * For games that run their own frame loop; `start()` with `draw` calls it for you. Allocates nothing.
+   */
+  sample(time?: number): Frame<S>;
+  /** Tells the worker when the next frame will be presented, so it simulates just past it. */
+  expectFrame(time: number): void;
+  /** Stops everything, terminates the worker and frees the comlink proxy. The runtime is unusable after. */
+  dispose(): void;
+}
+
+/** Why SharedArrayBuffer is missing, and what to do. */
+export const ISOLATION_REQUIRED =
+  'steadyframe: SharedArrayBuffer needs a cross-origin isolated page. Serve it with the headers ' +
+  '"Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp" ' +
+  '(or "credentialless"); crossOriginIsolated is false here.';
+
+/**
+ * Creates the shared buffer, attaches the worker's simulation to it (which runs its `init` and publishes tick
+ * 0) and returns the runtime. Throws at set-up for a bad schema, capacity, or a page without isolation.
+ */
+export async function createRuntime<S extends Schema>(options: RuntimeOptions<S>): Promise<Runtime<S>> {
+  const { worker, schema, capacity } = options;
+  validateSchema(schema);
+  if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated === false) {
+    throw new Error(ISOLATION_REQUIRED);
+  }
+  if (typeof worker?.postMessage !== 'function') {
+    throw new TypeError("steadyframe: options.worker must be a Worker, e.g. new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module' })");
+  }
+  const maxSpins = options.maxSpins ?? 10_000;
+  if (!Number.isInteger(maxSpins) || maxSpins < 1) {
+    throw new RangeError(`steadyframe: maxSpins must be a whole number of at least 1; got ${String(maxSpins)}`);
+  }
+  const layout = computeLayout(schema, capacity);
+  const buffer = allocateSharedBuffer(layout, currentTimeOrigin());
+  const views = createSharedViews(buffer, schema, capacity);
+  const remote = wrap<SimulationRemote>(worker);
+  const fault = options.testFault ?? 'none';
+  let info: SimulationInfo;
+  try {
+    info = await remote.attach({ buffer, signature: layout.signature, capacity, fault });
+  } catch (error) {
+    remote[releaseProxy]();
+    throw error;
+  }
+  return new MainRuntime(options, layout, views, remote, info, new SlotReader(views, maxSpins, fault));
+}
+
+class MainRuntime<S extends Schema> implements Runtime<S> {
+  readonly schema: S;
+  readonly capacity: number;
+  readonly now: Clock;
+  readonly #render: FieldViews<S>;
+  readonly #frame: { -readonly [K in keyof Frame<S>]: Frame<S>[K] };
+  readonly #period = createFramePeriod();
+  readonly #draw: ((frame: Frame<S>) => void) | undefined;
+  readonly #onError: (error: Error) => void;
+  #rafHandle = 0;
+  #lastRaf = Number.NaN;
+  #faultReported = false;
+  #disposed = false;
+  readonly #worker: Worker;
+
+  constructor(
+    options: RuntimeOptions<S>,
+    readonly layout: Layout,
+    readonly views: SharedViews<S>,
+    readonly remote: Remote<SimulationRemote>,
+    readonly info: SimulationInfo,
+    readonly reader: SlotReader<S>,
+  ) {
+    this.schema = options.schema;
+    this.capacity = options.capacity;
+    this.#draw = options.draw;
+    this.#onError = options.onError ?? ((error) => console.error(error));
+    this.#worker = options.worker;
+    this.now = createSharedClock(views.f64[F64.CLOCK_ANCHOR]!);
+    this.#render = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
+    this.#frame = {
+      fields: this.#render,
+      count: 0,
+      alpha: 1,
+      time: 0,
+      previousTick: 0,
+      tick: 0,
+      previousTime: 0,
+      currentTime: 0,
+      simTime: 0,
+      fresh: false,
+      index: 0,
+    };
+  }
+
+  sample(time: number = this.now()): Frame<S> {
+    const frame = this.#frame;
+    frame.index++;
+    frame.time = time;
+    const slot = this.reader.acquire();
+    if (slot === null) {
+      frame.fresh = false;
+      return frame;
+    }
+    // everything below reads the slot we hold; the worker cannot publish over it until release()
+    const f64 = this.views.f64;
+    const m = slot.meta;
+    const previousTime = f64[m + META.PREV_TIME]!;
+    const currentTime = f64[m + META.CUR_TIME]!;
+    const count = f64[m + META.COUNT]!;
+    const alpha = alphaAt(time, previousTime, currentTime);
+    for (const field of this.layout.fields) {
+      const name = field.name as keyof S;
+      interpolateField(field.kind, field.width, slot.previous[name], slot.current[name], this.#render[name], count, alpha);
+    }
+    frame.previousTick = f64[m + META.PREV_TICK]!;
+    frame.tick = f64[m + META.CUR_TICK]!;
+    frame.simTime = f64[m + META.SIM_TIME]!;
+    this.reader.release();
+    frame.previousTime = previousTime;
+    frame.currentTime = currentTime;
+    frame.count = count;
+    frame.alpha = alpha;
+    frame.fresh = true;
+    return frame;
+  }
+
+  expectFrame(time: number): void {
+    writeNextFrame(this.views, time);
+  }
+
+  async start(): Promise<void> {
+    this.#alive('start');
+    await this.remote.start();
+    if (this.#draw !== undefined && this.#rafHandle === 0) {
+      this.#lastRaf = Number.NaN;
+      this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#alive('stop');
+    this.#stopFrames();
+    await this.remote.stop();
+  }
+
+  async pause(): Promise<void> {
+    this.#alive('pause');
+    await this.remote.pause();
+  }
+
+  async resume(): Promise<void> {
+    this.#alive('resume');
+    await this.remote.resume();
+  }
+
+  async stepOnce(): Promise<void> {
+    this.#alive('stepOnce');
+    await this.remote.stepOnce();
+  }
+
+  async setTimeScale(scale: number): Promise<void> {
+    this.#alive('setTimeScale');
+    await this.remote.setTimeScale(scale);
+  }
+
+  async setTickRate(hz: number): Promise<void> {
+    this.#alive('setTickRate');
+    await this.remote.setTickRate(hz);
+  }
+
+  async stats(): Promise<RuntimeStats> {
+    this.#alive('stats');
+    return {
+      frames: this.#frame.index,
+      lock: { ...this.reader.stats },
+      framePeriod: this.#period.value,
+      worker: await this.remote.stats(),
+    };
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#stopFrames();
+    this.remote[releaseProxy]();
+    this.#worker.terminate();
+  }
+
+  #alive(call: string): void {
+    if (this.#disposed) throw new Error(`steadyframe: ${call}() on a disposed runtime; create a new one`);
+  }
+
+  #stopFrames(): void {
+    if (this.#rafHandle !== 0) cancelAnimationFrame(this.#rafHandle);
+    this.#rafHandle = 0;
+  }
+
+  readonly #onAnimationFrame = (timestamp: number): void => {
+    // schedule first, so a throwing draw does not end the loop
+    this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
+    if (!Number.isNaN(this.#lastRaf)) this.#period.observe(timestamp - this.#lastRaf);
+    this.#lastRaf = timestamp;
+    // a rAF timestamp is on this thread's performance.now() timeline, which is the shared clock here
+    const frame = this.sample(timestamp);
+    // after the lock is released: the worker can now simulate up to the next frame while we draw this one
+    this.expectFrame(timestamp + this.#period.value);
+    this.#checkFault();
+    this.#draw!(frame);
+  };
+
+  #checkFault(): void {
+    if (this.#faultReported || Atomics.load(this.views.i32, I32.STATUS) !== STATUS.FAULTED) return;
+    this.#faultReported = true;
+    void this.remote.stats().then((stats) => {
+      const error = new Error(`steadyframe: the simulation's step threw: ${stats.error?.message ?? 'unknown error'}`);
+      if (stats.error?.stack !== undefined) error.stack = stats.error.stack;
+      this.#onError(error);
+    });
+  }
+}

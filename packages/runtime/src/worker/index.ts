@@ -1,0 +1,45 @@
+/**
+ * steadyframe/worker: the simulation side. Import it from the module Worker that runs your game's step.
+ *
+ * ```ts
+ * import { exposeSimulation } from 'steadyframe/worker';
+ * import { schema } from './schema';
+ * exposeSimulation({ schema, tickRate: 20, step(world, tick) { ... } });
+ * ```
+ */
+import { expose, type Endpoint } from 'comlink';
+import type { SimulationRemote } from '../core/protocol.ts';
+import type { Schema } from '../core/schema.ts';
+import { Simulation, type SimulationDefinition, type SimulationHost } from './simulation.ts';
+
+/**
+ * Creates the simulation and serves it to the main thread over comlink (on `endpoint`, by default the
+ * worker's global scope). Call it once, at the top level of the worker module. Returns the simulation.
+ */
+export function exposeSimulation<S extends Schema>(
+  definition: SimulationDefinition<S>,
+  endpoint?: Endpoint,
+  host?: SimulationHost,
+): Simulation<S> {
+  const simulation = new Simulation(definition, host);
+  // only the contract's calls cross the thread boundary, bound to the simulation
+  const remote: SimulationRemote = {
+    attach: (config) => simulation.attach(config),
+    start: () => simulation.start(),
+    stop: () => simulation.stop(),
+    pause: () => simulation.pause(),
+    resume: () => simulation.resume(),
+    stepOnce: () => simulation.stepOnce(),
+    setTimeScale: (scale) => simulation.setTimeScale(scale),
+    setTickRate: (hz) => simulation.setTickRate(hz),
+    stats: () => simulation.stats(),
+  };
+  expose(remote, endpoint);
+  return simulation;
+}
+
+export { Simulation, browserHost, MAX_TICK_RATE, MAX_TIME_SCALE } from './simulation.ts';
+export type { SimulationDefinition, SimulationHost, TickInfo, World } from './simulation.ts';
+export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS } from '../core/schema.ts';
+export type { FieldSpec, FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
+export type { SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../core/protocol.ts';

@@ -1,0 +1,69 @@
+import { afterEach, expect, it } from 'vitest';
+import { createRuntime, wrapAngle, type Frame, type Runtime } from 'steadyframe';
+import { motionAt, motionSchema, SPIN_PER_TICK } from './fixtures/schemas.ts';
+import { fixtureWorker, waitFor } from './helpers.ts';
+
+let runtime: Runtime<typeof motionSchema> | undefined;
+afterEach(() => runtime?.dispose());
+
+interface Seen {
+  alpha: number;
+  previousTick: number;
+  tick: number;
+  fresh: boolean;
+  position: number[];
+  angle: number[];
+  spin: number[];
+  frame: number[];
+}
+
+const copy = (f: Frame<typeof motionSchema>): Seen => ({
+  alpha: f.alpha,
+  previousTick: f.previousTick,
+  tick: f.tick,
+  fresh: f.fresh,
+  position: Array.from(f.fields.position.subarray(0, 2 * f.count)),
+  angle: Array.from(f.fields.angle.subarray(0, f.count)),
+  spin: Array.from(f.fields.spin.subarray(0, 4 * f.count)),
+  frame: Array.from(f.fields.frame.subarray(0, f.count)),
+});
+
+it('draw receives every field interpolated between the previous and current state', async () => {
+  const frames: Seen[] = [];
+  runtime = await createRuntime({
+    worker: fixtureWorker('motion'),
+    schema: motionSchema,
+    capacity: 8,
+    draw: (frame) => frames.push(copy(frame)),
+  });
+  await runtime.start();
+  await waitFor('60 frames', () => frames.length >= 60);
+  await runtime.stop();
+
+  let between = 0;
+  for (const f of frames) {
+    expect(f.fresh).toBe(true);
+    expect(f.alpha).toBeGreaterThanOrEqual(0);
+    expect(f.alpha).toBeLessThanOrEqual(1);
+    if (f.tick === 0) continue; // tick 0: previous and current are both the initial state
+    expect(f.tick - f.previousTick).toBe(1);
+    const k = f.previousTick + f.alpha; // the fractional tick this frame shows
+    if (f.alpha > 0 && f.alpha < 1) between++;
+    for (let i = 0; i < 2; i++) {
+      const m = motionAt(i, k);
+      expect(f.position[2 * i]).toBeCloseTo(m.x, 3);
+      expect(f.position[2 * i + 1]).toBeCloseTo(m.y, 3);
+      // the worker stores wrapped angles; one radian per tick, so the short way is the true way
+      expect(f.angle[i]).toBeCloseTo(wrapAngle(m.angle), 4);
+      // nlerp over 0.3 rad stays within 1e-3 rad of the true rotation
+      const [, , z, w] = f.spin.slice(4 * i, 4 * i + 4) as [number, number, number, number];
+      expect(Math.hypot(z, w)).toBeCloseTo(1, 5);
+      expect(Math.abs(wrapAngle(2 * Math.atan2(z, w) - k * SPIN_PER_TICK))).toBeLessThan(1e-3);
+      // 'none' holds the previous value until alpha reaches 1
+      expect(f.frame[i]).toBe(f.alpha >= 1 ? f.tick : f.previousTick);
+    }
+  }
+  // frames fell between ticks (20 Hz ticks, ~60 Hz frames), and the simulation moved on meanwhile
+  expect(between).toBeGreaterThan(0);
+  expect(frames.at(-1)!.tick).toBeGreaterThan(frames[0]!.tick);
+});

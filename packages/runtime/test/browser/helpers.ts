@@ -1,0 +1,22 @@
+/** Shared by the browser tests. Real threads, real clock: these helpers wait, they never assert on time. */
+
+/** A fresh module Worker running one of the fixture simulations. */
+export function fixtureWorker(name: 'motion' | 'stress' | 'faulty'): Worker {
+  const urls = {
+    motion: new URL('./fixtures/motion.worker.ts', import.meta.url),
+    stress: new URL('./fixtures/stress.worker.ts', import.meta.url),
+    faulty: new URL('./fixtures/faulty.worker.ts', import.meta.url),
+  };
+  return new Worker(urls[name], { type: 'module', name });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `predicate` holds; fails with `what` after `timeoutMs` (a hang guard, not a timing check). */
+export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!predicate()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { computeLayout, defineSchema } from 'steadyframe';
+import { allocateSharedBuffer, createSharedViews, I32, LOCK, META } from '../../src/core/layout.ts';
+import { readNextFrame, SlotReader, SlotWriter, writeNextFrame, type PublishMeta } from '../../src/core/slots.ts';
+
+const schema = defineSchema({ v: { width: 2, kind: 'linear' } });
+
+function setup() {
+  const views = createSharedViews(allocateSharedBuffer(computeLayout(schema, 3), 0), schema, 3);
+  const world = new Float32Array(views.layout.blockBytes / 4);
+  const writer = new SlotWriter(views, world, () => 0);
+  const reader = new SlotReader(views, 100);
+  const meta = (tick: number): PublishMeta => ({
+    previousTick: tick - 1,
+    currentTick: tick,
+    previousTime: tick - 1,
+    currentTime: tick,
+    count: 3,
+    simTime: tick,
+  });
+  return { views, world, writer, reader, meta };
+}
+
+describe('slot discipline (one thread)', () => {
+  it('writes the back slot, then flips: previous is the old current', () => {
+    const { views, world, writer, reader, meta } = setup();
+    world.fill(7);
+    writer.publishInitial(meta(0));
+    expect(writer.front).toBe(0);
+    world.fill(8);
+    writer.publish(meta(1));
+    expect(writer.front).toBe(1);
+    expect(Atomics.load(views.i32, I32.STATE_INDEX)).toBe(1);
+    const slot = reader.acquire()!;
+    expect(slot.index).toBe(1);
+    expect(Array.from(slot.previous.v)).toEqual([7, 7, 7, 7, 7, 7]);
+    expect(Array.from(slot.current.v)).toEqual([8, 8, 8, 8, 8, 8]);
+    expect(views.f64[slot.meta + META.CUR_TICK]).toBe(1);
+    reader.release();
+    // the slot the reader saw before is untouched by the next publish's preparation until it flips
+    world.fill(9);
+    writer.publish(meta(2));
+    const next = reader.acquire()!;
+    expect(next.index).toBe(0);
+    expect(Array.from(next.previous.v)).toEqual([8, 8, 8, 8, 8, 8]);
+    expect(Array.from(next.current.v)).toEqual([9, 9, 9, 9, 9, 9]);
+    reader.release();
+    expect(Atomics.load(views.i32, I32.PUBLISH_SEQ)).toBe(3);
+  });
+
+  it('gives up after the spin bound and counts a miss instead of blocking', () => {
+    const { views, reader } = setup();
+    Atomics.store(views.i32, I32.LOCK, LOCK.WRITER); // a writer that never lets go
+    expect(reader.acquire()).toBeNull();
+    expect(reader.stats).toMatchObject({ acquires: 0, misses: 1, spins: 100 });
+    Atomics.store(views.i32, I32.LOCK, LOCK.FREE);
+    expect(reader.acquire()).not.toBeNull();
+    expect(Atomics.load(views.i32, I32.LOCK)).toBe(LOCK.READER);
+    reader.release();
+    expect(Atomics.load(views.i32, I32.LOCK)).toBe(LOCK.FREE);
+    expect(reader.stats).toMatchObject({ acquires: 1, misses: 1 });
+  });
+
+  it('passes the next frame time through its sequence lock', () => {
+    const { views } = setup();
+    expect(readNextFrame(views)).toBe(0);
+    writeNextFrame(views, 1234.5678);
+    expect(readNextFrame(views)).toBe(1234.5678);
+    expect(Atomics.load(views.i32, I32.FRAME_SEQ)).toBe(2);
+  });
+});
