@@ -76,7 +76,7 @@ export interface RuntimeStats {
   readonly worker: WorkerStats;
 }
 
-export interface Runtime<S extends Schema> {
+export interface Runtime<S extends Schema, C extends object = Record<never, never>> {
   readonly schema: S;
   readonly capacity: number;
   readonly layout: Layout;
@@ -84,6 +84,12 @@ export interface Runtime<S extends Schema> {
   readonly info: SimulationInfo;
   /** The typed comlink proxy of the worker, for calls the runtime does not wrap. */
   readonly remote: Remote<SimulationRemote>;
+  /**
+   * The simulation's own `commands` (see `SimulationDefinition.commands`), called over comlink. They run in the
+   * worker between ticks. Type them with `createRuntime<typeof schema, Commands>` where the worker module
+   * exports `type Commands = typeof commands`.
+   */
+  readonly commands: Remote<C>;
   /** The shared buffer's views; `reader` is the lock-holding reader the runtime itself uses. */
   readonly views: SharedViews<S>;
   readonly reader: SlotReader<S>;
@@ -101,8 +107,14 @@ export interface Runtime<S extends Schema> {
   setTickRate(hz: number): Promise<void>;
   stats(): Promise<RuntimeStats>;
   /**
-   * Interpolates the world at shared-clock `time` (default: now) into the render buffer and returns the frame.
-   * For games that run their own frame loop; `start()` with `draw` calls it for you. Allocates nothing.
+   * One animation frame's work, for games that run their own loop (e.g. three.js `setAnimationLoop`): learns
+   * the frame period from successive timestamps, samples the world at `timestamp`, tells the worker when the
+   * next frame is due, and reports a fault. `start()` with `draw` calls it for you. Allocates nothing.
+   */
+  frame(timestamp: number): Frame<S>;
+  /**
+   * Interpolates the world at shared-clock `time` (default: now) into the render buffer and returns the frame,
+   * without telling the worker anything. `sample(Infinity)` gives the newest state, uninterpolated.
    */
   sample(time?: number): Frame<S>;
   /** Tells the worker when the next frame will be presented, so it simulates just past it. */
@@ -121,7 +133,9 @@ export const ISOLATION_REQUIRED =
  * Creates the shared buffer, attaches the worker's simulation to it (which runs its `init` and publishes tick
  * 0) and returns the runtime. Throws at set-up for a bad schema, capacity, or a page without isolation.
  */
-export async function createRuntime<S extends Schema>(options: RuntimeOptions<S>): Promise<Runtime<S>> {
+export async function createRuntime<S extends Schema, C extends object = Record<never, never>>(
+  options: RuntimeOptions<S>,
+): Promise<Runtime<S, C>> {
   const { worker, schema, capacity } = options;
   validateSchema(schema);
   if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated === false) {
@@ -146,20 +160,21 @@ export async function createRuntime<S extends Schema>(options: RuntimeOptions<S>
     remote[releaseProxy]();
     throw error;
   }
-  return new MainRuntime(options, layout, views, remote, info, new SlotReader(views, maxSpins, fault));
+  return new MainRuntime<S, C>(options, layout, views, remote, info, new SlotReader(views, maxSpins, fault));
 }
 
-class MainRuntime<S extends Schema> implements Runtime<S> {
+class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   readonly schema: S;
   readonly capacity: number;
   readonly now: Clock;
+  readonly commands: Remote<C>;
   readonly #render: FieldViews<S>;
   readonly #frame: { -readonly [K in keyof Frame<S>]: Frame<S>[K] };
   readonly #period = createFramePeriod();
   readonly #draw: ((frame: Frame<S>) => void) | undefined;
   readonly #onError: (error: Error) => void;
   #rafHandle = 0;
-  #lastRaf = Number.NaN;
+  #lastTimestamp = Number.NaN;
   #faultReported = false;
   #disposed = false;
   readonly #worker: Worker;
@@ -177,6 +192,7 @@ class MainRuntime<S extends Schema> implements Runtime<S> {
     this.#draw = options.draw;
     this.#onError = options.onError ?? ((error) => console.error(error));
     this.#worker = options.worker;
+    this.commands = (remote as unknown as { commands: Remote<C> }).commands;
     this.now = createSharedClock(views.f64[F64.CLOCK_ANCHOR]!);
     this.#render = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
     this.#frame = {
@@ -234,7 +250,6 @@ class MainRuntime<S extends Schema> implements Runtime<S> {
     this.#alive('start');
     await this.remote.start();
     if (this.#draw !== undefined && this.#rafHandle === 0) {
-      this.#lastRaf = Number.NaN;
       this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
     }
   }
@@ -297,17 +312,21 @@ class MainRuntime<S extends Schema> implements Runtime<S> {
     this.#rafHandle = 0;
   }
 
+  frame(timestamp: number): Frame<S> {
+    if (!Number.isNaN(this.#lastTimestamp)) this.#period.observe(timestamp - this.#lastTimestamp);
+    this.#lastTimestamp = timestamp;
+    const frame = this.sample(timestamp);
+    // after the lock is released: the worker can now simulate up to the next frame while this one is drawn
+    this.expectFrame(timestamp + this.#period.value);
+    this.#checkFault();
+    return frame;
+  }
+
   readonly #onAnimationFrame = (timestamp: number): void => {
     // schedule first, so a throwing draw does not end the loop
     this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
-    if (!Number.isNaN(this.#lastRaf)) this.#period.observe(timestamp - this.#lastRaf);
-    this.#lastRaf = timestamp;
     // a rAF timestamp is on this thread's performance.now() timeline, which is the shared clock here
-    const frame = this.sample(timestamp);
-    // after the lock is released: the worker can now simulate up to the next frame while we draw this one
-    this.expectFrame(timestamp + this.#period.value);
-    this.#checkFault();
-    this.#draw!(frame);
+    this.#draw!(this.frame(timestamp));
   };
 
   #checkFault(): void {

@@ -23,7 +23,7 @@ export function exposeSimulation<S extends Schema>(
 ): Simulation<S> {
   const simulation = new Simulation(definition, host);
   // only the contract's calls cross the thread boundary, bound to the simulation
-  const remote: SimulationRemote = {
+  const remote: SimulationRemote & { commands: object } = {
     attach: (config) => simulation.attach(config),
     start: () => simulation.start(),
     stop: () => simulation.stop(),
@@ -33,6 +33,8 @@ export function exposeSimulation<S extends Schema>(
     setTimeScale: (scale) => simulation.setTimeScale(scale),
     setTickRate: (hz) => simulation.setTickRate(hz),
     stats: () => simulation.stats(),
+    // comlink follows property paths, so runtime.commands.fire(x) calls definition.commands.fire(x) here
+    commands: definition.commands ?? {},
   };
   expose(remote, endpoint);
   return simulation;

@@ -59,6 +59,11 @@ export interface SimulationDefinition<S extends Schema> {
   readonly maxCatchUpSteps?: number;
   /** Most ms the simulation may run ahead of the wall clock to meet the next frame. Default 100. */
   readonly maxLead?: number;
+  /**
+   * The game's own calls, served over comlink as `runtime.commands` (functions of plain, cloneable values).
+   * They run in the worker between ticks: record what they ask for and let `step` change the world.
+   */
+  readonly commands?: object;
 }
 
 /** How the loop sleeps and yields; injected so tests can drive it. */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, schema3d, type Runtime } from 'steadyframe';
+import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { MOTION_TICK_RATE, motionSchema } from './fixtures/schemas.ts';
 import { fixtureWorker, sleep, waitFor } from './helpers.ts';
 
@@ -103,6 +104,20 @@ describe('control over comlink, with a real worker', () => {
     expect(rt.sample().tick).toBe(2);
     expect(errors).toHaveLength(1);
     await expect(rt.resume()).rejects.toThrow(/faulted \(the game broke at tick 3\)/);
+  });
+
+  it("serves the game's own commands, typed, between ticks", async () => {
+    const rt = await createRuntime<typeof motionSchema, MotionCommands>({
+      worker: fixtureWorker('motion'),
+      schema: motionSchema,
+      capacity: 4,
+    });
+    runtime = rt;
+    expect(await rt.commands.double(21)).toBe(42);
+    await rt.commands.setCount(3);
+    expect(rt.sample().count).toBe(2); // commands do not change the world; the next tick does
+    await rt.stepOnce();
+    expect(rt.sample().count).toBe(3);
   });
 
   it('refuses calls after dispose', async () => {

@@ -1,0 +1,56 @@
+// Sets up a fresh machine that has only Node and npm: pnpm, the workspace's dependencies, and (for tests)
+// a system Chromium. Used by `npm start` and `npm test`.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findChromium, MISSING_CHROMIUM_MESSAGE } from './chromium.mjs';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PNPM_VERSION = '12';
+
+/** Runs a command in the workspace root, streaming its output; exits this process if it fails. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
+  if (result.error) {
+    console.error(`steadyframe: could not run ${command}: ${result.error.message}`);
+    process.exit(1);
+  }
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  return result;
+}
+
+function works(command, args) {
+  const result = spawnSync(command, args, { stdio: 'ignore' });
+  return result.status === 0;
+}
+
+/** The pnpm command line: a pnpm already on PATH, or one run through npx. */
+export function pnpm() {
+  if (works('pnpm', ['--version'])) return ['pnpm'];
+  return ['npx', '--yes', `pnpm@${PNPM_VERSION}`];
+}
+
+/** Installs the workspace's dependencies from the lockfile. */
+export function installDependencies() {
+  const [command, ...prefix] = pnpm();
+  const frozen = existsSync(join(ROOT, 'pnpm-lock.yaml')) ? ['--frozen-lockfile'] : [];
+  run(command, [...prefix, 'install', ...frozen]);
+}
+
+/** Finds Chromium, installing Debian's package when we are root on Debian; otherwise says what to do. */
+export function ensureChromium() {
+  let path = findChromium();
+  if (path === null && !process.env.CHROMIUM_PATH && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log('steadyframe: installing Debian\'s chromium for the browser tests (apt-get install -y chromium)');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    if (update.status === 0) spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
+    path = findChromium();
+  }
+  if (path === null) {
+    console.error(MISSING_CHROMIUM_MESSAGE);
+    process.exit(1);
+  }
+  return path;
+}

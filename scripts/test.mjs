@@ -1,0 +1,22 @@
+// `npm test`: sets up a fresh machine (pnpm, dependencies, Chromium) and runs every check and test:
+// type-checks, then the Node and browser test projects. STEADYFRAME_STRESS_ACQUIRES raises the swap stress.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureChromium, installDependencies, pnpm, ROOT, run } from './bootstrap.mjs';
+
+installDependencies();
+const chromium = ensureChromium();
+console.log(`steadyframe: browser tests use ${chromium}`);
+
+const [command, ...prefix] = pnpm();
+run(command, [...prefix, 'run', 'typecheck']);
+
+const report = join(ROOT, 'node_modules', '.cache', 'steadyframe-vitest.json');
+rmSync(report, { force: true });
+const result = run(command, [...prefix, 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+  stdio: 'inherit',
+});
+// one plain closing line, whatever reporter the CI reads
+const summary = JSON.parse(readFileSync(report, 'utf8'));
+console.log(`steadyframe: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped`);
+process.exit(result.status ?? 0);
