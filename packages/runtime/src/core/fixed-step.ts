@@ -47,55 +47,94 @@ export function reanchor(timeline: Timeline, time: number, tickLength: number = 
 }
 
 /**
- * The time the simulation should reach before it sleeps: the next frame the main thread expects, or now if
- * there is none (or it is in the past), but never more than `maxLead` ms ahead of now. Reaching further would
- * decide ticks before the input that should shape them has happened (note 003's closing warning).
+ * The time the simulation wants its newest state to reach before it sleeps: the next frame the main thread
+ * expects, or now if there is none (or it is in the past).
  */
-export function stepTarget(now: number, nextFrame: number, maxLead: number): number {
-  return nextFrame > now ? Math.min(nextFrame, now + maxLead) : now;
+export function stepTarget(now: number, nextFrame: number): number {
+  return nextFrame > now ? nextFrame : now;
 }
 
 export interface StepPlan {
   /** Ticks to run now. */
   steps: number;
   /**
-   * True when even after `steps` ticks the simulation would still be behind the wall clock: the catch-up cap
-   * was hit. The caller drops the backlog (see `dropBacklog`) and reports it.
+   * True when the catch-up cap stopped the plan while the simulation is still behind the wall clock. The
+   * caller settles the backlog by its policy (see `settleBacklogAfter`) and reports it.
    */
   overloaded: boolean;
 }
 
 /**
- * The accumulator: how many ticks bring the current state to or past `target`, at most `maxSteps`.
+ * The accumulator: how many ticks bring the newest state to or just past `target`, at most `maxSteps`, and
+ * never so many that the newest state would be more than `maxLead` ms ahead of `now`. Running further ahead
+ * would decide ticks before the input that should shape them (note 003's closing warning).
  * `result` is filled in and returned, so the hot loop allocates nothing.
  */
-export function planSteps(timeline: Timeline, now: number, target: number, maxSteps: number, result: StepPlan): StepPlan {
+export function planSteps(
+  timeline: Timeline,
+  now: number,
+  target: number,
+  maxSteps: number,
+  maxLead: number,
+  result: StepPlan,
+): StepPlan {
   const time = timeOfTick(timeline);
-  const due = target > time ? Math.ceil((target - time) / timeline.tickLength) : 0;
-  result.steps = Math.min(due, maxSteps);
-  result.overloaded = due > maxSteps && timeOfTick(timeline, timeline.tick + result.steps) < now;
+  const length = timeline.tickLength;
+  const due = target > time ? Math.ceil((target - time) / length) : 0;
+  const allowed = Math.max(0, Math.floor((now + maxLead - time) / length));
+  result.steps = Math.min(due, allowed, maxSteps);
+  result.overloaded = result.steps === maxSteps && due > maxSteps && timeOfTick(timeline, timeline.tick + result.steps) < now;
   return result;
 }
 
 /**
- * After an overload, lets go of the time the simulation could not catch up: the current tick is re-pinned to
- * `now`, so the game runs slower than the wall clock for a moment instead of bursting. Returns the ms dropped.
+ * Lets go of time the simulation is behind the wall clock, keeping at most `keep` ms of it: the current tick
+ * is re-pinned to `now - keep`, so the game loses that time instead of bursting through it. Returns the ms
+ * dropped.
  */
-export function dropBacklog(timeline: Timeline, now: number): number {
+export function dropBacklog(timeline: Timeline, now: number, keep = 0): number {
   const behind = now - timeOfTick(timeline);
-  if (behind <= 0) return 0;
-  reanchor(timeline, now);
-  return behind;
+  if (behind <= keep) return 0;
+  reanchor(timeline, now - keep);
+  return behind - keep;
 }
 
 /**
- * When to look again if nothing else wakes the simulation: the earliest time at which `stepTarget` can pass
- * the current tick without a new frame being published.
+ * What happens to time the simulation falls behind by, after a stall (a long GC, a busy main thread, a
+ * throttled tab) or under a step too slow for its tick rate:
+ *
+ * | policy     | after a stall                                              | under steady overload              |
+ * |------------|------------------------------------------------------------|------------------------------------|
+ * | `catch-up` | runs extra ticks, `maxCatchUpSteps` per wake, until caught | keeps `maxBacklog` ms, drops more  |
+ * |            | up; backlog beyond `maxBacklog` ms is dropped              |                                    |
+ * | `slow`     | one wake's worth of extra ticks, then drops the rest       | the game runs in slow motion       |
+ * | `drop`     | drops all of it at once: no extra ticks at all             | the game runs in slow motion       |
+ *
+ * Dropped time is never simulated: the game's clock loses it, as if paused. Every drop is counted.
  */
-export function nextWakeTime(timeline: Timeline, nextFrame: number, maxLead: number): number {
+export type BacklogPolicy = 'catch-up' | 'slow' | 'drop';
+export const BACKLOG_POLICIES: readonly BacklogPolicy[] = ['catch-up', 'slow', 'drop'];
+
+/** Before planning: under `drop`, a backlog of more than one tick is let go at once. Returns the ms dropped. */
+export function settleBacklogBefore(policy: BacklogPolicy, timeline: Timeline, now: number): number {
+  if (policy !== 'drop' || now - timeOfTick(timeline) <= timeline.tickLength) return 0;
+  return dropBacklog(timeline, now);
+}
+
+/** After the capped steps of an overloaded plan: what to keep of the remaining backlog. Returns the ms dropped. */
+export function settleBacklogAfter(policy: BacklogPolicy, timeline: Timeline, now: number, maxBacklog: number): number {
+  return dropBacklog(timeline, now, policy === 'catch-up' ? maxBacklog : 0);
+}
+
+/**
+ * When to look again if nothing else (a new frame, a control call) wakes the simulation: when the next tick is
+ * both due (`target` past the newest state, which the wall clock makes true once it passes it) and allowed by
+ * the lead cap (`now + maxLead` reaches the next tick's time).
+ */
+export function nextWakeTime(timeline: Timeline, target: number, maxLead: number): number {
   const time = timeOfTick(timeline);
-  // a frame beyond the current tick is only out of reach because of the lead cap, which now + maxLead outgrows
-  return nextFrame > time ? time - maxLead : time;
+  const allowedAt = time + timeline.tickLength - maxLead;
+  return target > time ? allowedAt : Math.max(time, allowedAt);
 }
 
 /** How far a frame at `time` lies between the previous state and the current one, clamped to [0, 1]. */
@@ -106,7 +145,7 @@ export function alphaAt(time: number, previousTime: number, currentTime: number)
   return alpha <= 0 ? 0 : alpha >= 1 ? 1 : alpha;
 }
 
-/** Default cap on ticks run in one go: enough to absorb a 250 ms stall, and at least 4. */
-export function defaultMaxCatchUpSteps(tickRate: number): number {
-  return Math.max(4, Math.ceil(tickRate / 4));
+/** Default cap on ticks run in one go: a quarter second of wall-clock time (a long GC, a busy frame), at least 4. */
+export function defaultMaxCatchUpSteps(tickLength: number): number {
+  return Math.max(4, Math.ceil(250 / tickLength));
 }

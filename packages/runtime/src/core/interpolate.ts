@@ -113,3 +113,68 @@ export function interpolateField(
       return;
   }
 }
+
+/**
+ * Moves `base` on by its `velocity` for `seconds` of simulated time: `linear` and `angle` by v * t (angles
+ * wrapped), `quaternion` by rotating it about the world-axis angular velocity (width 3, rad/s), `none` or a
+ * field without a velocity (`velocity` null) not at all.
+ */
+export function extrapolateField(
+  kind: InterpolationKind,
+  width: number,
+  base: Float32Array,
+  velocity: Float32Array | null,
+  out: Float32Array,
+  count: number,
+  seconds: number,
+): void {
+  if (velocity === null || kind === 'none') {
+    for (let i = 0, n = count * width; i < n; i++) out[i] = base[i]!;
+    return;
+  }
+  if (kind === 'linear') {
+    for (let i = 0, n = count * width; i < n; i++) out[i] = base[i]! + velocity[i]! * seconds;
+    return;
+  }
+  if (kind === 'angle') {
+    for (let i = 0; i < count; i++) {
+      const v = base[i]! + velocity[i]! * seconds;
+      out[i] = v - TAU * Math.floor((v + PI) / TAU);
+    }
+    return;
+  }
+  for (let i = 0, o = 0, w = 0; i < count; i++, o += 4, w += 3) {
+    const ox = velocity[w]!;
+    const oy = velocity[w + 1]!;
+    const oz = velocity[w + 2]!;
+    const rate = Math.sqrt(ox * ox + oy * oy + oz * oz);
+    const qx = base[o]!;
+    const qy = base[o + 1]!;
+    const qz = base[o + 2]!;
+    const qw = base[o + 3]!;
+    if (rate * seconds < 1e-9) {
+      out[o] = qx;
+      out[o + 1] = qy;
+      out[o + 2] = qz;
+      out[o + 3] = qw;
+      continue;
+    }
+    // the turn d = (axis * sin(angle / 2), cos(angle / 2)), applied in world axes: d * q
+    const half = (rate * seconds) / 2;
+    const s = Math.sin(half) / rate;
+    const dx = ox * s;
+    const dy = oy * s;
+    const dz = oz * s;
+    const dw = Math.cos(half);
+    const x = dw * qx + dx * qw + dy * qz - dz * qy;
+    const y = dw * qy - dx * qz + dy * qw + dz * qx;
+    const z = dw * qz + dx * qy - dy * qx + dz * qw;
+    const ww = dw * qw - dx * qx - dy * qy - dz * qz;
+    const lengthSquared = x * x + y * y + z * z + ww * ww;
+    const inverse = lengthSquared > 0 ? 1 / Math.sqrt(lengthSquared) : 0;
+    out[o] = x * inverse;
+    out[o + 1] = y * inverse;
+    out[o + 2] = z * inverse;
+    out[o + 3] = ww * inverse;
+  }
+}

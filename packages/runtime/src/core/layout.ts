@@ -4,19 +4,22 @@
  * ```text
  *  byte 0    ┌─ header, Int32 words (64 B) ───────────────────────────────────────────────────────────┐
  *            │ 0 MAGIC  1 LOCK  2 STATE_INDEX  3 PUBLISH_SEQ  4 FRAME_SEQ  5 STATUS  6 CAPACITY         │
- *            │ 7 FIELD_COUNT  8..15 reserved                                                           │
+ *            │ 7 FIELD_COUNT  8 OVERLOADS  9 NEXT_FRAME_LO  10 NEXT_FRAME_HI  11..15 reserved            │
  *  byte 64   ├─ header, Float64 words (64 B) ─────────────────────────────────────────────────────────┤
- *            │ 0 CLOCK_ANCHOR  1 NEXT_FRAME (guarded by FRAME_SEQ)  2..7 reserved                        │
- *  byte 128  ├─ slot 0 meta (8 x Float64) ────────────┬─ slot 1 meta (8 x Float64) ──────────────────────┤
+ *            │ 0 CLOCK_ANCHOR  1..7 reserved                                                            │
+ *  byte 128  ├─ slot 0 meta (16 x Float64) ───────────┬─ slot 1 meta (16 x Float64) ─────────────────────┤
  *            │ PREV_TICK CUR_TICK PREV_TIME CUR_TIME   │ (same words)                                    │
- *            │ COUNT SIM_TIME  2 reserved              │                                                 │
- *  byte 256  ├─ slot 0 ───────────────────────────────┴─────────────┬─ slot 1 ──────────────────────────┤
+ *            │ COUNT SIM_TIME SCALE PREV_COUNT SNAPS   │                                                 │
+ *            │ 7 reserved                              │                                                 │
+ *  byte 384  ├─ slot 0 ───────────────────────────────┴─────────────┬─ slot 1 ──────────────────────────┤
  *            │ previous_state[0] block │ current_state[0] block      │ previous_state[1] │ current_state[1] │
  *            └─────────────────────────────────────────────────────────────────────────────────────────┘
  *
  *  a block, structure of arrays, one run per schema field, each run 64-byte aligned:
- *    ┌ field 0: capacity * width0 float32 ┬ pad ┬ field 1: capacity * width1 float32 ┬ pad ┬ ... ┐
+ *    ┌ field 0: capacity * width0 float32 ┬ pad ┬ field 1: capacity * width1 float32 ┬ pad ┬ ... ┬ generation ┐
  *    entity i, component c of a field of width w is element i * w + c of that field's run
+ *    generation: capacity uint32, bumped by the simulation when entity i must not be blended this tick
+ *    (spawn, despawn, teleport): where previous and current generation differ, the renderer snaps
  * ```
  *
  * Who writes what, and when (ARCHITECTURE.md has the full argument):
@@ -24,9 +27,10 @@
  *   it and the writer waits: the release hands it over).
  * - STATE_INDEX, PUBLISH_SEQ, slot meta and slot blocks: the worker only. It writes the back slot
  *   (1 - STATE_INDEX) outside the lock and changes STATE_INDEX only while holding the lock.
- * - FRAME_SEQ and NEXT_FRAME: the main thread only, as a sequence lock (odd while NEXT_FRAME is written).
+ * - FRAME_SEQ and NEXT_FRAME_LO/HI: the main thread only, all through Atomics, as a sequence lock (odd
+ *   while the two halves are written).
  *   FRAME_SEQ doubles as the worker's doorbell: the worker sleeps on it with Atomics.waitAsync.
- * - STATUS: the worker, through Atomics.store.
+ * - STATUS, OVERLOADS: the worker, through Atomics.
  * - MAGIC, CAPACITY, FIELD_COUNT, CLOCK_ANCHOR: written once by the main thread before the worker sees the buffer.
  */
 import { schemaSignature, validateSchema, type FieldViews, type InterpolationKind, type Schema } from './schema.ts';
@@ -46,25 +50,39 @@ export const I32 = {
   STATUS: 5,
   CAPACITY: 6,
   FIELD_COUNT: 7,
+  /** Times the worker dropped backlog; the main thread raises an 'overload' event when it changes. */
+  OVERLOADS: 8,
+  /** NEXT_FRAME, a float64 as two Int32 halves written and read with Atomics under the FRAME_SEQ sequence. */
+  NEXT_FRAME_LO: 9,
+  NEXT_FRAME_HI: 10,
 } as const;
 const I32_WORDS = 16;
 
 /** Float64 header word indices (into a Float64Array over the whole buffer). */
 export const F64 = {
   CLOCK_ANCHOR: 8,
-  NEXT_FRAME: 9,
 } as const;
 
 /** Float64 words of one slot's meta record, relative to `slotMetaIndex(slot)`. */
 export const META = {
+  /** Tick numbers of the previous and current state. */
   PREV_TICK: 0,
   CUR_TICK: 1,
+  /** Shared-clock ms those states stand for. */
   PREV_TIME: 2,
   CUR_TIME: 3,
+  /** Live entities in the current state. */
   COUNT: 4,
+  /** Simulated ms since tick 0 at the current state. */
   SIM_TIME: 5,
+  /** Simulated ms per shared-clock ms (the time scale) when the current state was made. */
+  SCALE: 6,
+  /** Live entities in the previous state: entities at or past it were spawned this tick and snap. */
+  PREV_COUNT: 7,
+  /** Entities the simulation marked to snap this tick; 0 lets the renderer skip its snap pass. */
+  SNAPS: 8,
 } as const;
-const META_WORDS = 8;
+const META_WORDS = 16;
 
 /**
  * LOCK values. READER_WAKE_WRITER: the reader holds the lock and the writer waits for it, so the reader's
@@ -78,9 +96,9 @@ export const STATUS = { IDLE: 0, RUNNING: 1, PAUSED: 2, STOPPED: 3, FAULTED: 4 }
 export type StatusCode = (typeof STATUS)[keyof typeof STATUS];
 
 const HEADER_BYTES = I32_WORDS * 4 + 8 * 8; // 128
-const META_BYTES = 2 * META_WORDS * 8; // 128
+const META_BYTES = 2 * META_WORDS * 8; // 256
 /** Byte offset of slot 0's previous_state block. */
-export const DATA_OFFSET = HEADER_BYTES + META_BYTES; // 256
+export const DATA_OFFSET = HEADER_BYTES + META_BYTES; // 384
 
 /** Largest buffer we will try to allocate. Browsers refuse larger SharedArrayBuffers well before 4 GiB. */
 export const MAX_BUFFER_BYTES = 2 ** 31 - ALIGN;
@@ -98,6 +116,8 @@ export interface FieldLayout {
 export interface Layout {
   readonly capacity: number;
   readonly fields: readonly FieldLayout[];
+  /** Byte offset of the per-entity uint32 generation run from the start of a block. */
+  readonly generationOffset: number;
   readonly signature: string;
   /** Bytes of one block (one of previous_state[b] or current_state[b]). */
   readonly blockBytes: number;
@@ -121,14 +141,15 @@ export function computeLayout(schema: Schema, capacity: number): Layout {
     fields.push({ name, kind, width, offset, length });
     offset = alignUp(offset + length * Float32Array.BYTES_PER_ELEMENT);
   }
-  const blockBytes = offset;
+  const generationOffset = offset;
+  const blockBytes = alignUp(generationOffset + capacity * Uint32Array.BYTES_PER_ELEMENT);
   const totalBytes = DATA_OFFSET + 4 * blockBytes;
   if (totalBytes > MAX_BUFFER_BYTES) {
     throw new RangeError(
       `steadyframe: capacity ${capacity} needs ${totalBytes} bytes of shared memory, more than the ${MAX_BUFFER_BYTES} a browser will give; lower the capacity or narrow the schema`,
     );
   }
-  return { capacity, fields, signature: schemaSignature(schema), blockBytes, totalBytes };
+  return { capacity, fields, generationOffset, signature: schemaSignature(schema), blockBytes, totalBytes };
 }
 
 /** Byte offset of a block: slot `slot` (0 or 1), `previous` or `current`. */
@@ -138,7 +159,7 @@ export function blockOffset(layout: Layout, slot: number, which: 'previous' | 'c
 
 /** Index of a slot's meta record in a Float64Array over the whole buffer. */
 export function slotMetaIndex(slot: number): number {
-  return (I32_WORDS * 4 + 8 * 8) / 8 + slot * META_WORDS;
+  return HEADER_BYTES / 8 + slot * META_WORDS;
 }
 
 /**
@@ -183,6 +204,9 @@ export interface SlotViews<S extends Schema> {
   readonly index: 0 | 1;
   readonly previous: FieldViews<S>;
   readonly current: FieldViews<S>;
+  /** Per-entity generations of the previous and current state; an entity whose two differ snaps. */
+  readonly previousGeneration: Uint32Array;
+  readonly currentGeneration: Uint32Array;
   /** Index of this slot's meta record in `f64`. */
   readonly meta: number;
 }
@@ -194,6 +218,11 @@ export function fieldViews<S extends Schema>(buffer: ArrayBufferLike, byteOffset
     views[field.name] = new Float32Array(buffer, byteOffset + field.offset, field.length);
   }
   return views as FieldViews<S>;
+}
+
+/** The generation run of a block at `byteOffset` of `buffer`. */
+export function generationView(buffer: ArrayBufferLike, byteOffset: number, layout: Layout): Uint32Array {
+  return new Uint32Array(buffer, byteOffset + layout.generationOffset, layout.capacity);
 }
 
 /** Views over a buffer made by `allocateSharedBuffer`; checks that it was made for this schema and capacity. */
@@ -213,6 +242,8 @@ export function createSharedViews<S extends Schema>(buffer: SharedArrayBuffer, s
     index: b,
     previous: fieldViews<S>(buffer, blockOffset(layout, b, 'previous'), layout),
     current: fieldViews<S>(buffer, blockOffset(layout, b, 'current'), layout),
+    previousGeneration: generationView(buffer, blockOffset(layout, b, 'previous'), layout),
+    currentGeneration: generationView(buffer, blockOffset(layout, b, 'current'), layout),
     meta: slotMetaIndex(b),
   });
   const block = (b: 0 | 1) => ({

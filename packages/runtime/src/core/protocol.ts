@@ -2,6 +2,7 @@
  * The worker contract: the one interface both `Comlink.expose` (worker) and `Comlink.wrap` (main thread)
  * are typed with. Control goes through these calls; the per-tick data never does, it is in the shared buffer.
  */
+import type { BacklogPolicy } from './fixed-step.ts';
 import type { FlipStats, TestFault } from './slots.ts';
 
 /** What the main thread hands the worker once, at set-up. */
@@ -20,8 +21,12 @@ export interface SimulationInfo {
   readonly tickRate: number;
   readonly timeScale: number;
   readonly maxCatchUpSteps: number;
-  /** Most ms the simulation may run ahead of the wall clock. */
-  readonly maxLead: number;
+  /** Most ticks the newest state may be ahead of the wall clock. */
+  readonly maxLeadTicks: number;
+  readonly backlog: BacklogPolicy;
+  /** Under 'catch-up', the most backlog (ms) kept to be caught up. */
+  readonly maxBacklog: number;
+  readonly whenHidden: 'pause' | 'run';
   /** The worker realm's `crossOriginIsolated`. */
   readonly crossOriginIsolated: boolean;
 }
@@ -31,15 +36,21 @@ export type SimulationStatus = 'idle' | 'running' | 'paused' | 'stopped' | 'faul
 /** A snapshot of the worker's counters. Each call copies them; it is not for every frame. */
 export interface WorkerStats extends FlipStats {
   readonly status: SimulationStatus;
+  /** Whether the main thread last said the page is hidden. */
+  readonly hidden: boolean;
+  /** Shared-clock ms spent hidden since attach. */
+  readonly hiddenMs: number;
   /** The newest tick. */
   readonly tick: number;
   readonly tickRate: number;
   readonly timeScale: number;
+  /** The catch-up cap in effect (the default follows the tick length: a quarter second's worth). */
+  readonly maxCatchUpSteps: number;
   /** Simulated ms since tick 0 (scaled time, unaffected by pauses). */
   readonly simTime: number;
-  /** Times the catch-up cap was hit and backlog was dropped. */
+  /** Times backlog was dropped (see the `backlog` policy). */
   readonly overloads: number;
-  /** Wall-clock ms of backlog dropped by those overloads. */
+  /** Shared-clock ms of backlog dropped. */
   readonly droppedMs: number;
   /** Ms the user's step took: the last one, and the most since attach. */
   readonly lastStepMs: number;
@@ -54,6 +65,10 @@ export interface WorkerStats extends FlipStats {
 export interface SimulationRemote {
   /** Lays the world over the buffer, runs `init`, publishes tick 0. Once per worker. */
   attach(config: AttachConfig): SimulationInfo;
+  /** The worker's shared clock now; the main thread brackets it with its own readings to measure skew. */
+  clockProbe(): number;
+  /** Subtracts `ms` from the worker's shared clock (it read that far ahead of the page's). */
+  setClockOffset(ms: number): void;
   /** Runs the loop (from idle, paused or stopped). No effect when running. */
   start(): void;
   /** Stops the loop; the last state stays published. `start` continues from it. */
@@ -68,5 +83,7 @@ export interface SimulationRemote {
   setTimeScale(scale: number): void;
   /** Ticks per simulated second. */
   setTickRate(hz: number): void;
+  /** The page was hidden or shown: with `whenHidden: 'pause'` the loop sleeps until it shows again. */
+  setHidden(hidden: boolean): void;
   stats(): WorkerStats;
 }

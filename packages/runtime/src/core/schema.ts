@@ -10,6 +10,10 @@
  * | `angle`      | 1     | lerp along the shorter arc, in radians (350 deg -> 10 deg passes 0)   |
  * | `quaternion` | 4     | nlerp (x, y, z, w): sign fixed for the shorter path, then normalised  |
  * | `none`       | any   | no blending: the previous value until alpha reaches 1, then current   |
+ *
+ * A `linear` or `angle` field may name a `velocity` field of the same width (units per simulated second), and
+ * a `quaternion` field a width-3 angular velocity (radians per simulated second, world axes). Extrapolation
+ * uses them; interpolation does not need them.
  */
 
 export const INTERPOLATION_KINDS = ['linear', 'angle', 'quaternion', 'none'] as const;
@@ -19,9 +23,10 @@ export type InterpolationKind = (typeof INTERPOLATION_KINDS)[number];
 export const MAX_FIELD_WIDTH = 16;
 
 export type FieldSpec =
-  | { readonly kind: 'linear' | 'none'; readonly width: number }
-  | { readonly kind: 'angle'; readonly width: 1 }
-  | { readonly kind: 'quaternion'; readonly width: 4 };
+  | { readonly kind: 'linear'; readonly width: number; readonly velocity?: string }
+  | { readonly kind: 'none'; readonly width: number }
+  | { readonly kind: 'angle'; readonly width: 1; readonly velocity?: string }
+  | { readonly kind: 'quaternion'; readonly width: 4; readonly velocity?: string };
 
 export type Schema = { readonly [name: string]: FieldSpec };
 
@@ -73,6 +78,26 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
       throw new TypeError(`steadyframe: schema field "${name}" is a quaternion and must have width 4 (x, y, z, w), not ${width}`);
     }
   }
+  // velocities last: they refer to other fields, which are all known good by now
+  for (const name of names) {
+    const spec = (schema as Record<string, { kind: string; width: number; velocity?: unknown }>)[name]!;
+    const velocity = spec.velocity;
+    if (velocity === undefined) continue;
+    if (spec.kind === 'none') {
+      throw new TypeError(`steadyframe: schema field "${name}" snaps (kind "none") and cannot have a velocity`);
+    }
+    if (typeof velocity !== 'string' || velocity === name || !Object.hasOwn(schema, velocity)) {
+      throw new TypeError(`steadyframe: schema field "${name}" names velocity ${JSON.stringify(velocity)}, which is not another field of the schema`);
+    }
+    const other = (schema as Schema)[velocity]!;
+    const wanted = spec.kind === 'quaternion' ? 3 : spec.width;
+    if (other.kind !== 'linear' || other.width !== wanted) {
+      throw new TypeError(
+        `steadyframe: schema field "${name}" needs its velocity "${velocity}" to be a linear field of width ${wanted}` +
+          (spec.kind === 'quaternion' ? ' (angular velocity x, y, z in radians per second)' : ''),
+      );
+    }
+  }
 }
 
 /**
@@ -82,8 +107,9 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
 export function schemaSignature(schema: Schema): string {
   return Object.keys(schema)
     .map((name) => {
-      const { kind, width } = schema[name]!;
-      return `${name}:${kind}:${width}`;
+      const spec = schema[name]!;
+      const velocity = 'velocity' in spec && spec.velocity !== undefined ? `>${spec.velocity}` : '';
+      return `${name}:${spec.kind}:${spec.width}${velocity}`;
     })
     .join(';');
 }

@@ -24,7 +24,7 @@
  * those plain stores happen-before the reader's plain loads of slot b (ECMAScript memory model,
  * synchronizes-with on the LOCK word).
  */
-import { F64, I32, LOCK, META, type SharedViews, type SlotViews } from './layout.ts';
+import { I32, LOCK, META, type SharedViews, type SlotViews } from './layout.ts';
 import type { Schema } from './schema.ts';
 
 const READER_WAKE_WRITER = LOCK.READER_WAKE_WRITER;
@@ -57,8 +57,10 @@ export interface FlipStats {
 export type TestFault = 'none' | 'unlocked-flip' | 'front-write';
 
 /**
- * The main thread's side. `acquire` never blocks: `Atomics.wait` throws on a browser main thread, and the
- * writer holds the lock for a handful of instructions, so a short spin is enough.
+ * The main thread's side. `acquire` never blocks: `Atomics.wait` throws on a browser main thread. The writer
+ * holds the lock for a handful of instructions, except right after a hand-over, when the lock stays the
+ * writer's until its thread wakes from `Atomics.wait` (tens of microseconds): a second acquire in the same
+ * frame can then spin out and miss. Acquire once per frame.
  */
 export class SlotReader<S extends Schema> {
   readonly stats: ReadLockStats = { acquires: 0, spins: 0, maxSpins: 0, misses: 0 };
@@ -126,14 +128,29 @@ export class SlotReader<S extends Schema> {
   }
 }
 
-/** What one publish stamps on its slot. */
+/** What one publish stamps on its slot (see META in layout.ts). */
 export interface PublishMeta {
   previousTick: number;
   currentTick: number;
   previousTime: number;
   currentTime: number;
   count: number;
+  previousCount: number;
   simTime: number;
+  scale: number;
+  snaps: number;
+}
+
+function writeMeta(f64: Float64Array, m: number, meta: PublishMeta): void {
+  f64[m + META.PREV_TICK] = meta.previousTick;
+  f64[m + META.CUR_TICK] = meta.currentTick;
+  f64[m + META.PREV_TIME] = meta.previousTime;
+  f64[m + META.CUR_TIME] = meta.currentTime;
+  f64[m + META.COUNT] = meta.count;
+  f64[m + META.PREV_COUNT] = meta.previousCount;
+  f64[m + META.SIM_TIME] = meta.simTime;
+  f64[m + META.SCALE] = meta.scale;
+  f64[m + META.SNAPS] = meta.snaps;
 }
 
 /** The worker's side: copies a tick into the back slot, then flips. The only writer of slots and STATE_INDEX. */
@@ -169,31 +186,41 @@ export class SlotWriter<S extends Schema> {
     if (back !== front) target.previous.set(blocks[front].current);
     else target.previous.set(target.current);
     target.current.set(this.world);
-    const m = this.views.slots[back].meta;
-    f64[m + META.PREV_TICK] = meta.previousTick;
-    f64[m + META.CUR_TICK] = meta.currentTick;
-    f64[m + META.PREV_TIME] = meta.previousTime;
-    f64[m + META.CUR_TIME] = meta.currentTime;
-    f64[m + META.COUNT] = meta.count;
-    f64[m + META.SIM_TIME] = meta.simTime;
+    writeMeta(f64, this.views.slots[back].meta, meta);
     this.#flip(this.fault === 'front-write' ? (front === 0 ? 1 : 0) : back);
   }
 
-  /** Writes the same state into both blocks of both slots: the first publish, or a restart. */
+  /**
+   * Writes the same state into both blocks of both slots, without the lock: only for the first publish, at
+   * attach, before any reader can exist.
+   */
   publishInitial(meta: PublishMeta): void {
     const { blocks, f64 } = this.views;
     for (const slot of [0, 1] as const) {
       blocks[slot].previous.set(this.world);
       blocks[slot].current.set(this.world);
-      const m = this.views.slots[slot].meta;
-      f64[m + META.PREV_TICK] = meta.previousTick;
-      f64[m + META.CUR_TICK] = meta.currentTick;
-      f64[m + META.PREV_TIME] = meta.previousTime;
-      f64[m + META.CUR_TIME] = meta.currentTime;
-      f64[m + META.COUNT] = meta.count;
-      f64[m + META.SIM_TIME] = meta.simTime;
+      writeMeta(f64, this.views.slots[slot].meta, meta);
     }
     this.#flip(this.#front);
+  }
+
+  /**
+   * Re-times the front slot's two states (the clock moved under them: a new time scale or tick rate, a
+   * resume). Under the lock, since readers are reading that slot.
+   */
+  restamp(previousTime: number, currentTime: number): void {
+    const { f64, i32 } = this.views;
+    const m = this.views.slots[this.#front].meta;
+    if (this.fault !== 'unlocked-flip') this.#lock();
+    f64[m + META.PREV_TIME] = previousTime;
+    f64[m + META.CUR_TIME] = currentTime;
+    // release: the reader's next acquire sees the new times
+    if (this.fault !== 'unlocked-flip') Atomics.store(i32, I32.LOCK, LOCK.FREE);
+  }
+
+  /** The front slot's meta word, as this writer last wrote it. */
+  frontMeta(word: (typeof META)[keyof typeof META]): number {
+    return this.views.f64[this.views.slots[this.#front].meta + word]!;
   }
 
   #flip(next: 0 | 1): void {
@@ -231,23 +258,33 @@ export class SlotWriter<S extends Schema> {
   }
 }
 
-/** Reads NEXT_FRAME, which the main thread writes under the FRAME_SEQ sequence lock. Never blocks. */
-export function readNextFrame(views: Pick<SharedViews<Schema>, 'i32' | 'f64'>): number {
-  const { i32, f64 } = views;
+/** Splits a float64 into two int32 halves and back, without allocating. One per realm; not re-entrant. */
+const bits = new Float64Array(1);
+const halves = new Int32Array(bits.buffer);
+
+/**
+ * Reads NEXT_FRAME, which the main thread writes under the FRAME_SEQ sequence lock. Every access is an
+ * Atomics operation, so a matching even sequence before and after means both halves belong to one write.
+ * Never blocks: the writer is between its two increments for a few instructions at most.
+ */
+export function readNextFrame(views: Pick<SharedViews<Schema>, 'i32'>): number {
+  const { i32 } = views;
   for (;;) {
     const before = Atomics.load(i32, I32.FRAME_SEQ);
-    if ((before & 1) !== 0) continue; // the main thread is between its two increments: a few instructions
-    const value = f64[F64.NEXT_FRAME]!;
-    // unchanged sequence: no write overlapped the plain read above, so it is not torn
-    if (Atomics.load(i32, I32.FRAME_SEQ) === before) return value;
+    if ((before & 1) !== 0) continue;
+    halves[0] = Atomics.load(i32, I32.NEXT_FRAME_LO);
+    halves[1] = Atomics.load(i32, I32.NEXT_FRAME_HI);
+    if (Atomics.load(i32, I32.FRAME_SEQ) === before) return bits[0]!;
   }
 }
 
 /** Main thread: publishes when it expects to present its next frame, and rings the worker's doorbell. */
-export function writeNextFrame(views: Pick<SharedViews<Schema>, 'i32' | 'f64'>, time: number): void {
-  const { i32, f64 } = views;
+export function writeNextFrame(views: Pick<SharedViews<Schema>, 'i32'>, time: number): void {
+  const { i32 } = views;
+  bits[0] = time;
   Atomics.add(i32, I32.FRAME_SEQ, 1); // odd: a write is under way
-  f64[F64.NEXT_FRAME] = time;
+  Atomics.store(i32, I32.NEXT_FRAME_LO, halves[0]!);
+  Atomics.store(i32, I32.NEXT_FRAME_HI, halves[1]!);
   Atomics.add(i32, I32.FRAME_SEQ, 1); // even: published
   // wake the worker if it sleeps waiting for the next frame
   Atomics.notify(i32, I32.FRAME_SEQ);

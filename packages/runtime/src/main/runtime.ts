@@ -4,24 +4,14 @@
  */
 import { releaseProxy, wrap, type Remote } from 'comlink';
 import { createSharedClock, currentTimeOrigin, type Clock } from '../core/clock.ts';
-import { alphaAt } from '../core/fixed-step.ts';
-import { interpolateField } from '../core/interpolate.ts';
-import {
-  allocateSharedBuffer,
-  computeLayout,
-  createSharedViews,
-  F64,
-  fieldViews,
-  I32,
-  META,
-  STATUS,
-  type Layout,
-  type SharedViews,
-} from '../core/layout.ts';
+import { allocateSharedBuffer, computeLayout, createSharedViews, F64, fieldViews, I32, STATUS, type Layout, type SharedViews } from '../core/layout.ts';
 import type { SimulationInfo, SimulationRemote, WorkerStats } from '../core/protocol.ts';
 import { validateSchema, type FieldViews, type Schema } from '../core/schema.ts';
 import { SlotReader, writeNextFrame, type ReadLockStats, type TestFault } from '../core/slots.ts';
+import { Emitter } from './events.ts';
 import { createFramePeriod } from './frame-period.ts';
+import { Sampler, validateInterpolation, type InterpolationOptions, type SampleResult, type SampleStats } from './sampler.ts';
+import { documentVisibility, type VisibilityHook } from './visibility.ts';
 
 export interface RuntimeOptions<S extends Schema> {
   /** A module Worker whose script calls `exposeSimulation` from 'steadyframe/worker' with the same schema. */
@@ -35,8 +25,25 @@ export interface RuntimeOptions<S extends Schema> {
   readonly onError?: (error: Error) => void;
   /** compareExchange attempts per frame before giving up on the lock (then the frame repeats the last state). */
   readonly maxSpins?: number;
+  /** How frames are made from ticks: mode, render delay, what a late frame shows, snapping. */
+  readonly interpolation?: InterpolationOptions<S>;
+  /**
+   * Where the runtime learns that the page is hidden, so the worker can sleep (its `whenHidden`). Default: the
+   * document's `visibilitychange`; null to never tell the worker.
+   */
+  readonly visibility?: VisibilityHook | null;
   /** Test-only fault injection, to prove the swap stress test can fail. Never set it in a game. */
   readonly testFault?: TestFault;
+}
+
+/** The events `runtime.on` offers. */
+export interface RuntimeEvents {
+  /** The simulation's step threw; the simulation stopped and the last good state stays on screen. */
+  fault: Error;
+  /** The worker dropped backlog (see its `backlog` policy); counts since attach. */
+  overload: { readonly overloads: number; readonly droppedMs: number };
+  /** The page was hidden or shown (as the visibility hook says). */
+  visibility: { readonly hidden: boolean };
 }
 
 /**
@@ -60,6 +67,10 @@ export interface Frame<S extends Schema> {
   readonly currentTime: number;
   /** Simulated ms since tick 0 at the current state. */
   readonly simTime: number;
+  /** The frame's time was past the newest state (the worker was late); `whenLate` decided what it shows. */
+  readonly late: boolean;
+  /** Entities drawn snapped rather than blended (spawned, teleported, or past `snapDistance`). */
+  readonly snapped: number;
   /** False when the lock could not be taken this frame: the fields repeat the last good frame. */
   readonly fresh: boolean;
   /** Frames sampled so far, this one included. */
@@ -71,6 +82,8 @@ export interface RuntimeStats {
   readonly frames: number;
   /** Lock contention seen from the main thread. */
   readonly lock: Readonly<ReadLockStats>;
+  /** Late frames, extrapolated frames, history gaps, snaps. */
+  readonly sampling: Readonly<SampleStats>;
   /** Estimated ms between animation frames. */
   readonly framePeriod: number;
   readonly worker: WorkerStats;
@@ -82,6 +95,8 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   readonly layout: Layout;
   /** The settings the worker runs with. */
   readonly info: SimulationInfo;
+  /** The worker's clock skew as measured (and corrected) at set-up. */
+  readonly clock: ClockSkew;
   /** The typed comlink proxy of the worker, for calls the runtime does not wrap. */
   readonly remote: Remote<SimulationRemote>;
   /**
@@ -119,6 +134,12 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   sample(time?: number): Frame<S>;
   /** Tells the worker when the next frame will be presented, so it simulates just past it. */
   expectFrame(time: number): void;
+  /** Changes how frames are made (some options; the others stay). Throws for bad values. */
+  setInterpolation(options: InterpolationOptions<S>): void;
+  /** The interpolation options in effect. */
+  readonly interpolation: Required<InterpolationOptions<S>>;
+  /** Listens to an event; returns the unsubscribe function. */
+  on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void;
   /** Stops everything, terminates the worker and frees the comlink proxy. The runtime is unusable after. */
   dispose(): void;
 }
@@ -144,6 +165,7 @@ export async function createRuntime<S extends Schema, C extends object = Record<
   if (typeof worker?.postMessage !== 'function') {
     throw new TypeError("steadyframe: options.worker must be a Worker, e.g. new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module' })");
   }
+  if (options.interpolation !== undefined) validateInterpolation(schema, options.interpolation);
   const maxSpins = options.maxSpins ?? 10_000;
   if (!Number.isInteger(maxSpins) || maxSpins < 1) {
     throw new RangeError(`steadyframe: maxSpins must be a whole number of at least 1; got ${String(maxSpins)}`);
@@ -154,30 +176,65 @@ export async function createRuntime<S extends Schema, C extends object = Record<
   const remote = wrap<SimulationRemote>(worker);
   const fault = options.testFault ?? 'none';
   let info: SimulationInfo;
+  let clock: ClockSkew;
   try {
     info = await remote.attach({ buffer, signature: layout.signature, capacity, fault });
+    clock = await alignClocks(remote, createSharedClock(views.f64[F64.CLOCK_ANCHOR]!));
   } catch (error) {
     remote[releaseProxy]();
     throw error;
   }
-  return new MainRuntime<S, C>(options, layout, views, remote, info, new SlotReader(views, maxSpins, fault));
+  return new MainRuntime<S, C>(options, layout, views, remote, info, clock, new SlotReader(views, maxSpins, fault));
 }
+
+/** How far the worker's clock was from the page's, and how sure we are of it. */
+export interface ClockSkew {
+  /** Ms the worker's shared clock read ahead of the page's before it was corrected. */
+  readonly skew: number;
+  /** Half the shortest probe round trip: the skew is known to within this many ms. */
+  readonly uncertainty: number;
+}
+
+/**
+ * Each realm's `performance.timeOrigin` is taken separately, and they can disagree (by milliseconds after a
+ * laptop sleep). Measures the worker's clock against the page's with a few round trips, keeps the one with the
+ * shortest trip, and corrects the worker's clock when the gap is bigger than the measurement's own error.
+ */
+async function alignClocks(remote: Remote<SimulationRemote>, now: Clock): Promise<ClockSkew> {
+  let best = { skew: 0, uncertainty: Number.POSITIVE_INFINITY };
+  for (let i = 0; i < 5; i++) {
+    const before = now();
+    const worker = await remote.clockProbe();
+    const after = now();
+    const uncertainty = (after - before) / 2;
+    if (uncertainty < best.uncertainty) best = { skew: worker - (before + after) / 2, uncertainty };
+  }
+  if (Math.abs(best.skew) > best.uncertainty) await remote.setClockOffset(best.skew);
+  return best;
+}
+
+type MutableFrame<S extends Schema> = { -readonly [K in keyof Frame<S>]: Frame<S>[K] } & SampleResult;
 
 class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   readonly schema: S;
   readonly capacity: number;
   readonly now: Clock;
   readonly commands: Remote<C>;
-  readonly #render: FieldViews<S>;
-  readonly #frame: { -readonly [K in keyof Frame<S>]: Frame<S>[K] };
+  readonly #frame: MutableFrame<S>;
+  readonly #sampler: Sampler<S>;
   readonly #period = createFramePeriod();
+  readonly #events = new Emitter<RuntimeEvents>();
   readonly #draw: ((frame: Frame<S>) => void) | undefined;
-  readonly #onError: (error: Error) => void;
+  readonly #worker: Worker;
+  readonly #unsubscribeVisibility: () => void;
   #rafHandle = 0;
   #lastTimestamp = Number.NaN;
+  /** Whether the frame loop should run: set at once by start() and stop(), so a stop during start's await wins. */
+  #framesWanted = false;
   #faultReported = false;
+  #overloadsSeen = 0;
+  #overloadPending = false;
   #disposed = false;
-  readonly #worker: Worker;
 
   constructor(
     options: RuntimeOptions<S>,
@@ -185,18 +242,21 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     readonly views: SharedViews<S>,
     readonly remote: Remote<SimulationRemote>,
     readonly info: SimulationInfo,
+    readonly clock: ClockSkew,
     readonly reader: SlotReader<S>,
   ) {
     this.schema = options.schema;
     this.capacity = options.capacity;
     this.#draw = options.draw;
-    this.#onError = options.onError ?? ((error) => console.error(error));
     this.#worker = options.worker;
+    this.#events.on('fault', options.onError ?? ((error) => console.error(error)));
     this.commands = (remote as unknown as { commands: Remote<C> }).commands;
     this.now = createSharedClock(views.f64[F64.CLOCK_ANCHOR]!);
-    this.#render = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
+    const render = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
+    this.#sampler = new Sampler(options.schema, layout, render);
+    if (options.interpolation !== undefined) this.#sampler.configure(options.interpolation);
     this.#frame = {
-      fields: this.#render,
+      fields: render,
       count: 0,
       alpha: 1,
       time: 0,
@@ -205,39 +265,46 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
       previousTime: 0,
       currentTime: 0,
       simTime: 0,
+      late: false,
+      snapped: 0,
       fresh: false,
       index: 0,
     };
+    const visibility = options.visibility === undefined ? documentVisibility() : options.visibility;
+    this.#unsubscribeVisibility = visibility === null ? () => {} : visibility.subscribe((hidden) => this.#onVisibility(hidden));
+    if (visibility?.hidden === true) this.#onVisibility(true);
+  }
+
+  get interpolation(): Required<InterpolationOptions<S>> {
+    return this.#sampler.options;
+  }
+
+  setInterpolation(options: InterpolationOptions<S>): void {
+    this.#alive('setInterpolation');
+    this.#sampler.configure(options);
+  }
+
+  on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void {
+    return this.#events.on(type, listener);
   }
 
   sample(time: number = this.now()): Frame<S> {
     const frame = this.#frame;
     frame.index++;
-    frame.time = time;
     const slot = this.reader.acquire();
     if (slot === null) {
+      // the lock stayed busy: everything in the frame is still the last good sample's
       frame.fresh = false;
       return frame;
     }
-    // everything below reads the slot we hold; the worker cannot publish over it until release()
-    const f64 = this.views.f64;
-    const m = slot.meta;
-    const previousTime = f64[m + META.PREV_TIME]!;
-    const currentTime = f64[m + META.CUR_TIME]!;
-    const count = f64[m + META.COUNT]!;
-    const alpha = alphaAt(time, previousTime, currentTime);
-    for (const field of this.layout.fields) {
-      const name = field.name as keyof S;
-      interpolateField(field.kind, field.width, slot.previous[name], slot.current[name], this.#render[name], count, alpha);
+    try {
+      // the sampler reads the slot we hold; the worker cannot publish over it until release()
+      this.#sampler.read(this.views, slot, time, frame);
+    } finally {
+      // never leave the worker locked out, whatever happened
+      this.reader.release();
     }
-    frame.previousTick = f64[m + META.PREV_TICK]!;
-    frame.tick = f64[m + META.CUR_TICK]!;
-    frame.simTime = f64[m + META.SIM_TIME]!;
-    this.reader.release();
-    frame.previousTime = previousTime;
-    frame.currentTime = currentTime;
-    frame.count = count;
-    frame.alpha = alpha;
+    this.#sampler.finish(time, frame);
     frame.fresh = true;
     return frame;
   }
@@ -248,8 +315,9 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
 
   async start(): Promise<void> {
     this.#alive('start');
+    this.#framesWanted = true;
     await this.remote.start();
-    if (this.#draw !== undefined && this.#rafHandle === 0) {
+    if (this.#framesWanted && !this.#disposed && this.#draw !== undefined && this.#rafHandle === 0) {
       this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
     }
   }
@@ -290,6 +358,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     return {
       frames: this.#frame.index,
       lock: { ...this.reader.stats },
+      sampling: { ...this.#sampler.stats },
       framePeriod: this.#period.value,
       worker: await this.remote.stats(),
     };
@@ -299,6 +368,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#stopFrames();
+    this.#unsubscribeVisibility();
     this.remote[releaseProxy]();
     this.#worker.terminate();
   }
@@ -308,6 +378,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   }
 
   #stopFrames(): void {
+    this.#framesWanted = false;
     if (this.#rafHandle !== 0) cancelAnimationFrame(this.#rafHandle);
     this.#rafHandle = 0;
   }
@@ -318,7 +389,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     const frame = this.sample(timestamp);
     // after the lock is released: the worker can now simulate up to the next frame while this one is drawn
     this.expectFrame(timestamp + this.#period.value);
-    this.#checkFault();
+    this.#checkWorker();
     return frame;
   }
 
@@ -329,13 +400,41 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.#draw!(this.frame(timestamp));
   };
 
-  #checkFault(): void {
-    if (this.#faultReported || Atomics.load(this.views.i32, I32.STATUS) !== STATUS.FAULTED) return;
-    this.#faultReported = true;
-    void this.remote.stats().then((stats) => {
-      const error = new Error(`steadyframe: the simulation's step threw: ${stats.error?.message ?? 'unknown error'}`);
-      if (stats.error?.stack !== undefined) error.stack = stats.error.stack;
-      this.#onError(error);
-    });
+  #onVisibility(hidden: boolean): void {
+    if (this.#disposed) return;
+    void this.remote.setHidden(hidden);
+    this.#events.emit('visibility', { hidden });
+  }
+
+  /** Once per frame: two Atomics loads, and an event (one comlink round trip) only when something happened. */
+  #checkWorker(): void {
+    const i32 = this.views.i32;
+    if (!this.#faultReported && Atomics.load(i32, I32.STATUS) === STATUS.FAULTED) {
+      this.#faultReported = true;
+      void this.remote.stats().then((stats) => {
+        const error = new Error(`steadyframe: the simulation's step threw: ${stats.error?.message ?? 'unknown error'}`);
+        if (stats.error?.stack !== undefined) error.stack = stats.error.stack;
+        this.#emitSafely('fault', error);
+      });
+    }
+    const overloads = Atomics.load(i32, I32.OVERLOADS);
+    if (overloads !== this.#overloadsSeen && !this.#overloadPending) {
+      this.#overloadsSeen = overloads;
+      if (!this.#events.has('overload')) return;
+      this.#overloadPending = true;
+      void this.remote.stats().then((stats) => {
+        this.#overloadPending = false;
+        this.#emitSafely('overload', { overloads: stats.overloads, droppedMs: stats.droppedMs });
+      });
+    }
+  }
+
+  /** Emits from a promise callback: a listener that throws is reported, not left as an unhandled rejection. */
+  #emitSafely<K extends keyof RuntimeEvents>(type: K, event: RuntimeEvents[K]): void {
+    try {
+      this.#events.emit(type, event);
+    } catch (error) {
+      console.error(error);
+    }
   }
 }

@@ -25,6 +25,8 @@ export function exposeSimulation<S extends Schema>(
   // only the contract's calls cross the thread boundary, bound to the simulation
   const remote: SimulationRemote & { commands: object } = {
     attach: (config) => simulation.attach(config),
+    clockProbe: () => simulation.clockProbe(),
+    setClockOffset: (ms) => simulation.setClockOffset(ms),
     start: () => simulation.start(),
     stop: () => simulation.stop(),
     pause: () => simulation.pause(),
@@ -32,6 +34,7 @@ export function exposeSimulation<S extends Schema>(
     stepOnce: () => simulation.stepOnce(),
     setTimeScale: (scale) => simulation.setTimeScale(scale),
     setTickRate: (hz) => simulation.setTickRate(hz),
+    setHidden: (hidden) => simulation.setHidden(hidden),
     stats: () => simulation.stats(),
     // comlink follows property paths, so runtime.commands.fire(x) calls definition.commands.fire(x) here
     commands: definition.commands ?? {},
@@ -42,6 +45,7 @@ export function exposeSimulation<S extends Schema>(
 
 export { Simulation, browserHost, MAX_TICK_RATE, MAX_TIME_SCALE } from './simulation.ts';
 export type { SimulationDefinition, SimulationHost, TickInfo, World } from './simulation.ts';
+export type { BacklogPolicy } from '../core/fixed-step.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS } from '../core/schema.ts';
 export type { FieldSpec, FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
 export type { SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../core/protocol.ts';

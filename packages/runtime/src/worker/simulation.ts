@@ -3,39 +3,36 @@
  *
  * The loop, each time it wakes:
  *   1. reads when the main thread expects its next frame (NEXT_FRAME);
- *   2. runs ticks until the newest state is just past that time (capped: `maxCatchUpSteps`, `maxLead`);
+ *   2. runs ticks until the newest state is just past that time, at most `maxLeadTicks` ahead of the wall
+ *      clock and at most `maxCatchUpSteps` in one go; backlog beyond that follows the `backlog` policy;
  *   3. sleeps on the FRAME_SEQ doorbell with `Atomics.waitAsync` until the next frame is published, the
  *      next tick falls due, or a control call rings it. The worker's event loop stays free while it sleeps,
- *      so comlink calls are served at once, and an idle simulation burns no CPU.
+ *      so comlink calls are served at once, and an idle, paused or hidden simulation burns no CPU.
  */
 import { createSharedClock, type Clock } from '../core/clock.ts';
 import {
+  alphaAt,
+  BACKLOG_POLICIES,
   createTimeline,
   defaultMaxCatchUpSteps,
-  dropBacklog,
   nextWakeTime,
   planSteps,
   reanchor,
+  settleBacklogAfter,
+  settleBacklogBefore,
   stepTarget,
   timeOfTick,
+  type BacklogPolicy,
   type StepPlan,
   type Timeline,
 } from '../core/fixed-step.ts';
-import { createSharedViews, fieldViews, F64, I32, STATUS, type SharedViews, type StatusCode } from '../core/layout.ts';
+import { createSharedViews, F64, fieldViews, generationView, I32, META, STATUS, type SharedViews, type StatusCode } from '../core/layout.ts';
 import type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../core/protocol.ts';
-import { schemaSignature, validateSchema, type FieldViews, type Schema } from '../core/schema.ts';
+import { schemaSignature, validateSchema, type Schema } from '../core/schema.ts';
 import { readNextFrame, SlotWriter, type PublishMeta } from '../core/slots.ts';
+import { createWorld, type World, type WorldInternals } from './world.ts';
 
-/** The world the user's `init` and `step` write: the simulation's private copy of the entity fields. */
-export interface World<S extends Schema> {
-  /** One view per schema field; stable for the life of the simulation, so they may be cached. */
-  readonly fields: FieldViews<S>;
-  readonly capacity: number;
-  /** Live entities: indices 0 .. count - 1 are published. Setting it outside 0..capacity throws. */
-  count: number;
-  /** Adds an entity at index `count` and returns it, or returns -1 when the world is full. */
-  spawn(): number;
-}
+export type { World } from './world.ts';
 
 /** What one tick is about. The same object every tick: read it, do not keep it. */
 export interface TickInfo {
@@ -55,10 +52,19 @@ export interface SimulationDefinition<S extends Schema> {
   init?(world: World<S>): void;
   /** Advances the world by one tick of `tick.dt` seconds, in place. */
   step(world: World<S>, tick: TickInfo): void;
-  /** Most ticks run in one go before backlog is dropped. Default: a quarter second's worth, at least 4. */
+  /** Most ticks run in one go. Default: a quarter second's worth, at least 4. */
   readonly maxCatchUpSteps?: number;
-  /** Most ms the simulation may run ahead of the wall clock to meet the next frame. Default 100. */
-  readonly maxLead?: number;
+  /**
+   * Most ticks the newest state may be ahead of the wall clock. Running ahead lets every frame be drawn at its
+   * own time; running further decides ticks before the input that should shape them (note 003). Default 2.
+   */
+  readonly maxLeadTicks?: number;
+  /** What happens to time the simulation falls behind by (see `BacklogPolicy`). Default 'catch-up'. */
+  readonly backlog?: BacklogPolicy;
+  /** Under 'catch-up', the most backlog in ms kept to be caught up; more is dropped. Default 250. */
+  readonly maxBacklog?: number;
+  /** While the page is hidden: 'pause' sleeps and resumes without a burst (default); 'run' keeps ticking. */
+  readonly whenHidden?: 'pause' | 'run';
   /**
    * The game's own calls, served over comlink as `runtime.commands` (functions of plain, cloneable values).
    * They run in the worker between ticks: record what they ask for and let `step` change the world.
@@ -70,7 +76,7 @@ export interface SimulationDefinition<S extends Schema> {
 export interface SimulationHost {
   /** The shared clock for a buffer with this anchor. */
   clock(anchor: number): Clock;
-  /** Resolves after `ms`, or earlier once `i32[index]` is no longer `value` (or is notified). */
+  /** Resolves after `ms` (never, for Infinity), or earlier once `i32[index]` is not `value` or is notified. */
   sleep(i32: Int32Array, index: number, value: number, ms: number): Promise<unknown>;
   /** Resolves after pending messages (comlink calls) have had a turn. */
   yieldToEvents(): Promise<void>;
@@ -103,6 +109,13 @@ function checkTimeScale(scale: unknown): number {
   return scale;
 }
 
+function checkNumber(name: string, value: unknown, min: number, integer: boolean): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new RangeError(`steadyframe: ${name} must be a finite ${integer ? 'whole ' : ''}number of at least ${min}; got ${String(value)}`);
+  }
+  return value;
+}
+
 /** The default host: real shared clock, `Atomics.waitAsync` sleeps, MessageChannel yields. */
 export function browserHost(): SimulationHost {
   const channel = new MessageChannel();
@@ -131,7 +144,7 @@ interface Attached<S extends Schema> {
   readonly views: SharedViews<S>;
   readonly writer: SlotWriter<S>;
   readonly clock: Clock;
-  readonly world: World<S>;
+  readonly world: WorldInternals<S>;
   readonly timeline: Timeline;
 }
 
@@ -141,22 +154,42 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   readonly #host: SimulationHost;
   #attached: Attached<S> | null = null;
   #status: StatusCode = STATUS.IDLE;
-  /** Bumped whenever the loop must end; a sleeping loop that wakes with an old generation exits. */
+  /** Bumped whenever a running loop must end; a sleeping loop that wakes with an old generation exits. */
   #generation = 0;
   #tickRate: number;
   #timeScale = 1;
-  readonly #maxCatchUpSteps: number;
-  readonly #maxLead: number;
+  #maxCatchUpSteps: number;
+  /** False when the game set maxCatchUpSteps; the default follows the tick length. */
+  readonly #defaultCatchUp: boolean;
+  readonly #maxLeadTicks: number;
+  readonly #backlog: BacklogPolicy;
+  readonly #maxBacklog: number;
+  readonly #pauseWhenHidden: boolean;
+  #hidden = false;
+  #hiddenSince = 0;
+  #hiddenMs = 0;
   #simTime = 0;
   #overloads = 0;
   #droppedMs = 0;
   #lastStepMs = 0;
   #maxStepMs = 0;
   #sleeps = 0;
+  /** Ms the worker's clock reads ahead of the page's (measured by the main thread), subtracted from it. */
+  #clockOffset = 0;
   #error: WorkerStats['error'] = null;
   readonly #plan: StepPlan = { steps: 0, overloaded: false };
   readonly #tickInfo = { tick: 0, dt: 0, time: 0 };
-  readonly #meta: PublishMeta = { previousTick: 0, currentTick: 0, previousTime: 0, currentTime: 0, count: 0, simTime: 0 };
+  readonly #meta: PublishMeta = {
+    previousTick: 0,
+    currentTick: 0,
+    previousTime: 0,
+    currentTime: 0,
+    count: 0,
+    previousCount: 0,
+    simTime: 0,
+    scale: 1,
+    snaps: 0,
+  };
 
   constructor(definition: SimulationDefinition<S>, host: SimulationHost = browserHost()) {
     validateSchema(definition.schema);
@@ -166,16 +199,20 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     this.#definition = definition;
     this.#host = host;
     this.#tickRate = checkTickRate(definition.tickRate);
-    const cap = definition.maxCatchUpSteps ?? defaultMaxCatchUpSteps(this.#tickRate);
-    if (!Number.isInteger(cap) || cap < 1) {
-      throw new RangeError(`steadyframe: maxCatchUpSteps must be a whole number of at least 1; got ${String(cap)}`);
+    this.#defaultCatchUp = definition.maxCatchUpSteps === undefined;
+    this.#maxCatchUpSteps = checkNumber('maxCatchUpSteps', definition.maxCatchUpSteps ?? defaultMaxCatchUpSteps(this.#tickLength), 1, true);
+    this.#maxLeadTicks = checkNumber('maxLeadTicks', definition.maxLeadTicks ?? 2, 0, false);
+    this.#maxBacklog = checkNumber('maxBacklog', definition.maxBacklog ?? 250, 0, false);
+    const backlog = definition.backlog ?? 'catch-up';
+    if (!BACKLOG_POLICIES.includes(backlog)) {
+      throw new RangeError(`steadyframe: backlog must be one of ${BACKLOG_POLICIES.join(', ')}; got ${JSON.stringify(backlog)}`);
     }
-    this.#maxCatchUpSteps = cap;
-    const lead = definition.maxLead ?? 100;
-    if (!Number.isFinite(lead) || lead < 0) {
-      throw new RangeError(`steadyframe: maxLead must be a finite number of ms, at least 0; got ${String(lead)}`);
+    this.#backlog = backlog;
+    const whenHidden = definition.whenHidden ?? 'pause';
+    if (whenHidden !== 'pause' && whenHidden !== 'run') {
+      throw new RangeError(`steadyframe: whenHidden must be 'pause' or 'run'; got ${JSON.stringify(whenHidden)}`);
     }
-    this.#maxLead = lead;
+    this.#pauseWhenHidden = whenHidden === 'pause';
   }
 
   /** Ms of shared-clock time per tick at the current rate and scale. */
@@ -195,32 +232,51 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       );
     }
     const views = createSharedViews(config.buffer, schema, config.capacity);
-    const clock = this.#host.clock(views.f64[F64.CLOCK_ANCHOR]!);
-    const worldBuffer = new Float32Array(views.layout.blockBytes / 4);
-    const world = createWorld(fieldViews<S>(worldBuffer.buffer, 0, views.layout), config.capacity);
-    const writer = new SlotWriter(views, worldBuffer, clock, 50, config.fault ?? 'none');
-    this.#definition.init?.(world);
+    const { layout } = views;
+    const raw = this.#host.clock(views.f64[F64.CLOCK_ANCHOR]!);
+    const clock: Clock = () => raw() - this.#clockOffset;
+    // the world is laid out like one block, so a publish is two whole-block copies
+    const worldBlock = new Float32Array(layout.blockBytes / 4);
+    const world = createWorld(layout, fieldViews<S>(worldBlock.buffer, 0, layout), generationView(worldBlock.buffer, 0, layout));
+    const writer = new SlotWriter(views, worldBlock, clock, 50, config.fault ?? 'none');
+    this.#definition.init?.(world.world);
+    world.takeSnaps(); // tick 0 has nothing to blend from anyway
     const now = clock();
-    const timeline = createTimeline(0, now, this.#tickLength);
-    this.#attached = { views, writer, clock, world, timeline };
-    this.#fillMeta(0, now);
+    this.#attached = { views, writer, clock, world, timeline: createTimeline(0, now, this.#tickLength) };
+    this.#fillMeta(0, now, world.world.count, 0);
     writer.publishInitial(this.#meta);
     return {
       tickRate: this.#tickRate,
       timeScale: this.#timeScale,
       maxCatchUpSteps: this.#maxCatchUpSteps,
-      maxLead: this.#maxLead,
+      maxLeadTicks: this.#maxLeadTicks,
+      backlog: this.#backlog,
+      maxBacklog: this.#maxBacklog,
+      whenHidden: this.#pauseWhenHidden ? 'pause' : 'run',
       crossOriginIsolated: globalThis.crossOriginIsolated === true,
     };
+  }
+
+  /** The worker's shared clock now: the main thread compares it with its own to measure their skew. */
+  clockProbe(): number {
+    return this.#require('clockProbe').clock();
+  }
+
+  /** Corrects the worker's shared clock by the skew the main thread measured (ms the worker reads ahead). */
+  setClockOffset(ms: number): void {
+    const a = this.#require('setClockOffset');
+    if (!Number.isFinite(ms)) throw new RangeError(`steadyframe: a clock offset is a finite number of ms; got ${String(ms)}`);
+    this.#clockOffset += ms;
+    // what was published so far was stamped by the old clock: move it onto the corrected one
+    a.writer.restamp(a.writer.frontMeta(META.PREV_TIME) - ms, a.writer.frontMeta(META.CUR_TIME) - ms);
+    reanchor(a.timeline, timeOfTick(a.timeline) - ms);
   }
 
   start(): void {
     const a = this.#require('start');
     if (this.#status === STATUS.RUNNING) return;
-    // no jump: the current tick is shown from now on, the next one falls due a tick later
-    reanchor(a.timeline, Math.max(a.clock(), timeOfTick(a.timeline)));
     this.#setStatus(STATUS.RUNNING);
-    void this.#run(++this.#generation);
+    this.#continueFromNow(a);
   }
 
   resume(): void {
@@ -240,7 +296,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     if (this.#status === STATUS.RUNNING) {
       throw new Error('steadyframe: stepOnce() runs one tick of a held simulation; call pause() first');
     }
-    reanchor(a.timeline, Math.max(a.clock(), timeOfTick(a.timeline)));
+    this.#repin(a, this.#tickLength);
     this.#tick(a);
   }
 
@@ -254,13 +310,32 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     this.#retime();
   }
 
+  setHidden(hidden: boolean): void {
+    const a = this.#require('setHidden');
+    if (hidden === this.#hidden) return;
+    this.#hidden = hidden;
+    if (hidden) this.#hiddenSince = a.clock();
+    else this.#hiddenMs += a.clock() - this.#hiddenSince;
+    if (!this.#pauseWhenHidden) return;
+    if (hidden) {
+      // a running loop ends and sleeps no more; it restarts when the page shows again
+      this.#generation++;
+      this.#wake();
+    } else if (this.#status === STATUS.RUNNING) {
+      this.#continueFromNow(a);
+    }
+  }
+
   stats(): WorkerStats {
     const a = this.#attached;
     return {
       status: STATUS_NAMES[this.#status],
+      hidden: this.#hidden,
+      hiddenMs: this.#hiddenMs + (this.#hidden && a !== null ? a.clock() - this.#hiddenSince : 0),
       tick: a?.timeline.tick ?? 0,
       tickRate: this.#tickRate,
       timeScale: this.#timeScale,
+      maxCatchUpSteps: this.#maxCatchUpSteps,
       simTime: this.#simTime,
       overloads: this.#overloads,
       droppedMs: this.#droppedMs,
@@ -284,6 +359,13 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     return this.#attached;
   }
 
+  /** Starts a loop from the current tick, shown from now on (no burst for the time it was held). */
+  #continueFromNow(a: Attached<S>): void {
+    this.#repin(a, this.#tickLength);
+    if (this.#hidden && this.#pauseWhenHidden) return; // setHidden(false) starts it
+    void this.#run(++this.#generation);
+  }
+
   #halt(status: StatusCode, call: string): void {
     this.#require(call);
     this.#setStatus(status);
@@ -291,12 +373,27 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     this.#wake();
   }
 
-  /** Keeps the current tick where it is on the clock and spaces the following ones at the new tick length. */
+  /** A new tick length: the picture keeps its place and goes on at the new pace. */
   #retime(): void {
+    if (this.#defaultCatchUp) this.#maxCatchUpSteps = defaultMaxCatchUpSteps(this.#tickLength);
     const a = this.#attached;
     if (a === null) return;
-    reanchor(a.timeline, timeOfTick(a.timeline), this.#tickLength);
+    this.#repin(a, this.#tickLength);
     this.#wake();
+  }
+
+  /**
+   * Re-times the front slot around now so the picture neither jumps nor stalls: whatever fraction of the way
+   * from the previous to the current state the main thread shows now, it keeps, and the rest of the way takes
+   * `tickLength` from here. The timeline follows. Used on start, resume, stepOnce and a new scale or rate.
+   */
+  #repin(a: Attached<S>, tickLength: number): void {
+    const now = a.clock();
+    const alpha = alphaAt(now, a.writer.frontMeta(META.PREV_TIME), a.writer.frontMeta(META.CUR_TIME));
+    const currentTime = now + (1 - alpha) * tickLength;
+    const previousTime = currentTime - tickLength;
+    a.writer.restamp(previousTime, currentTime);
+    reanchor(a.timeline, currentTime, tickLength);
   }
 
   #setStatus(status: StatusCode): void {
@@ -309,6 +406,14 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     if (this.#attached !== null) Atomics.notify(this.#attached.views.i32, I32.FRAME_SEQ);
   }
 
+  #countDrop(a: Attached<S>, ms: number): void {
+    if (ms <= 0) return;
+    this.#overloads++;
+    this.#droppedMs += ms;
+    // tell the main thread: it raises an 'overload' event when this counter moves
+    Atomics.add(a.views.i32, I32.OVERLOADS, 1);
+  }
+
   async #run(generation: number): Promise<void> {
     const a = this.#attached!;
     const { i32 } = a.views;
@@ -317,21 +422,29 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       // read the doorbell before the frame time, so a frame published after this read cuts the sleep short
       const doorbell = Atomics.load(i32, I32.FRAME_SEQ);
       const nextFrame = readNextFrame(a.views);
-      const now = a.clock();
-      planSteps(a.timeline, now, stepTarget(now, nextFrame, this.#maxLead), this.#maxCatchUpSteps, plan);
+      const maxLead = this.#maxLeadTicks * a.timeline.tickLength;
+      let now = a.clock();
+      this.#countDrop(a, settleBacklogBefore(this.#backlog, a.timeline, now));
+      const target = stepTarget(now, nextFrame);
+      planSteps(a.timeline, now, target, this.#maxCatchUpSteps, maxLead, plan);
       for (let i = 0; i < plan.steps; i++) {
         if (!this.#tick(a)) return;
       }
       if (plan.overloaded) {
-        this.#overloads++;
-        this.#droppedMs += dropBacklog(a.timeline, a.clock());
+        now = a.clock();
+        this.#countDrop(a, settleBacklogAfter(this.#backlog, a.timeline, now, this.#maxBacklog));
       }
       if (plan.steps === this.#maxCatchUpSteps) {
         // more may be due: let comlink calls in, then plan again
         await this.#host.yieldToEvents();
         continue;
       }
-      const wait = nextWakeTime(a.timeline, nextFrame, this.#maxLead) - a.clock();
+      const wait = nextWakeTime(a.timeline, target, maxLead) - a.clock();
+      if (plan.steps === 0 && wait <= 0) {
+        // due this very moment: a zero-length wait would only spin through microtasks
+        await this.#host.yieldToEvents();
+        continue;
+      }
       this.#sleeps++;
       await this.#host.sleep(i32, I32.FRAME_SEQ, doorbell, wait);
     }
@@ -342,6 +455,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const { timeline, world, clock } = a;
     const previousTick = timeline.tick;
     const previousTime = timeOfTick(timeline);
+    const previousCount = world.world.count;
     const dt = 1 / this.#tickRate;
     const info = this.#tickInfo;
     info.tick = previousTick + 1;
@@ -349,7 +463,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     info.time = (this.#simTime + dt * 1000) / 1000;
     const started = clock();
     try {
-      this.#definition.step(world, info);
+      this.#definition.step(world.world, info);
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));
       this.#error = { message: e.message, stack: e.stack };
@@ -362,40 +476,22 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     if (took > this.#maxStepMs) this.#maxStepMs = took;
     this.#simTime += dt * 1000;
     timeline.tick = previousTick + 1;
-    this.#fillMeta(previousTick, previousTime);
+    this.#fillMeta(previousTick, previousTime, previousCount, world.takeSnaps());
     a.writer.publish(this.#meta);
     return true;
   }
 
-  #fillMeta(previousTick: number, previousTime: number): void {
+  #fillMeta(previousTick: number, previousTime: number, previousCount: number, snaps: number): void {
     const a = this.#attached!;
     const meta = this.#meta;
     meta.previousTick = previousTick;
     meta.currentTick = a.timeline.tick;
     meta.previousTime = previousTime;
     meta.currentTime = timeOfTick(a.timeline);
-    meta.count = a.world.count;
+    meta.count = a.world.world.count;
+    meta.previousCount = previousCount;
     meta.simTime = this.#simTime;
+    meta.scale = this.#timeScale;
+    meta.snaps = snaps;
   }
-}
-
-function createWorld<S extends Schema>(fields: FieldViews<S>, capacity: number): World<S> {
-  let count = 0;
-  return {
-    fields,
-    capacity,
-    get count() {
-      return count;
-    },
-    set count(n: number) {
-      if (!Number.isInteger(n) || n < 0 || n > capacity) {
-        throw new RangeError(`steadyframe: world.count must be a whole number from 0 to the capacity ${capacity}; got ${String(n)}`);
-      }
-      count = n;
-    },
-    spawn() {
-      if (count >= capacity) return -1;
-      return count++;
-    },
-  };
 }

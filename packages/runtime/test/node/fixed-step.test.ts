@@ -13,6 +13,7 @@ import {
 } from '../../src/core/fixed-step.ts';
 
 const plan = (): StepPlan => ({ steps: 0, overloaded: false });
+const INF = Number.POSITIVE_INFINITY;
 
 describe('the worked timeline of source note 003', () => {
   // render 3 ms, update 1 ms, fixed step 5 ms, render interval 16 ms, all on a clock we move by hand
@@ -35,7 +36,7 @@ describe('the worked timeline of source note 003', () => {
       const frameEnd = frameStart + INTERVAL;
       // the note re-checks after every update: plan one step at a time
       for (;;) {
-        planSteps(timeline, clock, stepTarget(clock, frameEnd, Number.POSITIVE_INFINITY), 1, p);
+        planSteps(timeline, clock, stepTarget(clock, frameEnd), 1, Number.POSITIVE_INFINITY, p);
         if (p.steps === 0) break;
         previousTime = timeOfTick(timeline);
         timeline.tick++;
@@ -51,7 +52,7 @@ describe('the worked timeline of source note 003', () => {
   });
 
   it('plans the same four updates in one go', () => {
-    const p = planSteps(createTimeline(0, 0, 5), 3, 16, 100, plan());
+    const p = planSteps(createTimeline(0, 0, 5), 3, 16, 100, INF, plan());
     expect(p).toEqual({ steps: 4, overloaded: false });
   });
 });
@@ -59,15 +60,15 @@ describe('the worked timeline of source note 003', () => {
 describe('fixed-step core', () => {
   it('steps until just past the target, not further', () => {
     const timeline = createTimeline(10, 100, 5);
-    expect(planSteps(timeline, 100, 100, 99, plan()).steps).toBe(0); // exactly at the target: done
-    expect(planSteps(timeline, 100, 100.001, 99, plan()).steps).toBe(1);
-    expect(planSteps(timeline, 100, 105, 99, plan()).steps).toBe(1);
-    expect(planSteps(timeline, 100, 105.5, 99, plan()).steps).toBe(2);
+    expect(planSteps(timeline, 100, 100, 99, INF, plan()).steps).toBe(0); // exactly at the target: done
+    expect(planSteps(timeline, 100, 100.001, 99, INF, plan()).steps).toBe(1);
+    expect(planSteps(timeline, 100, 105, 99, INF, plan()).steps).toBe(1);
+    expect(planSteps(timeline, 100, 105.5, 99, INF, plan()).steps).toBe(2);
   });
 
   it('caps catch-up steps and reports overload as data, not a throw', () => {
     const timeline = createTimeline(0, 0, 5);
-    const p = planSteps(timeline, 1000, 1000, 8, plan());
+    const p = planSteps(timeline, 1000, 1000, 8, INF, plan());
     expect(p).toEqual({ steps: 8, overloaded: true });
     timeline.tick += p.steps;
     expect(timeOfTick(timeline)).toBe(40);
@@ -79,21 +80,29 @@ describe('fixed-step core', () => {
 
   it('does not call running ahead for the next frame an overload', () => {
     // 20 steps to the next frame, cap 8, but the wall clock is already covered after 8
-    const p = planSteps(createTimeline(0, 0, 1), 3, 20, 8, plan());
+    const p = planSteps(createTimeline(0, 0, 1), 3, 20, 8, INF, plan());
     expect(p).toEqual({ steps: 8, overloaded: false });
   });
 
-  it('bounds the lead over the wall clock', () => {
-    expect(stepTarget(100, 116, 50)).toBe(116);
-    expect(stepTarget(100, 500, 50)).toBe(150);
-    expect(stepTarget(100, 90, 50)).toBe(100); // a stale frame time: keep up with the wall clock only
-    expect(stepTarget(100, 0, 50)).toBe(100); // none published yet
+  it('aims at the next frame, or the wall clock when there is none', () => {
+    expect(stepTarget(100, 116)).toBe(116);
+    expect(stepTarget(100, 90)).toBe(100); // a stale frame time: keep up with the wall clock only
+    expect(stepTarget(100, 0)).toBe(100); // none published yet
   });
 
-  it('wakes when the next tick can fall due', () => {
+  it('never puts the newest state more than maxLead ahead of the wall clock', () => {
+    const timeline = createTimeline(0, 100, 5);
+    expect(planSteps(timeline, 100, 500, INF, 12, plan()).steps).toBe(2); // 110 <= 112 < 115
+    expect(planSteps(timeline, 100, 500, INF, 0, plan()).steps).toBe(0);
+    expect(planSteps(timeline, 104, 500, INF, 0, plan()).steps).toBe(0); // 105 would be ahead of 104
+    expect(planSteps(timeline, 105, 500, INF, 0, plan()).steps).toBe(1);
+  });
+
+  it('wakes when the next tick is both due and allowed', () => {
     const timeline = createTimeline(4, 120, 5);
-    expect(nextWakeTime(timeline, 116, 50)).toBe(120); // frame covered: wake when the wall clock reaches the tick
-    expect(nextWakeTime(timeline, 200, 50)).toBe(70); // frame out of reach because of the lead cap
+    expect(nextWakeTime(timeline, 116, 10)).toBe(120); // frame covered: when the wall clock passes the tick
+    expect(nextWakeTime(timeline, 116, 2)).toBe(123); // ... and the lead cap lets the next one in
+    expect(nextWakeTime(timeline, 200, 10)).toBe(115); // frame out of reach because of the lead cap
   });
 
   it('re-anchors without moving the current tick when the tick length changes', () => {
@@ -112,7 +121,7 @@ describe('fixed-step core', () => {
   });
 
   it('defaults the catch-up cap to a quarter second of ticks, at least 4', () => {
-    expect(defaultMaxCatchUpSteps(240)).toBe(60);
-    expect(defaultMaxCatchUpSteps(10)).toBe(4);
+    expect(defaultMaxCatchUpSteps(1000 / 240)).toBe(60);
+    expect(defaultMaxCatchUpSteps(100)).toBe(4);
   });
 });

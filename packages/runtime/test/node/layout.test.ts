@@ -8,18 +8,31 @@ import {
   F64,
   I32,
   MAGIC,
+  META,
   slotMetaIndex,
 } from '../../src/core/layout.ts';
 
 describe('memory map', () => {
   it('pins the header words', () => {
-    expect(I32).toEqual({ MAGIC: 0, LOCK: 1, STATE_INDEX: 2, PUBLISH_SEQ: 3, FRAME_SEQ: 4, STATUS: 5, CAPACITY: 6, FIELD_COUNT: 7 });
+    expect(I32).toEqual({
+      MAGIC: 0,
+      LOCK: 1,
+      STATE_INDEX: 2,
+      PUBLISH_SEQ: 3,
+      FRAME_SEQ: 4,
+      STATUS: 5,
+      CAPACITY: 6,
+      FIELD_COUNT: 7,
+      OVERLOADS: 8,
+      NEXT_FRAME_LO: 9,
+      NEXT_FRAME_HI: 10,
+    });
     // Float64 words, as indices into a Float64Array over the buffer
     expect(F64.CLOCK_ANCHOR * 8).toBe(64); // 64...71
-    expect(F64.NEXT_FRAME * 8).toBe(72); // 72...79
-    expect(slotMetaIndex(0) * 8).toBe(128); // 128...191
-    expect(slotMetaIndex(1) * 8).toBe(192); // 192...255
-    expect(DATA_OFFSET).toBe(256);
+    expect(slotMetaIndex(0) * 8).toBe(128); // 128...255
+    expect(slotMetaIndex(1) * 8).toBe(256); // 256...383
+    expect(META).toEqual({ PREV_TICK: 0, CUR_TICK: 1, PREV_TIME: 2, CUR_TIME: 3, COUNT: 4, SIM_TIME: 5, SCALE: 6, PREV_COUNT: 7, SNAPS: 8 });
+    expect(DATA_OFFSET).toBe(384);
   });
 
   it('pins the 3D preset at capacity 100', () => {
@@ -30,20 +43,23 @@ describe('memory map', () => {
       // rotation: 100 * 4 float32 = 1600 bytes: 1216...2815
       { name: 'rotation', kind: 'quaternion', width: 4, offset: 1216, length: 400 },
     ]);
-    expect(layout.blockBytes).toBe(2816);
-    expect(blockOffset(layout, 0, 'previous')).toBe(256); // 256...3071
-    expect(blockOffset(layout, 0, 'current')).toBe(3072); // 3072...5887
-    expect(blockOffset(layout, 1, 'previous')).toBe(5888); // 5888...8703
-    expect(blockOffset(layout, 1, 'current')).toBe(8704); // 8704...11519
-    expect(layout.totalBytes).toBe(11520);
+    // generation: 100 uint32 = 400 bytes: 2816...3215, padded to 3264
+    expect(layout.generationOffset).toBe(2816);
+    expect(layout.blockBytes).toBe(3264);
+    expect(blockOffset(layout, 0, 'previous')).toBe(384); // 384...3647
+    expect(blockOffset(layout, 0, 'current')).toBe(3648); // 3648...6911
+    expect(blockOffset(layout, 1, 'previous')).toBe(6912); // 6912...10175
+    expect(blockOffset(layout, 1, 'current')).toBe(10176); // 10176...13439
+    expect(layout.totalBytes).toBe(13440);
     expect(layout.signature).toBe('position:linear:3;rotation:quaternion:4');
   });
 
   it('pins the 2D preset at capacity 1', () => {
     const layout = computeLayout(schema2d, 1);
     expect(layout.fields.map((f) => f.offset)).toEqual([0, 64]); // each run starts on a cache line
-    expect(layout.blockBytes).toBe(128);
-    expect(layout.totalBytes).toBe(256 + 4 * 128);
+    expect(layout.generationOffset).toBe(128);
+    expect(layout.blockBytes).toBe(192);
+    expect(layout.totalBytes).toBe(384 + 4 * 192);
   });
 
   it('aligns every run, block and the whole buffer to 64 bytes', () => {
@@ -51,7 +67,9 @@ describe('memory map', () => {
     for (const capacity of [1, 7, 100, 1001, 65_537]) {
       const layout = computeLayout(schema, capacity);
       for (const field of layout.fields) expect(field.offset % 64).toBe(0);
+      expect(layout.generationOffset % 64).toBe(0);
       expect(layout.blockBytes % 64).toBe(0);
+      expect(layout.blockBytes).toBeGreaterThanOrEqual(layout.generationOffset + capacity * 4);
       // runs do not overlap
       for (let i = 1; i < layout.fields.length; i++) {
         const before = layout.fields[i - 1]!;

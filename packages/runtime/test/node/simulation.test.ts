@@ -1,24 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, schemaSignature } from 'steadyframe';
-import { Simulation, type SimulationHost, type World } from 'steadyframe/worker';
+import { Simulation, type SimulationDefinition, type SimulationHost, type World } from 'steadyframe/worker';
 import { allocateSharedBuffer, createSharedViews, I32, META, STATUS } from '../../src/core/layout.ts';
 import { SlotReader, writeNextFrame } from '../../src/core/slots.ts';
 
 const schema = defineSchema({ x: { width: 1, kind: 'linear' } });
 const CAPACITY = 4;
 
-/** A host whose clock and sleeps the test moves by hand. */
+/** A host whose clock the test moves by hand; every sleep or yield lasts until the test calls `wake`. */
 function manualHost(start = 1000) {
   let now = start;
   let wake: (() => void) | null = null;
   const sleeps: number[] = [];
+  const pause = (record: number) => {
+    sleeps.push(record);
+    return new Promise<void>((resolve) => (wake = resolve));
+  };
   const host: SimulationHost = {
     clock: () => () => now,
-    sleep(_i32, _index, _value, ms) {
-      sleeps.push(ms);
-      return new Promise<void>((resolve) => (wake = resolve));
-    },
-    yieldToEvents: () => Promise.resolve(),
+    sleep: (_i32, _index, _value, ms) => pause(ms),
+    // recorded as -1: the loop gives the event loop a turn
+    yieldToEvents: () => pause(-1),
   };
   return {
     host,
@@ -39,23 +41,23 @@ function manualHost(start = 1000) {
   };
 }
 
+type Options = Partial<Omit<SimulationDefinition<typeof schema>, 'schema' | 'init'>>;
+
 /** x of entity 0 moves by 1 per tick. */
-function setup(options: { tickRate?: number; maxCatchUpSteps?: number; step?: (world: World<typeof schema>) => void } = {}) {
+function setup(options: Options = {}) {
   const clock = manualHost();
   const sim = new Simulation(
     {
       schema,
-      tickRate: options.tickRate ?? 200,
-      ...(options.maxCatchUpSteps === undefined ? {} : { maxCatchUpSteps: options.maxCatchUpSteps }),
+      tickRate: 200,
       init(world) {
         world.count = 1;
         world.fields.x[0] = 0;
       },
-      step:
-        options.step ??
-        ((world) => {
-          world.fields.x[0]! += 1;
-        }),
+      step(world) {
+        world.fields.x[0]! += 1;
+      },
+      ...options,
     },
     clock.host,
   );
@@ -69,13 +71,18 @@ function setup(options: { tickRate?: number; maxCatchUpSteps?: number; step?: (w
     const m = slot.meta;
     const f = views.f64;
     const seen = {
-      previousTick: f[m + META.PREV_TICK],
-      tick: f[m + META.CUR_TICK],
-      previousTime: f[m + META.PREV_TIME],
-      currentTime: f[m + META.CUR_TIME],
-      count: f[m + META.COUNT],
-      previousX: slot.previous.x[0],
-      x: slot.current.x[0],
+      previousTick: f[m + META.PREV_TICK]!,
+      tick: f[m + META.CUR_TICK]!,
+      previousTime: f[m + META.PREV_TIME]!,
+      currentTime: f[m + META.CUR_TIME]!,
+      count: f[m + META.COUNT]!,
+      previousCount: f[m + META.PREV_COUNT]!,
+      snaps: f[m + META.SNAPS]!,
+      scale: f[m + META.SCALE]!,
+      previousX: slot.previous.x[0]!,
+      x: slot.current.x[0]!,
+      previousGeneration: Array.from(slot.previousGeneration),
+      generation: Array.from(slot.currentGeneration),
     };
     reader.release();
     return seen;
@@ -86,14 +93,22 @@ function setup(options: { tickRate?: number; maxCatchUpSteps?: number; step?: (w
 describe('simulation loop (worker side, clock driven by hand)', () => {
   it('publishes tick 0 from init when attached', () => {
     const { sim, views, front, info } = setup();
-    expect(front()).toEqual({ previousTick: 0, tick: 0, previousTime: 1000, currentTime: 1000, count: 1, previousX: 0, x: 0 });
+    expect(front()).toMatchObject({ previousTick: 0, tick: 0, previousTime: 1000, currentTime: 1000, count: 1, previousX: 0, x: 0 });
     expect(Atomics.load(views.i32, I32.PUBLISH_SEQ)).toBe(1);
     expect(sim.stats().status).toBe('idle');
-    expect(info).toMatchObject({ tickRate: 200, timeScale: 1, maxCatchUpSteps: 50, maxLead: 100 });
+    expect(info).toMatchObject({
+      tickRate: 200,
+      timeScale: 1,
+      maxCatchUpSteps: 50,
+      maxLeadTicks: 2,
+      backlog: 'catch-up',
+      maxBacklog: 250,
+      whenHidden: 'pause',
+    });
   });
 
   it('runs just past the next frame the main thread expects, then sleeps until the next tick is due', async () => {
-    const { sim, clock, views, front } = setup();
+    const { sim, clock, views, front } = setup({ maxLeadTicks: 10 });
     writeNextFrame(views, 1016); // tick length 5 ms: ticks at 1005, 1010, 1015, 1020
     sim.start();
     expect(front()).toMatchObject({ previousTick: 3, tick: 4, previousTime: 1015, currentTime: 1020, previousX: 3, x: 4 });
@@ -106,12 +121,15 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     expect(clock.sleeps).toEqual([20, 18]);
   });
 
-  it('never runs more than maxLead ahead of the wall clock', async () => {
+  it('never puts the newest state more than maxLeadTicks ahead of the wall clock', async () => {
     const { sim, views, front, clock } = setup();
     writeNextFrame(views, 5000);
     sim.start();
-    expect(front().currentTime).toBe(1100); // 100 ms lead: 20 ticks
-    expect(clock.sleeps).toEqual([0]); // may continue as soon as the wall clock moves
+    expect(front().currentTime).toBe(1010); // 2 ticks of 5 ms
+    expect(clock.sleeps).toEqual([5]); // until the next tick is allowed
+    clock.now = 1005;
+    await clock.wake();
+    expect(front().currentTime).toBe(1015);
   });
 
   it('keeps up with the wall clock when no frame is expected', async () => {
@@ -123,19 +141,71 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     expect(front()).toMatchObject({ tick: 3, currentTime: 1015 });
   });
 
-  it('caps catch-up steps and drops the backlog, counting it', async () => {
+  it("'catch-up': runs capped bursts until caught up, keeping at most maxBacklog", async () => {
     const { sim, front, clock } = setup({ maxCatchUpSteps: 4 });
+    sim.start();
+    clock.now = 2000; // a one-second stall
+    await clock.wake();
+    expect(sim.stats()).toMatchObject({ overloads: 1, droppedMs: 730 }); // 4 ticks reached 1020; 250 ms kept
+    expect(front().tick).toBe(4);
+    for (let i = 0; i < 20; i++) await clock.wake(); // the kept 250 ms, 4 ticks a wake
+    expect(front()).toMatchObject({ tick: 54, currentTime: 2000 });
+    expect(sim.stats().overloads).toBe(1);
+  });
+
+  it("'slow': one capped burst, then the rest is dropped", async () => {
+    const { sim, front, clock } = setup({ maxCatchUpSteps: 4, backlog: 'slow' });
     sim.start();
     clock.now = 2000;
     await clock.wake();
-    const stats = sim.stats();
-    expect(stats.overloads).toBe(1);
-    expect(stats.droppedMs).toBe(980); // 4 ticks reached 1020 of the 2000 due
+    expect(sim.stats()).toMatchObject({ overloads: 1, droppedMs: 980 });
     expect(front()).toMatchObject({ tick: 4, currentTime: 1020 });
-    // the next tick starts from now rather than bursting through the lost second
     clock.now = 2001;
     await clock.wake();
+    await clock.wake();
     expect(front()).toMatchObject({ tick: 5, previousTime: 2000, currentTime: 2005 });
+  });
+
+  it("'drop': no extra ticks at all after a stall", async () => {
+    const { sim, front, clock } = setup({ backlog: 'drop' });
+    sim.start();
+    clock.now = 2000;
+    await clock.wake();
+    expect(sim.stats()).toMatchObject({ overloads: 1, droppedMs: 1000 });
+    expect(front().tick).toBe(0);
+    clock.now = 2001;
+    await clock.wake();
+    expect(front()).toMatchObject({ tick: 1, previousTime: 2000, currentTime: 2005 });
+  });
+
+  it('sleeps while hidden and comes back after 10 s without a burst', async () => {
+    const { sim, front, clock } = setup();
+    sim.start();
+    clock.now = 1010;
+    await clock.wake();
+    const before = front().tick;
+    sim.setHidden(true);
+    await clock.wake(); // the loop wakes, sees it must end, and sleeps no more
+    const sleeps = clock.sleeps.length;
+    clock.now = 11_010;
+    await clock.wake();
+    expect(clock.sleeps.length).toBe(sleeps);
+    expect(front().tick).toBe(before);
+    sim.setHidden(false);
+    expect(front().tick).toBe(before); // no catch-up for the hidden time
+    expect(sim.stats()).toMatchObject({ hiddenMs: 10_000, overloads: 0, droppedMs: 0 });
+    clock.now = 11_016;
+    await clock.wake();
+    expect(front()).toMatchObject({ tick: before + 2, previousTime: 11_015, currentTime: 11_020 });
+  });
+
+  it("keeps ticking while hidden with whenHidden: 'run'", async () => {
+    const { sim, front, clock } = setup({ whenHidden: 'run' });
+    sim.start();
+    sim.setHidden(true);
+    clock.now = 1012;
+    await clock.wake();
+    expect(front().tick).toBe(3);
   });
 
   it('pauses, steps exactly one tick from now, and resumes without a jump', async () => {
@@ -155,7 +225,7 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     clock.now = 1600;
     sim.resume();
     // resumed at 1600: the current tick is shown from 1600, the next one falls due at 1605
-    expect(front()).toMatchObject({ tick: 3 });
+    expect(front()).toMatchObject({ tick: 3, currentTime: 1600 });
     clock.now = 1604; // the wall clock passes 1600: run just past it
     await clock.wake();
     expect(front()).toMatchObject({ previousTick: 3, tick: 4, previousTime: 1600, currentTime: 1605 });
@@ -172,13 +242,40 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     sim.pause();
     sim.setTimeScale(2);
     sim.stepOnce();
-    expect(front()).toMatchObject({ previousTime: 1000, currentTime: 1002.5 });
+    expect(front()).toMatchObject({ previousTime: 1000, currentTime: 1002.5, scale: 2 });
     sim.setTickRate(50);
     clock.now = 1100;
     sim.stepOnce();
     expect(front()).toMatchObject({ previousTime: 1100, currentTime: 1110 });
     expect(() => sim.setTimeScale(0)).toThrow(/above 0 .*use pause\(\) to stop time/);
     expect(() => sim.setTickRate(Number.POSITIVE_INFINITY)).toThrow(/tick rate must be a finite number/);
+  });
+
+  it('keeps the picture in place when the time scale changes, and goes on at the new pace', () => {
+    const { sim, front, clock } = setup({ tickRate: 20 });
+    sim.pause();
+    sim.setTimeScale(0.01); // a tick now lasts 5 s
+    sim.stepOnce(); // tick 1: 1000 -> 6000
+    clock.now = 1030;
+    const alphaAt = (f: { previousTime: number; currentTime: number }) => (clock.now - f.previousTime) / (f.currentTime - f.previousTime);
+    const before = alphaAt(front());
+    sim.setTimeScale(1);
+    const after = front();
+    expect(alphaAt(after)).toBeCloseTo(before, 12); // same place in the blend
+    expect(after.currentTime - after.previousTime).toBeCloseTo(50, 9); // at the new pace
+    expect(after.currentTime).toBeCloseTo(1030 + (1 - before) * 50, 9); // not 6000
+  });
+
+  it('keeps the default catch-up cap at a quarter second as the tick length changes', () => {
+    const { sim } = setup({ tickRate: 20 });
+    expect(sim.stats().maxCatchUpSteps).toBe(5);
+    sim.setTickRate(240);
+    expect(sim.stats().maxCatchUpSteps).toBe(60);
+    sim.setTimeScale(2); // twice the ticks per wall-clock second
+    expect(sim.stats().maxCatchUpSteps).toBe(120);
+    const fixed = setup({ tickRate: 20, maxCatchUpSteps: 7 }).sim;
+    fixed.setTickRate(240);
+    expect(fixed.stats().maxCatchUpSteps).toBe(7);
   });
 
   it('faults when the step throws, keeps the last state published, and says why', async () => {
@@ -208,6 +305,62 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     );
   });
 
+  it('corrects its clock by a measured skew without moving the picture', () => {
+    const { sim, front } = setup();
+    expect(sim.clockProbe()).toBe(1000);
+    sim.setClockOffset(3);
+    expect(sim.clockProbe()).toBe(997);
+    expect(front()).toMatchObject({ previousTime: 997, currentTime: 997 });
+  });
+
+  it('validates its definition', () => {
+    const host = manualHost().host;
+    const make = (extra: object) => () => new Simulation({ schema, tickRate: 10, step() {}, ...extra }, host);
+    expect(make({ tickRate: 0 })).toThrow(/tick rate must be .* above 0/);
+    expect(make({ maxCatchUpSteps: 0 })).toThrow(/maxCatchUpSteps must be a finite whole number of at least 1/);
+    expect(make({ maxLeadTicks: -1 })).toThrow(/maxLeadTicks/);
+    expect(make({ backlog: 'later' })).toThrow(/backlog must be one of catch-up, slow, drop/);
+    expect(make({ whenHidden: 'sometimes' })).toThrow(/whenHidden must be 'pause' or 'run'/);
+    expect(() => new Simulation({ schema, tickRate: 10 } as never, host)).toThrow(/needs a step/);
+  });
+});
+
+describe('world: spawns, despawns and teleports snap', () => {
+  it('marks generations and counts, and publishes them with the tick', () => {
+    let world: World<typeof schema> | undefined;
+    let action: (w: World<typeof schema>) => void = () => {};
+    const { sim, front } = setup({
+      step(w) {
+        world = w;
+        action(w);
+      },
+    });
+    sim.pause();
+    action = (w) => {
+      expect(w.spawn()).toBe(1);
+      w.fields.x[1] = 50;
+    };
+    sim.stepOnce();
+    expect(front()).toMatchObject({ count: 2, previousCount: 1, snaps: 1, previousGeneration: [0, 0, 0, 0], generation: [0, 1, 0, 0] });
+    action = (w) => {
+      expect(w.snap(0)).toBe(true); // a teleport
+      expect(w.snap(99)).toBe(false);
+    };
+    sim.stepOnce();
+    expect(front()).toMatchObject({ count: 2, previousCount: 2, snaps: 1, previousGeneration: [0, 1, 0, 0], generation: [1, 1, 0, 0] });
+    action = (w) => {
+      expect(w.despawn(0)).toBe(1); // entity 1 moves into slot 0 and snaps there
+    };
+    sim.stepOnce();
+    expect(front()).toMatchObject({ count: 1, x: 50, snaps: 1, generation: [2, 1, 0, 0] });
+    action = () => {};
+    sim.stepOnce();
+    expect(front()).toMatchObject({ snaps: 0, previousGeneration: [2, 1, 0, 0], generation: [2, 1, 0, 0] });
+    expect(world!.despawn(5)).toBe(-1);
+    expect(world!.despawn(0)).toBe(-1); // the last one: nothing moves
+    expect(world!.count).toBe(0);
+  });
+
   it('checks world.count and reports a full world from spawn()', () => {
     let world: World<typeof schema> | undefined;
     const clock = manualHost();
@@ -219,12 +372,5 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     expect(world!.count).toBe(2);
     expect(() => (world!.count = 3)).toThrow(/from 0 to the capacity 2; got 3/);
     expect(() => (world!.count = -1)).toThrow(/got -1/);
-  });
-
-  it('validates its definition', () => {
-    const host = manualHost().host;
-    expect(() => new Simulation({ schema, tickRate: 0, step() {} }, host)).toThrow(/tick rate must be .* above 0/);
-    expect(() => new Simulation({ schema, tickRate: 10, maxCatchUpSteps: 0, step() {} }, host)).toThrow(/maxCatchUpSteps/);
-    expect(() => new Simulation({ schema, tickRate: 10 } as never, host)).toThrow(/needs a step/);
   });
 });

@@ -16,7 +16,10 @@ function setup() {
     previousTime: tick - 1,
     currentTime: tick,
     count: 3,
+    previousCount: 3,
     simTime: tick,
+    scale: 1,
+    snaps: 0,
   });
   return { views, world, writer, reader, meta };
 }
@@ -61,11 +64,26 @@ describe('slot discipline (one thread)', () => {
     expect(reader.stats).toMatchObject({ acquires: 1, misses: 1 });
   });
 
-  it('passes the next frame time through its sequence lock', () => {
+  it('passes the next frame time through its sequence lock, bit for bit', () => {
     const { views } = setup();
     expect(readNextFrame(views)).toBe(0);
-    writeNextFrame(views, 1234.5678);
-    expect(readNextFrame(views)).toBe(1234.5678);
-    expect(Atomics.load(views.i32, I32.FRAME_SEQ)).toBe(2);
+    for (const t of [1234.5678, 1e12 + 0.125, -0, Number.MIN_VALUE, 2 ** 53 - 1]) {
+      writeNextFrame(views, t);
+      expect(Object.is(readNextFrame(views), t)).toBe(true);
+    }
+    expect(Atomics.load(views.i32, I32.FRAME_SEQ)).toBe(10);
+  });
+
+  it('re-times the front slot under the lock', () => {
+    const { views, world, writer, reader, meta } = setup();
+    world.fill(1);
+    writer.publishInitial(meta(0));
+    writer.publish(meta(1));
+    writer.restamp(100, 150);
+    expect(writer.frontMeta(META.PREV_TIME)).toBe(100);
+    const slot = reader.acquire()!;
+    expect([views.f64[slot.meta + META.PREV_TIME], views.f64[slot.meta + META.CUR_TIME]]).toEqual([100, 150]);
+    reader.release();
+    expect(Atomics.load(views.i32, I32.LOCK)).toBe(LOCK.FREE);
   });
 });

@@ -1,0 +1,472 @@
+/**
+ * The frame pacer: source note 003's adaptive render interval, on top of requestAnimationFrame. Pure: the
+ * runtime feeds it each rAF timestamp and each rendered frame's measured cost; it answers whether to render on
+ * this callback and when the next rendered frame is due. It never calls rAF and never reads a clock.
+ *
+ * Frames are presented on vsyncs, so the render interval is always a whole multiple `n` of the display's refresh
+ * period: regular presentation (note 003) means every n-th vsync, never "16 ms, then 33, then 16". A 60 Hz
+ * display, R = rendered callback, . = skipped vsync, the number under it = the measured cost in ms:
+ *
+ * ```text
+ *  vsync ms  0     16.7  33.3  50    66.7  83.3  100   ...   t-33  t-17  t     t+17  t+33
+ *  rAF       R     R     R     .     R     .     R     ...   R     .     R     R     R
+ *  cost      6     6     18          15          14          9           9     9     9
+ *  n         1     1     1->2        2           2           2           2->1  1     1
+ *                        |           |                                   |     |
+ *                        |           next render = 33.3 + 2 * 16.7       |     next render = t + 1 * 16.7
+ *                        |                                               |
+ *                        overrun: 18 > 16.7, so                          spare: 90 rendered frames since the
+ *                        n = ceil(18 * 1.2 / 16.7) = 2                   grow (the cooldown), and the last 45
+ *                                                                        in a row had 9 * 1.2 <= (2 - 1) * 16.7
+ * ```
+ *
+ * A callback renders when its timestamp is at or after the next render time less half a refresh period, so a
+ * vsync that arrives a little early (jitter) still renders and one that arrives a period early does not. The
+ * refresh period is the median of recent rAF gaps (see `createRefreshEstimate`). The runtime drives it so:
+ *
+ * ```ts
+ * function frame(timestamp: number): void {
+ *   if (pacer.onAnimationFrame(timestamp)) {
+ *     const start = clock();
+ *     draw(timestamp);
+ *     pacer.reportFrameCost(clock() - start);
+ *   }
+ *   publishNextFrame(pacer.nextRenderTime); // on skipped vsyncs too: a cost report or a new display moves it
+ *   requestAnimationFrame(frame);
+ * }
+ * ```
+ */
+
+/** What moved the render interval. */
+export type PacerChangeReason = 'overrun' | 'spare' | 'refresh-change';
+
+/** One change of the render interval. A new record per change; frames where nothing changes allocate nothing. */
+export interface PacerChange {
+  /** Render interval before the change, ms. */
+  readonly from: number;
+  /** Render interval after the change, ms. */
+  readonly to: number;
+  /** `n` before and after. */
+  readonly fromMultiple: number;
+  readonly toMultiple: number;
+  /** The refresh period estimate after the change, ms. */
+  readonly refreshPeriod: number;
+  readonly reason: PacerChangeReason;
+  /** The rAF timestamp of the frame that caused it: the rendered frame for 'overrun' and 'spare'. */
+  readonly at: number;
+}
+
+export interface FramePacerOptions {
+  /** False: render on every callback, interval = the refresh period estimate. Default true. */
+  readonly adaptive?: boolean;
+  /** Largest `n`. Default 4: a quarter of the display rate (15 fps at 60 Hz) is about where motion stops reading
+   *  as motion; past it, frames simply render as soon as the last one lets them (counted as overruns). */
+  readonly maxMultiple?: number;
+  /** Rendered frames in a row that must fit in `n - 1` periods with 20% to spare before `n` shrinks. Default
+   *  45: about 0.75 s at 60 fps, 1.5 s at 30, long enough to span a GC cycle or a periodic heavy system. */
+  readonly spareFrames?: number;
+  /** Rendered frames after a grow (or a refresh change) before any shrink. Default 90: twice `spareFrames`, so
+   *  a load that has just proved too heavy gets a few seconds to settle before the rate is raised again. A grow
+   *  within the cooldown after a shrink shows the shrink was premature and doubles it, up to 8 times. */
+  readonly cooldownFrames?: number;
+  /** Refresh period assumed until rAF timestamps say otherwise, ms. Default 1000 / 60. */
+  readonly initialPeriod?: number;
+  /** Called synchronously after each change, once the pacer's state is complete. Must not throw. */
+  readonly onChange?: (change: PacerChange) => void;
+}
+
+export const FRAME_PACER_DEFAULTS = {
+  adaptive: true,
+  maxMultiple: 4,
+  spareFrames: 45,
+  cooldownFrames: 90,
+  initialPeriod: 1000 / 60,
+} as const;
+
+export interface FramePacer {
+  /**
+   * Feeds one requestAnimationFrame timestamp; returns whether to render on this callback. Never throws or
+   * allocates (a change record aside); a non-finite timestamp is answered true and otherwise ignored.
+   */
+  onAnimationFrame(timestamp: number): boolean;
+  /**
+   * The measured cost of the frame just rendered, ms: the render and the work around it. Call it after a
+   * callback that returned true; other calls, and non-finite or negative costs, adapt nothing. May change the
+   * interval, and then `nextRenderTime` (publish it again).
+   */
+  reportFrameCost(ms: number): void;
+  readonly adaptive: boolean;
+  /** Estimated display refresh period, ms. */
+  readonly refreshPeriod: number;
+  /** `n`: the render interval in refresh periods; always 1 when not adaptive. */
+  readonly multiple: number;
+  /** `multiple * refreshPeriod`, ms. */
+  readonly interval: number;
+  /** The rAF timestamp at which the next frame is expected to render; NaN before the first callback. */
+  readonly nextRenderTime: number;
+  readonly renderedFrames: number;
+  /** Callbacks answered false. */
+  readonly skippedVsyncs: number;
+  /** Reported costs above the interval at the time (grown or not: at `maxMultiple` it cannot grow). */
+  readonly overruns: number;
+  readonly grows: number;
+  readonly shrinks: number;
+  readonly refreshChanges: number;
+  /** Rendered frames that must follow a grow before a shrink: `cooldownFrames`, more while backing off. */
+  readonly cooldown: number;
+  readonly lastChange: PacerChange | null;
+}
+
+/** Gaps outside this range (ms) are not refreshes: a hidden tab, a debugger or GC pause (as in frame-period.ts). */
+const MIN_PERIOD = 2;
+const MAX_PERIOD = 250;
+/** Gaps in the window. 31 at 60 Hz is half a second; a new rate moves the median once 16 of its gaps are in. */
+const WINDOW = 31;
+/** Gaps before the median replaces `initialPeriod`; the median of 5 shrugs off 2 outliers. */
+const WARM_UP = 5;
+/**
+ * How far the median must move from the settled rate to be a new display: RETUNE of the rate, or NOISE standard
+ * errors of the median (from the settled window's spread) if that is more, so timestamp jitter never reads as a
+ * new display however large it is. The closest common rates (144 and 165 Hz) are 13% apart; with vsync-aligned
+ * timestamps (sub-millisecond jitter) the 5% floor decides. At +-3 ms of jitter on 60 Hz the bar is about 20%:
+ * 60 -> 120 Hz is still reported, and a change smaller than the bar is followed, just not reported.
+ */
+const RETUNE = 0.05;
+const NOISE = 6;
+/** A gap counts only if the callback before it was busy for less than this share of a period: a longer one
+ *  can have held the next rAF back, and the page's own slowness must not read as a slower display. */
+const LEARN_SHARE = 0.75;
+/** A callback within this share of a period before the next render time renders: jitter neither skips nor doubles. */
+const RENDER_TOLERANCE = 0.5;
+/** Note 003's `frameTime * 1.2`: an interval sized for the cost plus 20%, so the next frame has a chance. */
+const GROW_MARGIN = 1.2;
+/** Shrinking needs the same 20% headroom in the smaller interval, while growing fires at 0%: the band between
+ *  the two is where neither happens, which is what keeps `n` from flapping. */
+const SHRINK_MARGIN = 1.2;
+/** Most the cooldown can grow by backing off: 8 x 90 frames is 12 s at 60 fps, 24 s at 30. */
+const MAX_BACKOFF = 8;
+/** Absorbs float error in `cost * 1.2 / period` so an exact multiple does not round up one too many. */
+const EPSILON = 1e-9;
+
+function checkWhole(name: string, value: unknown, min: number, meaning: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new RangeError(
+      `steadyframe: frame pacer ${name} must be a whole number of at least ${min} (${meaning}); got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function checkOptions(options: FramePacerOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(
+      `steadyframe: frame pacer options must be an object, such as { maxMultiple: 4 }; got ${String(options)}`,
+    );
+  }
+  if (options.adaptive !== undefined && typeof options.adaptive !== 'boolean') {
+    throw new TypeError(`steadyframe: frame pacer adaptive must be true or false; got ${String(options.adaptive)}`);
+  }
+  if (options.onChange !== undefined && typeof options.onChange !== 'function') {
+    throw new TypeError('steadyframe: frame pacer onChange must be a function (change) => void; leave it out for none');
+  }
+  const period = options.initialPeriod;
+  if (period !== undefined && !(typeof period === 'number' && period >= MIN_PERIOD && period <= MAX_PERIOD)) {
+    throw new RangeError(
+      `steadyframe: frame pacer initialPeriod must be a refresh period in ms from ${MIN_PERIOD} to ${MAX_PERIOD} ` +
+        `(1000 / 60 for 60 Hz); got ${String(period)}`,
+    );
+  }
+}
+
+/** The smallest n whose interval holds `cost` plus the grow margin, within [1, max]. */
+function multipleFor(cost: number, period: number, max: number): number {
+  const n = Math.ceil((cost * GROW_MARGIN) / period - EPSILON);
+  return n < 1 ? 1 : n > max ? max : n;
+}
+
+/**
+ * The refresh period: the median of the last WINDOW usable rAF gaps. It follows the median silently (a better
+ * measurement is not news) and reports a new display rate, judged against the rate the window last settled on.
+ * The display moves from 60 to 120 Hz at `|`:
+ *
+ * ```text
+ *  gaps     16.6 16.8 16.7 16.5 ... 16.7 | 8.4  8.2  8.3 ... 8.4 (16 of them) 8.3  8.3 ...
+ *  period   guess, then the median: 16.7 | 16.6 16.6 16.5 ... the median falls into the 8.x gaps: a new rate
+ *  window   31 gaps in: settled at 16.7  | the 60 Hz gaps are dropped, the median of the rest (8.3) reported;
+ *                                          it is followed again, silently, until the window settles anew
+ * ```
+ *
+ * The first window is judged against `initialPeriod` when it settles (a 144 Hz display is reported then); the
+ * window after a change settles without being judged.
+ */
+interface RefreshEstimate {
+  /** The current estimate, ms. */
+  readonly period: number;
+  /** The settled rate before the last reported change, ms. */
+  readonly previous: number;
+  /** Adds one gap; true when it reveals a new display rate. */
+  observe(gap: number): boolean;
+}
+
+function createRefreshEstimate(initial: number): RefreshEstimate {
+  // the window in arrival order (a ring), and the same gaps sorted for the median
+  const ring = new Float64Array(WINDOW);
+  const sorted = new Float64Array(WINDOW);
+  let count = 0;
+  let head = 0; // the next slot of the ring
+  let period = initial;
+  let settledRate = initial; // the rate a change is judged against; the guess until the first window settles
+  let bar = 0; // how far the median must move from settledRate: see RETUNE, NOISE
+  let fresh = 0; // gaps since the start or the last change; the window settles when it reaches WINDOW
+  let settled = false;
+  let judgeGuess = true; // the first window is judged against the guess when it settles
+  let previous = initial;
+
+  function insertSorted(gap: number): void {
+    let i = count;
+    while (i > 0 && sorted[i - 1]! > gap) {
+      sorted[i] = sorted[i - 1]!;
+      i--;
+    }
+    sorted[i] = gap;
+    count++;
+  }
+
+  function push(gap: number): void {
+    if (count === WINDOW) {
+      const old = ring[head]!;
+      let i = 0;
+      while (i < count - 1 && sorted[i] !== old) i++;
+      for (; i < count - 1; i++) sorted[i] = sorted[i + 1]!;
+      count--;
+    }
+    ring[head] = gap;
+    head = head + 1 === WINDOW ? 0 : head + 1;
+    insertSorted(gap);
+  }
+
+  /** Keeps, in arrival order, only the gaps nearer `rate` than `old`: the new display's. */
+  function keepNearer(rate: number, old: number): void {
+    const start = (head - count + WINDOW) % WINDOW;
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const gap = ring[(start + i) % WINDOW]!;
+      if (Math.abs(gap - rate) < Math.abs(gap - old)) sorted[kept++] = gap; // sorted is scratch until rebuilt
+    }
+    for (let i = 0; i < kept; i++) ring[i] = sorted[i]!;
+    head = kept % WINDOW;
+    count = 0;
+    for (let i = 0; i < kept; i++) insertSorted(ring[i]!);
+  }
+
+  return {
+    get period() {
+      return period;
+    },
+    get previous() {
+      return previous;
+    },
+    observe(gap) {
+      push(gap);
+      if (fresh < WINDOW) fresh++;
+      if (count < WARM_UP) return false;
+      const mid = count >> 1;
+      period = sorted[mid]!;
+      if (fresh < WINDOW) return false; // converging
+      if (!settled) {
+        settled = true;
+        // settling: what the window holds now is the rate, and its spread says how far noise can move the median
+        const spread = (sorted[(count * 3) >> 2]! - sorted[count >> 2]!) / 1.35; // interquartile range as a sd
+        bar = Math.max(period * RETUNE, (NOISE * 1.25 * spread) / Math.sqrt(count));
+        previous = settledRate;
+        settledRate = period;
+        const judged = judgeGuess;
+        judgeGuess = false;
+        return judged && Math.abs(period - previous) > bar;
+      }
+      if (Math.abs(period - settledRate) <= bar) return false;
+      // a new rate. The window still holds the old rate's gaps at one end; the new rate is the median of the
+      // other end, the half the median has just moved into. Drop the old gaps and converge on the rest.
+      const side = period < settledRate ? sorted[mid >> 1]! : sorted[mid + ((count - mid) >> 1)]!;
+      keepNearer(side, settledRate);
+      period = sorted[count >> 1]!;
+      previous = settledRate;
+      settledRate = period;
+      fresh = count;
+      settled = false;
+      return true;
+    },
+  };
+}
+
+export function createFramePacer(options: FramePacerOptions = {}): FramePacer {
+  checkOptions(options);
+  const adaptive = options.adaptive ?? FRAME_PACER_DEFAULTS.adaptive;
+  const { maxMultiple: maxDefault, spareFrames: spareDefault, cooldownFrames: cooldownDefault } = FRAME_PACER_DEFAULTS;
+  const maxMultiple = checkWhole('maxMultiple', options.maxMultiple ?? maxDefault, 1, 'the longest interval, in n');
+  const spareFrames = checkWhole('spareFrames', options.spareFrames ?? spareDefault, 1, 'cheap frames before a shrink');
+  const cooldownFrames = checkWhole(
+    'cooldownFrames',
+    options.cooldownFrames ?? cooldownDefault,
+    0,
+    'rendered frames after a grow before a shrink',
+  );
+  const onChange = options.onChange;
+
+  const refresh = createRefreshEstimate(options.initialPeriod ?? FRAME_PACER_DEFAULTS.initialPeriod);
+  let period = refresh.period;
+  let multiple = 1;
+  let interval = period;
+  let lastTimestamp = Number.NaN;
+  let lastRender = Number.NaN;
+  let next = Number.NaN;
+  let busy = 0; // cost reported in the current callback, if any
+  let costPending = false; // the current callback rendered and its cost is not in yet
+  let lastCost = 0;
+  let spareRun = 0;
+  let cooldown = cooldownFrames; // the current cooldown: cooldownFrames, doubled while shrinks keep failing
+  let sinceGrow = cooldownFrames; // no cooldown before the first grow
+  let sinceShrink = Number.POSITIVE_INFINITY;
+  let pending: PacerChange | null = null;
+
+  const counts = { renderedFrames: 0, skippedVsyncs: 0, overruns: 0, grows: 0, shrinks: 0, refreshChanges: 0 };
+  let lastChange: PacerChange | null = null;
+
+  function change(toPeriod: number, toMultiple: number, reason: PacerChangeReason, at: number, from = interval): void {
+    const fromMultiple = multiple;
+    period = toPeriod;
+    multiple = toMultiple;
+    interval = period * multiple;
+    // the next render is one (new) interval after the last one: it moves with the interval, whatever n is
+    if (!Number.isNaN(lastRender)) next = lastRender + interval;
+    lastChange = pending = { from, to: interval, fromMultiple, toMultiple, refreshPeriod: period, reason, at };
+  }
+
+  function notify(): void {
+    if (pending === null) return;
+    const record = pending;
+    pending = null;
+    onChange?.(record);
+  }
+
+  /** Takes in one usable rAF gap: follows the estimate, and re-sizes n on a new display rate. */
+  function learn(gap: number, at: number): void {
+    if (refresh.observe(gap)) {
+      // size n for the last measured cost on the new display, as if that cost had just overrun
+      spareRun = 0;
+      sinceGrow = 0;
+      counts.refreshChanges++;
+      const n = adaptive ? multipleFor(lastCost, refresh.period, maxMultiple) : 1;
+      change(refresh.period, n, 'refresh-change', at, refresh.previous * multiple);
+    } else if (refresh.period !== period) {
+      // the same display, measured a little better: not a change to report
+      period = refresh.period;
+      interval = period * multiple;
+      if (!Number.isNaN(lastRender)) next = lastRender + interval;
+    }
+  }
+
+  return {
+    onAnimationFrame(timestamp) {
+      if (!Number.isFinite(timestamp)) return true;
+      const previous = lastTimestamp;
+      const held = busy;
+      lastTimestamp = timestamp;
+      busy = 0;
+      costPending = false;
+      if (!Number.isNaN(previous)) {
+        const gap = timestamp - previous;
+        if (gap >= MIN_PERIOD && gap <= MAX_PERIOD && held < period * LEARN_SHARE) learn(gap, timestamp);
+      }
+      // the first frame, a clock that went backwards (re-anchor), or the vsync at or after the scheduled one
+      const render =
+        !adaptive ||
+        Number.isNaN(lastRender) ||
+        timestamp < lastRender ||
+        timestamp >= next - period * RENDER_TOLERANCE;
+      if (render) {
+        lastRender = timestamp;
+        next = timestamp + interval;
+        costPending = true;
+        counts.renderedFrames++;
+      } else {
+        counts.skippedVsyncs++;
+      }
+      notify();
+      return render;
+    },
+
+    reportFrameCost(ms) {
+      if (!(ms >= 0 && ms < Number.POSITIVE_INFINITY)) return;
+      busy = ms > busy ? ms : busy;
+      if (!costPending) return;
+      costPending = false;
+      lastCost = ms;
+      const over = ms > interval;
+      if (over) counts.overruns++;
+      if (!adaptive) return;
+      sinceGrow++;
+      sinceShrink++;
+      if (over) {
+        spareRun = 0;
+        const n = multipleFor(ms, period, maxMultiple);
+        if (n > multiple) {
+          // undoing a recent shrink: wait longer before the next one; a shrink that held: back to the base
+          cooldown = sinceShrink <= cooldown ? Math.min(cooldown * 2, cooldownFrames * MAX_BACKOFF) : cooldownFrames;
+          counts.grows++;
+          sinceGrow = 0;
+          change(period, n, 'overrun', lastRender);
+        }
+      } else if (multiple > 1 && ms * SHRINK_MARGIN <= (multiple - 1) * period) {
+        spareRun++;
+        if (spareRun >= spareFrames && sinceGrow >= cooldown) {
+          spareRun = 0;
+          sinceShrink = 0;
+          counts.shrinks++;
+          change(period, multiple - 1, 'spare', lastRender);
+        }
+      } else {
+        spareRun = 0;
+      }
+      notify();
+    },
+
+    adaptive,
+    get refreshPeriod() {
+      return period;
+    },
+    get multiple() {
+      return multiple;
+    },
+    get interval() {
+      return interval;
+    },
+    get nextRenderTime() {
+      return next;
+    },
+    get renderedFrames() {
+      return counts.renderedFrames;
+    },
+    get skippedVsyncs() {
+      return counts.skippedVsyncs;
+    },
+    get overruns() {
+      return counts.overruns;
+    },
+    get grows() {
+      return counts.grows;
+    },
+    get shrinks() {
+      return counts.shrinks;
+    },
+    get refreshChanges() {
+      return counts.refreshChanges;
+    },
+    get cooldown() {
+      return cooldown;
+    },
+    get lastChange() {
+      return lastChange;
+    },
+  };
+}
