@@ -96,8 +96,9 @@ async function main(): Promise<void> {
 
   const loop = (timestamp: number): void => {
     requestAnimationFrame(loop);
-    // interpolated at this frame's time; the runtime also tells the worker when the next frame is due
+    // interpolated at this frame's time; the runtime also paces frames and tells the worker when the next is due
     const frame = runtime.frame(timestamp);
+    if (frame === null) return; // the adaptive render interval skips this refresh
     const { alpha, tick, count } = frame;
     drawBodies(smooth, frame.fields, count, '#4fc3f7');
     // the same world, newest tick only: what a renderer without interpolation shows

@@ -14,15 +14,22 @@
  * ```
  */
 export { createRuntime, ISOLATION_REQUIRED } from './main/runtime.ts';
-export type { Frame, Runtime, RuntimeOptions, RuntimeStats } from './main/runtime.ts';
-export { createFramePeriod } from './main/frame-period.ts';
-export type { FramePeriod } from './main/frame-period.ts';
+export type { ClockSkew, Frame, Runtime, RuntimeEvents, RuntimeOptions, RuntimeStats } from './main/runtime.ts';
+export type { InterpolationMode, InterpolationOptions, LatePolicy, SampleStats } from './main/sampler.ts';
+export { createFramePacer, FRAME_PACER_DEFAULTS } from './main/frame-pacer.ts';
+export type { FramePacer, FramePacerOptions, PacerChange, PacerChangeReason } from './main/frame-pacer.ts';
+export { documentVisibility, manualVisibility } from './main/visibility.ts';
+export type { VisibilityHook } from './main/visibility.ts';
+export { DelayedSmoother } from './core/smoother.ts';
+export { allocateInputRing, InputWriter, InputReader } from './core/input-ring.ts';
+export type { InputEvent } from './core/input-ring.ts';
 export { defineSchema, schema2d, schema3d, schemaSignature, INTERPOLATION_KINDS, MAX_FIELD_WIDTH } from './core/schema.ts';
 export type { FieldSpec, FieldViews, InterpolationKind, Schema } from './core/schema.ts';
 export { computeLayout, ALIGN, DATA_OFFSET } from './core/layout.ts';
 export type { FieldLayout, Layout, SharedViews, SlotViews } from './core/layout.ts';
-export { angleField, interpolateField, lerpField, quaternionField, snapField, wrapAngle } from './core/interpolate.ts';
+export { angleField, extrapolateField, interpolateField, lerpField, quaternionField, snapField, wrapAngle } from './core/interpolate.ts';
 export { alphaAt } from './core/fixed-step.ts';
+export type { BacklogPolicy } from './core/fixed-step.ts';
 export { SlotReader } from './core/slots.ts';
 export type { FlipStats, ReadLockStats, TestFault } from './core/slots.ts';
 export type { SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from './core/protocol.ts';

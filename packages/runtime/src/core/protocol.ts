@@ -12,6 +12,8 @@ export interface AttachConfig {
   /** `schemaSignature` of the main thread's schema; the worker refuses a different one. */
   readonly signature: string;
   readonly capacity: number;
+  /** The input ring (see input-ring.ts), if the runtime has one. */
+  readonly input?: SharedArrayBuffer;
   /** Test-only fault injection; never set it in a game. */
   readonly fault?: TestFault;
 }
@@ -57,6 +59,10 @@ export interface WorkerStats extends FlipStats {
   readonly maxStepMs: number;
   /** Times the loop slept (each an Atomics.waitAsync). */
   readonly sleeps: number;
+  /** Input events handed to steps. */
+  readonly inputs: number;
+  /** Of those, events that arrived after the tick they belonged to had been made (see TickInput.late). */
+  readonly lateInputs: number;
   /** The error that stopped the simulation, if it faulted. */
   readonly error: { readonly message: string; readonly stack: string | undefined } | null;
 }

@@ -117,7 +117,7 @@ export interface FramePacer {
   readonly lastChange: PacerChange | null;
 }
 
-/** Gaps outside this range (ms) are not refreshes: a hidden tab, a debugger or GC pause (as in frame-period.ts). */
+/** Gaps outside this range (ms) are not refreshes: a hidden tab, a debugger or GC pause. */
 const MIN_PERIOD = 2;
 const MAX_PERIOD = 250;
 /** Gaps in the window. 31 at 60 Hz is half a second; a new rate moves the median once 16 of its gaps are in. */

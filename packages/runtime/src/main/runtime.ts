@@ -9,7 +9,8 @@ import type { SimulationInfo, SimulationRemote, WorkerStats } from '../core/prot
 import { validateSchema, type FieldViews, type Schema } from '../core/schema.ts';
 import { SlotReader, writeNextFrame, type ReadLockStats, type TestFault } from '../core/slots.ts';
 import { Emitter } from './events.ts';
-import { createFramePeriod } from './frame-period.ts';
+import { allocateInputRing, InputWriter } from '../core/input-ring.ts';
+import { createFramePacer, type FramePacer, type FramePacerOptions, type PacerChange } from './frame-pacer.ts';
 import { Sampler, validateInterpolation, type InterpolationOptions, type SampleResult, type SampleStats } from './sampler.ts';
 import { documentVisibility, type VisibilityHook } from './visibility.ts';
 
@@ -28,6 +29,17 @@ export interface RuntimeOptions<S extends Schema> {
   /** How frames are made from ticks: mode, render delay, what a late frame shows, snapping. */
   readonly interpolation?: InterpolationOptions<S>;
   /**
+   * The adaptive render interval (source note 003): frames are presented every n-th display refresh, n growing
+   * when frames overrun and shrinking slowly when there is time to spare. `{ adaptive: false }` renders on
+   * every animation frame. Changes are `interval` events.
+   */
+  readonly pacing?: Omit<FramePacerOptions, 'onChange'>;
+  /**
+   * The input ring to the worker: events stamped with the shared clock, handed to the tick they fall in.
+   * `capacity` is a power of two (default 1024), `payloadWidth` the numbers per event (default 4); false for none.
+   */
+  readonly input?: { readonly capacity?: number; readonly payloadWidth?: number } | false;
+  /**
    * Where the runtime learns that the page is hidden, so the worker can sleep (its `whenHidden`). Default: the
    * document's `visibilitychange`; null to never tell the worker.
    */
@@ -44,6 +56,8 @@ export interface RuntimeEvents {
   overload: { readonly overloads: number; readonly droppedMs: number };
   /** The page was hidden or shown (as the visibility hook says). */
   visibility: { readonly hidden: boolean };
+  /** The render interval changed, and why. */
+  interval: PacerChange;
 }
 
 /**
@@ -84,8 +98,21 @@ export interface RuntimeStats {
   readonly lock: Readonly<ReadLockStats>;
   /** Late frames, extrapolated frames, history gaps, snaps. */
   readonly sampling: Readonly<SampleStats>;
-  /** Estimated ms between animation frames. */
-  readonly framePeriod: number;
+  /** The adaptive render interval: where it stands and how often it moved. */
+  readonly pacing: {
+    readonly adaptive: boolean;
+    readonly refreshPeriod: number;
+    readonly multiple: number;
+    readonly interval: number;
+    readonly renderedFrames: number;
+    readonly skippedVsyncs: number;
+    readonly overruns: number;
+    readonly grows: number;
+    readonly shrinks: number;
+    readonly lastChange: PacerChange | null;
+  };
+  /** Input events the ring refused because it was full (never silently dropped: `sendInput` returned false). */
+  readonly inputRejected: number;
   readonly worker: WorkerStats;
 }
 
@@ -122,11 +149,20 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   setTickRate(hz: number): Promise<void>;
   stats(): Promise<RuntimeStats>;
   /**
-   * One animation frame's work, for games that run their own loop (e.g. three.js `setAnimationLoop`): learns
-   * the frame period from successive timestamps, samples the world at `timestamp`, tells the worker when the
-   * next frame is due, and reports a fault. `start()` with `draw` calls it for you. Allocates nothing.
+   * One animation frame's work, for games that run their own loop (e.g. three.js `setAnimationLoop`): paces
+   * (returns null on a refresh the render interval skips: draw nothing then), samples the world at
+   * `timestamp`, tells the worker when the next frame is due, and raises fault and overload events. The time
+   * until the end of the current task (your draw) counts as the frame's cost. `start()` with `draw` calls it
+   * for you. Allocates nothing.
    */
-  frame(timestamp: number): Frame<S>;
+  frame(timestamp: number): Frame<S> | null;
+  /** The input ring's writer, or null if the runtime was made with `input: false`. */
+  readonly input: InputWriter | null;
+  /**
+   * Sends an input event stamped now; the worker hands it to the tick it falls in (`tick.input`). Returns false
+   * when the ring is full: the event was refused (and counted), never dropped silently or overwritten.
+   */
+  sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean;
   /**
    * Interpolates the world at shared-clock `time` (default: now) into the render buffer and returns the frame,
    * without telling the worker anything. `sample(Infinity)` gives the newest state, uninterpolated.
@@ -166,6 +202,7 @@ export async function createRuntime<S extends Schema, C extends object = Record<
     throw new TypeError("steadyframe: options.worker must be a Worker, e.g. new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module' })");
   }
   if (options.interpolation !== undefined) validateInterpolation(schema, options.interpolation);
+  const inputRing = options.input === false ? undefined : allocateInputRing(options.input?.capacity ?? 1024, options.input?.payloadWidth ?? 4);
   const maxSpins = options.maxSpins ?? 10_000;
   if (!Number.isInteger(maxSpins) || maxSpins < 1) {
     throw new RangeError(`steadyframe: maxSpins must be a whole number of at least 1; got ${String(maxSpins)}`);
@@ -178,13 +215,14 @@ export async function createRuntime<S extends Schema, C extends object = Record<
   let info: SimulationInfo;
   let clock: ClockSkew;
   try {
-    info = await remote.attach({ buffer, signature: layout.signature, capacity, fault });
+    info = await remote.attach({ buffer, signature: layout.signature, capacity, fault, ...(inputRing === undefined ? {} : { input: inputRing }) });
     clock = await alignClocks(remote, createSharedClock(views.f64[F64.CLOCK_ANCHOR]!));
   } catch (error) {
     remote[releaseProxy]();
     throw error;
   }
-  return new MainRuntime<S, C>(options, layout, views, remote, info, clock, new SlotReader(views, maxSpins, fault));
+  const input = inputRing === undefined ? null : new InputWriter(inputRing);
+  return new MainRuntime<S, C>(options, layout, views, remote, info, clock, new SlotReader(views, maxSpins, fault), input);
 }
 
 /** How far the worker's clock was from the page's, and how sure we are of it. */
@@ -222,13 +260,21 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   readonly commands: Remote<C>;
   readonly #frame: MutableFrame<S>;
   readonly #sampler: Sampler<S>;
-  readonly #period = createFramePeriod();
+  readonly #pacer: FramePacer;
+  /** When the frame being drawn began, for its cost; NaN when no frame is being drawn. */
+  #frameStart = Number.NaN;
+  readonly #endFrame = (): void => {
+    if (Number.isNaN(this.#frameStart)) return;
+    this.#pacer.reportFrameCost(this.now() - this.#frameStart);
+    this.#frameStart = Number.NaN;
+    // a new interval moves the next render time: tell the worker
+    this.expectFrame(this.#pacer.nextRenderTime);
+  };
   readonly #events = new Emitter<RuntimeEvents>();
   readonly #draw: ((frame: Frame<S>) => void) | undefined;
   readonly #worker: Worker;
   readonly #unsubscribeVisibility: () => void;
   #rafHandle = 0;
-  #lastTimestamp = Number.NaN;
   /** Whether the frame loop should run: set at once by start() and stop(), so a stop during start's await wins. */
   #framesWanted = false;
   #faultReported = false;
@@ -244,6 +290,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     readonly info: SimulationInfo,
     readonly clock: ClockSkew,
     readonly reader: SlotReader<S>,
+    readonly input: InputWriter | null,
   ) {
     this.schema = options.schema;
     this.capacity = options.capacity;
@@ -254,6 +301,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.now = createSharedClock(views.f64[F64.CLOCK_ANCHOR]!);
     const render = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
     this.#sampler = new Sampler(options.schema, layout, render);
+    this.#pacer = createFramePacer({ ...options.pacing, onChange: (change) => this.#events.emit('interval', change) });
     if (options.interpolation !== undefined) this.#sampler.configure(options.interpolation);
     this.#frame = {
       fields: render,
@@ -359,7 +407,19 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
       frames: this.#frame.index,
       lock: { ...this.reader.stats },
       sampling: { ...this.#sampler.stats },
-      framePeriod: this.#period.value,
+      pacing: {
+        adaptive: this.#pacer.adaptive,
+        refreshPeriod: this.#pacer.refreshPeriod,
+        multiple: this.#pacer.multiple,
+        interval: this.#pacer.interval,
+        renderedFrames: this.#pacer.renderedFrames,
+        skippedVsyncs: this.#pacer.skippedVsyncs,
+        overruns: this.#pacer.overruns,
+        grows: this.#pacer.grows,
+        shrinks: this.#pacer.shrinks,
+        lastChange: this.#pacer.lastChange,
+      },
+      inputRejected: this.input?.rejected ?? 0,
       worker: await this.remote.stats(),
     };
   }
@@ -383,21 +443,31 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.#rafHandle = 0;
   }
 
-  frame(timestamp: number): Frame<S> {
-    if (!Number.isNaN(this.#lastTimestamp)) this.#period.observe(timestamp - this.#lastTimestamp);
-    this.#lastTimestamp = timestamp;
-    const frame = this.sample(timestamp);
+  frame(timestamp: number): Frame<S> | null {
+    this.#endFrame(); // a frame whose task never ended (a throwing draw) still reports its cost
+    const render = this.#pacer.onAnimationFrame(timestamp);
+    if (render) {
+      this.#frameStart = this.now();
+      this.sample(timestamp);
+      // the cost runs until this task ends: the caller's draw included
+      queueMicrotask(this.#endFrame);
+    }
     // after the lock is released: the worker can now simulate up to the next frame while this one is drawn
-    this.expectFrame(timestamp + this.#period.value);
+    this.expectFrame(this.#pacer.nextRenderTime);
     this.#checkWorker();
-    return frame;
+    return render ? this.#frame : null;
+  }
+
+  sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean {
+    return this.input !== null && this.input.push(this.now(), code, p0, p1, p2, p3);
   }
 
   readonly #onAnimationFrame = (timestamp: number): void => {
     // schedule first, so a throwing draw does not end the loop
     this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
     // a rAF timestamp is on this thread's performance.now() timeline, which is the shared clock here
-    this.#draw!(this.frame(timestamp));
+    const frame = this.frame(timestamp);
+    if (frame !== null) this.#draw!(frame);
   };
 
   #onVisibility(hidden: boolean): void {

@@ -45,6 +45,7 @@ export function exposeSimulation<S extends Schema>(
 
 export { Simulation, browserHost, MAX_TICK_RATE, MAX_TIME_SCALE } from './simulation.ts';
 export type { SimulationDefinition, SimulationHost, TickInfo, World } from './simulation.ts';
+export type { TickInput } from './tick-input.ts';
 export type { BacklogPolicy } from '../core/fixed-step.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS } from '../core/schema.ts';
 export type { FieldSpec, FieldViews, InterpolationKind, Schema } from '../core/schema.ts';

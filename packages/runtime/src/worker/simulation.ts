@@ -30,6 +30,8 @@ import { createSharedViews, F64, fieldViews, generationView, I32, META, STATUS, 
 import type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../core/protocol.ts';
 import { schemaSignature, validateSchema, type Schema } from '../core/schema.ts';
 import { readNextFrame, SlotWriter, type PublishMeta } from '../core/slots.ts';
+import { InputReader } from '../core/input-ring.ts';
+import { TickInputBuffer, type TickInput } from './tick-input.ts';
 import { createWorld, type World, type WorldInternals } from './world.ts';
 
 export type { World } from './world.ts';
@@ -42,6 +44,8 @@ export interface TickInfo {
   readonly dt: number;
   /** Simulated seconds since tick 0 at the end of this tick. */
   readonly time: number;
+  /** The input events for this tick, from `runtime.input` on the main thread (empty without an input ring). */
+  readonly input: TickInput;
 }
 
 export interface SimulationDefinition<S extends Schema> {
@@ -146,6 +150,7 @@ interface Attached<S extends Schema> {
   readonly clock: Clock;
   readonly world: WorldInternals<S>;
   readonly timeline: Timeline;
+  readonly input: TickInputBuffer;
 }
 
 /** A simulation, not yet attached to a buffer. `exposeSimulation` serves one over comlink. */
@@ -174,11 +179,13 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   #lastStepMs = 0;
   #maxStepMs = 0;
   #sleeps = 0;
+  #inputs = 0;
+  #lateInputs = 0;
   /** Ms the worker's clock reads ahead of the page's (measured by the main thread), subtracted from it. */
   #clockOffset = 0;
   #error: WorkerStats['error'] = null;
   readonly #plan: StepPlan = { steps: 0, overloaded: false };
-  readonly #tickInfo = { tick: 0, dt: 0, time: 0 };
+  #tickInfo: { tick: number; dt: number; time: number; input: TickInput } | null = null;
   readonly #meta: PublishMeta = {
     previousTick: 0,
     currentTick: 0,
@@ -239,10 +246,12 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const worldBlock = new Float32Array(layout.blockBytes / 4);
     const world = createWorld(layout, fieldViews<S>(worldBlock.buffer, 0, layout), generationView(worldBlock.buffer, 0, layout));
     const writer = new SlotWriter(views, worldBlock, clock, 50, config.fault ?? 'none');
+    const input = new TickInputBuffer(config.input === undefined ? null : new InputReader(config.input));
+    this.#tickInfo = { tick: 0, dt: 0, time: 0, input };
     this.#definition.init?.(world.world);
     world.takeSnaps(); // tick 0 has nothing to blend from anyway
     const now = clock();
-    this.#attached = { views, writer, clock, world, timeline: createTimeline(0, now, this.#tickLength) };
+    this.#attached = { views, writer, clock, world, input, timeline: createTimeline(0, now, this.#tickLength) };
     this.#fillMeta(0, now, world.world.count, 0);
     writer.publishInitial(this.#meta);
     return {
@@ -346,6 +355,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       publishes: a?.writer.stats.publishes ?? 0,
       flipWaits: a?.writer.stats.flipWaits ?? 0,
       flipWaitMs: a?.writer.stats.flipWaitMs ?? 0,
+      inputs: this.#inputs,
+      lateInputs: this.#lateInputs,
     };
   }
 
@@ -457,10 +468,13 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const previousTime = timeOfTick(timeline);
     const previousCount = world.world.count;
     const dt = 1 / this.#tickRate;
-    const info = this.#tickInfo;
+    const info = this.#tickInfo!;
     info.tick = previousTick + 1;
     info.dt = dt;
     info.time = (this.#simTime + dt * 1000) / 1000;
+    // the events that happened up to this tick's time, and any that came too late for the ticks before
+    this.#lateInputs += a.input.fill(previousTime, timeOfTick(timeline, previousTick + 1));
+    this.#inputs += a.input.length;
     const started = clock();
     try {
       this.#definition.step(world.world, info);
