@@ -3,8 +3,11 @@
  * in the past needs states older than the double buffer's two. Each acquire records the front slot's previous
  * and current state if they are new; lookups find the two states around a time.
  *
- * Ticks are recorded in increasing order. A tick seen again with a new time (the worker re-pinned it on
- * resume or after dropping backlog) takes the new time, so the delayed view moves on without a jump.
+ * Ticks are recorded in increasing order. A tick seen again with a later time (the worker re-pinned it on
+ * resume or after dropping backlog: the world was held at that state meanwhile) gets a second entry at the new
+ * time, so the delayed view holds that state across the pause instead of stretching the tick before it over
+ * the pause (which would move it backwards). A tick seen again with an earlier time (a faster time scale
+ * brought it forward) simply takes the new time.
  */
 import { fieldViews, generationView, type Layout } from '../core/layout.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
@@ -42,21 +45,25 @@ export class StateHistory<S extends Schema> {
     return this.#entries[i]!;
   }
 
-  /** Records a state unless its tick is already here (then only its time is updated). Allocates nothing. */
+  /** Records a state unless its tick is already here (then see the class comment). Allocates nothing. */
   record(tick: number, time: number, count: number, block: Float32Array): void {
     const entries = this.#entries;
     const newest = this.#size > 0 ? entries[this.#size - 1]! : null;
     if (newest !== null && tick <= newest.tick) {
-      for (let i = this.#size - 1; i >= 0; i--) {
-        const entry = entries[i]!;
-        if (entry.tick === tick) {
-          entry.time = time;
-          return;
-        }
-        if (entry.tick < tick) return; // older than what we keep, or a tick we never saw: skip it
+      if (tick !== newest.tick || time === newest.time) return; // older than the newest: nothing new
+      if (time < newest.time) {
+        newest.time = Math.max(time, this.#size > 1 ? entries[this.#size - 2]!.time : time);
+        return;
       }
+      // held since newest.time: the same state again, at the time the worker has it now
+      this.#push(tick, time, newest.count, newest.block);
       return;
     }
+    this.#push(tick, time, count, block);
+  }
+
+  #push(tick: number, time: number, count: number, block: Float32Array): void {
+    const entries = this.#entries;
     if (this.#size === entries.length) {
       // full: the oldest entry's storage becomes the newest
       const oldest = entries.shift()!;

@@ -139,7 +139,12 @@ export class Sampler<S extends Schema> {
       this.#snapField = options.snapDistance === null ? null : this.#fields.find((f) => f.name === options.snapDistance!.field)!;
       this.#snapDistanceSquared = options.snapDistance === null ? 0 : options.snapDistance.distance ** 2;
     }
-    if (this.#mode === 'interpolate' && this.#renderDelay > 0 && this.#history === null) {
+    if (this.#mode !== 'interpolate') {
+      // another mode takes over at once; only a change of delay within interpolation eases
+      this.#history = null;
+      this.#delayMs = 0;
+      this.#lastTime = Number.NaN;
+    } else if (this.#renderDelay > 0 && this.#history === null) {
       this.#history = new StateHistory<S>(this.#layout);
     }
   }
@@ -229,7 +234,7 @@ export class Sampler<S extends Schema> {
     const history = this.#history;
     if (history === null) return;
     // ease the delay toward its target so that changing it, or the tick length, never jumps the picture
-    const target = this.#mode === 'interpolate' ? this.#renderDelay * this.#tickLength : 0;
+    const target = this.#renderDelay * this.#tickLength;
     const step = Number.isNaN(this.#lastTime) ? Number.POSITIVE_INFINITY : Math.max(0, time - this.#lastTime) * DELAY_SLEW;
     this.#lastTime = time;
     this.#delayMs = target > this.#delayMs ? Math.min(target, this.#delayMs + step) : Math.max(target, this.#delayMs - step);

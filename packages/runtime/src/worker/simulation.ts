@@ -44,6 +44,9 @@ export interface TickInfo {
   readonly dt: number;
   /** Simulated seconds since tick 0 at the end of this tick. */
   readonly time: number;
+  /** Shared-clock ms this tick's state stands for, and the previous state's (what the main thread blends). */
+  readonly at: number;
+  readonly previousAt: number;
   /** The input events for this tick, from `runtime.input` on the main thread (empty without an input ring). */
   readonly input: TickInput;
 }
@@ -185,7 +188,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   #clockOffset = 0;
   #error: WorkerStats['error'] = null;
   readonly #plan: StepPlan = { steps: 0, overloaded: false };
-  #tickInfo: { tick: number; dt: number; time: number; input: TickInput } | null = null;
+  #tickInfo: { -readonly [K in keyof TickInfo]: TickInfo[K] } | null = null;
   readonly #meta: PublishMeta = {
     previousTick: 0,
     currentTick: 0,
@@ -247,7 +250,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const world = createWorld(layout, fieldViews<S>(worldBlock.buffer, 0, layout), generationView(worldBlock.buffer, 0, layout));
     const writer = new SlotWriter(views, worldBlock, clock, 50, config.fault ?? 'none');
     const input = new TickInputBuffer(config.input === undefined ? null : new InputReader(config.input));
-    this.#tickInfo = { tick: 0, dt: 0, time: 0, input };
+    this.#tickInfo = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input };
     this.#definition.init?.(world.world);
     world.takeSnaps(); // tick 0 has nothing to blend from anyway
     const now = clock();
@@ -472,8 +475,10 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     info.tick = previousTick + 1;
     info.dt = dt;
     info.time = (this.#simTime + dt * 1000) / 1000;
+    info.previousAt = previousTime;
+    info.at = timeOfTick(timeline, previousTick + 1);
     // the events that happened up to this tick's time, and any that came too late for the ticks before
-    this.#lateInputs += a.input.fill(previousTime, timeOfTick(timeline, previousTick + 1));
+    this.#lateInputs += a.input.fill(previousTime, info.at);
     this.#inputs += a.input.length;
     const started = clock();
     try {

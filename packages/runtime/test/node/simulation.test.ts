@@ -3,6 +3,7 @@ import { computeLayout, defineSchema, schemaSignature } from 'steadyframe';
 import { Simulation, type SimulationDefinition, type SimulationHost, type World } from 'steadyframe/worker';
 import { allocateSharedBuffer, createSharedViews, I32, META, STATUS } from '../../src/core/layout.ts';
 import { SlotReader, writeNextFrame } from '../../src/core/slots.ts';
+import { allocateInputRing, InputWriter } from '../../src/core/input-ring.ts';
 
 const schema = defineSchema({ x: { width: 1, kind: 'linear' } });
 const CAPACITY = 4;
@@ -44,7 +45,7 @@ function manualHost(start = 1000) {
 type Options = Partial<Omit<SimulationDefinition<typeof schema>, 'schema' | 'init'>>;
 
 /** x of entity 0 moves by 1 per tick. */
-function setup(options: Options = {}) {
+function setup(options: Options = {}, input?: SharedArrayBuffer) {
   const clock = manualHost();
   const sim = new Simulation(
     {
@@ -62,7 +63,7 @@ function setup(options: Options = {}) {
     clock.host,
   );
   const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
-  const info = sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+  const info = sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY, ...(input === undefined ? {} : { input }) });
   const views = createSharedViews(buffer, schema, CAPACITY);
   const reader = new SlotReader(views);
   /** The front slot as the main thread would see it. */
@@ -322,6 +323,74 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     expect(make({ backlog: 'later' })).toThrow(/backlog must be one of catch-up, slow, drop/);
     expect(make({ whenHidden: 'sometimes' })).toThrow(/whenHidden must be 'pause' or 'run'/);
     expect(() => new Simulation({ schema, tickRate: 10 } as never, host)).toThrow(/needs a step/);
+  });
+});
+
+describe('input: each tick gets the events up to its time', () => {
+  /** Ticks of 5 ms from 1000; every event a step sees, as [tick, time, code, payload 0, late]. */
+  function withInput(options: Options = {}) {
+    const ring = allocateInputRing(8);
+    const writer = new InputWriter(ring);
+    const seen: Array<[number, number, number, number, boolean]> = [];
+    const s = setup(
+      {
+        step(_world, tick) {
+          for (let i = 0; i < tick.input.length; i++) {
+            seen.push([tick.tick, tick.input.time(i), tick.input.code(i), tick.input.payload(i, 0), tick.input.late(i)]);
+          }
+        },
+        ...options,
+      },
+      ring,
+    );
+    return { ...s, writer, seen };
+  }
+
+  it('hands a tick exactly the events in (previous tick, its tick], in order: a press and release both', async () => {
+    const { sim, clock, writer, seen } = withInput();
+    sim.start(); // tick 0 at 1000, then 1005, 1010, ...
+    writer.push(1001, 1, 65); // press A
+    writer.push(1003, 2, 65); // release A, same tick
+    writer.push(1005, 1, 66); // exactly at tick 1's time: still tick 1
+    writer.push(1005.5, 2, 66); // tick 2
+    writer.push(1012, 3, 0); // tick 3
+    clock.now = 1011;
+    await clock.wake(); // runs ticks 1..3 (3 is just past now)
+    expect(seen).toEqual([
+      [1, 1001, 1, 65, false],
+      [1, 1003, 2, 65, false],
+      [1, 1005, 1, 66, false],
+      [2, 1005.5, 2, 66, false],
+      [3, 1012, 3, 0, false],
+    ]);
+    expect(sim.stats()).toMatchObject({ inputs: 5, lateInputs: 0 });
+  });
+
+  it('gives an event that arrives after its tick was made to the next tick, flagged late', async () => {
+    const { sim, clock, writer, seen } = withInput();
+    sim.start();
+    clock.now = 1004;
+    await clock.wake(); // tick 1 (1005) is made ahead of the wall clock
+    writer.push(1004.5, 7, 0); // happened before 1005, but tick 1 is done
+    clock.now = 1006;
+    await clock.wake();
+    expect(seen).toEqual([[2, 1004.5, 7, 0, true]]);
+    expect(sim.stats()).toMatchObject({ inputs: 1, lateInputs: 1 });
+  });
+
+  it('keeps events of ticks not yet made in the ring, none lost when it fills', async () => {
+    const { sim, clock, writer, seen } = withInput();
+    sim.start();
+    let accepted = 0;
+    for (let i = 0; i < 10; i++) if (writer.push(1100 + i, i, 0)) accepted++;
+    expect(accepted).toBe(8); // the ring holds 8: two refused, and counted
+    expect(writer.rejected).toBe(2);
+    clock.now = 1050;
+    await clock.wake();
+    expect(seen).toEqual([]); // their ticks are not made yet
+    clock.now = 1120;
+    for (let i = 0; i < 30; i++) await clock.wake();
+    expect(seen.map((e) => e[2])).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 });
 

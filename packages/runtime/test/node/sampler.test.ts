@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import { computeLayout, defineSchema, type FieldViews } from 'steadyframe';
+import { allocateSharedBuffer, createSharedViews, fieldViews } from '../../src/core/layout.ts';
+import { Sampler, type SampleResult } from '../../src/main/sampler.ts';
+import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
+
+const schema = defineSchema({
+  pos: { width: 1, kind: 'linear', velocity: 'vel' },
+  vel: { width: 1, kind: 'linear' },
+  spin: { width: 4, kind: 'quaternion', velocity: 'omega' },
+  omega: { width: 3, kind: 'linear' },
+  frame: { width: 1, kind: 'none' },
+});
+const CAPACITY = 4;
+
+/** A writer and a reader over one buffer, and a sampler drawing into its own render buffer. */
+function setup() {
+  const layout = computeLayout(schema, CAPACITY);
+  const views = createSharedViews(allocateSharedBuffer(layout, 0), schema, CAPACITY);
+  const world = new Float32Array(layout.blockBytes / 4);
+  const fields = fieldViews<typeof schema>(world.buffer, 0, layout);
+  const generation = new Uint32Array(world.buffer, layout.generationOffset, CAPACITY);
+  const writer = new SlotWriter(views, world, () => 0);
+  const reader = new SlotReader(views);
+  const render = fieldViews<typeof schema>(new ArrayBuffer(layout.blockBytes), 0, layout);
+  const sampler = new Sampler(schema, layout, render);
+  let tick = 0;
+  let count = 0;
+  /** Publishes tick `tick + 1` at `time` (the previous one at `time - length`) with entity i at pos = f(i). */
+  const publish = (time: number, pos: (i: number) => number, options: { count?: number; length?: number; snaps?: number; scale?: number } = {}) => {
+    const previousCount = count;
+    count = options.count ?? 2;
+    for (let i = 0; i < CAPACITY; i++) {
+      fields.pos[i] = pos(i);
+      fields.vel[i] = 10;
+      fields.spin.set([0, 0, 0, 1], 4 * i);
+      fields.omega.set([0, 0, Math.PI / 2], 3 * i);
+      fields.frame[i] = tick + 1;
+    }
+    const meta: PublishMeta = {
+      previousTick: tick,
+      currentTick: tick + 1,
+      previousTime: time - (options.length ?? 100),
+      currentTime: time,
+      count,
+      previousCount,
+      simTime: time,
+      scale: options.scale ?? 1,
+      snaps: options.snaps ?? 0,
+    };
+    if (tick === 0) writer.publishInitial({ ...meta, previousTick: 0, currentTick: 0, previousTime: time, previousCount: count });
+    else writer.publish(meta);
+    tick++;
+  };
+  const out: SampleResult = { alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simTime: 0, late: false, snapped: 0 };
+  /** What the main thread does each frame. */
+  const sample = (time: number) => {
+    const slot = reader.acquire()!;
+    sampler.read(views, slot, time, out);
+    reader.release();
+    sampler.finish(time, out);
+    return out;
+  };
+  return { sampler, publish, sample, render, generation, out };
+}
+
+const values = (view: Float32Array, n: number) => Array.from(view.subarray(0, n));
+
+describe('sampler: interpolate', () => {
+  it('blends at the frame time and counts late frames, holding by default', () => {
+    const { publish, sample, render, sampler } = setup();
+    publish(0, (i) => i);
+    publish(100, (i) => 10 + i);
+    expect(sample(25)).toMatchObject({ alpha: 0.25, previousTick: 1, tick: 2, late: false });
+    expect(values(render.pos, 2)).toEqual([2.5, 3.5]);
+    expect(values(render.frame, 2)).toEqual([1, 1]); // 'none' holds the previous value
+    expect(sample(140)).toMatchObject({ alpha: 1, late: true });
+    expect(values(render.pos, 2)).toEqual([10, 11]);
+    expect(sampler.stats).toMatchObject({ late: 1, extrapolated: 0 });
+  });
+
+  it("carries the last tick's motion on when late, if asked, at most maxPrediction ticks", () => {
+    const { publish, sample, render, sampler } = setup();
+    sampler.configure({ whenLate: 'extrapolate', maxPrediction: 0.5 });
+    publish(0, (i) => i);
+    publish(100, (i) => 10 + i);
+    expect(sample(120).alpha).toBeCloseTo(1.2, 12);
+    expect(render.pos[0]).toBeCloseTo(12, 5);
+    expect(sample(400).alpha).toBe(1.5);
+    expect(render.pos[0]).toBeCloseTo(15, 5);
+    expect(sampler.stats).toMatchObject({ late: 2, extrapolated: 2 });
+  });
+
+  it('snaps entities the simulation marked, entities new this tick, and jumps past snapDistance', () => {
+    const { publish, sample, render, generation, sampler } = setup();
+    publish(0, (i) => i, { count: 2 });
+    generation[1] = 1; // entity 1 teleports
+    publish(100, (i) => (i === 1 ? 500 : 10 + i), { count: 3, snaps: 1 });
+    expect(sample(50).snapped).toBe(2);
+    expect(values(render.pos, 3)).toEqual([5, 500, 12]); // 0 blends; 1 teleported; 2 is new
+    sampler.configure({ snapDistance: { field: 'pos', distance: 50 } });
+    publish(200, (i) => (i === 0 ? 1000 : 10 + i), { count: 3 });
+    expect(sample(150).snapped).toBe(2); // 0 jumped 990 > 50; 1 came back from 500 to 11
+    expect(values(render.pos, 3)).toEqual([1000, 11, 12]);
+    expect(sampler.stats.snapped).toBe(4);
+  });
+});
+
+describe('sampler: extrapolate and latest', () => {
+  it('moves the newest state at or before the frame time on by its velocity, never using a later state', () => {
+    const { publish, sample, render, sampler } = setup();
+    sampler.configure({ mode: 'extrapolate' });
+    publish(0, () => 0);
+    publish(100, () => 1);
+    // at 50 the newest state at or before is the previous one (pos 0, 10 units/s)
+    expect(sample(50).alpha).toBe(0);
+    expect(render.pos[0]).toBeCloseTo(0.5, 5);
+    expect(sample(150).alpha).toBe(1);
+    expect(render.pos[0]).toBeCloseTo(1.5, 5);
+    // capped at maxPrediction (1 tick = 100 ms) past the state
+    sample(900);
+    expect(render.pos[0]).toBeCloseTo(2, 5);
+    // a quaternion turns by its angular velocity: pi/2 rad/s about z, for 0.1 s
+    const [x, y, z, w] = values(render.spin, 4);
+    expect([x, y]).toEqual([0, 0]);
+    expect(2 * Math.atan2(z!, w!)).toBeCloseTo(Math.PI / 20, 5);
+  });
+
+  it('scales the prediction by the time scale of the state', () => {
+    const { publish, sample, render, sampler } = setup();
+    sampler.configure({ mode: 'extrapolate' });
+    publish(0, () => 0, { scale: 0.5 });
+    publish(100, () => 1, { scale: 0.5 });
+    sample(150);
+    expect(render.pos[0]).toBeCloseTo(1.25, 5); // 50 ms of wall clock is 25 ms of game time
+  });
+
+  it("'latest' shows the newest state as it is", () => {
+    const { publish, sample, render, sampler } = setup();
+    sampler.configure({ mode: 'latest' });
+    publish(0, () => 0);
+    publish(100, () => 1);
+    expect(sample(10).alpha).toBe(1);
+    expect(render.pos[0]).toBe(1);
+  });
+});
+
+describe('sampler: render delay', () => {
+  /** Ticks every 100 ms; entity 0 at pos = 10 * tick. */
+  function run(delay: number) {
+    const s = setup();
+    s.sampler.configure({ renderDelay: delay });
+    s.publish(0, () => 0);
+    return s;
+  }
+
+  it('shows the world `renderDelay` ticks ago, from the history', () => {
+    const { publish, sample, render } = run(1);
+    for (let k = 1; k <= 5; k++) {
+      publish(k * 100, () => k * 10);
+      sample(k * 100);
+    }
+    expect(sample(450)).toMatchObject({ time: 350, previousTick: 4, tick: 5, alpha: 0.5, late: false }); // tick k is at (k - 1) * 100
+    expect(render.pos[0]).toBeCloseTo(35, 5);
+  });
+
+  it('rides out a late worker that a plain interpolation would hold on', () => {
+    const { publish, sample, render, sampler } = run(1);
+    for (let k = 1; k <= 5; k++) {
+      publish(k * 100, () => k * 10);
+      sample(k * 100);
+    }
+    // the worker stalls: no tick after 500 for 80 ms; frames keep coming
+    for (const t of [520, 540, 560, 580]) {
+      sample(t);
+      expect(render.pos[0]).toBeCloseTo((t - 100) / 10, 4); // smooth: 42, 44, 46, 48
+    }
+    expect(sampler.stats.late).toBe(0);
+  });
+
+  it('blends across a tick the main thread never saw, and counts the gap', () => {
+    const { publish, sample, render, sampler } = run(1);
+    publish(100, () => 10);
+    sample(100);
+    publish(200, () => 20);
+    publish(300, () => 30); // two publishes between frames: tick 2 appears only as tick 3's previous
+    publish(400, () => 40); // ... and this frame misses tick 3's pair too: history has 1, 3?, 4
+    sample(400);
+    sample(350); // shown at 250: between 200 (tick 2, never seen) ... and what we have
+    expect(render.pos[0]).toBeGreaterThanOrEqual(20);
+    expect(render.pos[0]).toBeLessThanOrEqual(30);
+    expect(sampler.stats.gaps).toBeGreaterThan(0);
+  });
+
+  it('eases into a new delay instead of jumping back', () => {
+    const { publish, sample, sampler } = run(0);
+    for (let k = 1; k <= 8; k++) publish(k * 100, () => k * 10);
+    sample(800);
+    sampler.configure({ renderDelay: 2 });
+    const shown: number[] = [];
+    for (let t = 816; t <= 1200; t += 16) {
+      publish(Math.ceil(t / 100) * 100, () => Math.ceil(t / 100) * 10);
+      shown.push(sample(t).time);
+    }
+    for (let i = 1; i < shown.length; i++) {
+      // the shown time never goes back and slows to at most a quarter below real time while the delay grows
+      expect(shown[i]! - shown[i - 1]!).toBeGreaterThanOrEqual(16 * 0.75 - 1e-9);
+    }
+    expect(sampler.delayMs).toBe(200);
+    expect(shown.at(-1)).toBe(1200 - 200);
+  });
+
+  it('takes a re-pinned time for a tick it already has (resume): no jump', () => {
+    const { publish, sample, render } = run(1);
+    for (let k = 1; k <= 3; k++) {
+      publish(k * 100, () => k * 10);
+      sample(k * 100);
+    }
+    // paused at tick 3 (time 300) until 1000; the worker re-pins tick 3 to 1000 and publishes tick 4 at 1100
+    sample(900);
+    expect(render.pos[0]).toBeCloseTo(30, 5);
+    publish(1100, () => 40, { length: 100 });
+    sample(1000);
+    expect(render.pos[0]).toBeCloseTo(30, 5); // shown at 900: still tick 3, not a jump toward 4
+    sample(1150);
+    expect(render.pos[0]).toBeCloseTo(35, 5);
+  });
+
+  it('refuses bad options with the reason', () => {
+    const { sampler } = setup();
+    expect(() => sampler.configure({ renderDelay: 3 })).toThrow(/renderDelay is in ticks, from 0 to 2; got 3/);
+    expect(() => sampler.configure({ mode: 'cubic' as never })).toThrow(/interpolation mode must be/);
+    expect(() => sampler.configure({ whenLate: 'guess' as never })).toThrow(/whenLate must be 'hold' or 'extrapolate'/);
+    expect(() => sampler.configure({ maxPrediction: -1 })).toThrow(/maxPrediction/);
+    expect(() => sampler.configure({ snapDistance: { field: 'frame' as never, distance: 1 } })).toThrow(/must name a linear field/);
+    expect(() => sampler.configure({ snapDistance: { field: 'pos', distance: 0 } })).toThrow(/above 0/);
+  });
+});
+
+export type { FieldViews };
