@@ -4,7 +4,7 @@
  * ```text
  *  byte 0    ┌─ header, Int32 words (64 B) ───────────────────────────────────────────────────────────┐
  *            │ 0 MAGIC  1 LOCK  2 STATE_INDEX  3 PUBLISH_SEQ  4 FRAME_SEQ  5 STATUS  6 CAPACITY         │
- *            │ 7 FIELD_COUNT  8 OVERLOADS  9 NEXT_FRAME_LO  10 NEXT_FRAME_HI  11..15 reserved            │
+ *            │ 7 FIELD_COUNT  8 OVERLOADS  9 NEXT_FRAME_LO  10 NEXT_FRAME_HI  11 HEARTBEAT  12..15 reserved│
  *  byte 64   ├─ header, Float64 words (64 B) ─────────────────────────────────────────────────────────┤
  *            │ 0 CLOCK_ANCHOR  1..7 reserved                                                            │
  *  byte 128  ├─ slot 0 meta (16 x Float64) ───────────┬─ slot 1 meta (16 x Float64) ─────────────────────┤
@@ -30,7 +30,7 @@
  * - FRAME_SEQ and NEXT_FRAME_LO/HI: the main thread only, all through Atomics, as a sequence lock (odd
  *   while the two halves are written).
  *   FRAME_SEQ doubles as the worker's doorbell: the worker sleeps on it with Atomics.waitAsync.
- * - STATUS, OVERLOADS: the worker, through Atomics.
+ * - STATUS, OVERLOADS, HEARTBEAT: the worker, through Atomics.
  * - MAGIC, CAPACITY, FIELD_COUNT, CLOCK_ANCHOR: written once by the main thread before the worker sees the buffer.
  */
 import { schemaSignature, validateSchema, type FieldViews, type InterpolationKind, type Schema } from './schema.ts';
@@ -55,6 +55,8 @@ export const I32 = {
   /** NEXT_FRAME, a float64 as two Int32 halves written and read with Atomics under the FRAME_SEQ sequence. */
   NEXT_FRAME_LO: 9,
   NEXT_FRAME_HI: 10,
+  /** Bumped by the worker every HEARTBEAT_MS and on every tick: the main thread notices a worker that stops. */
+  HEARTBEAT: 11,
 } as const;
 const I32_WORDS = 16;
 

@@ -63,6 +63,11 @@ export interface WorkerStats extends FlipStats {
   readonly inputs: number;
   /** Of those, events that arrived after the tick they belonged to had been made (see TickInput.late). */
   readonly lateInputs: number;
+  /** Non-finite components written by steps to live entities, and ticks that had any (see `nonFinite`). */
+  readonly nonFiniteValues: number;
+  readonly nonFiniteTicks: number;
+  /** Times `restart` was called. */
+  readonly restarts: number;
   /** The error that stopped the simulation, if it faulted. */
   readonly error: { readonly message: string; readonly stack: string | undefined } | null;
 }
@@ -91,5 +96,9 @@ export interface SimulationRemote {
   setTickRate(hz: number): void;
   /** The page was hidden or shown: with `whenHidden: 'pause'` the loop sleeps until it shows again. */
   setHidden(hidden: boolean): void;
+  /** After a fault (or any time): held again, from the last published state or from scratch. */
+  restart(from: 'last' | 'scratch'): void;
+  /** Stops the heartbeat and the loop before the worker is terminated. */
+  detach(): void;
   stats(): WorkerStats;
 }

@@ -44,6 +44,8 @@ export interface RuntimeOptions<S extends Schema> {
    * document's `visibilitychange`; null to never tell the worker.
    */
   readonly visibility?: VisibilityHook | null;
+  /** Ms without a worker heartbeat (it beats every 250 ms) before an `unresponsive` event. Default 2000. */
+  readonly heartbeatTimeout?: number;
   /** Test-only fault injection, to prove the swap stress test can fail. Never set it in a game. */
   readonly testFault?: TestFault;
 }
@@ -58,6 +60,13 @@ export interface RuntimeEvents {
   visibility: { readonly hidden: boolean };
   /** The render interval changed, and why. */
   interval: PacerChange;
+  /**
+   * The worker's heartbeat stopped for `heartbeatTimeout` ms (it died, was terminated, or one step is taking
+   * that long). Frames keep showing the last good state and stop taking the lock meanwhile.
+   */
+  unresponsive: { readonly silentMs: number };
+  /** The heartbeat came back after `unresponsive`. */
+  responsive: { readonly silentMs: number };
 }
 
 /**
@@ -176,6 +185,12 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   readonly interpolation: Required<InterpolationOptions<S>>;
   /** Listens to an event; returns the unsubscribe function. */
   on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void;
+  /**
+   * After a fault: makes the simulation runnable again from the last published state (`'last'`, default: the
+   * world as it was drawn, undoing the step that threw) or from scratch (`'scratch'`: `init` again), and starts
+   * it if the runtime was started.
+   */
+  restart(from?: 'last' | 'scratch'): Promise<void>;
   /** Stops everything, terminates the worker and frees the comlink proxy. The runtime is unusable after. */
   dispose(): void;
 }
@@ -214,12 +229,26 @@ export async function createRuntime<S extends Schema, C extends object = Record<
   const fault = options.testFault ?? 'none';
   let info: SimulationInfo;
   let clock: ClockSkew;
+  // a worker script that fails to load or throws at its top level never answers: fail instead of hanging
+  let onError = (_: ErrorEvent) => {};
+  const failed = new Promise<never>((_, reject) => {
+    onError = (event) => {
+      event.preventDefault();
+      reject(new Error(`steadyframe: the worker failed before it attached: ${event.message || 'it did not load (check its URL and that it calls exposeSimulation)'}`));
+    };
+    worker.addEventListener('error', onError);
+  });
   try {
-    info = await remote.attach({ buffer, signature: layout.signature, capacity, fault, ...(inputRing === undefined ? {} : { input: inputRing }) });
+    info = await Promise.race([
+      remote.attach({ buffer, signature: layout.signature, capacity, fault, ...(inputRing === undefined ? {} : { input: inputRing }) }),
+      failed,
+    ]);
     clock = await alignClocks(remote, createSharedClock(views.f64[F64.CLOCK_ANCHOR]!));
   } catch (error) {
     remote[releaseProxy]();
     throw error;
+  } finally {
+    worker.removeEventListener('error', onError);
   }
   const input = inputRing === undefined ? null : new InputWriter(inputRing);
   return new MainRuntime<S, C>(options, layout, views, remote, info, clock, new SlotReader(views, maxSpins, fault), input);
@@ -280,6 +309,13 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   #faultReported = false;
   #overloadsSeen = 0;
   #overloadPending = false;
+  readonly #heartbeatTimeout: number;
+  #lastBeat = 0;
+  #lastBeatAt = Number.NaN;
+  #unresponsive = false;
+  readonly #onWorkerError = (event: ErrorEvent): void => {
+    this.#emitSafely('fault', new Error(`steadyframe: the worker threw outside a step: ${event.message}`));
+  };
   #disposed = false;
 
   constructor(
@@ -297,6 +333,8 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.#draw = options.draw;
     this.#worker = options.worker;
     this.#events.on('fault', options.onError ?? ((error) => console.error(error)));
+    this.#heartbeatTimeout = options.heartbeatTimeout ?? 2000;
+    this.#worker.addEventListener('error', this.#onWorkerError);
     this.commands = (remote as unknown as { commands: Remote<C> }).commands;
     this.now = createSharedClock(views.f64[F64.CLOCK_ANCHOR]!);
     const render = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
@@ -339,7 +377,8 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   sample(time: number = this.now()): Frame<S> {
     const frame = this.#frame;
     frame.index++;
-    const slot = this.reader.acquire();
+    // a worker that stopped beating may have died holding the lock: do not spin on it every frame
+    const slot = this.#unresponsive ? null : this.reader.acquire();
     if (slot === null) {
       // the lock stayed busy: everything in the frame is still the last good sample's
       frame.fresh = false;
@@ -424,10 +463,18 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     };
   }
 
+  async restart(from: 'last' | 'scratch' = 'last'): Promise<void> {
+    this.#alive('restart');
+    await this.remote.restart(from);
+    this.#faultReported = false;
+    if (this.#framesWanted) await this.remote.start();
+  }
+
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#stopFrames();
+    this.#worker.removeEventListener('error', this.#onWorkerError);
     this.#unsubscribeVisibility();
     this.remote[releaseProxy]();
     this.#worker.terminate();
@@ -472,13 +519,31 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
 
   #onVisibility(hidden: boolean): void {
     if (this.#disposed) return;
+    // no frames while hidden: the heartbeat's silence is measured from when we can see again
+    this.#lastBeatAt = Number.NaN;
     void this.remote.setHidden(hidden);
     this.#events.emit('visibility', { hidden });
   }
 
-  /** Once per frame: two Atomics loads, and an event (one comlink round trip) only when something happened. */
+  /** Once per frame: three Atomics loads, and an event (one comlink round trip) only when something happened. */
   #checkWorker(): void {
     const i32 = this.views.i32;
+    const beat = Atomics.load(i32, I32.HEARTBEAT);
+    const now = this.now();
+    if (beat !== this.#lastBeat) {
+      const silentMs = now - this.#lastBeatAt;
+      this.#lastBeat = beat;
+      this.#lastBeatAt = now;
+      if (this.#unresponsive) {
+        this.#unresponsive = false;
+        this.#emitSafely('responsive', { silentMs });
+      }
+    } else if (Number.isNaN(this.#lastBeatAt)) {
+      this.#lastBeatAt = now; // first frame, or first since the page showed again
+    } else if (!this.#unresponsive && now - this.#lastBeatAt > this.#heartbeatTimeout) {
+      this.#unresponsive = true;
+      this.#emitSafely('unresponsive', { silentMs: now - this.#lastBeatAt });
+    }
     if (!this.#faultReported && Atomics.load(i32, I32.STATUS) === STATUS.FAULTED) {
       this.#faultReported = true;
       void this.remote.stats().then((stats) => {

@@ -35,6 +35,8 @@ export function exposeSimulation<S extends Schema>(
     setTimeScale: (scale) => simulation.setTimeScale(scale),
     setTickRate: (hz) => simulation.setTickRate(hz),
     setHidden: (hidden) => simulation.setHidden(hidden),
+    restart: (from) => simulation.restart(from),
+    detach: () => simulation.detach(),
     stats: () => simulation.stats(),
     // comlink follows property paths, so runtime.commands.fire(x) calls definition.commands.fire(x) here
     commands: definition.commands ?? {},
@@ -46,6 +48,7 @@ export function exposeSimulation<S extends Schema>(
 export { Simulation, browserHost, MAX_TICK_RATE, MAX_TIME_SCALE } from './simulation.ts';
 export type { SimulationDefinition, SimulationHost, TickInfo, World } from './simulation.ts';
 export type { TickInput } from './tick-input.ts';
+export type { NonFinitePolicy } from './finite-check.ts';
 export type { BacklogPolicy } from '../core/fixed-step.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS } from '../core/schema.ts';
 export type { FieldSpec, FieldViews, InterpolationKind, Schema } from '../core/schema.ts';

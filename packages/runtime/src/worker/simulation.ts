@@ -32,6 +32,7 @@ import { schemaSignature, validateSchema, type Schema } from '../core/schema.ts'
 import { readNextFrame, SlotWriter, type PublishMeta } from '../core/slots.ts';
 import { InputReader } from '../core/input-ring.ts';
 import { TickInputBuffer, type TickInput } from './tick-input.ts';
+import { checkFinite, type NonFinitePolicy } from './finite-check.ts';
 import { createWorld, type World, type WorldInternals } from './world.ts';
 
 export type { World } from './world.ts';
@@ -73,6 +74,12 @@ export interface SimulationDefinition<S extends Schema> {
   /** While the page is hidden: 'pause' sleeps and resumes without a burst (default); 'run' keeps ticking. */
   readonly whenHidden?: 'pause' | 'run';
   /**
+   * NaN or infinite values a step writes to live entities: 'count' them (default; `stats().nonFiniteValues`),
+   * 'hold' (count, and publish the entity's last finite value instead), or 'off' (no scan, for the last 1% of
+   * speed: a scan costs about a nanosecond per float).
+   */
+  readonly nonFinite?: NonFinitePolicy;
+  /**
    * The game's own calls, served over comlink as `runtime.commands` (functions of plain, cloneable values).
    * They run in the worker between ticks: record what they ask for and let `step` change the world.
    */
@@ -87,9 +94,13 @@ export interface SimulationHost {
   sleep(i32: Int32Array, index: number, value: number, ms: number): Promise<unknown>;
   /** Resolves after pending messages (comlink calls) have had a turn. */
   yieldToEvents(): Promise<void>;
+  /** Calls `fn` every `ms` until the returned function is called. */
+  every(ms: number, fn: () => void): () => void;
 }
 
 export const MAX_TICK_RATE = 100_000;
+/** How often the worker bumps HEARTBEAT, whatever it is doing, ms. */
+export const HEARTBEAT_MS = 250;
 export const MAX_TIME_SCALE = 1_000;
 
 const STATUS_NAMES: Record<StatusCode, SimulationStatus> = {
@@ -144,6 +155,10 @@ export function browserHost(): SimulationHost {
         channel.port2.postMessage(0);
       });
     },
+    every(ms, fn) {
+      const handle = setInterval(fn, ms);
+      return () => clearInterval(handle);
+    },
   };
 }
 
@@ -184,6 +199,11 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   #sleeps = 0;
   #inputs = 0;
   #lateInputs = 0;
+  readonly #nonFinite: NonFinitePolicy;
+  #nonFiniteValues = 0;
+  #nonFiniteTicks = 0;
+  #restarts = 0;
+  #stopHeartbeat: () => void = () => {};
   /** Ms the worker's clock reads ahead of the page's (measured by the main thread), subtracted from it. */
   #clockOffset = 0;
   #error: WorkerStats['error'] = null;
@@ -223,6 +243,11 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       throw new RangeError(`steadyframe: whenHidden must be 'pause' or 'run'; got ${JSON.stringify(whenHidden)}`);
     }
     this.#pauseWhenHidden = whenHidden === 'pause';
+    const nonFinite = definition.nonFinite ?? 'count';
+    if (nonFinite !== 'count' && nonFinite !== 'hold' && nonFinite !== 'off') {
+      throw new RangeError(`steadyframe: nonFinite must be 'count', 'hold' or 'off'; got ${JSON.stringify(nonFinite)}`);
+    }
+    this.#nonFinite = nonFinite;
   }
 
   /** Ms of shared-clock time per tick at the current rate and scale. */
@@ -247,7 +272,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const clock: Clock = () => raw() - this.#clockOffset;
     // the world is laid out like one block, so a publish is two whole-block copies
     const worldBlock = new Float32Array(layout.blockBytes / 4);
-    const world = createWorld(layout, fieldViews<S>(worldBlock.buffer, 0, layout), generationView(worldBlock.buffer, 0, layout));
+    const world = createWorld(layout, worldBlock, fieldViews<S>(worldBlock.buffer, 0, layout), generationView(worldBlock.buffer, 0, layout));
     const writer = new SlotWriter(views, worldBlock, clock, 50, config.fault ?? 'none');
     const input = new TickInputBuffer(config.input === undefined ? null : new InputReader(config.input));
     this.#tickInfo = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input };
@@ -257,6 +282,9 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     this.#attached = { views, writer, clock, world, input, timeline: createTimeline(0, now, this.#tickLength) };
     this.#fillMeta(0, now, world.world.count, 0);
     writer.publishInitial(this.#meta);
+    this.#beat();
+    // a heartbeat the main thread watches: a worker that stops beating is reported unresponsive
+    this.#stopHeartbeat = this.#host.every(HEARTBEAT_MS, () => this.#beat());
     return {
       tickRate: this.#tickRate,
       timeScale: this.#timeScale,
@@ -338,6 +366,41 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     }
   }
 
+  /**
+   * Makes a faulted (or any) simulation runnable again, held: from the last published state (the world as the
+   * main thread last saw it, undoing a step that threw halfway) or from scratch (`init` runs again on an empty
+   * world; tick numbers go on, simulated time starts again at 0, every entity snaps). Call `start` after.
+   */
+  restart(from: 'last' | 'scratch'): void {
+    const a = this.#attached;
+    if (a === null) throw new Error('steadyframe: restart() before attach(); createRuntime() attaches the simulation to its buffer');
+    if (from !== 'last' && from !== 'scratch') {
+      throw new RangeError(`steadyframe: restart from 'last' or 'scratch'; got ${JSON.stringify(from)}`);
+    }
+    this.#generation++;
+    this.#error = null;
+    this.#setStatus(STATUS.IDLE);
+    this.#restarts++;
+    const front = a.views.blocks[a.writer.front].current;
+    if (from === 'last') {
+      a.world.restore(front, a.writer.frontMeta(META.COUNT));
+      a.world.takeSnaps();
+      return;
+    }
+    a.world.clear();
+    this.#definition.init?.(a.world.world);
+    this.#simTime = 0;
+    // publish the fresh world as a tick of its own, every entity snapping to it
+    this.#repin(a, this.#tickLength);
+    this.#tick(a, false);
+  }
+
+  /** Stops the heartbeat and the loop; the worker can then be garbage collected or terminated. */
+  detach(): void {
+    this.#stopHeartbeat();
+    this.#generation++;
+  }
+
   stats(): WorkerStats {
     const a = this.#attached;
     return {
@@ -360,6 +423,9 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       flipWaitMs: a?.writer.stats.flipWaitMs ?? 0,
       inputs: this.#inputs,
       lateInputs: this.#lateInputs,
+      nonFiniteValues: this.#nonFiniteValues,
+      nonFiniteTicks: this.#nonFiniteTicks,
+      restarts: this.#restarts,
     };
   }
 
@@ -420,6 +486,10 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     if (this.#attached !== null) Atomics.notify(this.#attached.views.i32, I32.FRAME_SEQ);
   }
 
+  #beat(): void {
+    if (this.#attached !== null) Atomics.add(this.#attached.views.i32, I32.HEARTBEAT, 1);
+  }
+
   #countDrop(a: Attached<S>, ms: number): void {
     if (ms <= 0) return;
     this.#overloads++;
@@ -464,8 +534,11 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     }
   }
 
-  /** Runs one tick and publishes it. Returns false (and faults) if the user's step threw. */
-  #tick(a: Attached<S>): boolean {
+  /**
+   * Runs one tick and publishes it; with `step` false, publishes the world as it stands as the next tick (a
+   * restart). Returns false (and faults) if the user's step threw.
+   */
+  #tick(a: Attached<S>, step = true): boolean {
     const { timeline, world, clock } = a;
     const previousTick = timeline.tick;
     const previousTime = timeOfTick(timeline);
@@ -477,12 +550,14 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     info.time = (this.#simTime + dt * 1000) / 1000;
     info.previousAt = previousTime;
     info.at = timeOfTick(timeline, previousTick + 1);
-    // the events that happened up to this tick's time, and any that came too late for the ticks before
-    this.#lateInputs += a.input.fill(previousTime, info.at);
-    this.#inputs += a.input.length;
     const started = clock();
     try {
-      this.#definition.step(world.world, info);
+      if (step) {
+        // the events that happened up to this tick's time, and any that came too late for the ticks before
+        this.#lateInputs += a.input.fill(previousTime, info.at);
+        this.#inputs += a.input.length;
+        this.#definition.step(world.world, info);
+      }
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));
       this.#error = { message: e.message, stack: e.stack };
@@ -493,7 +568,15 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const took = clock() - started;
     this.#lastStepMs = took;
     if (took > this.#maxStepMs) this.#maxStepMs = took;
-    this.#simTime += dt * 1000;
+    if (step) this.#simTime += dt * 1000;
+    if (this.#nonFinite !== 'off') {
+      const last = this.#nonFinite === 'hold' ? a.views.slots[a.writer.front].current : null;
+      const found = checkFinite(a.views.layout, world.world.fields, world.world.count, last);
+      if (found > 0) {
+        this.#nonFiniteValues += found;
+        this.#nonFiniteTicks++;
+      }
+    }
     timeline.tick = previousTick + 1;
     this.#fillMeta(previousTick, previousTime, previousCount, world.takeSnaps());
     a.writer.publish(this.#meta);

@@ -34,10 +34,15 @@ export interface WorldInternals<S extends Schema> {
   readonly world: World<S>;
   /** Entities marked to snap since the last `takeSnaps`. */
   takeSnaps(): number;
+  /** Puts back a published state (a block laid out like the world's) with `count` live entities. */
+  restore(block: Float32Array, count: number): void;
+  /** Empties the world for a restart from scratch: no entities, fields zeroed, every entity marked to snap. */
+  clear(): void;
 }
 
 export function createWorld<S extends Schema>(
   layout: Layout,
+  block: Float32Array,
   fields: FieldViews<S>,
   generation: Uint32Array,
 ): WorldInternals<S> {
@@ -88,6 +93,15 @@ export function createWorld<S extends Schema>(
       const taken = snaps;
       snaps = 0;
       return taken;
+    },
+    restore(from, n) {
+      block.set(from);
+      count = n;
+    },
+    clear() {
+      for (const { view } of views) view.fill(0);
+      for (let i = 0; i < capacity; i++) snap(i);
+      count = 0;
     },
   };
 }

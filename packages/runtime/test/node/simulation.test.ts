@@ -13,6 +13,8 @@ function manualHost(start = 1000) {
   let now = start;
   let wake: (() => void) | null = null;
   const sleeps: number[] = [];
+  /** The heartbeat callbacks; the test calls them to pass HEARTBEAT_MS. */
+  const beats: Array<() => void> = [];
   const pause = (record: number) => {
     sleeps.push(record);
     return new Promise<void>((resolve) => (wake = resolve));
@@ -22,10 +24,15 @@ function manualHost(start = 1000) {
     sleep: (_i32, _index, _value, ms) => pause(ms),
     // recorded as -1: the loop gives the event loop a turn
     yieldToEvents: () => pause(-1),
+    every: (_ms, fn) => {
+      beats.push(fn);
+      return () => beats.splice(beats.indexOf(fn), 1);
+    },
   };
   return {
     host,
     sleeps,
+    beats,
     get now() {
       return now;
     },
@@ -323,6 +330,84 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     expect(make({ backlog: 'later' })).toThrow(/backlog must be one of catch-up, slow, drop/);
     expect(make({ whenHidden: 'sometimes' })).toThrow(/whenHidden must be 'pause' or 'run'/);
     expect(() => new Simulation({ schema, tickRate: 10 } as never, host)).toThrow(/needs a step/);
+  });
+});
+
+describe('faults, restarts, bad values, heartbeat', () => {
+  it('restarts from the last published state, undoing the step that threw halfway', async () => {
+    let broken = true;
+    const { sim, front, clock } = setup({
+      step(world) {
+        world.fields.x[0]! += 1;
+        if (broken && world.fields.x[0] === 3) {
+          world.fields.x[0] = 999; // half-done work, then the throw
+          throw new Error('boom');
+        }
+      },
+    });
+    sim.start();
+    clock.now = 1100;
+    await clock.wake();
+    expect(sim.stats().status).toBe('faulted');
+    expect(front()).toMatchObject({ tick: 2, x: 2 });
+    broken = false;
+    sim.restart('last');
+    expect(sim.stats()).toMatchObject({ status: 'idle', error: null, restarts: 1 });
+    sim.stepOnce();
+    expect(front()).toMatchObject({ tick: 3, previousX: 2, x: 3 }); // not 999 + 1
+  });
+
+  it('restarts from scratch: init again, every entity snaps, ticks go on, simulated time from 0', () => {
+    const { sim, front } = setup();
+    sim.pause();
+    sim.stepOnce();
+    sim.stepOnce();
+    expect(front()).toMatchObject({ tick: 2, x: 2 });
+    sim.restart('scratch');
+    const f = front();
+    expect(f).toMatchObject({ tick: 3, previousX: 2, x: 0, count: 1 });
+    expect(f.snaps).toBeGreaterThan(0);
+    expect(f.generation[0]).not.toBe(f.previousGeneration[0]);
+    expect(sim.stats().simTime).toBe(0);
+    expect(() => sim.restart('later' as never)).toThrow(/restart from 'last' or 'scratch'/);
+  });
+
+  it('counts non-finite values a step writes, and can hold the last finite value instead', () => {
+    const write = (value: number) => (world: World<typeof schema>) => {
+      world.fields.x[0] = value;
+    };
+    let value = 5;
+    const counting = setup({ step: (w) => write(value)(w) });
+    counting.sim.pause();
+    counting.sim.stepOnce();
+    value = Number.NaN;
+    counting.sim.stepOnce();
+    value = Number.POSITIVE_INFINITY;
+    counting.sim.stepOnce();
+    expect(counting.sim.stats()).toMatchObject({ nonFiniteValues: 2, nonFiniteTicks: 2 });
+    expect(counting.front().x).toBe(Number.POSITIVE_INFINITY); // counted, published as written
+    value = 5;
+    const holding = setup({ nonFinite: 'hold', step: (w) => write(value)(w) });
+    holding.sim.pause();
+    holding.sim.stepOnce();
+    value = Number.NaN;
+    holding.sim.stepOnce();
+    expect(holding.front()).toMatchObject({ previousX: 5, x: 5 });
+    expect(holding.sim.stats().nonFiniteValues).toBe(1);
+  });
+
+  it('beats while idle, paused or running, and stops beating when detached', () => {
+    const { sim, clock, views } = setup();
+    const beat = () => Atomics.load(views.i32, I32.HEARTBEAT);
+    const first = beat();
+    expect(first).toBeGreaterThan(0);
+    for (const fn of clock.beats) fn();
+    expect(beat()).toBe(first + 1);
+    sim.pause();
+    for (const fn of clock.beats) fn();
+    expect(beat()).toBe(first + 2);
+    sim.detach();
+    expect(clock.beats).toHaveLength(0);
   });
 });
 

@@ -1,0 +1,76 @@
+/** Faults, restarts, a dead worker, a worker that never loads, and bad set-up, with real workers. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from 'steadyframe';
+import { I32, LOCK } from '../../src/core/layout.ts';
+import { motionSchema } from './fixtures/schemas.ts';
+import { fixtureWorker, sleep, waitFor } from './helpers.ts';
+
+let runtime: Runtime<typeof motionSchema> | undefined;
+afterEach(() => runtime?.dispose());
+
+describe('reliability with real workers', () => {
+  it('restarts after a fault from the last good state, and keeps going', async () => {
+    const faults: Error[] = [];
+    const rt = await createRuntime({
+      worker: fixtureWorker('faulty'),
+      schema: motionSchema,
+      capacity: 1,
+      onError: (error) => faults.push(error),
+      draw: () => {},
+    });
+    runtime = rt;
+    await rt.start();
+    await waitFor('the fault', () => faults.length === 1);
+    expect(faults[0]!.message).toMatch(/the game broke at tick 3/);
+    expect(faults[0]!.stack).toMatch(/faulty\.worker/); // the worker's own stack, not ours
+    expect(rt.sample().tick).toBe(2);
+    await rt.restart('last');
+    await waitFor('ticks past the fault', () => rt.sample().tick >= 6);
+    expect(rt.sample().fields.position[0]).toBeGreaterThanOrEqual(5); // the step runs again from the last state
+    const stats = await rt.stats();
+    expect(stats.worker).toMatchObject({ status: 'running', restarts: 1, error: null });
+    expect(faults).toHaveLength(1);
+  });
+
+  it('notices a worker that died holding the lock, and stops spinning on it', async () => {
+    const worker = fixtureWorker('motion');
+    const events: string[] = [];
+    let frames = 0;
+    const rt = await createRuntime({ worker, schema: motionSchema, capacity: 4, heartbeatTimeout: 400, draw: () => frames++ });
+    runtime = rt;
+    rt.on('unresponsive', () => events.push('unresponsive'));
+    await rt.start();
+    await waitFor('frames', () => frames > 5);
+    worker.terminate();
+    // as if it died in the middle of a flip: the lock is the writer's forever
+    Atomics.store(rt.views.i32, I32.LOCK, LOCK.WRITER);
+    await waitFor('the unresponsive event', () => events.length > 0, 5000);
+    const misses = rt.reader.stats.misses;
+    const framesThen = frames;
+    await waitFor('more frames', () => frames > framesThen + 10);
+    expect(rt.reader.stats.misses).toBe(misses); // no more spinning on a lock nobody will free
+    expect(rt.sample().fresh).toBe(false); // frames go on with the last good state
+    expect(events).toEqual(['unresponsive']);
+  });
+
+  it('fails, instead of hanging, when the worker script does not load', async () => {
+    const worker = new Worker(new URL('./fixtures/no-such-worker.ts', import.meta.url), { type: 'module' });
+    await expect(createRuntime({ worker, schema: motionSchema, capacity: 1 })).rejects.toThrow(/the worker failed before it attached/);
+    worker.terminate();
+  });
+
+  it('refuses bad set-up with messages that name the problem and the fix', async () => {
+    const worker = fixtureWorker('motion');
+    await expect(createRuntime({ worker, schema: motionSchema, capacity: 0 })).rejects.toThrow(/capacity must be a whole number of entities, at least 1; got 0/);
+    await expect(createRuntime({ worker, schema: motionSchema, capacity: 4, interpolation: { renderDelay: 3 } })).rejects.toThrow(
+      /renderDelay is in ticks, from 0 to 2; got 3/,
+    );
+    await expect(createRuntime({ worker, schema: { bad: { width: 3, kind: 'quaternion' } } as never, capacity: 4 })).rejects.toThrow(
+      /schema field "bad" is a quaternion and must have width 4/,
+    );
+    await expect(createRuntime({ worker: {} as Worker, schema: motionSchema, capacity: 4 })).rejects.toThrow(/options.worker must be a Worker/);
+    await expect(createRuntime({ worker, schema: motionSchema, capacity: 4, input: { capacity: 100 } })).rejects.toThrow(/power of two/);
+    worker.terminate();
+    await sleep(0);
+  });
+});
