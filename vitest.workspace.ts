@@ -19,6 +19,32 @@ function chromium(): string {
 
 const wantsBrowser = process.env.STEADYFRAME_SKIP_BROWSER !== '1';
 
+/** A browser-mode project in headless Chromium; `headers` decide whether its pages are cross-origin isolated. */
+function browserProject(name: string, include: string, headers: Record<string, string>): TestProjectInlineConfiguration {
+  return {
+    server: { headers },
+    define: {
+      // the swap stress test; raise them for a long soak: STEADYFRAME_STRESS_ACQUIRES=10000000
+      __STRESS_ACQUIRES__: String(Number(process.env.STEADYFRAME_STRESS_ACQUIRES ?? 100_000)),
+      __STRESS_CAPACITY__: String(Number(process.env.STEADYFRAME_STRESS_CAPACITY ?? 2048)),
+    },
+    test: {
+      name,
+      include: [include],
+      testTimeout: 60_000,
+      browser: {
+        enabled: true,
+        headless: true,
+        screenshotFailures: false,
+        provider: playwright({
+          launchOptions: { executablePath: chromium(), args: CHROMIUM_ARGS },
+        }),
+        instances: [{ browser: 'chromium' as const }],
+      },
+    },
+  };
+}
+
 export const projects: TestProjectInlineConfiguration[] = [
   {
     test: {
@@ -29,27 +55,9 @@ export const projects: TestProjectInlineConfiguration[] = [
   },
   ...(wantsBrowser
     ? [
-        {
-          server: { headers: isolationHeaders },
-          define: {
-            // acquires in the swap stress test; raise it for a long soak: STEADYFRAME_STRESS_ACQUIRES=10000000
-            __STRESS_ACQUIRES__: String(Number(process.env.STEADYFRAME_STRESS_ACQUIRES ?? 100_000)),
-          },
-          test: {
-            name: 'browser',
-            include: ['packages/*/test/browser/**/*.test.ts'],
-            testTimeout: 60_000,
-            browser: {
-              enabled: true,
-              headless: true,
-              screenshotFailures: false,
-              provider: playwright({
-                launchOptions: { executablePath: chromium(), args: CHROMIUM_ARGS },
-              }),
-              instances: [{ browser: 'chromium' as const }],
-            },
-          },
-        } satisfies TestProjectInlineConfiguration,
+        browserProject('browser', 'packages/*/test/browser/**/*.test.ts', isolationHeaders),
+        // served without COOP/COEP: no SharedArrayBuffer, so the runtime must fall back to messages
+        browserProject('browser-plain', 'packages/*/test/browser-plain/**/*.test.ts', {}),
       ]
     : []),
 ];

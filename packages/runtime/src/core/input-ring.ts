@@ -120,11 +120,12 @@ export function computeInputRingLayout(capacity: number, payloadWidth: number): 
  * before pushing; both sides then wrap it: `new InputWriter(buffer)` on the page, `new InputReader(buffer)` in the
  * worker. Allocates; call once at set-up.
  */
-export function allocateInputRing(capacity: number, payloadWidth = 4): SharedArrayBuffer {
+export function allocateInputRing(capacity: number, payloadWidth = 4, shared = true): ArrayBufferLike {
   const layout = computeInputRingLayout(capacity, payloadWidth);
-  let buffer: SharedArrayBuffer;
+  let buffer: ArrayBufferLike;
   try {
-    buffer = new SharedArrayBuffer(layout.totalBytes);
+    // a plain buffer serves a ring whose two ends live on one thread (the message transport's)
+    buffer = shared ? new SharedArrayBuffer(layout.totalBytes) : new ArrayBuffer(layout.totalBytes);
   } catch (cause) {
     throw new RangeError(
       `steadyframe: could not allocate ${layout.totalBytes} bytes of shared memory for an input ring of ${capacity} events; lower the capacity (or check that the page is cross-origin isolated)`,
@@ -140,7 +141,7 @@ export function allocateInputRing(capacity: number, payloadWidth = 4): SharedArr
 }
 
 /** Checks a buffer made by `allocateInputRing` and returns its layout. Throws at set-up. */
-function readLayout(buffer: SharedArrayBuffer): InputRingLayout {
+function readLayout(buffer: ArrayBufferLike): InputRingLayout {
   if (buffer.byteLength < INPUT_RECORDS_OFFSET) {
     throw new TypeError(
       `steadyframe: this buffer (${buffer.byteLength} bytes) is too small to be an input ring; make it with allocateInputRing`,
@@ -179,7 +180,7 @@ export class InputWriter {
   /** Time of the last accepted event: later pushes are clamped up to it. */
   #lastTime = -Infinity;
 
-  constructor(readonly buffer: SharedArrayBuffer) {
+  constructor(readonly buffer: ArrayBufferLike) {
     this.layout = readLayout(buffer);
     this.#i32 = new Int32Array(buffer, 0, HEADER_WORDS);
     this.#f64 = new Float64Array(buffer, INPUT_RECORDS_OFFSET, this.layout.capacity * this.layout.recordWords);
@@ -336,7 +337,7 @@ export class InputReader {
   /** Our own READ count (we are its only writer), as a uint32. */
   #read: number;
 
-  constructor(readonly buffer: SharedArrayBuffer) {
+  constructor(readonly buffer: ArrayBufferLike) {
     this.layout = readLayout(buffer);
     this.#i32 = new Int32Array(buffer, 0, HEADER_WORDS);
     this.#f64 = new Float64Array(buffer, INPUT_RECORDS_OFFSET, this.layout.capacity * this.layout.recordWords);

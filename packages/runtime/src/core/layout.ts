@@ -84,7 +84,7 @@ export const META = {
   /** Entities the simulation marked to snap this tick; 0 lets the renderer skip its snap pass. */
   SNAPS: 8,
 } as const;
-const META_WORDS = 16;
+export const META_WORDS = 16;
 
 /**
  * LOCK values. READER_WAKE_WRITER: the reader holds the lock and the writer waits for it, so the reader's
@@ -169,9 +169,17 @@ export function slotMetaIndex(slot: number): number {
  * in `performance.timeOrigin + performance.now()` terms (see clock.ts). Allocates; call once at set-up.
  */
 export function allocateSharedBuffer(layout: Layout, clockAnchor: number): SharedArrayBuffer {
-  let buffer: SharedArrayBuffer;
+  return allocateStateBuffer(layout, clockAnchor, true) as SharedArrayBuffer;
+}
+
+/**
+ * The same layout in shared memory, or (`shared` false: the worker's own copy when the page is not cross-origin
+ * isolated, see message-transport.ts) in a plain ArrayBuffer. Allocates; call once at set-up.
+ */
+export function allocateStateBuffer(layout: Layout, clockAnchor: number, shared: boolean): ArrayBufferLike {
+  let buffer: ArrayBufferLike;
   try {
-    buffer = new SharedArrayBuffer(layout.totalBytes);
+    buffer = shared ? new SharedArrayBuffer(layout.totalBytes) : new ArrayBuffer(layout.totalBytes);
   } catch (cause) {
     throw new RangeError(
       `steadyframe: could not allocate ${layout.totalBytes} bytes of shared memory for capacity ${layout.capacity}; lower the capacity`,
@@ -190,7 +198,7 @@ export function allocateSharedBuffer(layout: Layout, clockAnchor: number): Share
 
 /** Typed views over one shared buffer. Build once per thread; the hot path only indexes them. */
 export interface SharedViews<S extends Schema> {
-  readonly buffer: SharedArrayBuffer;
+  readonly buffer: ArrayBufferLike;
   readonly layout: Layout;
   /** The Int32 header words, for Atomics. */
   readonly i32: Int32Array;
@@ -202,13 +210,25 @@ export interface SharedViews<S extends Schema> {
   readonly blocks: readonly [{ previous: Float32Array; current: Float32Array }, { previous: Float32Array; current: Float32Array }];
 }
 
-export interface SlotViews<S extends Schema> {
-  readonly index: 0 | 1;
+/**
+ * One published pair of states, as a reader sees it: the front slot of the shared buffer, or (without
+ * cross-origin isolation) the last two states the worker sent.
+ */
+export interface StatePair<S extends Schema> {
   readonly previous: FieldViews<S>;
   readonly current: FieldViews<S>;
   /** Per-entity generations of the previous and current state; an entity whose two differ snaps. */
   readonly previousGeneration: Uint32Array;
   readonly currentGeneration: Uint32Array;
+  /** The two whole blocks, for copies. */
+  readonly previousBlock: Float32Array;
+  readonly currentBlock: Float32Array;
+  /** The pair's meta record: `metaWords[META.CUR_TIME]` and so on. */
+  readonly metaWords: Float64Array;
+}
+
+export interface SlotViews<S extends Schema> extends StatePair<S> {
+  readonly index: 0 | 1;
   /** Index of this slot's meta record in `f64`. */
   readonly meta: number;
 }
@@ -228,7 +248,7 @@ export function generationView(buffer: ArrayBufferLike, byteOffset: number, layo
 }
 
 /** Views over a buffer made by `allocateSharedBuffer`; checks that it was made for this schema and capacity. */
-export function createSharedViews<S extends Schema>(buffer: SharedArrayBuffer, schema: S, capacity: number): SharedViews<S> {
+export function createSharedViews<S extends Schema>(buffer: ArrayBufferLike, schema: S, capacity: number): SharedViews<S> {
   const layout = computeLayout(schema, capacity);
   if (buffer.byteLength !== layout.totalBytes) {
     throw new RangeError(
@@ -246,6 +266,9 @@ export function createSharedViews<S extends Schema>(buffer: SharedArrayBuffer, s
     current: fieldViews<S>(buffer, blockOffset(layout, b, 'current'), layout),
     previousGeneration: generationView(buffer, blockOffset(layout, b, 'previous'), layout),
     currentGeneration: generationView(buffer, blockOffset(layout, b, 'current'), layout),
+    previousBlock: new Float32Array(buffer, blockOffset(layout, b, 'previous'), layout.blockBytes / 4),
+    currentBlock: new Float32Array(buffer, blockOffset(layout, b, 'current'), layout.blockBytes / 4),
+    metaWords: new Float64Array(buffer, slotMetaIndex(b) * 8, META_WORDS),
     meta: slotMetaIndex(b),
   });
   const block = (b: 0 | 1) => ({

@@ -5,18 +5,28 @@
 import type { BacklogPolicy } from './fixed-step.ts';
 import type { FlipStats, TestFault } from './slots.ts';
 
-/** What the main thread hands the worker once, at set-up. */
+/** What the main thread hands the worker once, at set-up: one of two transports. */
 export interface AttachConfig {
-  /** The buffer laid out by layout.ts for this schema and capacity. */
-  readonly buffer: SharedArrayBuffer;
   /** `schemaSignature` of the main thread's schema; the worker refuses a different one. */
   readonly signature: string;
   readonly capacity: number;
-  /** The input ring (see input-ring.ts), if the runtime has one. */
+  /** Shared transport: the buffer laid out by layout.ts for this schema and capacity. */
+  readonly buffer?: SharedArrayBuffer;
+  /** Shared transport: the input ring (see input-ring.ts), if the runtime has one. */
   readonly input?: SharedArrayBuffer;
+  /**
+   * Message transport, when the page is not cross-origin isolated: a port over which states, frame times and
+   * input travel (see message-transport.ts), the clock anchor, and the input ring's size (null: none).
+   */
+  readonly port?: MessagePort;
+  readonly clockAnchor?: number;
+  readonly inputRing?: { readonly capacity: number; readonly payloadWidth: number } | null;
   /** Test-only fault injection; never set it in a game. */
   readonly fault?: TestFault;
 }
+
+/** How states reach the main thread. */
+export type TransportKind = 'shared' | 'message';
 
 /** The simulation's settings as the worker runs them, returned by `attach`. */
 export interface SimulationInfo {
@@ -31,6 +41,8 @@ export interface SimulationInfo {
   readonly whenHidden: 'pause' | 'run';
   /** The worker realm's `crossOriginIsolated`. */
   readonly crossOriginIsolated: boolean;
+  /** The transport in use. */
+  readonly transport: TransportKind;
 }
 
 export type SimulationStatus = 'idle' | 'running' | 'paused' | 'stopped' | 'faulted';
@@ -61,6 +73,8 @@ export interface WorkerStats extends FlipStats {
   readonly sleeps: number;
   /** Input events handed to steps. */
   readonly inputs: number;
+  /** Message transport only: input events the worker's own ring refused (it was full). */
+  readonly inputRejected: number;
   /** Of those, events that arrived after the tick they belonged to had been made (see TickInput.late). */
   readonly lateInputs: number;
   /** Non-finite components written by steps to live entities, and ticks that had any (see `nonFinite`). */

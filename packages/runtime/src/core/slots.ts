@@ -24,7 +24,7 @@
  * those plain stores happen-before the reader's plain loads of slot b (ECMAScript memory model,
  * synchronizes-with on the LOCK word).
  */
-import { I32, LOCK, META, type SharedViews, type SlotViews } from './layout.ts';
+import { I32, LOCK, META, type SharedViews, type SlotViews, type StatePair } from './layout.ts';
 import type { Schema } from './schema.ts';
 
 const READER_WAKE_WRITER = LOCK.READER_WAKE_WRITER;
@@ -53,6 +53,20 @@ export interface FlipStats {
   flipWaitMs: number;
 }
 
+/**
+ * Where the main thread gets published states from: the shared buffer's front slot under the lock
+ * (`SlotReader`), or the last two states the worker sent when the page is not cross-origin isolated
+ * (`MessageSource`).
+ */
+export interface StateSource<S extends Schema> {
+  /** The newest pair of states, stable until `release`; null if none can be had now (counted as a miss). */
+  acquire(): StatePair<S> | null;
+  release(): void;
+  /** States published so far (1 after attach). Can be late by one publish. */
+  publishCount(): number;
+  readonly stats: ReadLockStats;
+}
+
 /** Faults for tests only, to prove the swap stress test can fail. Never set them in a game. */
 export type TestFault = 'none' | 'unlocked-flip' | 'front-write';
 
@@ -62,7 +76,7 @@ export type TestFault = 'none' | 'unlocked-flip' | 'front-write';
  * writer's until its thread wakes from `Atomics.wait` (tens of microseconds): a second acquire in the same
  * frame can then spin out and miss. Acquire once per frame.
  */
-export class SlotReader<S extends Schema> {
+export class SlotReader<S extends Schema> implements StateSource<S> {
   readonly stats: ReadLockStats = { acquires: 0, spins: 0, maxSpins: 0, misses: 0 };
   #held: SlotViews<S> | null = null;
 
@@ -156,6 +170,8 @@ function writeMeta(f64: Float64Array, m: number, meta: PublishMeta): void {
 /** The worker's side: copies a tick into the back slot, then flips. The only writer of slots and STATE_INDEX. */
 export class SlotWriter<S extends Schema> {
   readonly stats: FlipStats = { publishes: 0, flipWaits: 0, flipWaitMs: 0 };
+  /** Called after every publish and restamp: the message transport forwards the front slot from here. */
+  onChange: ((what: 'publish' | 'restamp') => void) | null = null;
   #front: 0 | 1;
 
   constructor(
@@ -216,6 +232,7 @@ export class SlotWriter<S extends Schema> {
     f64[m + META.CUR_TIME] = currentTime;
     // release: the reader's next acquire sees the new times
     if (this.fault !== 'unlocked-flip') Atomics.store(i32, I32.LOCK, LOCK.FREE);
+    this.onChange?.('restamp');
   }
 
   /** The front slot's meta word, as this writer last wrote it. */
@@ -233,6 +250,7 @@ export class SlotWriter<S extends Schema> {
     if (this.fault !== 'unlocked-flip') Atomics.store(i32, I32.LOCK, LOCK.FREE);
     this.#front = next;
     this.stats.publishes++;
+    this.onChange?.('publish');
   }
 
   #lock(): void {

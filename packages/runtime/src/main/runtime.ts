@@ -2,14 +2,15 @@
  * The main-thread side: owns the shared buffer, reads the front slot each animation frame, interpolates it into
  * a render buffer and hands that to the game's draw. It never changes simulation state and never blocks.
  */
-import { releaseProxy, wrap, type Remote } from 'comlink';
+import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { createSharedClock, currentTimeOrigin, type Clock } from '../core/clock.ts';
 import { allocateSharedBuffer, computeLayout, createSharedViews, F64, fieldViews, I32, STATUS, type Layout, type SharedViews } from '../core/layout.ts';
-import type { SimulationInfo, SimulationRemote, WorkerStats } from '../core/protocol.ts';
+import type { AttachConfig, SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from '../core/protocol.ts';
 import { validateSchema, type FieldViews, type Schema } from '../core/schema.ts';
-import { SlotReader, writeNextFrame, type ReadLockStats, type TestFault } from '../core/slots.ts';
+import { SlotReader, writeNextFrame, type ReadLockStats, type StateSource, type TestFault } from '../core/slots.ts';
+import { MessageSource } from './message-source.ts';
 import { Emitter } from './events.ts';
-import { allocateInputRing, InputWriter } from '../core/input-ring.ts';
+import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
 import { createFramePacer, type FramePacer, type FramePacerOptions, type PacerChange } from './frame-pacer.ts';
 import { Sampler, validateInterpolation, type InterpolationOptions, type SampleResult, type SampleStats } from './sampler.ts';
 import { documentVisibility, type VisibilityHook } from './visibility.ts';
@@ -44,6 +45,12 @@ export interface RuntimeOptions<S extends Schema> {
    * document's `visibilitychange`; null to never tell the worker.
    */
   readonly visibility?: VisibilityHook | null;
+  /**
+   * How states reach this thread. 'shared' (the fast path: one SharedArrayBuffer, needs a cross-origin
+   * isolated page), 'message' (transferred ArrayBuffers, works anywhere), or 'auto' (default): shared when
+   * the page is isolated, message otherwise. `runtime.transport` says which is in use.
+   */
+  readonly transport?: 'auto' | TransportKind;
   /** Ms without a worker heartbeat (it beats every 250 ms) before an `unresponsive` event. Default 2000. */
   readonly heartbeatTimeout?: number;
   /** Test-only fault injection, to prove the swap stress test can fail. Never set it in a game. */
@@ -141,9 +148,12 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
    * exports `type Commands = typeof commands`.
    */
   readonly commands: Remote<C>;
-  /** The shared buffer's views; `reader` is the lock-holding reader the runtime itself uses. */
-  readonly views: SharedViews<S>;
-  readonly reader: SlotReader<S>;
+  /** The transport in use: 'shared' (SharedArrayBuffer) or 'message' (no cross-origin isolation). */
+  readonly transport: TransportKind;
+  /** The shared buffer's views (null with the message transport). */
+  readonly views: SharedViews<S> | null;
+  /** Where frames read states from: the shared buffer's lock-holding reader, or the message transport's. */
+  readonly reader: StateSource<S>;
   /** Shared-clock ms now (equals `performance.now()` on this thread). */
   readonly now: Clock;
   /** Starts the simulation and, if `draw` was given, the animation-frame loop. */
@@ -210,23 +220,52 @@ export async function createRuntime<S extends Schema, C extends object = Record<
 ): Promise<Runtime<S, C>> {
   const { worker, schema, capacity } = options;
   validateSchema(schema);
-  if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated === false) {
-    throw new Error(ISOLATION_REQUIRED);
+  const isolated = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated !== false;
+  const wanted = options.transport ?? 'auto';
+  if (wanted !== 'auto' && wanted !== 'shared' && wanted !== 'message') {
+    throw new RangeError(`steadyframe: transport must be 'auto', 'shared' or 'message'; got ${JSON.stringify(wanted)}`);
   }
+  if (wanted === 'shared' && !isolated) throw new Error(ISOLATION_REQUIRED);
+  const transportKind: TransportKind = wanted === 'message' || !isolated ? 'message' : 'shared';
   if (typeof worker?.postMessage !== 'function') {
     throw new TypeError("steadyframe: options.worker must be a Worker, e.g. new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module' })");
   }
   if (options.interpolation !== undefined) validateInterpolation(schema, options.interpolation);
-  const inputRing = options.input === false ? undefined : allocateInputRing(options.input?.capacity ?? 1024, options.input?.payloadWidth ?? 4);
   const maxSpins = options.maxSpins ?? 10_000;
   if (!Number.isInteger(maxSpins) || maxSpins < 1) {
     throw new RangeError(`steadyframe: maxSpins must be a whole number of at least 1; got ${String(maxSpins)}`);
   }
   const layout = computeLayout(schema, capacity);
-  const buffer = allocateSharedBuffer(layout, currentTimeOrigin());
-  const views = createSharedViews(buffer, schema, capacity);
-  const remote = wrap<SimulationRemote>(worker);
+  const anchor = currentTimeOrigin();
+  const inputCapacity = options.input === false ? 0 : (options.input?.capacity ?? 1024);
+  const inputWidth = options.input === false ? 0 : (options.input?.payloadWidth ?? 4);
+  const shared = transportKind === 'shared';
+  const inputRing = options.input === false ? undefined : allocateInputRing(inputCapacity, inputWidth, shared);
   const fault = options.testFault ?? 'none';
+  let views: SharedViews<S> | null = null;
+  let source: StateSource<S>;
+  let config: AttachConfig;
+  if (shared) {
+    const buffer = allocateSharedBuffer(layout, anchor);
+    views = createSharedViews(buffer, schema, capacity);
+    source = new SlotReader(views, maxSpins, fault);
+    config = { buffer, signature: layout.signature, capacity, fault, ...(inputRing === undefined ? {} : { input: inputRing as SharedArrayBuffer }) };
+  } else {
+    const channel = new MessageChannel();
+    source = new MessageSource<S>(layout, channel.port1, inputRing === undefined ? null : new InputReader(inputRing));
+    config = transfer(
+      {
+        port: channel.port2,
+        clockAnchor: anchor,
+        inputRing: inputRing === undefined ? null : { capacity: inputCapacity, payloadWidth: inputWidth },
+        signature: layout.signature,
+        capacity,
+        fault,
+      },
+      [channel.port2],
+    );
+  }
+  const remote = wrap<SimulationRemote>(worker);
   let info: SimulationInfo;
   let clock: ClockSkew;
   // a worker script that fails to load or throws at its top level never answers: fail instead of hanging
@@ -239,11 +278,8 @@ export async function createRuntime<S extends Schema, C extends object = Record<
     worker.addEventListener('error', onError);
   });
   try {
-    info = await Promise.race([
-      remote.attach({ buffer, signature: layout.signature, capacity, fault, ...(inputRing === undefined ? {} : { input: inputRing }) }),
-      failed,
-    ]);
-    clock = await alignClocks(remote, createSharedClock(views.f64[F64.CLOCK_ANCHOR]!));
+    info = await Promise.race([remote.attach(config), failed]);
+    clock = await alignClocks(remote, createSharedClock(anchor));
   } catch (error) {
     remote[releaseProxy]();
     throw error;
@@ -251,7 +287,7 @@ export async function createRuntime<S extends Schema, C extends object = Record<
     worker.removeEventListener('error', onError);
   }
   const input = inputRing === undefined ? null : new InputWriter(inputRing);
-  return new MainRuntime<S, C>(options, layout, views, remote, info, clock, new SlotReader(views, maxSpins, fault), input);
+  return new MainRuntime<S, C>(options, layout, transportKind, anchor, views, remote, info, clock, source, input);
 }
 
 /** How far the worker's clock was from the page's, and how sure we are of it. */
@@ -318,14 +354,24 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   };
   #disposed = false;
 
+  /** The worker's header words: the shared buffer's own, or the message transport's mirror of them. */
+  readonly #header: Int32Array;
+  #inputFlushQueued = false;
+  readonly #flushInput = (): void => {
+    this.#inputFlushQueued = false;
+    if (this.reader instanceof MessageSource) this.reader.flushInput();
+  };
+
   constructor(
     options: RuntimeOptions<S>,
     readonly layout: Layout,
-    readonly views: SharedViews<S>,
+    readonly transport: TransportKind,
+    anchor: number,
+    readonly views: SharedViews<S> | null,
     readonly remote: Remote<SimulationRemote>,
     readonly info: SimulationInfo,
     readonly clock: ClockSkew,
-    readonly reader: SlotReader<S>,
+    readonly reader: StateSource<S>,
     readonly input: InputWriter | null,
   ) {
     this.schema = options.schema;
@@ -336,7 +382,8 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.#heartbeatTimeout = options.heartbeatTimeout ?? 2000;
     this.#worker.addEventListener('error', this.#onWorkerError);
     this.commands = (remote as unknown as { commands: Remote<C> }).commands;
-    this.now = createSharedClock(views.f64[F64.CLOCK_ANCHOR]!);
+    this.now = createSharedClock(anchor);
+    this.#header = views?.i32 ?? (reader as MessageSource<S>).header;
     const render = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
     this.#sampler = new Sampler(options.schema, layout, render);
     this.#pacer = createFramePacer({ ...options.pacing, onChange: (change) => this.#events.emit('interval', change) });
@@ -386,7 +433,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     }
     try {
       // the sampler reads the slot we hold; the worker cannot publish over it until release()
-      this.#sampler.read(this.views, slot, time, frame);
+      this.#sampler.read(slot, time, frame);
     } finally {
       // never leave the worker locked out, whatever happened
       this.reader.release();
@@ -397,7 +444,8 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   }
 
   expectFrame(time: number): void {
-    writeNextFrame(this.views, time);
+    if (this.views !== null) writeNextFrame(this.views, time);
+    else (this.reader as MessageSource<S>).expectFrame(time);
   }
 
   async start(): Promise<void> {
@@ -475,6 +523,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.#disposed = true;
     this.#stopFrames();
     this.#worker.removeEventListener('error', this.#onWorkerError);
+    if (this.reader instanceof MessageSource) this.reader.close();
     this.#unsubscribeVisibility();
     this.remote[releaseProxy]();
     this.#worker.terminate();
@@ -506,7 +555,13 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   }
 
   sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean {
-    return this.input !== null && this.input.push(this.now(), code, p0, p1, p2, p3);
+    if (this.input === null || !this.input.push(this.now(), code, p0, p1, p2, p3)) return false;
+    if (this.views === null && !this.#inputFlushQueued) {
+      // the message transport sends what was queued in one message, at the end of this task
+      this.#inputFlushQueued = true;
+      queueMicrotask(this.#flushInput);
+    }
+    return true;
   }
 
   readonly #onAnimationFrame = (timestamp: number): void => {
@@ -527,7 +582,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
 
   /** Once per frame: three Atomics loads, and an event (one comlink round trip) only when something happened. */
   #checkWorker(): void {
-    const i32 = this.views.i32;
+    const i32 = this.#header;
     const beat = Atomics.load(i32, I32.HEARTBEAT);
     const now = this.now();
     if (beat !== this.#lastBeat) {

@@ -16,7 +16,7 @@
  */
 import { alphaAt } from '../core/fixed-step.ts';
 import { extrapolateField, interpolateField } from '../core/interpolate.ts';
-import { META, type Layout, type SharedViews, type SlotViews } from '../core/layout.ts';
+import { META, type Layout, type StatePair } from '../core/layout.ts';
 import type { FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
 import { StateHistory } from './history.ts';
 
@@ -168,29 +168,27 @@ export class Sampler<S extends Schema> {
    * Under the lock: reads the front slot. Without a render delay this writes the render buffer; with one it
    * only records the slot's states, and `finish` (after release) blends from the history.
    */
-  read(views: SharedViews<S>, slot: SlotViews<S>, time: number, out: SampleResult): void {
-    const f64 = views.f64;
-    const m = slot.meta;
-    const previousTime = f64[m + META.PREV_TIME]!;
-    const currentTime = f64[m + META.CUR_TIME]!;
+  read(slot: StatePair<S>, time: number, out: SampleResult): void {
+    const meta = slot.metaWords;
+    const previousTime = meta[META.PREV_TIME]!;
+    const currentTime = meta[META.CUR_TIME]!;
     if (currentTime > previousTime) this.#tickLength = currentTime - previousTime;
     const history = this.#history;
     if (history !== null) {
-      const block = views.blocks[slot.index];
-      history.record(f64[m + META.PREV_TICK]!, previousTime, f64[m + META.PREV_COUNT]!, block.previous);
-      history.record(f64[m + META.CUR_TICK]!, currentTime, f64[m + META.COUNT]!, block.current);
-      out.simTime = f64[m + META.SIM_TIME]!;
+      history.record(meta[META.PREV_TICK]!, previousTime, meta[META.PREV_COUNT]!, slot.previousBlock);
+      history.record(meta[META.CUR_TICK]!, currentTime, meta[META.COUNT]!, slot.currentBlock);
+      out.simTime = meta[META.SIM_TIME]!;
       return;
     }
-    const count = f64[m + META.COUNT]!;
-    const previousCount = f64[m + META.PREV_COUNT]!;
+    const count = meta[META.COUNT]!;
+    const previousCount = meta[META.PREV_COUNT]!;
     out.time = time;
-    out.previousTick = f64[m + META.PREV_TICK]!;
-    out.tick = f64[m + META.CUR_TICK]!;
+    out.previousTick = meta[META.PREV_TICK]!;
+    out.tick = meta[META.CUR_TICK]!;
     out.previousTime = previousTime;
     out.currentTime = currentTime;
     out.count = count;
-    out.simTime = f64[m + META.SIM_TIME]!;
+    out.simTime = meta[META.SIM_TIME]!;
     out.late = currentTime > previousTime && time > currentTime;
     out.snapped = 0;
     if (out.late) this.stats.late++;
@@ -204,7 +202,7 @@ export class Sampler<S extends Schema> {
       const base = fromCurrent ? slot.current : slot.previous;
       const baseTime = fromCurrent ? currentTime : previousTime;
       const ahead = Math.min(Math.max(0, time - baseTime), this.#maxPrediction * this.#tickLength);
-      const seconds = (ahead * f64[m + META.SCALE]!) / 1000;
+      const seconds = (ahead * meta[META.SCALE]!) / 1000;
       for (const field of this.#fields) {
         const name = field.name as keyof S;
         const velocity = field.velocity === null ? null : base[field.velocity as keyof S];
@@ -223,7 +221,7 @@ export class Sampler<S extends Schema> {
     }
     out.alpha = alpha;
     this.#blend(slot.previous, slot.current, count, alpha);
-    if (f64[m + META.SNAPS]! > 0 || count > previousCount || this.#snapField !== null) {
+    if (meta[META.SNAPS]! > 0 || count > previousCount || this.#snapField !== null) {
       out.snapped = this.#snapPass(slot.previous, slot.current, slot.previousGeneration, slot.currentGeneration, count, previousCount);
       this.stats.snapped += out.snapped;
     }

@@ -26,11 +26,24 @@ import {
   type StepPlan,
   type Timeline,
 } from '../core/fixed-step.ts';
-import { createSharedViews, F64, fieldViews, generationView, I32, META, STATUS, type SharedViews, type StatusCode } from '../core/layout.ts';
-import type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../core/protocol.ts';
+import {
+  allocateStateBuffer,
+  computeLayout,
+  createSharedViews,
+  F64,
+  fieldViews,
+  generationView,
+  I32,
+  META,
+  STATUS,
+  type SharedViews,
+  type StatusCode,
+} from '../core/layout.ts';
+import type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from '../core/protocol.ts';
 import { schemaSignature, validateSchema, type Schema } from '../core/schema.ts';
 import { readNextFrame, SlotWriter, type PublishMeta } from '../core/slots.ts';
-import { InputReader } from '../core/input-ring.ts';
+import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
+import { WorkerMessageTransport } from './message-transport.ts';
 import { TickInputBuffer, type TickInput } from './tick-input.ts';
 import { checkFinite, type NonFinitePolicy } from './finite-check.ts';
 import { createWorld, type World, type WorldInternals } from './world.ts';
@@ -96,6 +109,8 @@ export interface SimulationHost {
   yieldToEvents(): Promise<void>;
   /** Calls `fn` every `ms` until the returned function is called. */
   every(ms: number, fn: () => void): () => void;
+  /** Cuts a `sleep` short (hosts whose sleep is not an Atomics wait on the doorbell). */
+  wake?(): void;
 }
 
 export const MAX_TICK_RATE = 100_000;
@@ -169,12 +184,18 @@ interface Attached<S extends Schema> {
   readonly world: WorldInternals<S>;
   readonly timeline: Timeline;
   readonly input: TickInputBuffer;
+  readonly transport: TransportKind;
+  /** The message transport, when there is no shared memory. */
+  readonly messages: WorkerMessageTransport<S> | null;
+  /** The worker's own input ring (message transport), for its refusal count. */
+  readonly inputWriter: InputWriter | null;
 }
 
 /** A simulation, not yet attached to a buffer. `exposeSimulation` serves one over comlink. */
 export class Simulation<S extends Schema> implements SimulationRemote {
   readonly #definition: SimulationDefinition<S>;
-  readonly #host: SimulationHost;
+  /** Given by the caller, or chosen at attach by the transport. */
+  #host: SimulationHost | null;
   #attached: Attached<S> | null = null;
   #status: StatusCode = STATUS.IDLE;
   /** Bumped whenever a running loop must end; a sleeping loop that wakes with an old generation exits. */
@@ -221,13 +242,13 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     snaps: 0,
   };
 
-  constructor(definition: SimulationDefinition<S>, host: SimulationHost = browserHost()) {
+  constructor(definition: SimulationDefinition<S>, host?: SimulationHost) {
     validateSchema(definition.schema);
     if (typeof definition.step !== 'function') {
       throw new TypeError('steadyframe: a simulation needs a step(world, tick) function');
     }
     this.#definition = definition;
-    this.#host = host;
+    this.#host = host ?? null;
     this.#tickRate = checkTickRate(definition.tickRate);
     this.#defaultCatchUp = definition.maxCatchUpSteps === undefined;
     this.#maxCatchUpSteps = checkNumber('maxCatchUpSteps', definition.maxCatchUpSteps ?? defaultMaxCatchUpSteps(this.#tickLength), 1, true);
@@ -266,25 +287,47 @@ export class Simulation<S extends Schema> implements SimulationRemote {
         `steadyframe: the main thread's schema "${config.signature}" differs from the worker's "${mine}"; import one schema module in both`,
       );
     }
-    const views = createSharedViews(config.buffer, schema, config.capacity);
+    let views: SharedViews<S>;
+    let inputReader: InputReader | null = null;
+    let inputWriter: InputWriter | null = null;
+    const port = config.port;
+    if (config.buffer !== undefined) {
+      views = createSharedViews(config.buffer, schema, config.capacity);
+      if (config.input !== undefined) inputReader = new InputReader(config.input);
+    } else if (port !== undefined) {
+      // no shared memory: the same memory map in a buffer of our own, forwarded state by state
+      const anchor = config.clockAnchor ?? 0;
+      views = createSharedViews(allocateStateBuffer(computeLayout(schema, config.capacity), anchor, false), schema, config.capacity);
+      if (config.inputRing != null) {
+        const ring = allocateInputRing(config.inputRing.capacity, config.inputRing.payloadWidth, false);
+        inputReader = new InputReader(ring);
+        inputWriter = new InputWriter(ring);
+      }
+    } else {
+      throw new TypeError('steadyframe: attach() needs a shared buffer or a message port; createRuntime() passes one');
+    }
     const { layout } = views;
-    const raw = this.#host.clock(views.f64[F64.CLOCK_ANCHOR]!);
-    const clock: Clock = () => raw() - this.#clockOffset;
     // the world is laid out like one block, so a publish is two whole-block copies
     const worldBlock = new Float32Array(layout.blockBytes / 4);
     const world = createWorld(layout, worldBlock, fieldViews<S>(worldBlock.buffer, 0, layout), generationView(worldBlock.buffer, 0, layout));
-    const writer = new SlotWriter(views, worldBlock, clock, 50, config.fault ?? 'none');
-    const input = new TickInputBuffer(config.input === undefined ? null : new InputReader(config.input));
+    let clock: Clock = () => 0; // set below, once the host is known
+    const writer = new SlotWriter(views, worldBlock, () => clock(), 50, config.fault ?? 'none');
+    const messages = port === undefined ? null : new WorkerMessageTransport(port, views, writer, inputWriter);
+    const host = (this.#host ??= messages === null ? browserHost() : messages.host());
+    const raw = host.clock(views.f64[F64.CLOCK_ANCHOR]!);
+    clock = () => raw() - this.#clockOffset;
+    const input = new TickInputBuffer(inputReader);
     this.#tickInfo = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input };
     this.#definition.init?.(world.world);
     world.takeSnaps(); // tick 0 has nothing to blend from anyway
     const now = clock();
-    this.#attached = { views, writer, clock, world, input, timeline: createTimeline(0, now, this.#tickLength) };
+    const transport: TransportKind = messages === null ? 'shared' : 'message';
+    this.#attached = { views, writer, clock, world, input, transport, messages, inputWriter, timeline: createTimeline(0, now, this.#tickLength) };
     this.#fillMeta(0, now, world.world.count, 0);
     writer.publishInitial(this.#meta);
     this.#beat();
     // a heartbeat the main thread watches: a worker that stops beating is reported unresponsive
-    this.#stopHeartbeat = this.#host.every(HEARTBEAT_MS, () => this.#beat());
+    this.#stopHeartbeat = host.every(HEARTBEAT_MS, () => this.#beat());
     return {
       tickRate: this.#tickRate,
       timeScale: this.#timeScale,
@@ -294,6 +337,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       maxBacklog: this.#maxBacklog,
       whenHidden: this.#pauseWhenHidden ? 'pause' : 'run',
       crossOriginIsolated: globalThis.crossOriginIsolated === true,
+      transport,
     };
   }
 
@@ -422,6 +466,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       flipWaits: a?.writer.stats.flipWaits ?? 0,
       flipWaitMs: a?.writer.stats.flipWaitMs ?? 0,
       inputs: this.#inputs,
+      inputRejected: a?.inputWriter?.rejected ?? 0,
       lateInputs: this.#lateInputs,
       nonFiniteValues: this.#nonFiniteValues,
       nonFiniteTicks: this.#nonFiniteTicks,
@@ -478,16 +523,21 @@ export class Simulation<S extends Schema> implements SimulationRemote {
 
   #setStatus(status: StatusCode): void {
     this.#status = status;
-    if (this.#attached !== null) Atomics.store(this.#attached.views.i32, I32.STATUS, status);
+    if (this.#attached === null) return;
+    Atomics.store(this.#attached.views.i32, I32.STATUS, status);
+    this.#attached.messages?.postHeader();
   }
 
   /** Rings our own doorbell, so a sleeping loop re-reads its settings now. */
   #wake(): void {
     if (this.#attached !== null) Atomics.notify(this.#attached.views.i32, I32.FRAME_SEQ);
+    this.#host?.wake?.();
   }
 
   #beat(): void {
-    if (this.#attached !== null) Atomics.add(this.#attached.views.i32, I32.HEARTBEAT, 1);
+    if (this.#attached === null) return;
+    Atomics.add(this.#attached.views.i32, I32.HEARTBEAT, 1);
+    this.#attached.messages?.postHeader();
   }
 
   #countDrop(a: Attached<S>, ms: number): void {
@@ -496,10 +546,12 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     this.#droppedMs += ms;
     // tell the main thread: it raises an 'overload' event when this counter moves
     Atomics.add(a.views.i32, I32.OVERLOADS, 1);
+    a.messages?.postHeader();
   }
 
   async #run(generation: number): Promise<void> {
     const a = this.#attached!;
+    const host = this.#host!; // set at attach
     const { i32 } = a.views;
     const plan = this.#plan;
     while (generation === this.#generation) {
@@ -520,17 +572,17 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       }
       if (plan.steps === this.#maxCatchUpSteps) {
         // more may be due: let comlink calls in, then plan again
-        await this.#host.yieldToEvents();
+        await host.yieldToEvents();
         continue;
       }
       const wait = nextWakeTime(a.timeline, target, maxLead) - a.clock();
       if (plan.steps === 0 && wait <= 0) {
         // due this very moment: a zero-length wait would only spin through microtasks
-        await this.#host.yieldToEvents();
+        await host.yieldToEvents();
         continue;
       }
       this.#sleeps++;
-      await this.#host.sleep(i32, I32.FRAME_SEQ, doorbell, wait);
+      await host.sleep(i32, I32.FRAME_SEQ, doorbell, wait);
     }
   }
 

@@ -10,7 +10,8 @@ it('runs cross-origin isolated, on the page and in the worker', async () => {
   expect(globalThis.crossOriginIsolated).toBe(true);
   runtime = await createRuntime({ worker: fixtureWorker('motion'), schema: motionSchema, capacity: 4 });
   expect(runtime.info.crossOriginIsolated).toBe(true);
-  expect(runtime.views.buffer).toBeInstanceOf(SharedArrayBuffer);
+  expect(runtime.transport).toBe('shared');
+  expect(runtime.views!.buffer).toBeInstanceOf(SharedArrayBuffer);
 });
 
 it('puts both threads on one clock', async () => {

@@ -43,7 +43,7 @@ describe('reliability with real workers', () => {
     await waitFor('frames', () => frames > 5);
     worker.terminate();
     // as if it died in the middle of a flip: the lock is the writer's forever
-    Atomics.store(rt.views.i32, I32.LOCK, LOCK.WRITER);
+    Atomics.store(rt.views!.i32, I32.LOCK, LOCK.WRITER);
     await waitFor('the unresponsive event', () => events.length > 0, 5000);
     const misses = rt.reader.stats.misses;
     const framesThen = frames;

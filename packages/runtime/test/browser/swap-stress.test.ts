@@ -11,8 +11,9 @@ import { stressSchema } from './fixtures/schemas.ts';
 import { fixtureWorker, waitFor } from './helpers.ts';
 
 declare const __STRESS_ACQUIRES__: number;
+declare const __STRESS_CAPACITY__: number;
 const ACQUIRES = __STRESS_ACQUIRES__;
-const CAPACITY = 2048;
+const CAPACITY = __STRESS_CAPACITY__;
 
 let runtime: Runtime<typeof stressSchema> | undefined;
 afterEach(() => runtime?.dispose());
@@ -34,7 +35,7 @@ const yieldToPage = () =>
   });
 
 async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAtFirst: boolean): Promise<Verdict> {
-  const { reader, views } = rt;
+  const { reader } = rt;
   const verdict: Verdict = { acquires: 0, violations: 0, firstViolation: null, distinctTicks: 0, lastTick: -1 };
   const n = CAPACITY;
   while (verdict.acquires < acquires) {
@@ -47,8 +48,9 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
     const expectPrev = t === 0 ? 0 : t - 1;
     let bad: string | null = null;
     if (t < verdict.lastTick) bad = `tick went back from ${verdict.lastTick} to ${t}`;
-    if (views.f64[slot.meta + META.CUR_TICK] !== t) bad ??= `meta tick ${views.f64[slot.meta + META.CUR_TICK]} with data tick ${t}`;
-    if (views.f64[slot.meta + META.PREV_TICK] !== expectPrev) bad ??= `meta previous tick ${views.f64[slot.meta + META.PREV_TICK]} with data tick ${t}`;
+    const meta = slot.metaWords;
+    if (meta[META.CUR_TICK] !== t) bad ??= `meta tick ${meta[META.CUR_TICK]} with data tick ${t}`;
+    if (meta[META.PREV_TICK] !== expectPrev) bad ??= `meta previous tick ${meta[META.PREV_TICK]} with data tick ${t}`;
     for (let j = 0; j < 3 * n && bad === null; j++) {
       if (cur.position[j] !== t) bad = `current position[${j}] = ${cur.position[j]} in tick ${t}`;
       else if (prev.position[j] !== expectPrev) bad = `previous position[${j}] = ${prev.position[j]} in tick ${t}`;

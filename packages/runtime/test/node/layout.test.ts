@@ -26,6 +26,7 @@ describe('memory map', () => {
       OVERLOADS: 8,
       NEXT_FRAME_LO: 9,
       NEXT_FRAME_HI: 10,
+      HEARTBEAT: 11,
     });
     // Float64 words, as indices into a Float64Array over the buffer
     expect(F64.CLOCK_ANCHOR * 8).toBe(64); // 64...71

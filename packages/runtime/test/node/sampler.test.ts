@@ -56,7 +56,7 @@ function setup() {
   /** What the main thread does each frame. */
   const sample = (time: number) => {
     const slot = reader.acquire()!;
-    sampler.read(views, slot, time, out);
+    sampler.read(slot, time, out);
     reader.release();
     sampler.finish(time, out);
     return out;

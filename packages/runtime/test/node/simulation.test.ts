@@ -52,7 +52,7 @@ function manualHost(start = 1000) {
 type Options = Partial<Omit<SimulationDefinition<typeof schema>, 'schema' | 'init'>>;
 
 /** x of entity 0 moves by 1 per tick. */
-function setup(options: Options = {}, input?: SharedArrayBuffer) {
+function setup(options: Options = {}, input?: ArrayBufferLike) {
   const clock = manualHost();
   const sim = new Simulation(
     {
@@ -70,7 +70,7 @@ function setup(options: Options = {}, input?: SharedArrayBuffer) {
     clock.host,
   );
   const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
-  const info = sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY, ...(input === undefined ? {} : { input }) });
+  const info = sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY, ...(input === undefined ? {} : { input: input as SharedArrayBuffer }) });
   const views = createSharedViews(buffer, schema, CAPACITY);
   const reader = new SlotReader(views);
   /** The front slot as the main thread would see it. */

@@ -1,0 +1,107 @@
+/**
+ * A page served WITHOUT the cross-origin isolation headers: no SharedArrayBuffer. The runtime must fall back to
+ * the message transport behind the same API: frames interpolate, controls, input, faults and restarts work.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRuntime, ISOLATION_REQUIRED, type Runtime } from 'steadyframe';
+import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
+import { motionAt, motionSchema } from '../browser/fixtures/schemas.ts';
+import { fixtureWorker, sleep, waitFor } from '../browser/helpers.ts';
+
+let runtime: Runtime<typeof motionSchema, MotionCommands> | undefined;
+afterEach(() => runtime?.dispose());
+
+describe('without cross-origin isolation', () => {
+  it('is really not isolated here', () => {
+    expect(globalThis.crossOriginIsolated).toBe(false);
+    expect(typeof SharedArrayBuffer).toBe('undefined');
+  });
+
+  it('refuses the shared transport when asked for it, naming the headers', async () => {
+    const worker = fixtureWorker('motion');
+    await expect(createRuntime({ worker, schema: motionSchema, capacity: 4, transport: 'shared' })).rejects.toThrow(ISOLATION_REQUIRED);
+    worker.terminate();
+  });
+
+  it('falls back to messages and still draws interpolated frames', async () => {
+    const frames: Array<{ alpha: number; previousTick: number; tick: number; x: number; late: boolean }> = [];
+    const rt = await createRuntime<typeof motionSchema, MotionCommands>({
+      worker: fixtureWorker('motion'),
+      schema: motionSchema,
+      capacity: 4,
+      draw: (f) => frames.push({ alpha: f.alpha, previousTick: f.previousTick, tick: f.tick, x: f.fields.position[0]!, late: f.late }),
+    });
+    runtime = rt;
+    expect(rt.transport).toBe('message');
+    expect(rt.views).toBeNull();
+    expect(rt.info).toMatchObject({ transport: 'message', crossOriginIsolated: false });
+    await rt.start();
+    await waitFor('60 frames', () => frames.length >= 60);
+    let between = 0;
+    for (const f of frames) {
+      if (f.tick === 0) continue;
+      expect(f.tick - f.previousTick).toBe(1);
+      expect(f.x).toBeCloseTo(motionAt(0, f.previousTick + f.alpha).x, 3);
+      if (f.alpha > 0 && f.alpha < 1) between++;
+    }
+    expect(between).toBeGreaterThan(0);
+    expect(frames.at(-1)!.tick).toBeGreaterThan(frames[0]!.tick);
+  });
+
+  it('pauses, steps, resumes, changes scale, and serves commands', async () => {
+    const rt = await createRuntime<typeof motionSchema, MotionCommands>({ worker: fixtureWorker('motion'), schema: motionSchema, capacity: 4 });
+    runtime = rt;
+    await rt.start();
+    await waitFor('ticks', () => rt.sample().tick >= 2);
+    await rt.pause();
+    await sleep(30); // let the last state message arrive
+    const held = rt.sample().tick;
+    await sleep(150);
+    expect(rt.sample().tick).toBe(held);
+    await rt.stepOnce();
+    await waitFor('the stepped tick', () => rt.sample().tick === held + 1);
+    await rt.setTimeScale(2);
+    await rt.stepOnce();
+    await waitFor('the next tick', () => rt.sample().tick === held + 2);
+    const f = rt.sample();
+    expect(f.currentTime - f.previousTime).toBeCloseTo(25, 6);
+    expect(await rt.commands.double(4)).toBe(8);
+    await rt.resume();
+    await waitFor('running again', () => rt.sample().tick >= held + 4);
+  });
+
+  it('delivers input events to their ticks, in order, none lost', async () => {
+    const rt = await createRuntime<typeof motionSchema, MotionCommands>({ worker: fixtureWorker('motion'), schema: motionSchema, capacity: 4 });
+    runtime = rt;
+    await rt.start();
+    for (let i = 0; i < 100; i++) {
+      expect(rt.sendInput(1, i)).toBe(true);
+      if (i % 10 === 9) await sleep(5);
+    }
+    await sleep(200);
+    const seen = await rt.commands.inputs();
+    expect(seen.map((e) => e[3])).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    for (const [, time, , , late, previousAt, at] of seen) {
+      if (late) expect(time).toBeLessThanOrEqual(previousAt);
+      else expect(time).toBeLessThanOrEqual(at);
+    }
+    expect((await rt.stats()).worker.inputRejected).toBe(0);
+  });
+
+  it('reports a fault and restarts', async () => {
+    const errors: Error[] = [];
+    const rt = await createRuntime({
+      worker: fixtureWorker('faulty'),
+      schema: motionSchema,
+      capacity: 1,
+      onError: (e) => errors.push(e),
+      draw: () => {},
+    });
+    runtime = rt as never;
+    await rt.start();
+    await waitFor('the fault', () => errors.length === 1);
+    expect(errors[0]!.message).toMatch(/the game broke at tick 3/);
+    await rt.restart('last');
+    await waitFor('ticks past the fault', () => rt.sample().tick >= 6);
+  });
+});
