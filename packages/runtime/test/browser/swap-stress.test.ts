@@ -14,6 +14,8 @@ declare const __STRESS_ACQUIRES__: number;
 declare const __STRESS_CAPACITY__: number;
 const ACQUIRES = __STRESS_ACQUIRES__;
 const CAPACITY = __STRESS_CAPACITY__;
+/** A long soak needs longer than the default minute: about 50 us per acquire is generous. */
+const SOAK_TIMEOUT = 60_000 + ACQUIRES * 0.05;
 
 let runtime: Runtime<typeof stressSchema> | undefined;
 afterEach(() => runtime?.dispose());
@@ -100,7 +102,7 @@ describe('swap stress across real threads', () => {
     expect(verdict.violations).toBe(0);
     // the two threads really ran against each other: the worker published throughout the run
     expect(verdict.distinctTicks).toBeGreaterThan(Math.min(1000, ACQUIRES / 10));
-  });
+  }, SOAK_TIMEOUT);
 
   for (const fault of ['unlocked-flip', 'front-write'] as const) {
     it(`catches the broken discipline "${fault}"`, async () => {
