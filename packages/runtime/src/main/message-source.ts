@@ -8,7 +8,7 @@ import { fieldViews, generationView, META_WORDS, type Layout, type StatePair } f
 import type { InputReader, InputEvent } from '../core/input-ring.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 import type { ReadLockStats, StateSource } from '../core/slots.ts';
-import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from '../worker/message-transport.ts';
+import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from '../core/messages.ts';
 
 interface State<S extends Schema> {
   readonly buffer: ArrayBuffer;

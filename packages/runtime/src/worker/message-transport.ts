@@ -20,22 +20,8 @@ import { InputWriter } from '../core/input-ring.ts';
 import type { SharedViews } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { writeNextFrame, type SlotWriter } from '../core/slots.ts';
+import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from '../core/messages.ts';
 import type { SimulationHost } from './simulation.ts';
-
-/** Main thread to worker. */
-export type ToWorker =
-  | { readonly type: 'frame'; readonly time: number }
-  | { readonly type: 'input'; readonly events: Float64Array; readonly count: number }
-  | { readonly type: 'return'; readonly block: ArrayBuffer };
-
-/** Worker to main thread. `header` is a copy of the Int32 header words (status, overloads, heartbeat...). */
-export type ToMain =
-  | { readonly type: 'state'; readonly block: ArrayBuffer; readonly meta: Float64Array; readonly header: Int32Array }
-  | { readonly type: 'restamp'; readonly meta: Float64Array; readonly header: Int32Array }
-  | { readonly type: 'header'; readonly header: Int32Array };
-
-/** Values per event in an input batch: time, code, sequence, then the payload. */
-export const INPUT_RECORD_HEAD = 3;
 
 export class WorkerMessageTransport<S extends Schema> {
   readonly #pool: ArrayBuffer[] = [];
