@@ -27,6 +27,7 @@ function browserProject(name: string, include: string, headers: Record<string, s
       // the swap stress test; raise them for a long soak: STEADYFRAME_STRESS_ACQUIRES=10000000
       __STRESS_ACQUIRES__: String(Number(process.env.STEADYFRAME_STRESS_ACQUIRES ?? 100_000)),
       __STRESS_CAPACITY__: String(Number(process.env.STEADYFRAME_STRESS_CAPACITY ?? 2048)),
+      __STRESS_TICK_RATE__: String(Number(process.env.STEADYFRAME_STRESS_TICK_RATE ?? 20_000)),
     },
     test: {
       name,

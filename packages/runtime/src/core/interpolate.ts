@@ -15,6 +15,16 @@ export function wrapAngle(radians: number): number {
   return radians - TAU * Math.floor((radians + PI) / TAU);
 }
 
+/** Writes (x, y, z, w) scaled to unit length at `out[o..o+3]`; a zero quaternion stays zero rather than NaN. */
+function writeNormalised(out: Float32Array, o: number, x: number, y: number, z: number, w: number): void {
+  const lengthSquared = x * x + y * y + z * z + w * w;
+  const inverse = lengthSquared > 0 ? 1 / Math.sqrt(lengthSquared) : 0;
+  out[o] = x * inverse;
+  out[o + 1] = y * inverse;
+  out[o + 2] = z * inverse;
+  out[o + 3] = w * inverse;
+}
+
 /** Component-wise lerp over `count * width` elements. */
 export function lerpField(
   previous: Float32Array,
@@ -72,13 +82,7 @@ export function quaternionField(
     const y = ay + (by - ay) * alpha;
     const z = az + (bz - az) * alpha;
     const w = aw + (bw - aw) * alpha;
-    const lengthSquared = x * x + y * y + z * z + w * w;
-    // a zero quaternion stays zero rather than becoming NaN
-    const inverse = lengthSquared > 0 ? 1 / Math.sqrt(lengthSquared) : 0;
-    out[o] = x * inverse;
-    out[o + 1] = y * inverse;
-    out[o + 2] = z * inverse;
-    out[o + 3] = w * inverse;
+    writeNormalised(out, o, x, y, z, w);
   }
 }
 
@@ -169,12 +173,6 @@ export function extrapolateField(
     const x = dw * qx + dx * qw + dy * qz - dz * qy;
     const y = dw * qy - dx * qz + dy * qw + dz * qx;
     const z = dw * qz + dx * qy - dy * qx + dz * qw;
-    const ww = dw * qw - dx * qx - dy * qy - dz * qz;
-    const lengthSquared = x * x + y * y + z * z + ww * ww;
-    const inverse = lengthSquared > 0 ? 1 / Math.sqrt(lengthSquared) : 0;
-    out[o] = x * inverse;
-    out[o + 1] = y * inverse;
-    out[o + 2] = z * inverse;
-    out[o + 3] = ww * inverse;
+    writeNormalised(out, o, x, y, z, dw * qw - dx * qx - dy * qy - dz * qz);
   }
 }

@@ -12,6 +12,7 @@ import { fixtureWorker, waitFor } from './helpers.ts';
 
 declare const __STRESS_ACQUIRES__: number;
 declare const __STRESS_CAPACITY__: number;
+declare const __STRESS_TICK_RATE__: number;
 const ACQUIRES = __STRESS_ACQUIRES__;
 const CAPACITY = __STRESS_CAPACITY__;
 /** A long soak needs longer than the default minute: about 50 us per acquire is generous. */
@@ -81,6 +82,7 @@ async function startStress(testFault?: TestFault) {
     capacity: CAPACITY,
     ...(testFault === undefined ? {} : { testFault }),
   });
+  await runtime.setTickRate(__STRESS_TICK_RATE__);
   await runtime.start();
   const rt = runtime;
   await waitFor('the first ticks', () => rt.reader.publishCount() > 10);
@@ -96,7 +98,7 @@ describe('swap stress across real threads', () => {
       `swap stress: ${verdict.acquires} acquires, ${verdict.distinctTicks} distinct ticks seen, last tick ${verdict.lastTick}; ` +
         `reader spins ${stats.lock.spins} (max ${stats.lock.maxSpins} in one acquire), misses ${stats.lock.misses}; ` +
         `worker publishes ${stats.worker.publishes}, flip waits ${stats.worker.flipWaits} (${stats.worker.flipWaitMs.toFixed(1)} ms), ` +
-        `overloads ${stats.worker.overloads}`,
+        `overloads ${stats.worker.overloads} (capacity ${CAPACITY}, ${__STRESS_TICK_RATE__} Hz)`,
     );
     expect(verdict.firstViolation).toBeNull();
     expect(verdict.violations).toBe(0);

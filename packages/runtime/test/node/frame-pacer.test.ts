@@ -6,22 +6,12 @@ import {
   type FramePacerOptions,
   type PacerChange,
 } from '../../src/main/frame-pacer.ts';
+import { mulberry32 as prng } from './prng.ts';
 
 const P60 = 1000 / 60;
 const P120 = 1000 / 120;
 const P144 = 1000 / 144;
 
-/** mulberry32: a seeded PRNG, so every jittered sequence is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` vsync timestamps `period` apart from `start`, each moved by up to +-`jitter` ms. */
 function vsyncs(count: number, period: number, start = 0, jitter = 0, seed = 1): number[] {

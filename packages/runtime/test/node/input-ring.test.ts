@@ -8,18 +8,8 @@ import {
   InputWriter,
   type InputEvent,
 } from '../../src/core/input-ring.ts';
+import { mulberry32 } from './prng.ts';
 
-/** A seeded PRNG in [0, 1): every fuzz run can be replayed from its seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Seen {
   time: number;
