@@ -212,8 +212,10 @@ export const ISOLATION_REQUIRED =
   '(or "credentialless"); crossOriginIsolated is false here.';
 
 /**
- * Creates the shared buffer, attaches the worker's simulation to it (which runs its `init` and publishes tick
- * 0) and returns the runtime. Throws at set-up for a bad schema, capacity, or a page without isolation.
+ * Creates the shared buffer (or, on a page without cross-origin isolation, the message transport), attaches
+ * the worker's simulation to it (which runs its `init` and publishes tick 0), aligns the two clocks and returns
+ * the runtime. Throws at set-up for a bad schema, capacity or option, a worker that does not load or has
+ * another schema, or `transport: 'shared'` on a page without isolation.
  */
 export async function createRuntime<S extends Schema, C extends object = Record<never, never>>(
   options: RuntimeOptions<S>,
