@@ -69,8 +69,10 @@ export interface WorkerStats extends FlipStats {
   /** Ms the user's step took: the last one, and the most since attach. */
   readonly lastStepMs: number;
   readonly maxStepMs: number;
-  /** Times the loop slept (each an Atomics.waitAsync). */
+  /** Times the loop slept (each an Atomics.waitAsync, or a short spin). */
   readonly sleeps: number;
+  /** Ms spent spinning for precise wakes (see `spinMs`). */
+  readonly spunMs: number;
   /** Input events handed to steps. */
   readonly inputs: number;
   /** Message transport only: input events the worker's own ring refused (it was full). */

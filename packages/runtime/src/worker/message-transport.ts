@@ -44,6 +44,7 @@ export class WorkerMessageTransport<S extends Schema> {
     channel.port1.onmessage = () => waiting.shift()?.();
     return {
       clock: createSharedClock,
+      // timers only: without shared memory there is nothing to spin on
       sleep: (i32, index, value, ms) =>
         new Promise<void>((resolve) => {
           // a frame that came in since the loop read the doorbell: no sleep (all on this thread, so no race)
