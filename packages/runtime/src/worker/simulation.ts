@@ -158,7 +158,10 @@ function checkNumber(name: string, value: unknown, min: number, integer: boolean
   return value;
 }
 
-/** The default host: real shared clock, `Atomics.waitAsync` sleeps, MessageChannel yields. */
+/** How close to a due tick the default host stops sleeping with the event loop free and blocks instead, ms. */
+const BLOCK_MS = 4;
+
+/** The default host: real shared clock, `Atomics.waitAsync` / `Atomics.wait` / spin sleeps, MessageChannel yields. */
 export function browserHost(): SimulationHost {
   const channel = new MessageChannel();
   const waiting: Array<() => void> = [];
@@ -166,20 +169,26 @@ export function browserHost(): SimulationHost {
   return {
     clock: createSharedClock,
     sleep(i32, index, value, ms, spinMs) {
+      // Three stages toward a tick that falls due in `ms`. Measured in Chromium 156 on 2 vCPUs (docs/
+      // benchmarks.md): a timed Atomics.waitAsync wakes 0.15 to 0.85 ms late (p99) and now and then 3 ms; a
+      // blocking Atomics.wait 0.1 to 0.3 ms; a spin on the clock a few microseconds.
       if (ms <= spinMs) {
-        // the last stretch before a tick falls due: spin, since a timed wait wakes 0.15 to 0.85 ms late
-        // (measured in Chromium 156); leave at once if the doorbell rings
+        // the last stretch: spin, leaving at once if the doorbell rings
         const until = performance.now() + ms;
         while (performance.now() < until && Atomics.load(i32, index) === value);
         return Promise.resolve('spun');
       }
+      if (ms <= spinMs + BLOCK_MS) {
+        // close: block (a worker may), which wakes on time far more often; comlink calls wait at most BLOCK_MS
+        return Promise.resolve(Atomics.wait(i32, index, value, ms - spinMs));
+      }
       if (typeof Atomics.waitAsync === 'function') {
-        // wake a little early and spin the rest (the loop comes back here with what is left)
-        const result = Atomics.waitAsync(i32, index, value, Math.max(0, ms - spinMs));
+        // far: sleep with the event loop free, waking early enough for the stages above
+        const result = Atomics.waitAsync(i32, index, value, ms - spinMs - BLOCK_MS);
         return result.async ? result.value : Promise.resolve(result.value);
       }
       // no waitAsync (older engines): a timer, so the loop still yields; frames may wake it up to 4 ms late
-      return new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(ms, 4))));
+      return new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(ms - spinMs - BLOCK_MS, 4))));
     },
     yieldToEvents() {
       return new Promise<void>((resolve) => {

@@ -1,0 +1,43 @@
+/**
+ * The benchmark page: `?suite=frame|transport|motion|timing|lock` runs one suite (`&quick=1` for a short run)
+ * and leaves its results in `window.__results` (and `window.__done = true`), or `window.__error`.
+ * scripts/bench.mjs opens one fresh page per suite and collects them.
+ */
+import { log } from './page.ts';
+
+const params = new URLSearchParams(location.search);
+const suite = params.get('suite') ?? '';
+const quick = params.get('quick') === '1';
+
+const suites: Record<string, () => Promise<unknown>> = {
+  frame: async () => (await import('./suites/frame-cost.ts')).frameCost(quick),
+  transport: async () => (await import('./suites/transport.ts')).transport(quick),
+  motion: async () => (await import('./suites/motion.ts')).motion(quick),
+  timing: async () => (await import('./suites/timing.ts')).timing(quick),
+  lock: async () => (await import('./suites/lock.ts')).lock(quick),
+};
+
+async function run(): Promise<void> {
+  if (!crossOriginIsolated) throw new Error('the page is not cross-origin isolated: serve it with COOP/COEP (vite.config.ts does)');
+  const go = suites[suite];
+  if (go === undefined) {
+    log(`pick a suite: ?suite=${Object.keys(suites).join('|')} (&quick=1)`);
+    return;
+  }
+  log(`suite ${suite}${quick ? ' (quick)' : ''}`);
+  const started = performance.now();
+  const data = await go();
+  window.__results = { suite, quick, seconds: (performance.now() - started) / 1000, userAgent: navigator.userAgent, data };
+  log(`suite ${suite} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+run().then(
+  () => {
+    window.__done = true;
+  },
+  (error: unknown) => {
+    window.__error = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);
+    console.error(error);
+    window.__done = true;
+  },
+);

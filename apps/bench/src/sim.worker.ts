@@ -1,0 +1,73 @@
+/**
+ * The steadyframe side of every suite: a simulation served with `exposeSimulation`. The page posts one
+ * SimConfig first (which world, how many entities, the tick rate, an injected stall); comlink takes over after.
+ */
+import { exposeSimulation, type TickInfo } from 'steadyframe/worker';
+import { BenchWorld, busyWait, motionAt, motionSchema, pageClock, schema2d, schema3d, sideViews, stamp, type SideViews, type SimConfig } from './shared/sims.ts';
+
+function configure(config: SimConfig): void {
+  const now = pageClock(config.anchor);
+  const side: SideViews | null = config.side === undefined ? null : sideViews(config.side);
+  const stallEvery = config.stallEvery ?? 0;
+  const stallMs = config.stallMs ?? 0;
+  /** Wraps a step: the injected stall, and the start/end stamps in the side buffer. */
+  const timed = (tick: TickInfo, work: () => void): void => {
+    const start = now();
+    if (stallEvery > 0 && tick.tick % stallEvery === 0) busyWait(stallMs);
+    work();
+    if (side !== null) stamp(side, tick.tick, start, now(), tick.previousAt);
+  };
+  if (config.kind === 'motion') {
+    const out = new Float64Array(4);
+    const place = (position: Float32Array, velocity: Float32Array, count: number, s: number) => {
+      for (let i = 0; i < count; i++) {
+        motionAt(i, s, config.tickRate, out);
+        position[2 * i] = out[0]!;
+        position[2 * i + 1] = out[1]!;
+        velocity[2 * i] = out[2]!;
+        velocity[2 * i + 1] = out[3]!;
+      }
+    };
+    exposeSimulation({
+      schema: motionSchema,
+      tickRate: config.tickRate,
+      init(world) {
+        world.count = config.count;
+        place(world.fields.position, world.fields.velocity, world.count, 0);
+      },
+      step(world, tick) {
+        timed(tick, () => place(world.fields.position, world.fields.velocity, world.count, tick.time));
+      },
+    });
+    return;
+  }
+  const bench = new BenchWorld(config.kind, config.count);
+  if (config.kind === '2d') {
+    exposeSimulation({
+      schema: schema2d,
+      tickRate: config.tickRate,
+      init(world) {
+        world.count = config.count;
+        bench.init(world.fields.position, world.fields.angle, world.count);
+      },
+      step(world, tick) {
+        timed(tick, () => bench.step(world.fields.position, world.fields.angle, world.count, tick.dt));
+      },
+    });
+    return;
+  }
+  exposeSimulation({
+    schema: schema3d,
+    tickRate: config.tickRate,
+    init(world) {
+      world.count = config.count;
+      bench.init(world.fields.position, world.fields.rotation, world.count);
+    },
+    step(world, tick) {
+      timed(tick, () => bench.step(world.fields.position, world.fields.rotation, world.count, tick.dt));
+    },
+  });
+}
+
+// the first message is the config; comlink's listener, added by exposeSimulation, sees only the later ones
+self.addEventListener('message', (event: MessageEvent<SimConfig>) => configure(event.data), { once: true });
