@@ -23,6 +23,8 @@ const wantsBrowser = process.env.STEADYFRAME_SKIP_BROWSER !== '1';
 function browserProject(name: string, include: string, headers: Record<string, string>): TestProjectInlineConfiguration {
   return {
     server: { headers },
+    // bundled once up front: a dependency discovered mid-run makes Vite reload the page under a running test
+    optimizeDeps: { include: ['three', 'comlink'] },
     define: {
       // the swap stress test; raise them for a long soak: STEADYFRAME_STRESS_ACQUIRES=10000000
       __STRESS_ACQUIRES__: String(Number(process.env.STEADYFRAME_STRESS_ACQUIRES ?? 100_000)),

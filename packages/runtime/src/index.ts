@@ -25,11 +25,11 @@ export { allocateInputRing, InputWriter, InputReader } from './core/input-ring.t
 export type { InputEvent } from './core/input-ring.ts';
 export { defineSchema, schema2d, schema3d, schemaSignature, INTERPOLATION_KINDS, MAX_FIELD_WIDTH } from './core/schema.ts';
 export type { FieldSpec, FieldViews, InterpolationKind, Schema } from './core/schema.ts';
-export { computeLayout, ALIGN, DATA_OFFSET } from './core/layout.ts';
-export type { FieldLayout, Layout, SharedViews, SlotViews } from './core/layout.ts';
+export { computeLayout, ALIGN, DATA_OFFSET, META } from './core/layout.ts';
+export type { FieldLayout, Layout, SharedViews, SlotViews, StatePair } from './core/layout.ts';
 export { angleField, extrapolateField, interpolateField, lerpField, quaternionField, snapField, wrapAngle } from './core/interpolate.ts';
 export { alphaAt } from './core/fixed-step.ts';
 export type { BacklogPolicy } from './core/fixed-step.ts';
 export { SlotReader } from './core/slots.ts';
-export type { FlipStats, ReadLockStats, TestFault } from './core/slots.ts';
-export type { SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from './core/protocol.ts';
+export type { FlipStats, ReadLockStats, StateSource, TestFault } from './core/slots.ts';
+export type { SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from './core/protocol.ts';

@@ -48,11 +48,20 @@ export function reanchor(timeline: Timeline, time: number, tickLength: number = 
 
 /**
  * The time the simulation wants its newest state to reach before it sleeps: the next frame the main thread
- * expects, or now if there is none (or it is in the past).
+ * expects; or, when that frame is overdue by more than `hold` ms (no frames are coming: none published yet, a
+ * hidden page, a game that stopped drawing), now.
+ *
+ * Within `hold` of an overdue frame the target stays on that frame rather than following the wall clock: its
+ * rAF callback is running late, but it will draw at its own timestamp, so the states around that time must
+ * still be in the front slot when it reads it. Running on would publish past them (an "overtaken" frame:
+ * alpha clamps to 0 and the picture jumps).
  */
-export function stepTarget(now: number, nextFrame: number): number {
-  return nextFrame > now ? nextFrame : now;
+export function stepTarget(now: number, nextFrame: number, hold = 0): number {
+  return nextFrame > now || now - nextFrame <= hold ? nextFrame : now;
 }
+
+/** How long the simulation waits for an overdue frame before it follows the wall clock again, ms. */
+export const FRAME_HOLD_MS = 50;
 
 export interface StepPlan {
   /** Ticks to run now. */
@@ -129,12 +138,14 @@ export function settleBacklogAfter(policy: BacklogPolicy, timeline: Timeline, no
 /**
  * When to look again if nothing else (a new frame, a control call) wakes the simulation: when the next tick is
  * both due (`target` past the newest state, which the wall clock makes true once it passes it) and allowed by
- * the lead cap (`now + maxLead` reaches the next tick's time).
+ * the lead cap (`now + maxLead` reaches the next tick's time). While holding for an overdue frame (`target`
+ * behind `now`), not before the hold runs out at `target + hold`.
  */
-export function nextWakeTime(timeline: Timeline, target: number, maxLead: number): number {
+export function nextWakeTime(timeline: Timeline, target: number, maxLead: number, now = Number.NEGATIVE_INFINITY, hold = 0): number {
   const time = timeOfTick(timeline);
   const allowedAt = time + timeline.tickLength - maxLead;
-  return target > time ? allowedAt : Math.max(time, allowedAt);
+  const wake = target > time ? allowedAt : Math.max(time, allowedAt);
+  return target < now ? Math.max(wake, target + hold) : wake;
 }
 
 /** How far a frame at `time` lies between the previous state and the current one, clamped to [0, 1]. */

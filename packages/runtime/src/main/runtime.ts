@@ -175,6 +175,12 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
    * for you. Allocates nothing.
    */
   frame(timestamp: number): Frame<S> | null;
+  /**
+   * `frame` without the sampling, for renderers that blend on the GPU from the raw states
+   * (`reader.acquire()`): paces, tells the worker when the next frame is due, raises events. Returns whether
+   * to draw on this refresh. The time until the end of the current task counts as the frame's cost.
+   */
+  pace(timestamp: number): boolean;
   /** The input ring's writer, or null if the runtime was made with `input: false`. */
   readonly input: InputWriter | null;
   /**
@@ -542,18 +548,26 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   }
 
   frame(timestamp: number): Frame<S> | null {
+    return this.#paced(timestamp, true) ? this.#frame : null;
+  }
+
+  pace(timestamp: number): boolean {
+    return this.#paced(timestamp, false);
+  }
+
+  #paced(timestamp: number, sample: boolean): boolean {
     this.#endFrame(); // a frame whose task never ended (a throwing draw) still reports its cost
     const render = this.#pacer.onAnimationFrame(timestamp);
     if (render) {
       this.#frameStart = this.now();
-      this.sample(timestamp);
+      if (sample) this.sample(timestamp);
       // the cost runs until this task ends: the caller's draw included
       queueMicrotask(this.#endFrame);
     }
     // after the lock is released: the worker can now simulate up to the next frame while this one is drawn
     this.expectFrame(this.#pacer.nextRenderTime);
     this.#checkWorker();
-    return render ? this.#frame : null;
+    return render;
   }
 
   sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean {

@@ -14,6 +14,7 @@ import {
   alphaAt,
   BACKLOG_POLICIES,
   createTimeline,
+  FRAME_HOLD_MS,
   defaultMaxCatchUpSteps,
   nextWakeTime,
   planSteps,
@@ -591,7 +592,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       const maxLead = this.#maxLeadTicks * a.timeline.tickLength;
       let now = a.clock();
       this.#countDrop(a, settleBacklogBefore(this.#backlog, a.timeline, now));
-      const target = stepTarget(now, nextFrame);
+      const target = stepTarget(now, nextFrame, FRAME_HOLD_MS);
       planSteps(a.timeline, now, target, this.#maxCatchUpSteps, maxLead, plan);
       for (let i = 0; i < plan.steps; i++) {
         if (!this.#tick(a)) return;
@@ -605,7 +606,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
         await host.yieldToEvents();
         continue;
       }
-      const wait = nextWakeTime(a.timeline, target, maxLead) - a.clock();
+      const wait = nextWakeTime(a.timeline, target, maxLead, now, FRAME_HOLD_MS) - a.clock();
       if (plan.steps === 0 && wait <= 0) {
         // due this very moment: a zero-length wait would only spin through microtasks
         await host.yieldToEvents();

@@ -90,6 +90,14 @@ describe('fixed-step core', () => {
     expect(stepTarget(100, 0)).toBe(100); // none published yet
   });
 
+  it('waits for an overdue frame for a while instead of overtaking it', () => {
+    expect(stepTarget(100, 80, 50)).toBe(80); // its callback is late; it will draw at 80
+    expect(stepTarget(100, 40, 50)).toBe(100); // 60 ms overdue: no frame is coming, follow the clock
+    const timeline = createTimeline(4, 85, 5); // already just past the overdue frame
+    expect(nextWakeTime(timeline, 80, 10, 100, 50)).toBe(130); // not before the hold runs out (or a frame)
+    expect(nextWakeTime(timeline, 116, 10, 100, 50)).toBe(80); // a frame ahead: as before (due at once)
+  });
+
   it('never puts the newest state more than maxLead ahead of the wall clock', () => {
     const timeline = createTimeline(0, 100, 5);
     expect(planSteps(timeline, 100, 500, INF, 12, plan()).steps).toBe(2); // 110 <= 112 < 115

@@ -129,6 +129,22 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     expect(clock.sleeps).toEqual([20, 18]);
   });
 
+  it('does not overtake a frame whose callback runs late', async () => {
+    const { sim, clock, views, front } = setup({ maxLeadTicks: 10 });
+    writeNextFrame(views, 1016);
+    sim.start(); // to 1020: just past the frame at 1016
+    expect(front()).toMatchObject({ previousTime: 1015, currentTime: 1020 });
+    clock.now = 1040; // the frame's callback has not run yet: it will still draw at 1016
+    await clock.wake();
+    expect(front()).toMatchObject({ previousTime: 1015, currentTime: 1020 }); // 1016 still between the two
+    writeNextFrame(views, 1049); // it ran: the next one is expected at 1049
+    await clock.wake();
+    expect(front().currentTime).toBe(1050);
+    clock.now = 1200; // no frame for 150 ms: follow the wall clock again
+    await clock.wake();
+    expect(front().currentTime).toBeGreaterThanOrEqual(1200);
+  });
+
   it('never puts the newest state more than maxLeadTicks ahead of the wall clock', async () => {
     const { sim, views, front, clock } = setup();
     writeNextFrame(views, 5000);

@@ -1,0 +1,30 @@
+/**
+ * @steadyframe/three: draws a steadyframe runtime's entities with three.js.
+ *
+ * Two paths, same fields (`TransformFields`: a position, an optional quaternion or angle rotation, an optional
+ * scale):
+ *
+ * - CPU: `bindInstancedMesh` writes the frame's interpolated entities into an InstancedMesh's instance
+ *   matrices; `bindObjects` moves a handful of Object3Ds. They follow every interpolation option of the
+ *   runtime (render delay, extrapolation, snapDistance), since they draw the runtime's own Frame.
+ * - GPU: `createInterpolatedInstancedMesh` uploads the previous and current state as instanced attributes
+ *   and blends them in the vertex shader from an alpha uniform; the main thread only copies bytes. It is the
+ *   'interpolate' mode without a render delay.
+ *
+ * ```ts
+ * import { createInterpolatedInstancedMesh } from '@steadyframe/three';
+ * const ships = createInterpolatedInstancedMesh(runtime, geometry, new MeshStandardMaterial(), { position: 'position', rotation: 'rotation' });
+ * scene.add(ships.mesh);
+ * renderer.setAnimationLoop((ts) => {
+ *   if (runtime.pace(ts)) { ships.update(ts); renderer.render(scene, camera); }
+ * });
+ * ```
+ */
+export { bindInstancedMesh } from './bind-instanced-mesh.ts';
+export type { InstancedMeshBinding } from './bind-instanced-mesh.ts';
+export { bindObjects } from './bind-objects.ts';
+export type { ObjectsBinding } from './bind-objects.ts';
+export { createInterpolatedInstancedMesh } from './interpolated-instanced-mesh.ts';
+export type { InterpolatedInstancedMesh, InterpolatedMeshStats } from './interpolated-instanced-mesh.ts';
+export { resolveFields } from './fields.ts';
+export type { FieldOfKind, ResolvedFields, TransformFields } from './fields.ts';

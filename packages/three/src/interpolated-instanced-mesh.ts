@@ -1,0 +1,235 @@
+/**
+ * The GPU path: the previous and current state go to the GPU as instanced attributes, byte for byte, and the
+ * vertex shader blends them (instance-shader.ts). The main thread never interpolates an entity.
+ *
+ * ```text
+ *   update(time):
+ *     acquire the pair ──▶ new publish since the last upload?
+ *                            one  : the old current attributes become the previous ones; copy current runs
+ *                            more : copy previous and current runs (fields and generations, entities 0 .. count)
+ *                            none : copy nothing
+ *                          read PREV_TIME, CUR_TIME, COUNT, PREV_COUNT
+ *     release
+ *     sfAlpha = clamp((time - PREV_TIME) / (CUR_TIME - PREV_TIME), 0, 1); sfPrevCount; instanceCount = COUNT
+ * ```
+ *
+ * This is the runtime's 'interpolate' mode without a render delay: a frame past the newest state holds it
+ * (alpha 1), and `extrapolate`, `latest`, `renderDelay` and `snapDistance` do not apply here.
+ */
+import {
+  DynamicDrawUsage,
+  InstancedBufferAttribute,
+  InstancedBufferGeometry,
+  Mesh,
+  MeshDepthMaterial,
+  MeshDistanceMaterial,
+  type BufferGeometry,
+  type Material,
+} from 'three';
+import { alphaAt, type Runtime, type Schema, META } from 'steadyframe';
+import { resolveFields, type ResolvedFields, type TransformFields } from './fields.ts';
+import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
+
+/** One pair of attributes (previous, current) and the run of the state it is copied from. */
+interface Channel {
+  readonly name: string | null; // the schema field; null for the generations
+  readonly width: number;
+  readonly names: readonly [string, string];
+  previous: InstancedBufferAttribute;
+  current: InstancedBufferAttribute;
+}
+
+/** Counters of what `update` did. */
+export interface InterpolatedMeshStats {
+  /** Publishes uploaded by copying both states. */
+  fullUploads: number;
+  /** Publishes uploaded by copying the current state only (the previous one was already on the GPU). */
+  swaps: number;
+  /** Updates whose acquire gave up (the lock stayed busy): they kept the last pair. */
+  misses: number;
+}
+
+/** What `createInterpolatedInstancedMesh` returns. */
+export interface InterpolatedInstancedMesh<M extends Material = Material> {
+  /** Add this to the scene. Its geometry shares the source geometry's attributes and index. */
+  readonly mesh: Mesh<InstancedBufferGeometry, M>;
+  /**
+   * Brings the mesh to shared-clock time `time` (ms): takes the runtime's lock once, copies a newly published
+   * state into the instanced attributes (nothing when none was published since the last call), and sets the
+   * `alpha` uniform from where `time` falls between the pair's two states. Call once per rendered frame with
+   * the frame's time. Allocates a few typed-array views per published tick, nothing per entity. Returns false
+   * when the lock stayed busy: the mesh then keeps the last pair, at the new alpha.
+   */
+  update(time: number): boolean;
+  /** The alpha uniform set by the last update, in [0, 1]. */
+  readonly alpha: number;
+  /** Instances drawn: live entities in the pair last copied. */
+  readonly count: number;
+  readonly stats: Readonly<InterpolatedMeshStats>;
+  /** Frees the GPU buffers of the instanced attributes and the depth materials made here; not `material`, nor the source geometry. */
+  dispose(): void;
+}
+
+function attribute(capacity: number, width: number, integer: boolean): InstancedBufferAttribute {
+  const array = integer ? new Uint32Array(capacity * width) : new Float32Array(capacity * width);
+  return new InstancedBufferAttribute(array, width).setUsage(DynamicDrawUsage);
+}
+
+function channels(fields: ResolvedFields, capacity: number): Channel[] {
+  const list: Array<[string | null, number, readonly [string, string]]> = [[fields.position.name, fields.position.width, ATTRIBUTES.position]];
+  if (fields.rotation !== null) list.push([fields.rotation.name, fields.rotation.kind === 'quaternion' ? 4 : 1, ATTRIBUTES.rotation]);
+  if (fields.scale !== null) list.push([fields.scale.name, fields.scale.width, ATTRIBUTES.scale]);
+  list.push([null, 1, ATTRIBUTES.generation]);
+  return list.map(([name, width, names]) => ({
+    name,
+    width,
+    names,
+    previous: attribute(capacity, width, name === null),
+    current: attribute(capacity, width, name === null),
+  }));
+}
+
+/** Copies the first `elements` values of `from` into `to.array` and marks that range for upload. */
+function copyRun(to: InstancedBufferAttribute, from: Float32Array | Uint32Array, elements: number): void {
+  const array = to.array as Float32Array | Uint32Array;
+  array.set(elements === from.length ? from : from.subarray(0, elements));
+  // one range, replaced each time, so ranges never pile up while the mesh is not rendered
+  to.clearUpdateRanges();
+  to.addUpdateRange(0, elements);
+  to.needsUpdate = true;
+}
+
+/**
+ * Creates a mesh that draws the runtime's entities 0 .. count - 1 as instances of `geometry`, interpolated on
+ * the GPU. `material` is any built-in three.js material (MeshStandardMaterial lights correctly: normals turn
+ * with each instance); it is changed in place for this mesh (see `patchMaterial`) and cannot serve another
+ * interpolated mesh. Shadows work: the mesh gets patched depth and distance materials of its own.
+ *
+ * Entities the runtime would snap are drawn at their current state, not blended: those spawned this tick
+ * (index at or past the previous count) and those with a new generation (`world.snap`, `spawn`, `despawn`).
+ * The generations are uploaded too and compared in the shader, so snapping costs the main thread nothing.
+ *
+ * ```ts
+ * const ships = createInterpolatedInstancedMesh(runtime, new ConeGeometry(0.5, 1), new MeshStandardMaterial(), { position: 'position', rotation: 'rotation' });
+ * scene.add(ships.mesh);
+ * renderer.setAnimationLoop((ts) => {
+ *   if (!runtime.pace(ts)) return; // pacing, and tells the worker when the next frame is due; no CPU blend
+ *   ships.update(ts);
+ *   renderer.render(scene, camera);
+ * });
+ * ```
+ *
+ * `mesh.frustumCulled` is false: the geometry's bounds say nothing about where the instances are.
+ * Needs WebGL 2 (integer attributes, `gl_InstanceID`), which three.js itself requires. Throws at set-up if a
+ * field does not fit (see `TransformFields`) or the material is already patched.
+ */
+export function createInterpolatedInstancedMesh<S extends Schema, M extends Material>(
+  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'>,
+  geometry: BufferGeometry,
+  material: M,
+  fields: TransformFields<S>,
+): InterpolatedInstancedMesh<M> {
+  const resolved = resolveFields(runtime.schema, fields);
+  const capacity = runtime.capacity;
+  const reader = runtime.reader;
+  const uniforms: InstanceUniforms = { sfAlpha: { value: 1 }, sfPrevCount: { value: 0 } };
+
+  // the source geometry's own attributes and index, shared rather than copied, plus the instanced ones
+  const instanced = new InstancedBufferGeometry();
+  instanced.setIndex(geometry.index);
+  for (const [name, value] of Object.entries(geometry.attributes)) instanced.setAttribute(name, value);
+  instanced.morphAttributes = { ...geometry.morphAttributes };
+  instanced.morphTargetsRelative = geometry.morphTargetsRelative;
+  for (const group of geometry.groups) instanced.addGroup(group.start, group.count, group.materialIndex);
+  instanced.setDrawRange(geometry.drawRange.start, geometry.drawRange.count);
+  const list = channels(resolved, capacity);
+  for (const c of list) {
+    instanced.setAttribute(c.names[0], c.previous);
+    instanced.setAttribute(c.names[1], c.current);
+  }
+  instanced.instanceCount = 0;
+
+  patchMaterial(material, resolved, uniforms);
+  const depth = new MeshDepthMaterial();
+  const distance = new MeshDistanceMaterial();
+  patchMaterial(depth, resolved, uniforms);
+  patchMaterial(distance, resolved, uniforms);
+  const mesh = new Mesh(instanced, material);
+  mesh.customDepthMaterial = depth;
+  mesh.customDistanceMaterial = distance;
+  mesh.frustumCulled = false;
+
+  const stats: InterpolatedMeshStats = { fullUploads: 0, swaps: 0, misses: 0 };
+  let uploaded = -1; // the publish count of the pair on the GPU
+  let previousTime = 0;
+  let currentTime = 0;
+  let count = 0;
+  let alpha = 1;
+
+  return {
+    mesh,
+    get alpha() {
+      return alpha;
+    },
+    get count() {
+      return count;
+    },
+    stats,
+    update(time) {
+      const pair = reader.acquire();
+      if (pair !== null) {
+        try {
+          const meta = pair.metaWords;
+          // exact while we hold the lock: the worker counts a publish only under it
+          const published = reader.publishCount();
+          count = meta[META.COUNT]!;
+          const previousCount = meta[META.PREV_COUNT]!;
+          if (published !== uploaded) {
+            // one publish on: its previous state is the current state we uploaded last time, byte for byte
+            const swap = uploaded >= 0 && published === uploaded + 1;
+            for (const c of list) {
+              if (swap) {
+                const old = c.previous;
+                c.previous = c.current;
+                c.current = old;
+                instanced.setAttribute(c.names[0], c.previous);
+                instanced.setAttribute(c.names[1], c.current);
+              } else {
+                const from = c.name === null ? pair.previousGeneration : pair.previous[c.name as keyof S];
+                copyRun(c.previous, from, previousCount * c.width);
+              }
+              const from = c.name === null ? pair.currentGeneration : pair.current[c.name as keyof S];
+              copyRun(c.current, from, count * c.width);
+            }
+            if (swap) stats.swaps++;
+            else stats.fullUploads++;
+            uploaded = published;
+          }
+          // read every time: a restamp (resume, new time scale) moves the times without a publish
+          previousTime = meta[META.PREV_TIME]!;
+          currentTime = meta[META.CUR_TIME]!;
+          uniforms.sfPrevCount.value = previousCount;
+        } finally {
+          // the worker may publish over this slot again
+          reader.release();
+        }
+      } else {
+        stats.misses++;
+      }
+      alpha = alphaAt(time, previousTime, currentTime);
+      uniforms.sfAlpha.value = alpha;
+      instanced.instanceCount = count;
+      return pair !== null;
+    },
+    dispose() {
+      // three.js frees the buffers of what the geometry holds when it is disposed: leave it only the
+      // instanced attributes, so the source geometry's buffers stay for whoever else draws it
+      instanced.setIndex(null);
+      for (const name of Object.keys(geometry.attributes)) instanced.deleteAttribute(name);
+      instanced.morphAttributes = {};
+      instanced.dispose();
+      depth.dispose();
+      distance.dispose();
+    },
+  };
+}

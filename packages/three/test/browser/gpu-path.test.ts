@@ -1,0 +1,220 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AmbientLight, DirectionalLight, Mesh, MeshBasicMaterial, MeshStandardMaterial, SphereGeometry, type Material } from 'three';
+import { createInterpolatedInstancedMesh } from '@steadyframe/three';
+import { META as PAIR_META } from 'steadyframe';
+import { motionAt } from './fixtures/schema.ts';
+import {
+  ARM,
+  createStage,
+  expectNear,
+  frameCentre,
+  markerCentre,
+  markerGeometry,
+  motionRuntime,
+  timeAt,
+  type MotionFrame,
+  type MotionRuntime,
+} from './helpers.ts';
+
+/** World units (1/16 of a unit is a pixel): a wrong alpha or angle misses by far more. */
+const TOLERANCE = 0.05;
+
+let runtime: MotionRuntime | undefined;
+let stage: ReturnType<typeof createStage> | undefined;
+afterEach(() => {
+  stage?.dispose();
+  runtime?.dispose();
+  stage = undefined;
+  runtime = undefined;
+});
+
+async function steps(rt: MotionRuntime, n: number): Promise<void> {
+  for (let k = 0; k < n; k++) await rt.stepOnce();
+}
+
+/** Every drawn marker sits where the runtime's own interpolation puts the entity, and where the analytic motion does. */
+function expectDrawnLike(frame: MotionFrame, drawn: ReturnType<NonNullable<typeof stage>['markers']>, what: string): void {
+  for (let i = 0; i < frame.count; i++) {
+    expectNear(drawn[i]!, frameCentre(frame, i), TOLERANCE, `${what}, entity ${i} vs runtime.sample`);
+  }
+}
+
+function white(): MeshBasicMaterial {
+  return new MeshBasicMaterial({ color: 0xffffff });
+}
+
+describe.each([
+  { rotation: 'rotation', kind: 'quaternion' },
+  { rotation: 'heading', kind: 'angle' },
+] as const)('GPU path, rotation from a $kind field', ({ rotation }) => {
+  it('draws each instance where runtime.sample puts it, at every alpha, copying the state once', async () => {
+    runtime = await motionRuntime();
+    await steps(runtime, 3);
+    stage = createStage();
+    const gpu = createInterpolatedInstancedMesh(runtime, markerGeometry(), white(), { position: 'position', rotation, scale: 'scale' });
+    stage.add(gpu.mesh);
+    for (const alpha of [0, 0.25, 0.5, 0.8, 1]) {
+      const time = timeAt(runtime, alpha);
+      expect(gpu.update(time)).toBe(true);
+      const frame = runtime.sample(time);
+      expect(gpu.alpha).toBe(frame.alpha);
+      expect(gpu.alpha).toBeCloseTo(alpha, 9);
+      expect(gpu.count).toBe(3);
+      const drawn = stage.markers(3);
+      expectDrawnLike(frame, drawn, `alpha ${alpha}`);
+      for (let i = 0; i < 3; i++) {
+        const m = motionAt(i, 2 + alpha); // the pair is ticks 2 and 3
+        expectNear(drawn[i]!, markerCentre(m.x, m.y, m.angle, m.scale), TOLERANCE, `alpha ${alpha}, entity ${i} vs the motion`);
+      }
+    }
+    // the pair never changed: one upload, then only the alpha uniform moved
+    expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0 });
+  });
+});
+
+it('after one publish reuses the uploaded state as the previous one, after two copies both', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 2);
+  stage = createStage();
+  const gpu = createInterpolatedInstancedMesh(runtime, markerGeometry(), white(), { position: 'position', rotation: 'rotation', scale: 'scale' });
+  stage.add(gpu.mesh);
+  gpu.update(timeAt(runtime, 0.5));
+  stage.render();
+
+  await steps(runtime, 1);
+  let time = timeAt(runtime, 0.3);
+  gpu.update(time);
+  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 1, misses: 0 });
+  expectDrawnLike(runtime.sample(time), stage.markers(3), 'after a swap');
+
+  await steps(runtime, 2);
+  time = timeAt(runtime, 0.7);
+  gpu.update(time);
+  expect(gpu.stats).toEqual({ fullUploads: 2, swaps: 1, misses: 0 });
+  expectDrawnLike(runtime.sample(time), stage.markers(3), 'after two publishes');
+
+  // a swap right after, without a render in between, still uploads the right bytes
+  await steps(runtime, 1);
+  gpu.update(timeAt(runtime, 0.1));
+  await steps(runtime, 1);
+  time = timeAt(runtime, 0.6);
+  gpu.update(time);
+  expect(gpu.stats).toEqual({ fullUploads: 2, swaps: 3, misses: 0 });
+  const frame = runtime.sample(time);
+  expect(frame.previousTick).toBe(6);
+  expectDrawnLike(frame, stage.markers(3), 'after two swaps between renders');
+});
+
+it('draws a teleported and a spawned entity at their new state, not in between', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 2);
+  stage = createStage();
+  const gpu = createInterpolatedInstancedMesh(runtime, markerGeometry(), white(), { position: 'position', rotation: 'rotation', scale: 'scale' });
+  stage.add(gpu.mesh);
+  gpu.update(timeAt(runtime, 0.5));
+
+  await runtime.commands.teleport(1, 5); // 5 units right on the next tick, marked to snap
+  await runtime.commands.setCount(4); // entity 3 is new on the next tick
+  await steps(runtime, 1); // the pair is ticks 2 and 3
+  const time = timeAt(runtime, 0.5);
+  gpu.update(time);
+  const frame = runtime.sample(time);
+  expect(frame.snapped).toBe(2); // the runtime snaps the same two
+  expect(gpu.count).toBe(4);
+  const drawn = stage.markers(4);
+  expectDrawnLike(frame, drawn, 'snap tick');
+  const at = (i: number, k: number, dx = 0) => {
+    const m = motionAt(i, k);
+    return markerCentre(m.x + dx, m.y, m.angle, m.scale);
+  };
+  expectNear(drawn[0]!, at(0, 2.5), TOLERANCE, 'entity 0 blends');
+  expectNear(drawn[1]!, at(1, 3, 5), TOLERANCE, 'the teleported entity 1 is at its new place');
+  expectNear(drawn[2]!, at(2, 2.5), TOLERANCE, 'entity 2 blends');
+  expectNear(drawn[3]!, at(3, 3), TOLERANCE, 'the spawned entity 3 is at its first state');
+  // the teleport is 2.5 units from where a blend would have drawn it
+  expect(Math.abs(drawn[1]!.x - at(1, 2.5, 2.5)[0])).toBeGreaterThan(1);
+
+  // the next tick blends them all again (each step was one publish on: the swap path)
+  await steps(runtime, 1);
+  const next = timeAt(runtime, 0.5);
+  gpu.update(next);
+  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 2, misses: 0 });
+  const after = stage.markers(4);
+  expectNear(after[1]!, at(1, 3.5, 5), TOLERANCE, 'entity 1 blends again');
+  expectNear(after[3]!, at(3, 3.5), TOLERANCE, 'entity 3 blends again');
+  expectDrawnLike(runtime.sample(next), after, 'the tick after');
+});
+
+it('lights a MeshStandardMaterial as three.js lights the same transform on a plain Mesh (normals turn with the instance)', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 3);
+  stage = createStage();
+  const light = new DirectionalLight(0xffffff, 2.5);
+  light.position.set(1, 2, 1.5);
+  stage.add(light);
+  stage.add(new AmbientLight(0xffffff, 0.2));
+  const ball = () => new SphereGeometry(0.5, 24, 16).translate(ARM, 0, 0);
+  const standard = () => new MeshStandardMaterial({ color: 0xff0000, roughness: 0.6, metalness: 0 });
+  const gpu = createInterpolatedInstancedMesh(runtime, ball(), standard(), { position: 'position', rotation: 'rotation', scale: 'scale' });
+  const time = timeAt(runtime, 0.4);
+  gpu.update(time);
+  stage.add(gpu.mesh);
+  const instanced = stage.markers(3);
+
+  // the same frame drawn the ordinary way: one Mesh per entity, placed by three.js's own matrices
+  stage.scene.remove(gpu.mesh);
+  const frame = runtime.sample(time);
+  const { position, rotation, scale } = frame.fields;
+  for (let i = 0; i < 3; i++) {
+    const mesh = new Mesh(ball(), standard());
+    mesh.position.fromArray(position, 3 * i);
+    mesh.quaternion.fromArray(rotation, 4 * i);
+    mesh.scale.setScalar(scale[i]!);
+    stage.add(mesh);
+  }
+  const plain = stage.markers(3);
+  for (let i = 0; i < 3; i++) {
+    const a = instanced[i]!;
+    const b = plain[i]!;
+    expect(a, `entity ${i} drawn`).not.toBeNull();
+    expect(a.red).toBeGreaterThan(40); // lit, not black
+    expect(Math.abs(a.red - b.red), `entity ${i} mean red ${a.red} vs ${b.red}`).toBeLessThan(2);
+    expect(Math.abs(a.pixels - b.pixels) / b.pixels).toBeLessThan(0.02);
+    // where the light falls on the ball: wrong normals would move the bright side
+    expect(Math.hypot(a.redX - b.redX, a.redY - b.redY), `entity ${i} highlight`).toBeLessThan(0.02);
+  }
+});
+
+it('reads the pair meta words the runtime reads (the mirror of META stays true)', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 2);
+  await runtime.commands.setCount(5);
+  await steps(runtime, 1);
+  const frame = runtime.sample(Number.POSITIVE_INFINITY);
+  const pair = runtime.reader.acquire();
+  expect(pair).not.toBeNull();
+  try {
+    const meta = pair!.metaWords;
+    expect(meta[PAIR_META.PREV_TICK]).toBe(frame.previousTick);
+    expect(meta[PAIR_META.CUR_TICK]).toBe(frame.tick);
+    expect(meta[PAIR_META.PREV_TIME]).toBe(frame.previousTime);
+    expect(meta[PAIR_META.CUR_TIME]).toBe(frame.currentTime);
+    expect(meta[PAIR_META.COUNT]).toBe(5);
+    expect(meta[PAIR_META.PREV_COUNT]).toBe(3);
+  } finally {
+    runtime.reader.release();
+  }
+});
+
+it('refuses, at set-up, a material that already draws another interpolated mesh, and a field that does not fit', async () => {
+  runtime = await motionRuntime();
+  const material: Material = white();
+  createInterpolatedInstancedMesh(runtime, markerGeometry(), material, { position: 'position' });
+  expect(() => createInterpolatedInstancedMesh(runtime!, markerGeometry(), material, { position: 'position' })).toThrow(
+    /already draws another interpolated mesh/,
+  );
+  // @ts-expect-error: 'rotation' is a quaternion field, not a linear one
+  expect(() => createInterpolatedInstancedMesh(runtime!, markerGeometry(), white(), { position: 'rotation' })).toThrow(
+    /fields.position "rotation" must be a linear field of width 2 or 3/,
+  );
+});

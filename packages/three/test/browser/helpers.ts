@@ -1,0 +1,165 @@
+/** Shared by the three.js adapter's browser tests: a real worker, a real WebGL renderer (SwiftShader here). */
+import { createRuntime, type Frame, type Runtime } from 'steadyframe';
+import {
+  OrthographicCamera,
+  PlaneGeometry,
+  Scene,
+  WebGLRenderer,
+  WebGLRenderTarget,
+  type Object3D,
+} from 'three';
+import { motionSchema, ROW } from './fixtures/schema.ts';
+import type { MotionCommands } from './fixtures/motion.worker.ts';
+
+export type MotionRuntime = Runtime<typeof motionSchema, MotionCommands>;
+export type MotionFrame = Frame<typeof motionSchema>;
+
+/** A runtime on the motion fixture, attached (tick 0 published) and not started: tests step it by hand. */
+export async function motionRuntime(): Promise<MotionRuntime> {
+  return createRuntime<typeof motionSchema, MotionCommands>({
+    worker: new Worker(new URL('./fixtures/motion.worker.ts', import.meta.url), { type: 'module', name: 'motion' }),
+    schema: motionSchema,
+    capacity: 8,
+    pacing: { adaptive: false },
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `predicate` holds; fails with `what` after `timeoutMs` (a hang guard, not a timing check). */
+export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!predicate()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/** The shared-clock time at `alpha` between the newest pair's two states. */
+export function timeAt(runtime: MotionRuntime, alpha: number): number {
+  const f = runtime.sample(Number.POSITIVE_INFINITY);
+  return f.previousTime + alpha * (f.currentTime - f.previousTime);
+}
+
+/** Side of the square each entity is drawn as, in world units, before its scale. */
+export const SQUARE = 0.5;
+/** The square's centre in the entity's own frame: off its origin, so the centroid shows the rotation too. */
+export const ARM = 1;
+
+/** A 0.5 x 0.5 square centred at (1, 0, 0) in the entity's frame, facing +z. */
+export function markerGeometry(): PlaneGeometry {
+  return new PlaneGeometry(SQUARE, SQUARE).translate(ARM, 0, 0);
+}
+
+/** Where the marker's centre lands for an entity at (x, y), turned `angle` about +z, scaled `scale`. */
+export function markerCentre(x: number, y: number, angle: number, scale: number): [number, number] {
+  return [x + scale * ARM * Math.cos(angle), y + scale * ARM * Math.sin(angle)];
+}
+
+/** The runtime's own interpolated transform of entity i, as a marker centre. */
+export function frameCentre(frame: MotionFrame, i: number): [number, number] {
+  const { position, rotation, scale } = frame.fields;
+  const [, , z, w] = rotation.subarray(4 * i, 4 * i + 4) as unknown as [number, number, number, number];
+  return markerCentre(position[3 * i]!, position[3 * i + 1]!, 2 * Math.atan2(z, w), scale[i]!);
+}
+
+/** World window the camera sees, and pixels per world unit. */
+const VIEW = { left: -3, right: 20, bottom: -2.5, top: 14.5, scale: 16 };
+
+/** What was drawn in one entity's row: lit pixels' centroid (world units), their count, mean red, red-weighted centroid. */
+export interface Marker {
+  readonly x: number;
+  readonly y: number;
+  readonly pixels: number;
+  readonly red: number;
+  readonly redX: number;
+  readonly redY: number;
+}
+
+/** A renderer drawing a fixed orthographic window into a small render target, failing on any shader error. */
+export function createStage() {
+  const width = (VIEW.right - VIEW.left) * VIEW.scale;
+  const height = (VIEW.top - VIEW.bottom) * VIEW.scale;
+  const renderer = new WebGLRenderer({ antialias: false });
+  const shaderErrors: string[] = [];
+  renderer.debug.onShaderError = (gl, program) => {
+    shaderErrors.push(gl.getProgramInfoLog(program) ?? 'shader error');
+  };
+  const target = new WebGLRenderTarget(width, height);
+  const camera = new OrthographicCamera(VIEW.left, VIEW.right, VIEW.top, VIEW.bottom, 0.1, 100);
+  camera.position.z = 10;
+  const scene = new Scene();
+  const pixels = new Uint8Array(width * height * 4);
+
+  /** Renders the scene and returns the RGBA pixels, bottom row first. */
+  function render(): Uint8Array {
+    renderer.setRenderTarget(target);
+    renderer.setClearColor(0x000000, 1);
+    renderer.render(scene, camera);
+    renderer.readRenderTargetPixels(target, 0, 0, width, height, pixels);
+    renderer.setRenderTarget(null);
+    if (shaderErrors.length > 0) throw new Error(`shader errors: ${shaderErrors.join('\n')}`);
+    return pixels;
+  }
+
+  /**
+   * Renders and finds each row's drawn marker: the centroid of the lit pixels in the band around y = ROW * i,
+   * in world units, with the count of pixels and their mean red. null where nothing was drawn. Sensitive to
+   * alpha: the motion moves a marker a whole unit (16 pixels) per tick.
+   */
+  function markers(rows: number): Array<Marker | null> {
+    render();
+    const sums = Array.from({ length: rows }, () => ({ x: 0, y: 0, n: 0, red: 0, rx: 0, ry: 0 }));
+    for (let py = 0; py < height; py++) {
+      const wy = VIEW.bottom + (py + 0.5) / VIEW.scale;
+      const row = Math.round(wy / ROW);
+      if (row < 0 || row >= rows) continue;
+      for (let px = 0; px < width; px++) {
+        const o = 4 * (py * width + px);
+        const lit = Math.max(pixels[o]!, pixels[o + 1]!, pixels[o + 2]!);
+        if (lit < 8) continue;
+        const s = sums[row]!;
+        const wx = VIEW.left + (px + 0.5) / VIEW.scale;
+        s.x += wx;
+        s.y += wy;
+        s.n++;
+        s.red += pixels[o]!;
+        s.rx += wx * pixels[o]!;
+        s.ry += wy * pixels[o]!;
+      }
+    }
+    return sums.map((s) =>
+      s.n === 0 ? null : { x: s.x / s.n, y: s.y / s.n, pixels: s.n, red: s.red / s.n, redX: s.rx / s.red, redY: s.ry / s.red },
+    );
+  }
+
+  return {
+    renderer,
+    scene,
+    camera,
+    render,
+    markers,
+    add(object: Object3D) {
+      scene.add(object);
+    },
+    dispose() {
+      target.dispose();
+      renderer.dispose();
+    },
+  };
+}
+
+/** Asserts, in world units, that a marker was drawn at `expected`. */
+export function expectNear(
+  marker: { x: number; y: number } | null,
+  expected: readonly [number, number],
+  tolerance: number,
+  what: string,
+): void {
+  if (marker === null) throw new Error(`${what}: nothing drawn`);
+  const d = Math.hypot(marker.x - expected[0], marker.y - expected[1]);
+  if (!(d <= tolerance)) {
+    throw new Error(`${what}: drawn at (${marker.x.toFixed(3)}, ${marker.y.toFixed(3)}), expected (${expected[0].toFixed(3)}, ${expected[1].toFixed(3)}): ${d.toFixed(3)} apart`);
+  }
+}
+
