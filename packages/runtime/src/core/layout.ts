@@ -186,6 +186,14 @@ export function allocateStateBuffer(layout: Layout, clockAnchor: number, shared:
       { cause },
     );
   }
+  return initStateBuffer(buffer, layout, clockAnchor);
+}
+
+/**
+ * Writes the header of a fresh buffer for `layout`; the buffer may be larger than the layout (a WebAssembly
+ * memory, in whole 64 KiB pages, with the blend kernels' scratch after the layout). Returns the buffer.
+ */
+export function initStateBuffer<B extends ArrayBufferLike>(buffer: B, layout: Layout, clockAnchor: number): B {
   const i32 = new Int32Array(buffer, 0, I32_WORDS);
   const f64 = new Float64Array(buffer, 0, DATA_OFFSET / 8);
   i32[I32.MAGIC] = MAGIC;
@@ -250,7 +258,7 @@ export function generationView(buffer: ArrayBufferLike, byteOffset: number, layo
 /** Views over a buffer made by `allocateSharedBuffer`; checks that it was made for this schema and capacity. */
 export function createSharedViews<S extends Schema>(buffer: ArrayBufferLike, schema: S, capacity: number): SharedViews<S> {
   const layout = computeLayout(schema, capacity);
-  if (buffer.byteLength !== layout.totalBytes) {
+  if (buffer.byteLength < layout.totalBytes) {
     throw new RangeError(
       `steadyframe: shared buffer has ${buffer.byteLength} bytes but schema "${layout.signature}" at capacity ${capacity} needs ${layout.totalBytes}; both threads must use the same schema and capacity`,
     );
@@ -258,6 +266,11 @@ export function createSharedViews<S extends Schema>(buffer: ArrayBufferLike, sch
   const i32 = new Int32Array(buffer, 0, I32_WORDS);
   if (i32[I32.MAGIC] !== MAGIC) {
     throw new TypeError('steadyframe: this SharedArrayBuffer was not made by steadyframe (bad magic word)');
+  }
+  if (i32[I32.CAPACITY] !== capacity) {
+    throw new RangeError(
+      `steadyframe: shared buffer was made for capacity ${i32[I32.CAPACITY]}, not ${capacity}; both threads must use the same schema and capacity`,
+    );
   }
   const f64 = new Float64Array(buffer, 0, DATA_OFFSET / 8);
   const slot = (b: 0 | 1): SlotViews<S> => ({

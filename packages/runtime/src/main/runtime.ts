@@ -4,7 +4,8 @@
  */
 import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { createSharedClock, currentTimeOrigin, type Clock } from '../core/clock.ts';
-import { allocateSharedBuffer, computeLayout, createSharedViews, F64, fieldViews, I32, STATUS, type Layout, type SharedViews } from '../core/layout.ts';
+import { allocateSharedBuffer, computeLayout, createSharedViews, fieldViews, I32, initStateBuffer, STATUS, type Layout, type SharedViews } from '../core/layout.ts';
+import { createBlendKernels, simdSupported, type BlendBackend, type BlendKernels } from '../core/simd-kernel.ts';
 import type { AttachConfig, SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from '../core/protocol.ts';
 import { validateSchema, type FieldViews, type Schema } from '../core/schema.ts';
 import { SlotReader, writeNextFrame, type ReadLockStats, type StateSource, type TestFault } from '../core/slots.ts';
@@ -51,6 +52,12 @@ export interface RuntimeOptions<S extends Schema> {
    * the page is isolated, message otherwise. `runtime.transport` says which is in use.
    */
   readonly transport?: 'auto' | TransportKind;
+  /**
+   * The blend kernels for linear and quaternion fields: 'wasm-simd' (default where the engine has WebAssembly
+   * SIMD, with the shared transport: the shared buffer is then a WebAssembly memory) or 'js'.
+   * `runtime.kernels` says which run.
+   */
+  readonly kernels?: BlendBackend;
   /** Ms without a worker heartbeat (it beats every 250 ms) before an `unresponsive` event. Default 2000. */
   readonly heartbeatTimeout?: number;
   /** Test-only fault injection, to prove the swap stress test can fail. Never set it in a game. */
@@ -150,6 +157,8 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   readonly commands: Remote<C>;
   /** The transport in use: 'shared' (SharedArrayBuffer) or 'message' (no cross-origin isolation). */
   readonly transport: TransportKind;
+  /** The blend kernels in use for linear and quaternion fields. */
+  readonly kernels: BlendBackend;
   /** The shared buffer's views (null with the message transport). */
   readonly views: SharedViews<S> | null;
   /** Where frames read states from: the shared buffer's lock-holding reader, or the message transport's. */
@@ -253,8 +262,19 @@ export async function createRuntime<S extends Schema, C extends object = Record<
   let views: SharedViews<S> | null = null;
   let source: StateSource<S>;
   let config: AttachConfig;
+  let simd: { kernels: BlendKernels; scratch: FieldViews<S> } | null = null;
   if (shared) {
-    const buffer = allocateSharedBuffer(layout, anchor);
+    let buffer: SharedArrayBuffer;
+    if ((options.kernels ?? 'wasm-simd') === 'wasm-simd' && simdSupported()) {
+      // the shared buffer as a WebAssembly memory, with a scratch block for the kernels' output after the layout
+      const pages = Math.ceil((layout.totalBytes + layout.blockBytes) / 65_536);
+      const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+      buffer = initStateBuffer(memory.buffer as unknown as SharedArrayBuffer, layout, anchor);
+      const kernels = createBlendKernels({ memory });
+      if (kernels.backend === 'wasm-simd') simd = { kernels, scratch: fieldViews<S>(buffer, layout.totalBytes, layout) };
+    } else {
+      buffer = allocateSharedBuffer(layout, anchor);
+    }
     views = createSharedViews(buffer, schema, capacity);
     source = new SlotReader(views, maxSpins, fault);
     config = { buffer, signature: layout.signature, capacity, fault, ...(inputRing === undefined ? {} : { input: inputRing as SharedArrayBuffer }) };
@@ -295,7 +315,7 @@ export async function createRuntime<S extends Schema, C extends object = Record<
     worker.removeEventListener('error', onError);
   }
   const input = inputRing === undefined ? null : new InputWriter(inputRing);
-  return new MainRuntime<S, C>(options, layout, transportKind, anchor, views, remote, info, clock, source, input);
+  return new MainRuntime<S, C>(options, layout, transportKind, anchor, views, remote, info, clock, source, input, simd);
 }
 
 /** How far the worker's clock was from the page's, and how sure we are of it. */
@@ -331,6 +351,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   readonly capacity: number;
   readonly now: Clock;
   readonly commands: Remote<C>;
+  readonly kernels: BlendBackend;
   readonly #frame: MutableFrame<S>;
   readonly #sampler: Sampler<S>;
   readonly #pacer: FramePacer;
@@ -381,6 +402,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     readonly clock: ClockSkew,
     readonly reader: StateSource<S>,
     readonly input: InputWriter | null,
+    simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null,
   ) {
     this.schema = options.schema;
     this.capacity = options.capacity;
@@ -393,7 +415,8 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.now = createSharedClock(anchor);
     this.#header = views?.i32 ?? (reader as MessageSource<S>).header;
     const render = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
-    this.#sampler = new Sampler(options.schema, layout, render);
+    this.#sampler = new Sampler(options.schema, layout, render, simd);
+    this.kernels = simd === null ? 'js' : 'wasm-simd';
     this.#pacer = createFramePacer({ ...options.pacing, onChange: (change) => this.#events.emit('interval', change) });
     if (options.interpolation !== undefined) this.#sampler.configure(options.interpolation);
     this.#frame = {

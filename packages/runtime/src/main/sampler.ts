@@ -16,6 +16,7 @@
  */
 import { alphaAt } from '../core/fixed-step.ts';
 import { extrapolateField, interpolateField } from '../core/interpolate.ts';
+import type { BlendKernels } from '../core/simd-kernel.ts';
 import { META, type Layout, type StatePair } from '../core/layout.ts';
 import type { FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
 import { StateHistory } from './history.ts';
@@ -115,13 +116,24 @@ export class Sampler<S extends Schema> {
   #lastTime = Number.NaN;
   #tickLength = 0;
 
+  /**
+   * The WebAssembly SIMD kernels and a scratch block in their memory: linear and quaternion fields whose
+   * states lie in that memory (the shared buffer) are blended there and copied out to the render buffer.
+   */
+  readonly #simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null;
+  /** Per field, the first `count * width` floats of the scratch run, rebuilt only when the count changes. */
+  #scratchCount = -1;
+  readonly #scratchLive: Float32Array[] = [];
+
   constructor(
     readonly schema: S,
     layout: Layout,
     render: FieldViews<S>,
+    simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null = null,
   ) {
     this.#layout = layout;
     this.#render = render;
+    this.#simd = simd;
     this.#fields = layout.fields.map((f) => {
       const spec = schema[f.name]!;
       return { name: f.name, kind: f.kind, width: f.width, velocity: 'velocity' in spec && spec.velocity !== undefined ? spec.velocity : null };
@@ -268,9 +280,27 @@ export class Sampler<S extends Schema> {
   }
 
   #blend(previous: FieldViews<S>, current: FieldViews<S>, count: number, alpha: number): void {
-    for (const field of this.#fields) {
+    const simd = this.#simd;
+    const memory = simd?.kernels.memory?.buffer;
+    if (simd !== null && count !== this.#scratchCount) {
+      // views of the live part of each scratch run: allocated when the count changes, not every frame
+      this.#scratchCount = count;
+      this.#fields.forEach((field, i) => (this.#scratchLive[i] = simd.scratch[field.name as keyof S].subarray(0, count * field.width)));
+    }
+    for (let i = 0; i < this.#fields.length; i++) {
+      const field = this.#fields[i]!;
       const name = field.name as keyof S;
-      interpolateField(field.kind, field.width, previous[name], current[name], this.#render[name], count, alpha);
+      const a = previous[name];
+      const b = current[name];
+      if (simd !== null && a.buffer === memory && (field.kind === 'linear' || field.kind === 'quaternion')) {
+        const scratch = simd.scratch[name];
+        if (field.kind === 'linear') simd.kernels.lerp(a, b, scratch, count * field.width, alpha);
+        else simd.kernels.nlerp(a, b, scratch, count, alpha);
+        // out of shared memory: the render buffer stays a plain one (WebGL refuses shared views)
+        this.#render[name].set(this.#scratchLive[i]!);
+      } else {
+        interpolateField(field.kind, field.width, a, b, this.#render[name], count, alpha);
+      }
     }
   }
 

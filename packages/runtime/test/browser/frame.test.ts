@@ -28,14 +28,16 @@ const copy = (f: Frame<typeof motionSchema>): Seen => ({
   frame: Array.from(f.fields.frame.subarray(0, f.count)),
 });
 
-it('draw receives every field interpolated between the previous and current state', async () => {
+it.each(['wasm-simd', 'js'] as const)('draw receives every field interpolated between the previous and current state (%s kernels)', async (kernels) => {
   const frames: Seen[] = [];
   runtime = await createRuntime({
     worker: fixtureWorker('motion'),
     schema: motionSchema,
     capacity: 8,
+    kernels,
     draw: (frame) => frames.push(copy(frame)),
   });
+  expect(runtime.kernels).toBe(kernels); // Chromium has WebAssembly SIMD
   await runtime.start();
   await waitFor('60 frames', () => frames.length >= 60);
   await runtime.stop();
