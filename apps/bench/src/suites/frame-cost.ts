@@ -10,13 +10,13 @@
  * (unshared) copies of the same two states: the kernels' cost without the runtime around them and without
  * shared memory.
  *
- * And for 3D, the standalone WebAssembly SIMD kernels (packages/runtime/src/core/simd-kernel.ts), which the
- * runtime does not use yet: `wasm` blends copies of the same two states in place in an unshared wasm memory,
- * `wasm-shared` in a shared one (where the runtime's buffer would live once it is wired in), `wasm+copy-out`
- * adds copying the result out to a plain buffer (if the render buffer must stay unshared).
+ * And for 3D, the WebAssembly SIMD kernels (packages/runtime/src/core/simd-kernel.ts), which the
+ * runtime uses when the engine has SIMD: `wasm` blends copies of the same two states in place in an unshared wasm memory,
+ * `wasm-shared` in a shared one (where the runtime's buffer lives), `wasm+copy-out`
+ * adds copying the result out to a plain buffer (what the runtime does: its render buffer stays unshared).
  */
 import { createRuntime, interpolateField, type Runtime, type Schema } from 'steadyframe';
-// standalone, not exported by the package yet (the lead wires it into the sampler)
+// the runtime's own kernels, by path (the package does not export them), timed alone
 import { createBlendKernels } from '../../../../packages/runtime/src/core/simd-kernel.ts';
 import { schema2d, schema3d } from '../shared/sims.ts';
 import { spread, type Spread } from '../shared/stats.ts';
