@@ -1,7 +1,7 @@
 /**
  * WebAssembly SIMD blend kernels: `lerp` (component-wise) and `nlerp` (quaternions, sign fixed, normalised),
  * the same blends as interpolate.ts's `lerpField` and `quaternionField`, four float32 lanes at a time.
- * Standalone: nothing in the runtime uses it yet (see "Wiring it in" below).
+ * The sampler uses them for linear and quaternion fields with the shared transport (see "Wiring" below).
  *
  * The module is hand-assembled here (no toolchain): about 300 bytes, compiled synchronously at start-up.
  * `createBlendKernels()` picks the backend once: wasm SIMD where `WebAssembly.validate` accepts the module,
@@ -30,7 +30,7 @@
  *   ))
  * ```
  *
- * Wiring it in (for the sampler): allocate the runtime's SharedArrayBuffer as a shared `WebAssembly.Memory`
+ * Wiring (as createRuntime and the sampler do it): allocate the runtime's SharedArrayBuffer as a shared `WebAssembly.Memory`
  * (`new WebAssembly.Memory({ initial, maximum: initial, shared: true })`, its `buffer` is the SAB the layout
  * lays out; pages of 64 KiB, rounded up), plus room for the render block in the same memory (a shared memory
  * is all one could import; the render block there is then shared too, so either document that or copy it out

@@ -92,7 +92,10 @@ export interface Frame<S extends Schema> {
   readonly fields: FieldViews<S>;
   /** Live entities in the state drawn. */
   readonly count: number;
-  /** Where `time` falls between the previous state (0) and the current one (1), clamped to [0, 1]. */
+  /**
+   * Where `time` falls between the previous state (0) and the current one (1): clamped to [0, 1], except a
+   * late frame under `whenLate: 'extrapolate'` (up to 1 + `maxPrediction`).
+   */
   readonly alpha: number;
   /** Shared-clock ms this frame shows the world at. */
   readonly time: number;
@@ -181,7 +184,7 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
    * (returns null on a refresh the render interval skips: draw nothing then), samples the world at
    * `timestamp`, tells the worker when the next frame is due, and raises fault and overload events. The time
    * until the end of the current task (your draw) counts as the frame's cost. `start()` with `draw` calls it
-   * for you. Allocates nothing.
+   * for you. With the shared transport it allocates nothing; the message transport posts a message a frame.
    */
   frame(timestamp: number): Frame<S> | null;
   /**
@@ -198,8 +201,9 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
    */
   sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean;
   /**
-   * Interpolates the world at shared-clock `time` (default: now) into the render buffer and returns the frame,
-   * without telling the worker anything. `sample(Infinity)` gives the newest state, uninterpolated.
+   * Samples the world at shared-clock `time` (default: now) into the render buffer by the interpolation
+   * options and returns the frame, without telling the worker anything. For the newest state as it is, set
+   * `mode: 'latest'` (`sample(Infinity)` also gives it under the default `whenLate: 'hold'`).
    */
   sample(time?: number): Frame<S>;
   /** Tells the worker when the next frame will be presented, so it simulates just past it. */

@@ -6,7 +6,8 @@
  * | `interpolate` | the blend of the two states around the frame's time (default); with `renderDelay`,     |
  * |               | around the frame's time minus that many ticks, from a short history of states          |
  * | `extrapolate` | the newest state at or before the frame's time, moved on by its velocity fields        |
- * |               | (source note 002 explains why this is worse: it mispredicts every change of course)    |
+ * |               | (source note 002 explains why this is worse: it mispredicts every change of course);   |
+ * |               | entities that snap this tick show their current state                                  |
  * | `latest`      | the newest state as it is: no interpolation at all                                     |
  *
  * When the frame's time is past the newest state (the worker is late: alpha would pass 1), `whenLate`
@@ -186,6 +187,7 @@ export class Sampler<S extends Schema> {
     const currentTime = meta[META.CUR_TIME]!;
     if (currentTime > previousTime) this.#tickLength = currentTime - previousTime;
     const history = this.#history;
+    if (history === null) this.#lastTime = time; // so a render delay switched on later eases in from here
     if (history !== null) {
       history.record(meta[META.PREV_TICK]!, previousTime, meta[META.PREV_COUNT]!, slot.previousBlock);
       history.record(meta[META.CUR_TICK]!, currentTime, meta[META.COUNT]!, slot.currentBlock);
@@ -221,8 +223,11 @@ export class Sampler<S extends Schema> {
         extrapolateField(field.kind, field.width, base[name], velocity, this.#render[name], count, seconds);
       }
       out.alpha = fromCurrent ? 1 : 0;
-      // entities new this tick have no previous state to extrapolate from: show them as they are
-      if (!fromCurrent && count > previousCount) out.snapped = this.#snapRange(slot.current, previousCount, count);
+      // entities new this tick, or marked (a despawn moved another entity into the slot, a teleport), have no
+      // previous state of their own to extrapolate from: show them as they are
+      if (!fromCurrent && (count > previousCount || meta[META.SNAPS]! > 0)) {
+        out.snapped = this.#snapPass(slot.previous, slot.current, slot.previousGeneration, slot.currentGeneration, count, previousCount);
+      }
       this.stats.snapped += out.snapped;
       return;
     }
@@ -282,17 +287,17 @@ export class Sampler<S extends Schema> {
   #blend(previous: FieldViews<S>, current: FieldViews<S>, count: number, alpha: number): void {
     const simd = this.#simd;
     const memory = simd?.kernels.memory?.buffer;
-    if (simd !== null && count !== this.#scratchCount) {
-      // views of the live part of each scratch run: allocated when the count changes, not every frame
-      this.#scratchCount = count;
-      this.#fields.forEach((field, i) => (this.#scratchLive[i] = simd.scratch[field.name as keyof S].subarray(0, count * field.width)));
-    }
     for (let i = 0; i < this.#fields.length; i++) {
       const field = this.#fields[i]!;
       const name = field.name as keyof S;
       const a = previous[name];
       const b = current[name];
       if (simd !== null && a.buffer === memory && (field.kind === 'linear' || field.kind === 'quaternion')) {
+        if (count !== this.#scratchCount) {
+          // views of the live part of each scratch run: allocated when the count changes, not every frame
+          this.#scratchCount = count;
+          this.#fields.forEach((f, j) => (this.#scratchLive[j] = simd.scratch[f.name as keyof S].subarray(0, count * f.width)));
+        }
         const scratch = simd.scratch[name];
         if (field.kind === 'linear') simd.kernels.lerp(a, b, scratch, count * field.width, alpha);
         else simd.kernels.nlerp(a, b, scratch, count, alpha);
@@ -302,12 +307,6 @@ export class Sampler<S extends Schema> {
         interpolateField(field.kind, field.width, a, b, this.#render[name], count, alpha);
       }
     }
-  }
-
-  /** Entities `from` .. `to` - 1 take their current state as it is. */
-  #snapRange(current: FieldViews<S>, from: number, to: number): number {
-    for (let i = from; i < to; i++) this.#copyEntity(current, i);
-    return Math.max(0, to - from);
   }
 
   #snapPass(

@@ -53,15 +53,16 @@ export class WorkerMessageTransport<S extends Schema> {
             return;
           }
           const timer = Number.isFinite(ms) ? setTimeout(done, Math.max(0, ms)) : undefined;
-          const wake = this.#wake;
+          const previous = this.#wake;
+          const wake = (): void => done();
+          const transport = this;
           function done(): void {
             clearTimeout(timer);
+            // whichever way the sleep ends, its wake-up goes (no chain of stale closures)
+            if (transport.#wake === wake) transport.#wake = previous;
             resolve();
           }
-          this.#wake = () => {
-            this.#wake = wake;
-            done();
-          };
+          this.#wake = wake;
         }),
       yieldToEvents: () =>
         new Promise<void>((resolve) => {

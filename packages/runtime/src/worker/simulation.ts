@@ -161,6 +161,8 @@ function checkNumber(name: string, value: unknown, min: number, integer: boolean
 
 /** How close to a due tick the default host stops sleeping with the event loop free and blocks instead, ms. */
 const BLOCK_MS = 4;
+/** The loop gives the event loop a turn at least this often, ms, however busy or precise its waits. */
+const YIELD_EVERY_MS = 4;
 
 /** The default host: real shared clock, `Atomics.waitAsync` / `Atomics.wait` / spin sleeps, MessageChannel yields. */
 export function browserHost(): SimulationHost {
@@ -425,7 +427,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   }
 
   setHidden(hidden: boolean): void {
-    const a = this.#require('setHidden');
+    const a = this.#require('setHidden', true);
     if (hidden === this.#hidden) return;
     this.#hidden = hidden;
     if (hidden) this.#hiddenSince = a.clock();
@@ -439,6 +441,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       this.#continueFromNow(a);
     }
   }
+
 
   /**
    * Makes a faulted (or any) simulation runnable again, held: from the last published state (the world as the
@@ -505,9 +508,11 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     };
   }
 
-  #require(call: string): Attached<S> {
-    if (this.#status === STATUS.FAULTED) {
-      throw new Error(`steadyframe: ${call}() on a simulation that faulted (${this.#error?.message ?? 'unknown error'}); create a new runtime`);
+  #require(call: string, whenFaulted = false): Attached<S> {
+    if (this.#status === STATUS.FAULTED && !whenFaulted) {
+      throw new Error(
+        `steadyframe: ${call}() on a simulation that faulted (${this.#error?.message ?? 'unknown error'}); call restart() first`,
+      );
     }
     if (this.#attached === null) {
       throw new Error(`steadyframe: ${call}() before attach(); createRuntime() attaches the simulation to its buffer`);
@@ -523,8 +528,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   }
 
   #halt(status: StatusCode, call: string): void {
-    this.#require(call);
-    this.#setStatus(status);
+    this.#require(call, true);
+    if (this.#status !== STATUS.FAULTED) this.#setStatus(status); // a fault stays reported until restart()
     this.#generation++;
     this.#wake();
   }
@@ -585,14 +590,22 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const host = this.#host!; // set at attach
     const { i32 } = a.views;
     const plan = this.#plan;
+    let lastYield = a.clock();
     while (generation === this.#generation) {
+      if (a.clock() - lastYield > YIELD_EVERY_MS) {
+        // the blocking and spinning waits resolve at once: give comlink calls and timers (the heartbeat) a turn
+        await host.yieldToEvents();
+        lastYield = a.clock();
+        if (generation !== this.#generation) return;
+      }
       // read the doorbell before the frame time, so a frame published after this read cuts the sleep short
       const doorbell = Atomics.load(i32, I32.FRAME_SEQ);
       const nextFrame = readNextFrame(a.views);
       const maxLead = this.#maxLeadTicks * a.timeline.tickLength;
       let now = a.clock();
-      this.#countDrop(a, settleBacklogBefore(this.#backlog, a.timeline, now));
       const target = stepTarget(now, nextFrame, FRAME_HOLD_MS);
+      // holding for an overdue frame falls behind the wall clock on purpose: that is not backlog to drop
+      if (target >= now) this.#countDrop(a, settleBacklogBefore(this.#backlog, a.timeline, now));
       planSteps(a.timeline, now, target, this.#maxCatchUpSteps, maxLead, plan);
       for (let i = 0; i < plan.steps; i++) {
         if (!this.#tick(a)) return;
@@ -604,12 +617,14 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       if (plan.steps === this.#maxCatchUpSteps) {
         // more may be due: let comlink calls in, then plan again
         await host.yieldToEvents();
+        lastYield = a.clock();
         continue;
       }
       const wait = nextWakeTime(a.timeline, target, maxLead, now, FRAME_HOLD_MS) - a.clock();
-      if (plan.steps === 0 && wait <= 0) {
+      if (wait <= 0) {
         // due this very moment: a zero-length wait would only spin through microtasks
         await host.yieldToEvents();
+        lastYield = a.clock();
         continue;
       }
       this.#sleeps++;
