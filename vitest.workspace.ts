@@ -58,6 +58,16 @@ export const projects: TestProjectInlineConfiguration[] = [
   },
   ...(wantsBrowser
     ? [
+        {
+          test: {
+            // the built demo in headless Chromium (playwright drives it; vite builds and previews it)
+            name: 'e2e',
+            environment: 'node',
+            include: ['apps/*/test/**/*.e2e.test.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+          },
+        } satisfies TestProjectInlineConfiguration,
         browserProject('browser', 'packages/*/test/browser/**/*.test.ts', isolationHeaders),
         // served without COOP/COEP: no SharedArrayBuffer, so the runtime must fall back to messages
         browserProject('browser-plain', 'packages/*/test/browser-plain/**/*.test.ts', {}),

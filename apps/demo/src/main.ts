@@ -1,123 +1,376 @@
-import { createRuntime, type FieldViews, type Runtime } from 'steadyframe';
-import { CAPACITY, DEFAULT_COUNT, schema } from './schema.ts';
-import type { Commands } from './sim.worker.ts';
+/**
+ * The demo page. One runtime, sampled twice every animation frame:
+ *
+ * ```text
+ *  rAF(ts) ─▶ runtime.frame(ts)      right panel, in the mode picked (paces, and tells the worker the next frame)
+ *          ─▶ runtime.sample(...)    left panel, the newest tick as it is
+ *          ─▶ overlay                one sample per frame for each frame plot, one per tick for the worker's
+ * ```
+ *
+ * The runtime has one set of interpolation options, so the left panel's sample switches them to 'latest' and
+ * the next frame switches them back. Under the delayed mode it does not switch (that would drop the runtime's
+ * state history) and samples at Infinity instead, which gives the newest state as it is.
+ */
+import { createRuntime, type InterpolationOptions, type Runtime } from 'steadyframe';
+import { bindControls, defaultSettings, interpolationFor, type Settings } from './controls.ts';
+import type { DemoHooks, FrameMetrics } from './hooks.ts';
+import { Overlay } from './overlay.ts';
+import { create2dRenderer } from './renderer-2d.ts';
+import { createGlRenderer } from './renderer-gl.ts';
+import { CAPACITY, schema, type DemoSchema } from './schema.ts';
+import type { Commands, SavedState } from './sim.worker.ts';
+import { createTickLog, TickLogReader } from './tick-log.ts';
+import type { BodyRenderer, Palette } from './view.ts';
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+type DemoRuntime = Runtime<DemoSchema, Commands>;
 
-function showProblem(message: string): void {
-  const problem = $<HTMLParagraphElement>('problem');
-  problem.textContent = message;
-  problem.hidden = false;
-  $('stats').textContent = '';
+interface Session {
+  readonly runtime: DemoRuntime;
+  readonly log: TickLogReader;
 }
 
-/** Sizes a canvas's backing store to its CSS size and returns its 2D context. */
-function context(canvas: HTMLCanvasElement): CanvasRenderingContext2D {
-  const scale = window.devicePixelRatio || 1;
-  canvas.width = Math.round(canvas.clientWidth * scale);
-  canvas.height = Math.round(canvas.clientHeight * scale);
-  return canvas.getContext('2d', { alpha: false })!;
+const LEFT_PALETTE: Palette = [
+  [0.98, 0.58, 0.3],
+  [0.93, 0.33, 0.42],
+];
+const RIGHT_PALETTE: Palette = [
+  [0.3, 0.8, 0.96],
+  [0.48, 0.56, 1.0],
+];
+const LATEST: InterpolationOptions<DemoSchema> = { mode: 'latest' };
+
+const NOT_ISOLATED =
+  'This page is not cross-origin isolated, so SharedArrayBuffer is unavailable and the demo cannot run.\n' +
+  'Serve it with these two response headers:\n\n' +
+  '  Cross-Origin-Opener-Policy: same-origin\n' +
+  '  Cross-Origin-Embedder-Policy: require-corp\n\n' +
+  '`npm start`, and `vite` or `vite preview` in apps/demo, already send them.';
+
+const CAPTIONS: Record<Settings['mode'], (s: Settings) => [string, string]> = {
+  latest: () => ['newest tick only', 'the same as the left: no interpolation'],
+  interpolate: () => ['interpolated', "between the two newest ticks, at each frame's own time"],
+  extrapolate: () => ['extrapolated', 'the newest tick moved on by its velocity: watch the walls'],
+  delay: (s) => ['interpolated, delayed', `${s.delayTicks} tick${s.delayTicks === 1 ? '' : 's'} in the past: rides out a late worker, adds latency`],
+};
+
+const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+/** WebGL2 where there is one; `?renderer=canvas2d` asks for the fallback. */
+function bodyRenderer(canvas: HTMLCanvasElement, palette: Palette): BodyRenderer {
+  const wanted = new URLSearchParams(location.search).get('renderer');
+  return (wanted === 'canvas2d' ? null : createGlRenderer(canvas, palette)) ?? create2dRenderer(canvas, palette);
 }
 
-/** Every body as a small square with a tick mark showing its rotation: two paths, whatever the count. */
-function drawBodies(ctx: CanvasRenderingContext2D, fields: FieldViews<typeof schema>, count: number, hue: string): void {
-  const { width, height } = ctx.canvas;
-  const half = Math.min(width, height) / 2;
-  const size = Math.max(2, half / 90);
-  ctx.fillStyle = '#0a0d10';
-  ctx.fillRect(0, 0, width, height);
-  const { position, angle } = fields;
-  ctx.beginPath();
-  for (let i = 0; i < count; i++) {
-    const x = width / 2 + position[2 * i]! * half * 0.95;
-    const y = height / 2 + position[2 * i + 1]! * half * 0.95;
-    ctx.rect(x - size / 2, y - size / 2, size, size);
+async function openSession(settings: Settings, saved: SavedState | null, onInterval: (ms: number) => void): Promise<Session> {
+  const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'simulation' });
+  let runtime: DemoRuntime;
+  try {
+    runtime = await createRuntime<DemoSchema, Commands>({
+      worker,
+      schema,
+      capacity: CAPACITY,
+      pacing: { adaptive: settings.adaptive },
+      interpolation: interpolationFor(settings),
+    });
+  } catch (error) {
+    worker.terminate();
+    throw error;
   }
-  ctx.fillStyle = hue;
-  ctx.fill();
-  ctx.beginPath();
-  for (let i = 0; i < count; i++) {
-    const x = width / 2 + position[2 * i]! * half * 0.95;
-    const y = height / 2 + position[2 * i + 1]! * half * 0.95;
-    const a = angle[i]!;
-    ctx.moveTo(x, y);
-    ctx.lineTo(x + Math.cos(a) * size * 1.8, y + Math.sin(a) * size * 1.8);
-  }
-  ctx.strokeStyle = '#ffffffb0';
-  ctx.lineWidth = Math.max(1, size / 3);
-  ctx.stroke();
+  runtime.on('interval', (change) => onInterval(change.to));
+  const logBuffer = createTickLog();
+  const { commands } = runtime;
+  await Promise.all([
+    commands.setTickLog(logBuffer, performance.timeOrigin, runtime.clock.skew),
+    commands.setCount(settings.count),
+    commands.setLoad(settings.loadMs),
+    commands.setJank(settings.jankMs),
+    runtime.setTickRate(settings.tickRate),
+    runtime.setTimeScale(settings.timeScale),
+  ]);
+  if (saved !== null) await commands.restore(saved);
+  await runtime.start();
+  if (settings.paused) await runtime.pause();
+  return { runtime, log: new TickLogReader(logBuffer) };
+}
+
+/** The newest state's bodies, copied, to carry the scene over to a new runtime. */
+function saveState(runtime: DemoRuntime): SavedState {
+  runtime.setInterpolation(LATEST);
+  const { fields, count } = runtime.sample(Number.POSITIVE_INFINITY);
+  return {
+    count,
+    position: fields.position.slice(0, 2 * count),
+    velocity: fields.velocity.slice(0, 2 * count),
+    angle: fields.angle.slice(0, count),
+    spin: fields.spin.slice(0, count),
+  };
 }
 
 async function main(): Promise<void> {
-  let runtime: Runtime<typeof schema, Commands>;
+  const settings = defaultSettings();
+  const metrics: FrameMetrics = {
+    frames: 0,
+    skipped: 0,
+    newestTick: 0,
+    count: 0,
+    alpha: 0,
+    shownBehindMs: 0,
+    stateAge: 0,
+    lateFrames: 0,
+    rightMode: '',
+    rightDelay: 0,
+    whenLate: '',
+    ticksLogged: 0,
+    maxStepMs: 0,
+  };
+  let session: Session | null = null;
+  const hooks = {
+    settings,
+    get runtime() {
+      return session?.runtime ?? null;
+    },
+    metrics,
+    stats: null,
+    renderer: null,
+    recreations: 0,
+    ready: false,
+    problem: null,
+  } as { -readonly [K in keyof DemoHooks]: DemoHooks[K] };
+  window.demo = hooks;
+
+  const showProblem = (message: string) => {
+    hooks.problem = message;
+    const problem = byId('problem');
+    problem.textContent = message;
+    problem.hidden = false;
+    document.body.classList.add('broken');
+    byId('status').textContent = '';
+  };
+  if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined') {
+    showProblem(NOT_ISOLATED);
+    return;
+  }
+
+  const left = bodyRenderer(byId('left'), LEFT_PALETTE);
+  const right = bodyRenderer(byId('right'), RIGHT_PALETTE);
+  hooks.renderer = right.kind;
+  const overlay = new Overlay(byId('overlay'));
+  const plots = overlay.plots;
+
+  /** The render interval the pacer last moved to (NaN until it moves: then the polled stats say). */
+  let pacerInterval = Number.NaN;
+  const onInterval = (ms: number) => (pacerInterval = ms);
+  let lastTick = -1;
+
+  let rightOptions = interpolationFor(settings);
+  /** Whether the runtime holds the right panel's options (false after the left panel switched them). */
+  let rightConfigured = true;
+  const showCaption = () => {
+    const [title, note] = CAPTIONS[settings.mode](settings);
+    byId('rightTitle').textContent = title;
+    byId('rightNote').textContent = note;
+  };
+  showCaption();
+
   try {
-    runtime = await createRuntime<typeof schema, Commands>({
-      worker: new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module' }),
-      schema,
-      capacity: CAPACITY,
-    });
+    session = await openSession(settings, null, onInterval);
   } catch (error) {
     showProblem(error instanceof Error ? error.message : String(error));
     return;
   }
-  (window as unknown as { steadyframe: unknown }).steadyframe = runtime; // for the e2e test and the curious
 
-  const raw = context($<HTMLCanvasElement>('raw'));
-  const smooth = context($<HTMLCanvasElement>('smooth'));
-  const stats = $<HTMLPreElement>('stats');
-  let paused = false;
-  let frames = 0;
-  let lastReport = performance.now();
-  let fps = 0;
-
-  const tickRate = $<HTMLInputElement>('tickRate');
-  tickRate.addEventListener('input', () => {
-    $<HTMLOutputElement>('tickRateOut').textContent = `${tickRate.value} Hz`;
-    void runtime.setTickRate(Number(tickRate.value));
+  const withRuntime = (act: (runtime: DemoRuntime) => Promise<unknown>) => {
+    if (session !== null) void act(session.runtime);
+  };
+  let recreating = false;
+  const controls = bindControls(settings, {
+    tickRate: (hz) => withRuntime((r) => r.setTickRate(hz)),
+    count: (n) => withRuntime((r) => r.commands.setCount(n)),
+    timeScale: (scale) => withRuntime((r) => r.setTimeScale(scale)),
+    pause: (paused) => withRuntime((r) => (paused ? r.pause() : r.resume())),
+    step: () => withRuntime((r) => r.stepOnce()),
+    load: (ms) => withRuntime((r) => r.commands.setLoad(ms)),
+    jank: (ms) => withRuntime((r) => r.commands.setJank(ms)),
+    interpolation: () => {
+      rightOptions = interpolationFor(settings);
+      rightConfigured = false;
+      showCaption();
+    },
+    adaptive: () => {
+      // the pacing option is fixed when a runtime is made: make a new one, carrying the bodies over
+      if (session === null || recreating) return;
+      recreating = true;
+      controls.setEnabled(false);
+      const old = session;
+      session = null;
+      const saved = saveState(old.runtime);
+      old.runtime.dispose();
+      pacerInterval = Number.NaN;
+      openSession(settings, saved, onInterval)
+        .then((next) => {
+          session = next;
+          rightConfigured = true;
+          lastTick = -1;
+          hooks.recreations++;
+        })
+        .catch((error: unknown) => showProblem(error instanceof Error ? error.message : String(error)))
+        .finally(() => {
+          recreating = false;
+          controls.setEnabled(true);
+        });
+    },
   });
-  $<HTMLSelectElement>('count').addEventListener('change', (e) => {
-    void runtime.commands.setCount(Number((e.target as HTMLSelectElement).value));
-  });
-  $<HTMLSelectElement>('timeScale').addEventListener('change', (e) => {
-    void runtime.setTimeScale(Number((e.target as HTMLSelectElement).value));
-  });
-  const pauseButton = $<HTMLButtonElement>('pause');
-  const stepButton = $<HTMLButtonElement>('step');
-  pauseButton.addEventListener('click', () => {
-    paused = !paused;
-    pauseButton.textContent = paused ? 'resume' : 'pause';
-    stepButton.disabled = !paused;
-    void (paused ? runtime.pause() : runtime.resume());
-  });
-  stepButton.addEventListener('click', () => void runtime.stepOnce());
 
-  await runtime.commands.setCount(DEFAULT_COUNT);
-  await runtime.start();
-
-  const loop = (timestamp: number): void => {
-    requestAnimationFrame(loop);
-    // interpolated at this frame's time; the runtime also paces frames and tells the worker when the next is due
-    const frame = runtime.frame(timestamp);
-    if (frame === null) return; // the adaptive render interval skips this refresh
-    const { alpha, tick, count } = frame;
-    drawBodies(smooth, frame.fields, count, '#4fc3f7');
-    // the same world, newest tick only: what a renderer without interpolation shows
-    const newest = runtime.sample(Number.POSITIVE_INFINITY);
-    drawBodies(raw, newest.fields, newest.count, '#ef9a6a');
-
-    frames++;
-    if (timestamp - lastReport >= 500) {
-      fps = (frames * 1000) / (timestamp - lastReport);
-      frames = 0;
-      lastReport = timestamp;
-      const lock = runtime.reader.stats;
-      stats.textContent =
-        `${fps.toFixed(0)} fps · tick ${tick} · alpha ${alpha.toFixed(2)} · ${count} bodies · ` +
-        `lock: ${lock.acquires} acquires, ${lock.spins} spins, ${lock.misses} misses · ` +
-        `crossOriginIsolated ${String(crossOriginIsolated)}`;
+  // stats: one comlink round trip four times a second, for the readings beside the plots
+  let polling = false;
+  let windowStart = performance.now();
+  let windowFrames = 0;
+  let windowTicks = 0;
+  let windowAge = 0;
+  let windowJitter = 0;
+  let windowJitterCount = 0;
+  let windowInterval = 0;
+  let windowCost = 0;
+  const poll = async () => {
+    const current = session;
+    if (current === null || polling) return;
+    polling = true;
+    try {
+      const stats = await current.runtime.stats();
+      if (current !== session) return;
+      hooks.stats = stats;
+      updateReadings(stats);
+    } finally {
+      polling = false;
     }
   };
-  requestAnimationFrame(loop);
+  setInterval(() => void poll(), 250);
+
+  const updateReadings = (stats: NonNullable<DemoHooks['stats']>) => {
+    const now = performance.now();
+    const seconds = (now - windowStart) / 1000;
+    const frames = Math.max(1, windowFrames);
+    const fps = windowFrames / seconds;
+    const { pacing, worker, lock } = stats;
+    overlay.setValue('frameTime', `${(windowInterval / frames).toFixed(1)} ms · work ${(windowCost / frames).toFixed(1)}`);
+    overlay.setValue('interval', pacing.adaptive ? `${pacing.interval.toFixed(1)} ms = ${pacing.multiple} × refresh` : `every refresh (${pacing.interval.toFixed(1)} ms)`);
+    overlay.setValue('ticks', `${(windowTicks / frames).toFixed(2)} · ${(windowTicks / seconds).toFixed(0)}/s`);
+    overlay.setValue('alpha', metrics.alpha.toFixed(2));
+    const age = windowAge / frames;
+    overlay.setValue('age', `${age.toFixed(1)} ms${age > 0 ? ' late' : ''}`);
+    overlay.setValue('jitter', windowJitterCount === 0 ? '–' : `±${(windowJitter / windowJitterCount).toFixed(1)} ms`);
+    overlay.setValue('step', `${worker.lastStepMs.toFixed(1)} ms · max ${worker.maxStepMs.toFixed(0)}`);
+    overlay.setValue('lock', `${lock.spins} spins · ${lock.misses} missed · ${worker.flipWaits} waits`);
+    const overloads = worker.overloads > 0 ? ` · ${worker.overloads} overloads (${worker.droppedMs.toFixed(0)} ms dropped)` : '';
+    byId('status').textContent =
+      `${fps.toFixed(0)} fps · tick ${worker.tick} at ${worker.tickRate} Hz × ${worker.timeScale} · ${metrics.count.toLocaleString('en')} bodies · ` +
+      `${worker.status} · ${right.kind === 'webgl2' ? 'WebGL2' : 'Canvas2D'} · crossOriginIsolated${overloads}`;
+    windowStart = now;
+    windowFrames = windowTicks = windowAge = windowJitter = windowJitterCount = windowInterval = windowCost = 0;
+  };
+
+  // per tick, from the worker's log: jitter is how much the gap between making two ticks differs from the
+  // time between the two ticks themselves (0 for a worker that makes each tick exactly one tick after the last)
+  let previousAt = Number.NaN;
+  let previousMade = Number.NaN;
+  let previousLogged = -1;
+  const onTick = (tick: number, at: number, lead: number, stepMs: number): void => {
+    const made = at - lead;
+    if (tick === previousLogged + 1) {
+      const jitter = made - previousMade - (at - previousAt);
+      plots.jitter.push(0, made, jitter);
+      windowJitter += Math.abs(jitter);
+      windowJitterCount++;
+    }
+    previousLogged = tick;
+    previousAt = at;
+    previousMade = made;
+    plots.step.push(0, made, stepMs);
+    metrics.ticksLogged++;
+    if (stepMs > metrics.maxStepMs) metrics.maxStepMs = stepMs;
+  };
+
+  let lastRendered = Number.NaN;
+  let lastPlotDraw = 0;
+  let spinsSeen = 0;
+  let missesSeen = 0;
+  let acquiresSeen = 0;
+
+  const onAnimationFrame = (ts: number): void => {
+    requestAnimationFrame(onAnimationFrame);
+    const current = session;
+    if (current === null) return;
+    const runtime = current.runtime;
+    const started = performance.now();
+    if (!rightConfigured) {
+      runtime.setInterpolation(rightOptions);
+      rightConfigured = true;
+    }
+    const frame = runtime.frame(ts);
+    if (frame === null) {
+      metrics.skipped++;
+      return;
+    }
+    // the right panel: interpolated at this frame's time, in the mode picked
+    if (frame.fresh) right.draw(frame.fields, frame.count);
+    metrics.alpha = frame.alpha;
+    metrics.shownBehindMs = ts - frame.time;
+    if (frame.late) metrics.lateFrames++;
+    const options = runtime.interpolation;
+    metrics.rightMode = options.mode;
+    metrics.rightDelay = options.renderDelay;
+    metrics.whenLate = options.whenLate;
+    plots.alpha.push(0, ts, frame.alpha);
+
+    // the left panel: the same world, newest tick only
+    if (rightOptions.mode !== 'interpolate') {
+      if (rightOptions.mode !== 'latest') {
+        runtime.setInterpolation(LATEST);
+        rightConfigured = false;
+      }
+    }
+    const newest = rightOptions.mode === 'interpolate' ? runtime.sample(Number.POSITIVE_INFINITY) : runtime.sample(ts);
+    if (newest.fresh) left.draw(newest.fields, newest.count);
+    const ticks = lastTick < 0 ? 0 : Math.max(0, newest.tick - lastTick);
+    lastTick = newest.tick;
+    metrics.newestTick = newest.tick;
+    metrics.count = newest.count;
+    metrics.stateAge = ts - newest.currentTime;
+    metrics.frames++;
+    hooks.ready = true;
+
+    const interval = Number.isNaN(lastRendered) ? Number.NaN : ts - lastRendered;
+    lastRendered = ts;
+    const cost = performance.now() - started;
+    const lock = runtime.reader.stats;
+    if (lock.acquires < acquiresSeen) spinsSeen = missesSeen = 0; // a new runtime, new counters
+    acquiresSeen = lock.acquires;
+    plots.frameTime.push(0, ts, cost);
+    plots.frameTime.push(1, ts, interval);
+    const pacing = hooks.stats?.pacing;
+    if (pacing !== undefined) {
+      plots.interval.push(0, ts, pacing.refreshPeriod);
+      plots.interval.push(1, ts, Number.isNaN(pacerInterval) || !pacing.adaptive ? pacing.interval : pacerInterval);
+    }
+    plots.ticks.push(0, ts, ticks);
+    plots.age.push(0, ts, metrics.stateAge);
+    plots.lock.push(0, ts, lock.spins - spinsSeen);
+    plots.lock.push(1, ts, lock.misses - missesSeen);
+    spinsSeen = lock.spins;
+    missesSeen = lock.misses;
+    current.log.drain(onTick);
+
+    windowFrames++;
+    windowTicks += ticks;
+    windowAge += metrics.stateAge;
+    if (!Number.isNaN(interval)) windowInterval += interval;
+    windowCost += cost;
+    if (ts - lastPlotDraw >= 30) {
+      lastPlotDraw = ts;
+      overlay.draw(ts);
+    }
+  };
+  requestAnimationFrame(onAnimationFrame);
 }
 
 void main();

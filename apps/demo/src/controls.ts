@@ -1,0 +1,143 @@
+/**
+ * The control bar: every input writes the one `Settings` object and tells the demo what changed. Keys:
+ * space pauses, `.` steps, 1 to 4 pick the right panel's mode.
+ */
+import type { InterpolationOptions } from 'steadyframe';
+import { DEFAULT_COUNT, DEFAULT_TICK_RATE, type DemoSchema } from './schema.ts';
+
+export type PanelMode = 'latest' | 'interpolate' | 'extrapolate' | 'delay';
+const MODES: readonly PanelMode[] = ['latest', 'interpolate', 'extrapolate', 'delay'];
+
+export interface Settings {
+  tickRate: number;
+  count: number;
+  timeScale: number;
+  paused: boolean;
+  /** Busy-wait per step, ms. */
+  loadMs: number;
+  /** One long step every two seconds, ms; 0 is off. */
+  jankMs: number;
+  mode: PanelMode;
+  /** The delayed mode's render delay, in ticks. */
+  delayTicks: number;
+  whenLate: 'hold' | 'extrapolate';
+  adaptive: boolean;
+}
+
+export function defaultSettings(): Settings {
+  return {
+    tickRate: DEFAULT_TICK_RATE,
+    count: DEFAULT_COUNT,
+    timeScale: 1,
+    paused: false,
+    loadMs: 0,
+    jankMs: 0,
+    mode: 'interpolate',
+    delayTicks: 1,
+    whenLate: 'hold',
+    adaptive: true,
+  };
+}
+
+/** The runtime's interpolation options for the right panel's mode. */
+export function interpolationFor(settings: Settings): InterpolationOptions<DemoSchema> {
+  const { mode, delayTicks, whenLate } = settings;
+  return {
+    mode: mode === 'delay' ? 'interpolate' : mode,
+    renderDelay: mode === 'delay' ? delayTicks : 0,
+    whenLate,
+    maxPrediction: 1,
+  };
+}
+
+export interface ControlHandlers {
+  tickRate(hz: number): void;
+  count(n: number): void;
+  timeScale(scale: number): void;
+  pause(paused: boolean): void;
+  step(): void;
+  load(ms: number): void;
+  jank(ms: number): void;
+  /** Mode, delay or when-late changed. */
+  interpolation(): void;
+  adaptive(on: boolean): void;
+}
+
+const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+export function bindControls(settings: Settings, on: ControlHandlers): { setEnabled(enabled: boolean): void } {
+  const tickRate = byId<HTMLInputElement>('tickRate');
+  const load = byId<HTMLInputElement>('load');
+  const delay = byId<HTMLInputElement>('delay');
+  const pause = byId<HTMLButtonElement>('pause');
+  const step = byId<HTMLButtonElement>('step');
+  const adaptive = byId<HTMLInputElement>('adaptive');
+  const show = (id: string, text: string) => (byId<HTMLOutputElement>(id).textContent = text);
+  const number = (element: EventTarget | null) => Number((element as HTMLInputElement | HTMLSelectElement).value);
+
+  tickRate.addEventListener('input', () => {
+    settings.tickRate = number(tickRate);
+    show('tickRateOut', `${settings.tickRate} Hz`);
+    on.tickRate(settings.tickRate);
+  });
+  byId('count').addEventListener('change', (e) => on.count((settings.count = number(e.target))));
+  byId('timeScale').addEventListener('change', (e) => on.timeScale((settings.timeScale = number(e.target))));
+  const setPaused = (paused: boolean) => {
+    settings.paused = paused;
+    pause.textContent = paused ? 'resume' : 'pause';
+    pause.classList.toggle('active', paused);
+    step.disabled = !paused;
+    on.pause(paused);
+  };
+  pause.addEventListener('click', () => setPaused(!settings.paused));
+  step.addEventListener('click', () => on.step());
+  load.addEventListener('input', () => {
+    settings.loadMs = number(load);
+    show('loadOut', `${settings.loadMs} ms`);
+    on.load(settings.loadMs);
+  });
+  byId('jank').addEventListener('change', (e) => on.jank((settings.jankMs = number(e.target))));
+  const modeInputs = [...document.querySelectorAll<HTMLInputElement>('#mode input')];
+  const setMode = (mode: PanelMode) => {
+    settings.mode = mode;
+    for (const input of modeInputs) input.checked = input.value === mode;
+    delay.disabled = mode !== 'delay';
+    on.interpolation();
+  };
+  for (const input of modeInputs) input.addEventListener('change', () => setMode(input.value as PanelMode));
+  delay.disabled = settings.mode !== 'delay';
+  delay.addEventListener('input', () => {
+    settings.delayTicks = number(delay);
+    show('delayOut', `${settings.delayTicks} tick${settings.delayTicks === 1 ? '' : 's'}`);
+    on.interpolation();
+  });
+  byId('whenLate').addEventListener('change', (e) => {
+    settings.whenLate = (e.target as HTMLSelectElement).value as Settings['whenLate'];
+    on.interpolation();
+  });
+  adaptive.addEventListener('change', () => on.adaptive((settings.adaptive = adaptive.checked)));
+
+  window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement && e.target.type !== 'radio' && e.target.type !== 'checkbox') return;
+    if (e.target instanceof HTMLSelectElement) return;
+    if (e.key === ' ') {
+      e.preventDefault();
+      setPaused(!settings.paused);
+    } else if (e.key === '.' && settings.paused) {
+      on.step();
+    } else if (e.key >= '1' && e.key <= '4') {
+      setMode(MODES[Number(e.key) - 1]!);
+    }
+  });
+
+  const all = [...document.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('#controls input, #controls select, #controls button')];
+  return {
+    setEnabled(enabled: boolean): void {
+      for (const element of all) {
+        if (element === step) element.disabled = !enabled || !settings.paused;
+        else if (element === delay) element.disabled = !enabled || settings.mode !== 'delay';
+        else element.disabled = !enabled;
+      }
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * `window.demo`: what the page is doing, for the end-to-end test and for the curious (open the console).
+ * Everything here is read-only from outside; the controls are the way to change it.
+ */
+import type { Runtime, RuntimeStats } from 'steadyframe';
+import type { Settings } from './controls.ts';
+import type { DemoSchema } from './schema.ts';
+import type { Commands } from './sim.worker.ts';
+
+export interface FrameMetrics {
+  /** Frames drawn, and display refreshes the adaptive render interval skipped. */
+  frames: number;
+  skipped: number;
+  /** The newest tick and its body count, as the left panel last drew them. */
+  newestTick: number;
+  count: number;
+  /** The right panel's last frame: alpha, how far behind the frame's time it shows the world (render delay). */
+  alpha: number;
+  shownBehindMs: number;
+  /** Frame time minus the newest state's time: below 0 the state was ready ahead of the frame. */
+  stateAge: number;
+  /** Right-panel frames whose time was past the newest state. */
+  lateFrames: number;
+  /** The interpolation options the right panel was last sampled with. */
+  rightMode: string;
+  rightDelay: number;
+  whenLate: string;
+  /** Ticks the worker logged (see tick-log.ts), and the longest step among them, ms. */
+  ticksLogged: number;
+  maxStepMs: number;
+}
+
+export interface DemoHooks {
+  readonly settings: Readonly<Settings>;
+  readonly runtime: Runtime<DemoSchema, Commands> | null;
+  readonly metrics: Readonly<FrameMetrics>;
+  /** The last `runtime.stats()`, polled four times a second. */
+  readonly stats: RuntimeStats | null;
+  readonly renderer: 'webgl2' | 'canvas2d' | null;
+  /** Times the runtime was made again (the adaptive interval is fixed at creation). */
+  readonly recreations: number;
+  /** True once the first frame has been drawn. */
+  readonly ready: boolean;
+  /** Why the page cannot run, if it cannot. */
+  readonly problem: string | null;
+}
+
+declare global {
+  interface Window {
+    demo?: DemoHooks;
+  }
+}
