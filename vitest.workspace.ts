@@ -63,7 +63,7 @@ export const projects: TestProjectInlineConfiguration[] = [
             // the built demo in headless Chromium (playwright drives it; vite builds and previews it)
             name: 'e2e',
             environment: 'node',
-            include: ['apps/*/test/**/*.e2e.test.ts'],
+            include: ['apps/*/test/**/*.e2e.test.ts', 'packages/*/test/e2e/**/*.e2e.test.ts'],
             testTimeout: 60_000,
             hookTimeout: 120_000,
           },
