@@ -1,0 +1,78 @@
+/**
+ * The README's examples compile: every ```ts block that begins with a `// name.ts` line is written, section by
+ * section (each `## ` heading is one example), into a scratch folder inside this package (so `steadyframe`,
+ * `@steadyframe/three` and `three` resolve as in a user's app), and type-checked with tsc under a strict,
+ * typical app configuration.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const readme = readFileSync(join(packageDir, '..', '..', 'README.md'), 'utf8');
+
+/** Section heading -> { file name -> source }. */
+function examples(): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  let section = 'top';
+  const lines = readme.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('## ')) section = line.slice(3).trim();
+    if (line.trim() !== '```ts') continue;
+    const body: string[] = [];
+    for (i++; i < lines.length && lines[i]!.trim() !== '```'; i++) body.push(lines[i]!);
+    const name = /^\/\/ ([\w.-]+\.ts)\s*$/.exec(body[0] ?? '')?.[1];
+    if (name === undefined) continue;
+    if (!out.has(section)) out.set(section, new Map());
+    out.get(section)!.set(name, body.join('\n'));
+  }
+  return out;
+}
+
+it('finds the examples', () => {
+  const found = examples();
+  expect([...found.keys()]).toEqual(expect.arrayContaining(['Use it', 'With three.js']));
+  expect([...found.get('With three.js')!.keys()]).toEqual(['schema.ts', 'ships.worker.ts', 'main.ts']);
+});
+
+it('type-checks every example', () => {
+  const scratch = join(packageDir, '.readme-check');
+  rmSync(scratch, { recursive: true, force: true });
+  const include: string[] = [];
+  let n = 0;
+  for (const files of examples().values()) {
+    const dir = join(scratch, `example-${n++}`);
+    mkdirSync(dir, { recursive: true });
+    for (const [name, source] of files) {
+      writeFileSync(join(dir, name), source);
+      include.push(`${dir}/${name}`);
+    }
+  }
+  const config = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'bundler',
+      lib: ['ES2024', 'DOM', 'DOM.Iterable', 'WebWorker'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      // the workspace packages are source-first (.ts imports); a user's app would see their built .d.ts
+      allowImportingTsExtensions: true,
+      types: [],
+    },
+    files: include,
+  };
+  writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify(config));
+  try {
+    execFileSync(join(packageDir, '..', '..', 'node_modules', '.bin', 'tsc'), ['-p', join(scratch, 'tsconfig.json')], { stdio: 'pipe' });
+  } catch (error) {
+    const output = (error as { stdout?: Buffer }).stdout?.toString() ?? String(error);
+    expect.fail(`the README's examples do not compile:\n${output}`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
