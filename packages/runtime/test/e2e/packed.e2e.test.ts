@@ -1,11 +1,11 @@
 /**
- * The package as a user gets it: `pnpm pack` builds the tarball (prepack: tsc to dist/, publishConfig's
- * exports map), a fresh app OUTSIDE the workspace installs it with npm, Vite builds that app and serves it with
+ * The packages as a user gets them: `pnpm pack` builds each tarball (prepack: tsc to dist/, publishConfig's
+ * exports map), fresh apps OUTSIDE the workspace install them with npm, Vite builds each app and serves it with
  * the isolation headers, and headless Chromium runs it: the worker entry resolves, the page is isolated, frames
- * are drawn and move.
+ * are drawn and move. The second app is the README's three.js example, verbatim.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,18 +16,45 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from '../../../../scripts/chromium.mjs';
 // @ts-expect-error: as above.
 import { pnpm } from '../../../../scripts/bootstrap.mjs';
+// @ts-expect-error: as above.
+import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const threeDir = join(packageDir, '..', 'three');
 const work = mkdtempSync(join(tmpdir(), 'steadyframe-packed-'));
 const app = join(work, 'app');
-let server: PreviewServer | undefined;
+const threeApp = join(work, 'three-app');
+const servers: PreviewServer[] = [];
 let browser: Browser | undefined;
+const urls: string[] = [];
+const VITE_CONFIG = `const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+export default { server: { headers }, preview: { headers }, worker: { format: 'es' }, build: { target: 'es2022' } };`;
+
+/** Packs a workspace package into `packs` and returns the tarball's path. */
+function pack(dir: string, packs: string): string {
+  const [command, ...prefix] = pnpm() as string[];
+  const before = new Set(readdirSync(packs));
+  execFileSync(command!, [...prefix, 'pack', '--pack-destination', packs], { cwd: dir, stdio: 'pipe' });
+  return join(packs, readdirSync(packs).find((name) => !before.has(name) && name.endsWith('.tgz'))!);
+}
+
+/** Writes an app, installs `packages` into it with npm, builds it with Vite, serves it; returns its URL. */
+async function makeApp(dir: string, sources: Record<string, string>, packages: string[]): Promise<string> {
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, name), text);
+  writeFileSync(join(dir, 'vite.config.js'), VITE_CONFIG);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packages], { cwd: dir, stdio: 'pipe' });
+  const configFile = join(dir, 'vite.config.js');
+  await build({ root: dir, configFile, logLevel: 'error', build: { outDir: join(dir, 'dist') } });
+  const server = await preview({ root: dir, configFile, logLevel: 'error', build: { outDir: join(dir, 'dist') }, preview: { port: 0, host: '127.0.0.1' } });
+  servers.push(server);
+  return server.resolvedUrls!.local[0]!;
+}
 
 const files: Record<string, string> = {
   'index.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head>
 <body><canvas id="c" width="200" height="100"></canvas><script type="module" src="/src/main.ts"></script></body></html>`,
-  'vite.config.js': `const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
-export default { server: { headers }, preview: { headers }, worker: { format: 'es' } };`,
   'src/schema.ts': `import { schema2d } from 'steadyframe';
 export const schema = schema2d;`,
   'src/sim.worker.ts': `import { exposeSimulation } from 'steadyframe/worker';
@@ -61,29 +88,26 @@ await runtime.start();`,
 beforeAll(async () => {
   const executablePath = findChromium() as string | null;
   if (executablePath === null) throw new Error(MISSING_CHROMIUM_MESSAGE);
-  const [command, ...prefix] = pnpm() as string[];
   const packs = join(work, 'packs');
   mkdirSync(packs);
-  execFileSync(command!, [...prefix, 'pack', '--pack-destination', packs], { cwd: packageDir, stdio: 'pipe' });
-  const tarball = join(packs, readdirSync(packs).find((name) => name.endsWith('.tgz'))!);
-  mkdirSync(join(app, 'src'), { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(app, name), text);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, stdio: 'pipe' });
-  await build({ root: app, configFile: join(app, 'vite.config.js'), logLevel: 'error', build: { outDir: join(app, 'dist') } });
-  server = await preview({
-    root: app,
-    configFile: join(app, 'vite.config.js'),
-    logLevel: 'error',
-    build: { outDir: join(app, 'dist') },
-    preview: { port: 0, host: '127.0.0.1' },
-  });
+  const runtime = pack(packageDir, packs);
+  const adapter = pack(threeDir, packs);
+  const threeVersion = (JSON.parse(readFileSync(join(threeDir, 'node_modules', 'three', 'package.json'), 'utf8')) as { version: string }).version;
+  urls.push(await makeApp(app, files, [runtime]));
+  // the README's three.js example as it stands, with a page to hold it
+  const example = (readmeExamples() as Map<string, Map<string, string>>).get('With three.js')!;
+  const sources: Record<string, string> = {
+    'index.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><style>body{margin:0}</style></head>
+<body><script type="module" src="/src/main.ts"></script></body></html>`,
+  };
+  for (const [name, text] of example) sources[`src/${name}`] = text;
+  urls.push(await makeApp(threeApp, sources, [runtime, adapter, `three@${threeVersion}`]));
   browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
+  for (const server of servers) await server.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -92,11 +116,35 @@ it('installs from the packed tarball into a fresh app, builds with Vite and runs
   const errors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(server!.resolvedUrls!.local[0]!);
+  await page.goto(urls[0]!);
   await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
   expect(await page.evaluate('crossOriginIsolated')).toBe(true);
   expect(await page.evaluate('window.transport')).toBe('shared');
   const seen = (await page.evaluate('window.seen')) as number[];
   expect(seen.at(-1)!).toBeGreaterThan(seen[0]!); // it moves
+  expect(errors).toEqual([]);
+});
+
+it("runs the README's three.js example from the packed tarballs: a moving scene", async () => {
+  const page = await browser!.newPage({ viewport: { width: 480, height: 320 } });
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(urls[1]!);
+  await page.waitForSelector('canvas');
+  // poll until the scene is drawn (a blank page compresses to a few hundred bytes)
+  let first = await page.screenshot();
+  for (let i = 0; i < 50 && first.length <= 10_000; i++) {
+    await page.waitForTimeout(100);
+    first = await page.screenshot();
+  }
+  let second = first;
+  for (let i = 0; i < 50 && Buffer.compare(first, second) === 0; i++) {
+    await page.waitForTimeout(100);
+    second = await page.screenshot();
+  }
+  expect(await page.evaluate('crossOriginIsolated')).toBe(true);
+  expect(first.length).toBeGreaterThan(10_000); // a thousand cones, not a blank canvas
+  expect(Buffer.compare(first, second)).not.toBe(0); // they move
   expect(errors).toEqual([]);
 });

@@ -5,32 +5,16 @@
  * typical app configuration.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+// @ts-expect-error: plain .mjs helper shared with other tests; no type declarations.
+import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const readme = readFileSync(join(packageDir, '..', '..', 'README.md'), 'utf8');
-
 /** Section heading -> { file name -> source }. */
-function examples(): Map<string, Map<string, string>> {
-  const out = new Map<string, Map<string, string>>();
-  let section = 'top';
-  const lines = readme.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.startsWith('## ')) section = line.slice(3).trim();
-    if (line.trim() !== '```ts') continue;
-    const body: string[] = [];
-    for (i++; i < lines.length && lines[i]!.trim() !== '```'; i++) body.push(lines[i]!);
-    const name = /^\/\/ ([\w.-]+\.ts)\s*$/.exec(body[0] ?? '')?.[1];
-    if (name === undefined) continue;
-    if (!out.has(section)) out.set(section, new Map());
-    out.get(section)!.set(name, body.join('\n'));
-  }
-  return out;
-}
+const examples = readmeExamples as () => Map<string, Map<string, string>>;
 
 it('finds the examples', () => {
   const found = examples();
