@@ -24,7 +24,8 @@ function browserProject(name: string, include: string, headers: Record<string, s
   return {
     server: { headers },
     // bundled once up front: a dependency discovered mid-run makes Vite reload the page under a running test
-    optimizeDeps: { include: ['three', 'comlink'] },
+    // (they are root devDependencies so that they resolve from here)
+    optimizeDeps: { include: ['three', 'comlink', 'pixi.js'] },
     define: {
       // the swap stress test; raise them for a long soak: STEADYFRAME_STRESS_ACQUIRES=10000000
       __STRESS_ACQUIRES__: String(Number(process.env.STEADYFRAME_STRESS_ACQUIRES ?? 100_000)),

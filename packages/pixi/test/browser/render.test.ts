@@ -1,0 +1,105 @@
+/**
+ * One real PixiJS v8 WebGL render (SwiftShader in headless Chromium): the bound sprites and particles are drawn
+ * where the runtime's interpolated frame puts them. Read back as pixels, so a binding that set the right
+ * numbers on objects Pixi does not draw from would fail here.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { Container, Particle, ParticleContainer, RenderTexture, Sprite, Texture, WebGLRenderer } from 'pixi.js';
+import { bindParticles, bindSprites } from '@steadyframe/pixi';
+import { motionAt } from './fixtures/schema.ts';
+import { motionRuntime, steps, timeAt, type MotionRuntime } from './helpers.ts';
+
+let runtime: MotionRuntime | undefined;
+let renderer: WebGLRenderer | undefined;
+afterEach(() => {
+  renderer?.destroy();
+  runtime?.dispose();
+  renderer = undefined;
+  runtime = undefined;
+});
+
+/** Pixels per world unit, and the side of each entity's square in world units. */
+const SCALE = 16;
+const SIDE = 0.5;
+const WIDTH = 160;
+const HEIGHT = 128;
+
+/** Renders `world` (scaled to pixels) and returns the centroids (world units) of lit pixels around each expected place. */
+async function drawn(world: Container, expected: Array<[number, number]>) {
+  renderer = new WebGLRenderer();
+  await renderer.init({ width: WIDTH, height: HEIGHT, background: 0x000000, antialias: false, preference: 'webgl' } as never);
+  const stage = new Container();
+  world.scale.set(SCALE);
+  stage.addChild(world);
+  const target = RenderTexture.create({ width: WIDTH, height: HEIGHT });
+  renderer.render({ container: stage, target, clear: true, clearColor: 0x000000 } as never);
+  const { pixels, width } = renderer.extract.pixels(target);
+  let lit = 0;
+  const sums = expected.map(() => ({ x: 0, y: 0, n: 0 }));
+  for (let py = 0; py < HEIGHT; py++) {
+    for (let px = 0; px < width; px++) {
+      const o = 4 * (py * width + px);
+      if (Math.max(pixels[o]!, pixels[o + 1]!, pixels[o + 2]!) < 128) continue;
+      lit++;
+      const wx = (px + 0.5) / SCALE;
+      const wy = (py + 0.5) / SCALE;
+      expected.forEach(([ex, ey], i) => {
+        if (Math.abs(wx - ex) < 0.5 && Math.abs(wy - ey) < 0.5) {
+          const s = sums[i]!;
+          s.x += wx;
+          s.y += wy;
+          s.n++;
+        }
+      });
+    }
+  }
+  return { lit, markers: sums.map((s) => ({ x: s.x / s.n, y: s.y / s.n, n: s.n })) };
+}
+
+it('draws bound sprites at the interpolated places, and not the hidden one', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 3);
+  const world = new Container();
+  const sprites = Array.from({ length: 4 }, () => {
+    const s = new Sprite({ texture: Texture.WHITE, anchor: 0.5, width: SIDE, height: SIDE });
+    world.addChild(s);
+    return s;
+  });
+  // Texture.WHITE is one pixel: the sprites get their size from width/height, so no scale field is bound here
+  const binding = bindSprites(runtime, sprites, { position: 'position', angle: 'angle' });
+  const frame = runtime.sample(timeAt(runtime, 0.5));
+  binding.update(frame);
+  const expected = [0, 1, 2].map((i): [number, number] => [motionAt(i, 2.5).x, motionAt(i, 2.5).y]);
+  const { lit, markers } = await drawn(world, expected);
+  // three squares, each about (0.5 * 16)^2 = 64 pixels (rotated, so a few more or less), and nothing else
+  for (const [i, m] of markers.entries()) {
+    expect(m.n, `entity ${i}`).toBeGreaterThan(40);
+    expect(m.x).toBeCloseTo(expected[i]![0], 1);
+    expect(m.y).toBeCloseTo(expected[i]![1], 1);
+  }
+  expect(lit).toBe(markers.reduce((n, m) => n + m.n, 0));
+});
+
+it('draws bound particles at the interpolated places', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 3);
+  const world = new Container();
+  const container = new ParticleContainer({ texture: Texture.WHITE, dynamicProperties: { position: true, rotation: true, vertex: true } });
+  world.addChild(container);
+  const binding = bindParticles(
+    runtime,
+    container,
+    { position: 'position', angle: 'angle' },
+    () => new Particle({ texture: Texture.WHITE, anchorX: 0.5, anchorY: 0.5, scaleX: SIDE, scaleY: SIDE }),
+  );
+  const frame = runtime.sample(timeAt(runtime, 0.25));
+  binding.update(frame);
+  const expected = [0, 1, 2].map((i): [number, number] => [motionAt(i, 2.25).x, motionAt(i, 2.25).y]);
+  const { lit, markers } = await drawn(world, expected);
+  for (const [i, m] of markers.entries()) {
+    expect(m.n, `entity ${i}`).toBeGreaterThan(40);
+    expect(m.x).toBeCloseTo(expected[i]![0], 1);
+    expect(m.y).toBeCloseTo(expected[i]![1], 1);
+  }
+  expect(lit).toBe(markers.reduce((n, m) => n + m.n, 0));
+});
