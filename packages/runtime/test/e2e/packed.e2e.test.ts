@@ -21,7 +21,9 @@ import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const threeDir = join(packageDir, '..', 'three');
+const pixiDir = join(packageDir, '..', 'pixi');
 const work = mkdtempSync(join(tmpdir(), 'steadyframe-packed-'));
+const pixiApp = join(work, 'pixi-app');
 const app = join(work, 'app');
 const threeApp = join(work, 'three-app');
 const servers: PreviewServer[] = [];
@@ -102,8 +104,14 @@ beforeAll(async () => {
   };
   for (const [name, text] of example) sources[`src/${name}`] = text;
   urls.push(await makeApp(threeApp, sources, [runtime, adapter, `three@${threeVersion}`]));
+  // and the PixiJS one
+  const pixiAdapter = pack(pixiDir, packs);
+  const pixiVersion = (JSON.parse(readFileSync(join(pixiDir, 'node_modules', 'pixi.js', 'package.json'), 'utf8')) as { version: string }).version;
+  const pixiSources: Record<string, string> = { 'index.html': sources['index.html']! };
+  for (const [name, text] of (readmeExamples() as Map<string, Map<string, string>>).get('With PixiJS')!) pixiSources[`src/${name}`] = text;
+  urls.push(await makeApp(pixiApp, pixiSources, [runtime, pixiAdapter, `pixi.js@${pixiVersion}`]));
   browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -145,6 +153,30 @@ it("runs the README's three.js example from the packed tarballs: a moving scene"
   }
   expect(await page.evaluate('crossOriginIsolated')).toBe(true);
   expect(first.length).toBeGreaterThan(10_000); // a thousand cones, not a blank canvas
+  expect(Buffer.compare(first, second)).not.toBe(0); // they move
+  expect(errors).toEqual([]);
+});
+
+it("runs the README's PixiJS example from the packed tarballs: moving sprites", async () => {
+  const page = await browser!.newPage({ viewport: { width: 480, height: 320 } });
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(urls[2]!);
+  await page.waitForSelector('canvas');
+  // poll until the scene is drawn (a blank page compresses to a few hundred bytes)
+  let first = await page.screenshot();
+  for (let i = 0; i < 50 && first.length <= 2_500; i++) {
+    await page.waitForTimeout(100);
+    first = await page.screenshot();
+  }
+  let second = first;
+  for (let i = 0; i < 50 && Buffer.compare(first, second) === 0; i++) {
+    await page.waitForTimeout(100);
+    second = await page.screenshot();
+  }
+  expect(await page.evaluate('crossOriginIsolated')).toBe(true);
+  expect(first.length).toBeGreaterThan(2_500); // a hundred squares, not a blank canvas (about 1.3 kB)
   expect(Buffer.compare(first, second)).not.toBe(0); // they move
   expect(errors).toEqual([]);
 });

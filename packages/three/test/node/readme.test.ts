@@ -1,7 +1,7 @@
 /**
  * The README's examples compile: every ```ts block that begins with a `// name.ts` line is written, section by
- * section (each `## ` heading is one example), into a scratch folder inside this package (so `steadyframe`,
- * `@steadyframe/three` and `three` resolve as in a user's app), and type-checked with tsc under a strict,
+ * section (each `## ` heading is one example), into a scratch folder at the workspace root (so `steadyframe`,
+ * the adapters, `three` and `pixi.js` resolve as in a user's app), and type-checked with tsc under a strict,
  * typical app configuration.
  */
 import { execFileSync } from 'node:child_process';
@@ -18,12 +18,13 @@ const examples = readmeExamples as () => Map<string, Map<string, string>>;
 
 it('finds the examples', () => {
   const found = examples();
-  expect([...found.keys()]).toEqual(expect.arrayContaining(['Use it', 'With three.js']));
+  expect([...found.keys()]).toEqual(expect.arrayContaining(['Use it', 'With three.js', 'With PixiJS']));
   expect([...found.get('With three.js')!.keys()]).toEqual(['schema.ts', 'ships.worker.ts', 'main.ts']);
 });
 
 it('type-checks every example', () => {
-  const scratch = join(packageDir, '.readme-check');
+  // at the workspace root, whose devDependencies hold every package the examples import
+  const scratch = join(packageDir, '..', '..', '.readme-check');
   rmSync(scratch, { recursive: true, force: true });
   const include: string[] = [];
   let n = 0;
