@@ -1,0 +1,286 @@
+/**
+ * The game rules, run by the worker's `step` on the world's own arrays. Entity 0 is the ship; the rest are
+ * rocks and bullets. Bullets come from `world.spawn`, hits `world.despawn` both (in one backward pass, so the
+ * swap-with-last never skips anyone), and crossing an edge wraps with `world.snap`, so nothing streaks.
+ */
+import type { TickInfo, World } from 'steadyframe/worker';
+import { Buttons } from './buttons.ts';
+import { RockGrid } from './rock-grid.ts';
+import {
+  BUTTON, CAPACITY, HALF_H, HALF_W, KIND, ROCK_POINTS, ROCK_RADIUS, ROCK_TARGET, SHIP_RADIUS, TICK_RATE, type ArenaSchema,
+} from './schema.ts';
+
+type ArenaWorld = World<ArenaSchema>;
+
+const ACCEL = 140;
+const DRAG = 2.2;
+const MAX_SPEED = 55;
+const BULLET_SPEED = 95;
+const BULLET_LIFE = 1.1;
+const FIRE_EVERY = 0.12;
+const LIVES = 3;
+const SAFE_TIME = 2;
+
+export interface GameState {
+  score: number;
+  best: number;
+  lives: number;
+  rocks: number;
+  bullets: number;
+  shots: number;
+  hits: number;
+  crashes: number;
+  tick: number;
+  /** Input events the step has read, and presses per button (left, right, up, down, fire). */
+  inputs: number;
+  presses: number[];
+  /** The tick that read each button's last press: the first tick it acted in. */
+  pressTicks: number[];
+}
+
+const rand = (a: number, b: number) => a + Math.random() * (b - a);
+
+export class Game {
+  readonly buttons = new Buttons();
+  readonly state: GameState = {
+    score: 0, best: 0, lives: LIVES, rocks: 0, bullets: 0, shots: 0, hits: 0, crashes: 0, tick: 0, inputs: 0, presses: [], pressTicks: [],
+  };
+  #cooldown = 0;
+  #fireQueued = false;
+  #facing = Math.PI / 2;
+  readonly #grid = new RockGrid(CAPACITY);
+  readonly #splits: number[] = []; // x, y, vx, vy, tier per rock to split
+
+  init(world: ArenaWorld): void {
+    world.count = 1;
+    this.#placeShip(world);
+    while (this.state.rocks < ROCK_TARGET) {
+      const x = rand(-HALF_W, HALF_W);
+      const y = rand(-HALF_H, HALF_H);
+      if (Math.hypot(x, y) > 22) this.#spawnRock(world, x, y, Math.floor(rand(0, 3)), 0, 0);
+    }
+  }
+
+  step(world: ArenaWorld, tick: TickInfo): void {
+    const { dt } = tick;
+    const b = this.buttons;
+    b.read(tick.input, tick.tick);
+    if (b.tapped[BUTTON.fire]) this.#fireQueued = true;
+    this.#steer(world, dt);
+    this.#cooldown -= dt;
+    if ((this.#fireQueued || b.held[BUTTON.fire]) && this.#cooldown <= 0) {
+      this.#fire(world);
+      this.#fireQueued = false;
+      this.#cooldown = FIRE_EVERY;
+    }
+    this.#move(world, dt);
+    this.#collide(world);
+    this.#compact(world);
+    for (let s = 0; s < this.#splits.length; s += 5) {
+      const [x, y, vx, vy, tier] = this.#splits.slice(s, s + 5) as [number, number, number, number, number];
+      for (let k = 0; k < 2; k++) this.#spawnRock(world, x, y, tier - 1, vx + rand(-9, 9), vy + rand(-9, 9));
+    }
+    this.#splits.length = 0;
+    for (let n = 0; n < 6 && this.state.rocks < ROCK_TARGET; n++) this.#spawnEdgeRock(world);
+    const s = this.state;
+    s.tick = tick.tick;
+    s.inputs = b.events;
+    s.presses = b.presses.slice();
+    s.pressTicks = b.pressTicks.slice();
+  }
+
+  #placeShip(world: ArenaWorld): void {
+    const f = world.fields;
+    f.position.fill(0, 0, 2);
+    f.velocity.fill(0, 0, 2);
+    f.spin.fill(0, 0, 3);
+    f.size.fill(0, 0, 3); // drawn on its own, not by the rock mesh
+    f.kind[0] = KIND.ship;
+    f.tier[0] = SAFE_TIME; // for the ship: seconds of safety left (the page blinks it)
+    this.#setAngle(world, 0, this.#facing);
+    world.snap(0);
+  }
+
+  #setAngle(world: ArenaWorld, i: number, angle: number): void {
+    world.fields.rotation.set([0, 0, Math.sin(angle / 2), Math.cos(angle / 2)], 4 * i);
+  }
+
+  #steer(world: ArenaWorld, dt: number): void {
+    const { velocity, tier } = world.fields;
+    const b = this.buttons;
+    let ax = (b.active(BUTTON.right) ? 1 : 0) - (b.active(BUTTON.left) ? 1 : 0);
+    let ay = (b.active(BUTTON.up) ? 1 : 0) - (b.active(BUTTON.down) ? 1 : 0);
+    if (ax !== 0 || ay !== 0) {
+      this.#facing = Math.atan2(ay, ax);
+      const n = Math.hypot(ax, ay);
+      ax /= n;
+      ay /= n;
+    }
+    const drag = Math.exp(-DRAG * dt);
+    let vx = (velocity[0]! + ax * ACCEL * dt) * drag;
+    let vy = (velocity[1]! + ay * ACCEL * dt) * drag;
+    const speed = Math.hypot(vx, vy);
+    if (speed > MAX_SPEED) {
+      vx *= MAX_SPEED / speed;
+      vy *= MAX_SPEED / speed;
+    }
+    velocity[0] = vx;
+    velocity[1] = vy;
+    this.#setAngle(world, 0, this.#facing);
+    tier[0] = Math.max(0, tier[0]! - dt);
+  }
+
+  #fire(world: ArenaWorld): void {
+    const i = world.spawn();
+    if (i < 0) return;
+    const { position, velocity, spin, size, kind, tier } = world.fields;
+    const cx = Math.cos(this.#facing);
+    const cy = Math.sin(this.#facing);
+    position[2 * i] = position[0]! + cx * 2.4;
+    position[2 * i + 1] = position[1]! + cy * 2.4;
+    velocity[2 * i] = velocity[0]! + cx * BULLET_SPEED;
+    velocity[2 * i + 1] = velocity[1]! + cy * BULLET_SPEED;
+    spin.fill(0, 3 * i, 3 * i + 3);
+    size.fill(0, 3 * i, 3 * i + 3);
+    kind[i] = KIND.bullet;
+    tier[i] = BULLET_LIFE;
+    this.#setAngle(world, i, this.#facing);
+    this.state.shots++;
+  }
+
+  #spawnRock(world: ArenaWorld, x: number, y: number, tierOf: number, vx: number, vy: number): void {
+    if (tierOf < 0) return;
+    const i = world.spawn();
+    if (i < 0) return;
+    const { position, velocity, rotation, spin, size, kind, tier } = world.fields;
+    const r = ROCK_RADIUS[tierOf as 0 | 1 | 2];
+    const drift = (3 - tierOf) * 3;
+    position[2 * i] = x;
+    position[2 * i + 1] = y;
+    velocity[2 * i] = vx + rand(-drift, drift);
+    velocity[2 * i + 1] = vy + rand(-drift, drift);
+    for (let k = 0; k < 3; k++) {
+      spin[3 * i + k] = rand(-2, 2);
+      size[3 * i + k] = r * rand(0.75, 1.2);
+    }
+    const q = [rand(-1, 1), rand(-1, 1), rand(-1, 1), rand(-1, 1)];
+    const n = Math.hypot(...q) || 1;
+    rotation.set(q.map((v) => v / n), 4 * i);
+    kind[i] = KIND.rock;
+    tier[i] = tierOf;
+    this.state.rocks++;
+  }
+
+  #spawnEdgeRock(world: ArenaWorld): void {
+    const p = world.fields.position;
+    const onSide = Math.random() < 0.5;
+    const x = onSide ? HALF_W * Math.sign(rand(-1, 1)) : rand(-HALF_W, HALF_W);
+    const y = onSide ? rand(-HALF_H, HALF_H) : HALF_H * Math.sign(rand(-1, 1));
+    if (Math.hypot(x - p[0]!, y - p[1]!) < 25) return;
+    this.#spawnRock(world, x, y, 2, 0, 0);
+  }
+
+  /** Moves everyone, turns the rocks, ages the bullets, and wraps at the edges (a teleport: `snap`). */
+  #move(world: ArenaWorld, dt: number): void {
+    const { position: p, velocity: v, rotation: q, spin: w, kind, tier } = world.fields;
+    for (let i = 0; i < world.count; i++) {
+      let x = p[2 * i]! + v[2 * i]! * dt;
+      let y = p[2 * i + 1]! + v[2 * i + 1]! * dt;
+      const wrapped = x > HALF_W || x < -HALF_W || y > HALF_H || y < -HALF_H;
+      if (x > HALF_W) x -= 2 * HALF_W;
+      else if (x < -HALF_W) x += 2 * HALF_W;
+      if (y > HALF_H) y -= 2 * HALF_H;
+      else if (y < -HALF_H) y += 2 * HALF_H;
+      p[2 * i] = x;
+      p[2 * i + 1] = y;
+      if (wrapped) world.snap(i);
+      if (kind[i] === KIND.bullet) {
+        tier[i] = tier[i]! - dt;
+        if (tier[i]! <= 0) kind[i] = KIND.dead;
+      }
+      if (kind[i] !== KIND.rock) continue;
+      // q += dt/2 * (w, 0) * q, then normalise
+      const o = 4 * i;
+      const [qx, qy, qz, qs] = [q[o]!, q[o + 1]!, q[o + 2]!, q[o + 3]!];
+      const [wx, wy, wz] = [w[3 * i]! * dt * 0.5, w[3 * i + 1]! * dt * 0.5, w[3 * i + 2]! * dt * 0.5];
+      const nx = qx + wx * qs + wy * qz - wz * qy;
+      const ny = qy - wx * qz + wy * qs + wz * qx;
+      const nz = qz + wx * qy - wy * qx + wz * qs;
+      const ns = qs - wx * qx - wy * qy - wz * qz;
+      const n = Math.hypot(nx, ny, nz, ns);
+      q[o] = nx / n;
+      q[o + 1] = ny / n;
+      q[o + 2] = nz / n;
+      q[o + 3] = ns / n;
+    }
+  }
+
+  #collide(world: ArenaWorld): void {
+    const { position: p, velocity: v, kind, tier } = world.fields;
+    this.#grid.build(p, world.count, (i) => kind[i] === KIND.rock);
+    const kill = (rock: number): void => {
+      kind[rock] = KIND.dead;
+      this.state.rocks--;
+      this.#splits.push(p[2 * rock]!, p[2 * rock + 1]!, v[2 * rock]!, v[2 * rock + 1]!, tier[rock]!);
+    };
+    for (let b = 1; b < world.count; b++) {
+      if (kind[b] !== KIND.bullet) continue;
+      // the bullet's path this tick, so a fast bullet cannot jump over a small rock
+      const x1 = p[2 * b]!, y1 = p[2 * b + 1]!;
+      const dx = v[2 * b]! / TICK_RATE, dy = v[2 * b + 1]! / TICK_RATE;
+      const x0 = x1 - dx, y0 = y1 - dy;
+      const len2 = dx * dx + dy * dy || 1;
+      this.#grid.near(x1 - dx / 2, y1 - dy / 2, (r) => {
+        if (kind[r] !== KIND.rock) return false;
+        const t = Math.max(0, Math.min(1, ((p[2 * r]! - x0) * dx + (p[2 * r + 1]! - y0) * dy) / len2));
+        const rad = ROCK_RADIUS[tier[r] as 0 | 1 | 2] + 0.3;
+        if (Math.hypot(p[2 * r]! - (x0 + t * dx), p[2 * r + 1]! - (y0 + t * dy)) > rad) return false;
+        kind[b] = KIND.dead;
+        this.state.hits++;
+        this.#score(tier[r]!);
+        kill(r);
+        return true;
+      });
+    }
+    if (tier[0]! > 0) return; // still safe after the last crash
+    // small rocks are rammed to dust (points); a medium or big one wrecks the ship
+    let crashed = -1;
+    this.#grid.near(p[0]!, p[1]!, (r) => {
+      if (kind[r] !== KIND.rock) return false;
+      const hit = Math.hypot(p[2 * r]! - p[0]!, p[2 * r + 1]! - p[1]!) < ROCK_RADIUS[tier[r] as 0 | 1 | 2] * 0.85 + SHIP_RADIUS;
+      if (!hit) return false;
+      if (tier[r] === 0) {
+        this.#score(0);
+        kill(r);
+        return false;
+      }
+      crashed = r;
+      return true;
+    });
+    if (crashed < 0) return;
+    kill(crashed);
+    const s = this.state;
+    s.crashes++;
+    if (--s.lives <= 0) {
+      s.lives = LIVES;
+      s.score = 0;
+    }
+    this.#placeShip(world); // back to the middle: a teleport
+  }
+
+  #score(tierOf: number): void {
+    this.state.score += ROCK_POINTS[tierOf as 0 | 1 | 2];
+    this.state.best = Math.max(this.state.best, this.state.score);
+  }
+
+  /** Despawns the dead, last first: each despawn moves the last entity (already looked at) into the hole. */
+  #compact(world: ArenaWorld): void {
+    const kind = world.fields.kind;
+    let bullets = 0;
+    for (let i = world.count - 1; i >= 1; i--) {
+      if (kind[i] === KIND.dead) world.despawn(i);
+      else if (kind[i] === KIND.bullet) bullets++;
+    }
+    this.state.bullets = bullets;
+  }
+}

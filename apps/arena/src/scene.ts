@@ -1,0 +1,125 @@
+/**
+ * The three.js side. Rocks, thousands of them, are one InstancedMesh blended in the vertex shader (the GPU
+ * path: the page copies bytes only). The ship (entity 0) and the bullets, a handful, are drawn from the
+ * frame the runtime samples on the CPU.
+ */
+import {
+  AmbientLight, BufferGeometry, ConeGeometry, DirectionalLight, DynamicDrawUsage, EdgesGeometry, Float32BufferAttribute,
+  IcosahedronGeometry, InstancedMesh, LineBasicMaterial, LineSegments, Matrix4, Mesh, MeshBasicMaterial,
+  MeshStandardMaterial, OrthographicCamera, PlaneGeometry, Quaternion, Scene, Vector3, WebGLRenderer,
+} from 'three';
+import { createInterpolatedInstancedMesh, bindObjects } from '@steadyframe/three';
+import type { Frame, Runtime } from 'steadyframe';
+import { HALF_H, HALF_W, KIND, type ArenaSchema } from './schema.ts';
+
+const MAX_BULLETS = 512;
+
+export interface ArenaScene {
+  readonly renderer: WebGLRenderer;
+  /** Draws the world at shared-clock time `ts`, with `frame` sampled at the same time for the ship and bullets; returns the bullets drawn. */
+  draw(ts: number, frame: Frame<ArenaSchema>): number;
+  resize(): void;
+}
+
+/** A rock: an icosahedron whose faces get slightly different shades, so tumbling rocks do not all look alike. */
+function rockGeometry(): BufferGeometry {
+  const rock = new IcosahedronGeometry(1, 0); // non-indexed: three vertices per face
+  const colors: number[] = [];
+  const faces = rock.getAttribute('position').count / 3;
+  for (let f = 0; f < faces; f++) {
+    const shade = 0.75 + 0.25 * Math.abs(Math.sin(f * 12.9898) * 43758.5453 % 1);
+    for (let v = 0; v < 3; v++) colors.push(shade, shade * (0.93 + 0.07 * (f % 3) / 2), shade * 0.9);
+  }
+  rock.setAttribute('color', new Float32BufferAttribute(colors, 3));
+  return rock;
+}
+
+function shipGeometry(): BufferGeometry {
+  // a flat arrowhead pointing along +x
+  const cone = new ConeGeometry(1.5, 4.5, 3);
+  cone.rotateZ(-Math.PI / 2);
+  cone.scale(1, 1, 0.5);
+  return cone;
+}
+
+export function createScene(runtime: Pick<Runtime<ArenaSchema>, 'schema' | 'capacity' | 'reader'>, canvas: HTMLCanvasElement): ArenaScene {
+  const renderer = new WebGLRenderer({ canvas, antialias: true });
+  renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
+  renderer.setClearColor(0x070b16);
+  const scene = new Scene();
+  const camera = new OrthographicCamera(-HALF_W, HALF_W, HALF_H, -HALF_H, 0.1, 100);
+  camera.position.z = 50;
+
+  scene.add(new AmbientLight(0x8899bb, 1.2));
+  const sun = new DirectionalLight(0xffe2c0, 2.6);
+  sun.position.set(-30, 40, 50);
+  scene.add(sun);
+
+  const floor = new Mesh(new PlaneGeometry(2 * HALF_W, 2 * HALF_H), new MeshBasicMaterial({ color: 0x0c1224 }));
+  floor.position.z = -10;
+  const border = new LineSegments(new EdgesGeometry(floor.geometry), new LineBasicMaterial({ color: 0x2a3a66 }));
+  border.position.z = -9;
+  scene.add(floor, border);
+
+  const rockMaterial = new MeshStandardMaterial({ color: 0xc2a68c, roughness: 0.85, flatShading: true, vertexColors: true });
+  const rocks = createInterpolatedInstancedMesh(runtime, rockGeometry(), rockMaterial, {
+    position: 'position', rotation: 'rotation', scale: 'size',
+  });
+  rocks.mesh.frustumCulled = false;
+  scene.add(rocks.mesh);
+
+  const ship = new Mesh(shipGeometry(), new MeshStandardMaterial({ color: 0x52e3ff, emissive: 0x0a5a7a, flatShading: true }));
+  ship.position.z = 2;
+  const shipBinding = bindObjects(runtime, [ship], { position: 'position', rotation: 'rotation' });
+  scene.add(ship);
+
+  const bulletGeometry = new BufferGeometry();
+  bulletGeometry.setAttribute('position', new Float32BufferAttribute([-1.8, -0.35, 0, 1.0, 0, 0, -1.8, 0.35, 0], 3));
+  const bullets = new InstancedMesh(bulletGeometry, new MeshBasicMaterial({ color: 0xfff27a }), MAX_BULLETS);
+  bullets.instanceMatrix.setUsage(DynamicDrawUsage);
+  bullets.frustumCulled = false;
+  scene.add(bullets);
+
+  const m = new Matrix4();
+  const q = new Quaternion();
+  const at = new Vector3();
+  const one = new Vector3(1, 1, 1);
+
+  function resize(): void {
+    const w = canvas.clientWidth;
+    const h = canvas.clientHeight;
+    renderer.setSize(w, h, false);
+    // fit the whole arena, with a margin, whatever the window's shape
+    const scale = Math.max((HALF_W * 1.04) / (w / 2), (HALF_H * 1.04) / (h / 2));
+    camera.left = (-w / 2) * scale;
+    camera.right = (w / 2) * scale;
+    camera.top = (h / 2) * scale;
+    camera.bottom = (-h / 2) * scale;
+    camera.updateProjectionMatrix();
+  }
+  resize();
+
+  return {
+    renderer,
+    resize,
+    draw(ts, frame) {
+      rocks.update(ts);
+      shipBinding.update(frame);
+      ship.position.z = 2;
+      const safe = frame.fields.tier[0]! > 0;
+      ship.visible = !safe || Math.floor(ts / 120) % 2 === 0; // blinks while safe after a crash
+      const { position, rotation, kind } = frame.fields;
+      let n = 0;
+      for (let i = 1; i < frame.count && n < MAX_BULLETS; i++) {
+        if (kind[i] !== KIND.bullet) continue;
+        at.set(position[2 * i]!, position[2 * i + 1]!, 1);
+        q.set(rotation[4 * i]!, rotation[4 * i + 1]!, rotation[4 * i + 2]!, rotation[4 * i + 3]!);
+        bullets.setMatrixAt(n++, m.compose(at, q, one));
+      }
+      bullets.count = n;
+      bullets.instanceMatrix.needsUpdate = true;
+      renderer.render(scene, camera);
+      return n;
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** The worker: the game runs here at a fixed 30 Hz; the page only draws and sends keys. */
+import { exposeSimulation } from 'steadyframe/worker';
+import { Game } from './game.ts';
+import { schema, TICK_RATE } from './schema.ts';
+
+const game = new Game();
+
+const commands = {
+  /** Score, lives, counters and the input read so far, for the HUD and the tests. */
+  state() {
+    return game.state;
+  },
+};
+export type Commands = typeof commands;
+
+exposeSimulation({
+  schema,
+  tickRate: TICK_RATE,
+  commands,
+  init: (world) => game.init(world),
+  step: (world, tick) => game.step(world, tick),
+});

@@ -1,0 +1,120 @@
+/**
+ * End to end: the BUILT arena, served by `vite preview` with its COOP/COEP headers, in headless Chromium (Debian's,
+ * through playwright; never a downloaded browser). The page is isolated, draws frames, the keyboard reaches the
+ * worker's step through the input ring (the ship moves the right way, a tap inside one tick still fires), bullets
+ * spawn, and the console stays clean. Everything is read through `window.arena`; every wait is a poll.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright';
+import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: plain .mjs helper shared with the scripts; it has no type declarations.
+import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from '../../../scripts/chromium.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = mkdtempSync(join(tmpdir(), 'steadyframe-arena-'));
+let server: PreviewServer;
+let browser: Browser;
+let page: Page;
+const errors: string[] = [];
+
+/** Polls a page expression until it is truthy (a hang guard: never an assertion on time). */
+async function until(what: string, expression: string, timeout = 15_000): Promise<void> {
+  await page.waitForFunction(expression, undefined, { timeout, polling: 50 }).catch((error: unknown) => {
+    throw new Error(`timed out waiting for ${what}: ${String(error)}`);
+  });
+}
+
+const read = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
+
+/** Live bullets in the runtime's newest state (kind 2), counted on the page. */
+const BULLETS = `(() => { const f = window.arena.runtime.sample(Infinity); let n = 0;
+  for (let i = 0; i < f.count; i++) if (f.fields.kind[i] === 2) n++; return n; })()`;
+
+beforeAll(async () => {
+  const executablePath = findChromium() as string | null;
+  if (executablePath === null) throw new Error(MISSING_CHROMIUM_MESSAGE);
+  await build({ root, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  server = await preview({ root, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+  const url = server.resolvedUrls?.local[0];
+  if (url === undefined) throw new Error('vite preview did not say where it listens');
+  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  page = await browser.newPage({ viewport: { width: 1200, height: 820 } });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(url);
+  await until('the first frame and game state', 'window.arena?.ready === true && window.arena.game !== null');
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+describe('the arena, built and served by vite preview', () => {
+  it('is cross-origin isolated and runs on the shared transport', async () => {
+    expect(await read('crossOriginIsolated')).toBe(true);
+    expect(await read('window.arena.runtime.transport')).toBe('shared');
+    await until('the overlay', "document.querySelector('#transport')?.textContent === 'shared'");
+  });
+
+  it('simulates a few thousand bodies and draws frames that are not blank', async () => {
+    expect(await read<number>('window.arena.game.rocks')).toBeGreaterThan(2000);
+    const frames = await read<number>('window.arena.frames');
+    await until('more frames', `window.arena.frames > ${frames + 5}`);
+    await until('ticks', 'window.arena.game.tick > 10');
+    const shot = await page.locator('#view').screenshot();
+    expect(shot.length).toBeGreaterThan(20_000); // thousands of rocks do not compress like an empty canvas
+    expect(await read<number>('window.arena.interval')).toBeGreaterThan(0);
+  });
+
+  it('moves the ship right while ArrowRight is held, and left with A', async () => {
+    const x0 = await read<number>('window.arena.ship.x');
+    const inputs = await read<number>('window.arena.game.inputs');
+    // the newest tick when the page handles the key; the worker says which tick read the press
+    await page.evaluate(`addEventListener('keydown', () => { window.pressedAt ??= window.arena.runtime.sample(Infinity).tick; })`);
+    await page.keyboard.down('ArrowRight');
+    try {
+      await until('the ship to move right', `window.arena.ship.x > ${x0 + 2}`);
+    } finally {
+      await page.keyboard.up('ArrowRight');
+    }
+    await until('the worker to read both events', `window.arena.game.inputs >= ${inputs + 2} && window.arena.game.presses[1] >= 1`);
+    // in ticks, not wall time: the event lands in the tick it falls in, or the next if that one was made already
+    const [pressedAt, readAt] = await read<[number, number]>('[window.pressedAt, window.arena.game.pressTicks[1]]');
+    expect(readAt - pressedAt).toBeGreaterThanOrEqual(0);
+    expect(readAt - pressedAt).toBeLessThanOrEqual(3);
+    const x1 = await read<number>('window.arena.ship.x');
+    await page.keyboard.down('a');
+    try {
+      await until('the ship to move left', `window.arena.ship.x < ${x1 - 2}`);
+    } finally {
+      await page.keyboard.up('a');
+    }
+  });
+
+  it('fires on a tap (press and release inside one tick) and spawns bullets while space is held', async () => {
+    const shots = await read<number>('window.arena.game.shots');
+    await page.keyboard.press('Space'); // down and up back to back: almost always inside one tick
+    await until('a shot from the tap', `window.arena.game.shots >= ${shots + 1}`);
+    await page.keyboard.down('Space');
+    try {
+      await until('live bullets in the world', `${BULLETS} >= 2`);
+      await until('bullets drawn', 'window.arena.maxBullets >= 1');
+      await until('several shots', `window.arena.game.shots >= ${shots + 4}`);
+    } finally {
+      await page.keyboard.up('Space');
+    }
+    await until('bullets to despawn (hits or old age)', `${BULLETS} === 0`);
+  });
+
+  it('logged no console errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
