@@ -277,20 +277,22 @@ function goals(results) {
   if (transport === undefined) missing('100k: ≥ 5× less main-thread time than transferable ping-pong', 'transport');
   else {
     const at = (design) => transport.rows.find((r) => r.design === design && r.count === 100_000);
-    const ours = at('ours');
+    const cpuOf = (row) => row.summary.mainCpuPerFrame.median;
+    // our better path for this many entities: the CPU blend (runtime.frame) or the GPU one (runtime.pace + copy)
+    const ours = [at('ours'), at('ours-gpu')].filter(Boolean).sort((a, b) => cpuOf(a) - cpuOf(b))[0];
     const transfer = at('transfer');
     if (!ours || !transfer) missing('100k: ≥ 5× less main-thread time than transferable ping-pong', 'transport at 100k');
     else {
-      const cpu = ratio(transfer.summary.mainCpuPerFrame.median, ours.summary.mainCpuPerFrame.median);
+      const cpu = ratio(cpuOf(transfer), cpuOf(ours));
       const work = ratio(transfer.summary.workPerFrame.median, ours.summary.workPerFrame.median);
       out.push({
         goal: '100k: ≥ 5× less main-thread time than transferable ping-pong',
-        measured: `main-thread CPU per frame: transfer ${num(transfer.summary.mainCpuPerFrame.median, 2)} ms / ours ${num(ours.summary.mainCpuPerFrame.median, 2)} ms = ${times(cpu)}; page work per frame ${times(work)}; receiving alone: ${num(transfer.summary.receivePerDelivery.median, 3)} ms per delivery vs none`,
+        measured: `main-thread CPU per frame: transfer ${num(cpuOf(transfer), 2)} ms / ${ours.design} ${num(cpuOf(ours), 2)} ms = ${times(cpu)}; page work per frame ${times(work)}; receiving alone: ${num(transfer.summary.receivePerDelivery.median, 3)} ms per delivery vs none`,
         met: cpu >= 5,
         why:
           cpu >= 5
-            ? ''
-            : `ours is ${num(ours.summary.workPerFrame.median, 1)} ms of page work per frame at 100k (SIMD blend and copy out), the ping-pong baseline blends with plain JS; both also pay the browser's own per-frame work, which neither design removes; the transport itself is ~0 for ours vs ${num(transfer.summary.receivePerDelivery.median, 2)} ms a delivery for a transfer. Blending on the GPU (@steadyframe/three's GPU path) removes the per-entity blend from the main thread.`,
+            ? `${ours.design === 'ours-gpu' ? 'the GPU path leaves the main thread only a byte copy per frame' : 'the SIMD blend'}; the rest of the main thread's time is the browser's own per-frame work`
+            : `${ours.design} is ${num(ours.summary.workPerFrame.median, 2)} ms of page work per frame at 100k, against the ping-pong baseline's JS blend; both also pay the browser's own per-frame work (rAF, compositing, timers), which neither design removes and which bounds the ratio; the transport itself is ~0 for ours vs ${num(transfer.summary.receivePerDelivery.median, 2)} ms a delivery for a transfer.`,
       });
     }
   }
@@ -398,7 +400,9 @@ function transportSection(transport) {
   let text = `## 2. Transport
 
 The same 3D simulation at ${transport.tickRate} ticks/s, drawn every animation frame, delivered three ways, each with the
-interpolation it needs: **ours** (the shared double buffer; \`runtime.frame(ts)\`), **clone** (postMessage, structured
+interpolation it needs: **ours** (the shared double buffer; \`runtime.frame(ts)\`, the blend on the CPU), **ours-gpu**
+(the same buffer; \`runtime.pace(ts)\` and a copy of the pair's bytes for upload, as @steadyframe/three's GPU path does:
+the shader blends), **clone** (postMessage, structured
 clone of the arrays every tick), **transfer** (transferable ArrayBuffers, ping-pong with a pool of 3, as use-cannon
 does). The message designs draw one tick in the past between the last two states received (snapshot interpolation);
 ours draws the frame's own time. Per 1 s window, repeated:
@@ -428,14 +432,14 @@ ours draws the frame's own time. Per 1 s window, repeated:
         rel(r, 'mainCpuPerFrame'),
         sp(r.summary.workPerFrame, 3),
         rel(r, 'workPerFrame'),
-        r.design === 'ours' ? 'none' : sp(r.summary.receivePerDelivery, 3),
+        r.design === 'ours' || r.design === 'ours-gpu' ? 'none' : sp(r.summary.receivePerDelivery, 3),
         sp(r.summary.workerCpuPerTick, 3),
         rel(r, 'workerCpuPerTick'),
         sp(r.summary.latencyP50, 1),
         sp(r.summary.latencyP99, 1),
         pct(r.summary.staleFrames, 1),
         num(r.summary.fps.median, 0),
-        r.design === 'ours' ? 'the frame time' : `1 tick (${num(1000 / transport.tickRate, 1)} ms) behind`,
+        r.design === 'ours' || r.design === 'ours-gpu' ? 'the frame time' : `1 tick (${num(1000 / transport.tickRate, 1)} ms) behind`,
       ]),
     )}\n\n`;
   }

@@ -5,6 +5,10 @@
  * | design     | delivery                                             | each frame draws                             |
  * |------------|------------------------------------------------------|----------------------------------------------|
  * | `ours`     | steadyframe: the shared double buffer                 | `runtime.frame(ts)`: acquire + interpolate   |
+ * | `ours-gpu` | the same                                              | `runtime.pace(ts)`, then acquire and copy    |
+ * |            |                                                       | the pair's bytes for upload (what            |
+ * |            |                                                       | @steadyframe/three's GPU path does; the      |
+ * |            |                                                       | shader blends)                               |
  * | `clone`    | postMessage of the arrays, structured clone          | the last two states, one tick behind         |
  * | `transfer` | transferable ArrayBuffers, ping-pong (use-cannon)    | the last two states, one tick behind         |
  *
@@ -15,14 +19,14 @@
  * the end of a tick's step to the end of the first frame that drew it), and frames drawn without the newest
  * tick whose step had ended when the frame began.
  */
-import { createRuntime, interpolateField, schema3d, type Runtime } from 'steadyframe';
+import { createRuntime, interpolateField, META, schema3d, type Runtime } from 'steadyframe';
 import type { MessageConfig, TickMessage, ToWorker, WorkerReport } from '../shared/messages.ts';
 import { createSide, SIDE, sideViews, type SideViews } from '../shared/sims.ts';
 import { percentiles, spread, type Spread } from '../shared/stats.ts';
 import { collectGarbage, cpuMeter, log, sleep } from '../page.ts';
 import { messageWorker, simWorker } from '../workers.ts';
 
-export type DesignName = 'ours' | 'clone' | 'transfer';
+export type DesignName = 'ours' | 'ours-gpu' | 'clone' | 'transfer';
 
 export const TRANSPORT_TICK_RATE = 30;
 
@@ -70,7 +74,7 @@ function renderBuffers(count: number) {
   return { position: new Float32Array(3 * count), rotation: new Float32Array(4 * count) };
 }
 
-async function oursDesign(count: number, side: SharedArrayBuffer): Promise<Design> {
+async function oursDesign(count: number, side: SharedArrayBuffer, gpu = false): Promise<Design> {
   const runtime: Runtime<typeof schema3d> = await createRuntime({
     worker: simWorker({ kind: '3d', count, tickRate: TRANSPORT_TICK_RATE, side }),
     schema: schema3d,
@@ -80,10 +84,25 @@ async function oursDesign(count: number, side: SharedArrayBuffer): Promise<Desig
   });
   await runtime.start();
   let tick = -1;
+  // the GPU path's staging: the previous and current runs, copied as they are for an attribute upload
+  const staging = gpu ? { previous: renderBuffers(count), current: renderBuffers(count) } : null;
   return {
     frame(ts) {
-      const frame = runtime.frame(ts);
-      if (frame !== null && frame.fresh) tick = frame.tick;
+      if (staging === null) {
+        const frame = runtime.frame(ts);
+        if (frame !== null && frame.fresh) tick = frame.tick;
+        return tick;
+      }
+      if (!runtime.pace(ts)) return tick;
+      const pair = runtime.reader.acquire();
+      if (pair === null) return tick;
+      const n = pair.metaWords[META.COUNT]!;
+      staging.previous.position.set(pair.previous.position.subarray(0, 3 * n));
+      staging.previous.rotation.set(pair.previous.rotation.subarray(0, 4 * n));
+      staging.current.position.set(pair.current.position.subarray(0, 3 * n));
+      staging.current.rotation.set(pair.current.rotation.subarray(0, 4 * n));
+      tick = pair.metaWords[META.CUR_TICK]!;
+      runtime.reader.release();
       return tick;
     },
     get deliveries() {
@@ -179,7 +198,8 @@ async function messageDesign(mode: 'clone' | 'transfer', count: number, side: Sh
 async function measure(name: DesignName, count: number, windows: number, windowMs: number): Promise<TransportRow> {
   const sideBuffer = createSide();
   const side: SideViews = sideViews(sideBuffer);
-  const design = name === 'ours' ? await oursDesign(count, sideBuffer) : await messageDesign(name, count, sideBuffer);
+  const design =
+    name === 'ours' || name === 'ours-gpu' ? await oursDesign(count, sideBuffer, name === 'ours-gpu') : await messageDesign(name, count, sideBuffer);
   // the frame loop, recording per frame
   let frames = 0;
   let stale = 0;
@@ -230,7 +250,7 @@ async function measure(name: DesignName, count: number, windows: number, windowM
       mainCpuPerFrame: cpu.main / frames,
       workPerFrame: work.reduce((s, x) => s + x, 0) / Math.max(1, work.length),
       workP99: workStats.p99,
-      receivePerDelivery: name === 'ours' ? Number.NaN : (design.receiveMs - receive0) / Math.max(1, deliveries),
+      receivePerDelivery: name === 'ours' || name === 'ours-gpu' ? Number.NaN : (design.receiveMs - receive0) / Math.max(1, deliveries),
       deliveries,
       ticks,
       workerCpuPerTick: cpu.workers / Math.max(1, ticks),
@@ -251,7 +271,7 @@ export async function transport(quick: boolean): Promise<{ tickRate: number; row
   const windows = quick ? 2 : 4;
   const rows: TransportRow[] = [];
   for (const count of sizes) {
-    for (const design of ['ours', 'clone', 'transfer'] as const) {
+    for (const design of ['ours', 'ours-gpu', 'clone', 'transfer'] as const) {
       await collectGarbage();
       const row = await measure(design, count, windows, 1000);
       const s = row.summary;
