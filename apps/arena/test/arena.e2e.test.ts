@@ -4,22 +4,17 @@
  * worker's step through the input ring (the ship moves the right way, a tap inside one tick still fires), bullets
  * spawn, and the console stays clean. Everything is read through `window.arena`; every wait is a poll.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright';
-import { build, preview, type PreviewServer } from 'vite';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain .mjs helper shared with the scripts; it has no type declarations.
-import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from '../../../scripts/chromium.mjs';
+// @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
+import { openBuiltApp } from '../../../scripts/e2e-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = mkdtempSync(join(tmpdir(), 'steadyframe-arena-'));
-let server: PreviewServer;
-let browser: Browser;
 let page: Page;
-const errors: string[] = [];
+let errors: string[] = [];
+let close: (() => Promise<void>) | undefined;
 
 /** Polls a page expression until it is truthy (a hang guard: never an assertion on time). */
 async function until(what: string, expression: string, timeout = 15_000): Promise<void> {
@@ -35,26 +30,13 @@ const BULLETS = `(() => { const f = window.arena.runtime.sample(Infinity); let n
   for (let i = 0; i < f.count; i++) if (f.fields.kind[i] === 2) n++; return n; })()`;
 
 beforeAll(async () => {
-  const executablePath = findChromium() as string | null;
-  if (executablePath === null) throw new Error(MISSING_CHROMIUM_MESSAGE);
-  await build({ root, logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  server = await preview({ root, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
-  const url = server.resolvedUrls?.local[0];
-  if (url === undefined) throw new Error('vite preview did not say where it listens');
-  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-  page = await browser.newPage({ viewport: { width: 1200, height: 820 } });
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(url);
+  const opened = await openBuiltApp(root);
+  ({ page, errors, close } = opened);
   await until('the first frame and game state', 'window.arena?.ready === true && window.arena.game !== null');
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(outDir, { recursive: true, force: true });
+  await close?.();
 });
 
 describe('the arena, built and served by vite preview', () => {

@@ -9,15 +9,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright';
+import type { Browser } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helpers shared with the scripts; no type declarations.
-import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from '../../../../scripts/chromium.mjs';
-// @ts-expect-error: as above.
 import { pnpm } from '../../../../scripts/bootstrap.mjs';
 // @ts-expect-error: as above.
 import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
+// @ts-expect-error: as above.
+import { launchChromium, screenshotsOfMotion, watchErrors } from '../../../../scripts/e2e-support.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const threeDir = join(packageDir, '..', 'three');
@@ -88,8 +88,8 @@ await runtime.start();`,
 };
 
 beforeAll(async () => {
-  const executablePath = findChromium() as string | null;
-  if (executablePath === null) throw new Error(MISSING_CHROMIUM_MESSAGE);
+  // the browser first: no point packing and building without one
+  browser = await launchChromium();
   const packs = join(work, 'packs');
   mkdirSync(packs);
   const runtime = pack(packageDir, packs);
@@ -110,7 +110,6 @@ beforeAll(async () => {
   const pixiSources: Record<string, string> = { 'index.html': sources['index.html']! };
   for (const [name, text] of (readmeExamples() as Map<string, Map<string, string>>).get('With PixiJS')!) pixiSources[`src/${name}`] = text;
   urls.push(await makeApp(pixiApp, pixiSources, [runtime, pixiAdapter, `pixi.js@${pixiVersion}`]));
-  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 }, 300_000);
 
 afterAll(async () => {
@@ -121,9 +120,7 @@ afterAll(async () => {
 
 it('installs from the packed tarball into a fresh app, builds with Vite and runs in Chromium', async () => {
   const page = await browser!.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  page.on('pageerror', (error) => errors.push(error.message));
+  const errors = watchErrors(page) as string[];
   await page.goto(urls[0]!);
   await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
   expect(await page.evaluate('crossOriginIsolated')).toBe(true);
@@ -133,50 +130,23 @@ it('installs from the packed tarball into a fresh app, builds with Vite and runs
   expect(errors).toEqual([]);
 });
 
-it("runs the README's three.js example from the packed tarballs: a moving scene", async () => {
+/** Opens an example app; its scene must be drawn (a PNG over `minBytes`), move, and log no errors. */
+async function expectMovingScene(url: string, minBytes: number): Promise<void> {
   const page = await browser!.newPage({ viewport: { width: 480, height: 320 } });
-  const errors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(urls[1]!);
+  const errors = watchErrors(page) as string[];
+  await page.goto(url);
   await page.waitForSelector('canvas');
-  // poll until the scene is drawn (a blank page compresses to a few hundred bytes)
-  let first = await page.screenshot();
-  for (let i = 0; i < 50 && first.length <= 10_000; i++) {
-    await page.waitForTimeout(100);
-    first = await page.screenshot();
-  }
-  let second = first;
-  for (let i = 0; i < 50 && Buffer.compare(first, second) === 0; i++) {
-    await page.waitForTimeout(100);
-    second = await page.screenshot();
-  }
+  const [first, second] = (await screenshotsOfMotion(page, minBytes)) as [Buffer, Buffer];
   expect(await page.evaluate('crossOriginIsolated')).toBe(true);
-  expect(first.length).toBeGreaterThan(10_000); // a thousand cones, not a blank canvas
-  expect(Buffer.compare(first, second)).not.toBe(0); // they move
+  expect(first.length).toBeGreaterThan(minBytes); // not a blank canvas
+  expect(Buffer.compare(first, second)).not.toBe(0); // it moves
   expect(errors).toEqual([]);
+}
+
+it("runs the README's three.js example from the packed tarballs: a moving scene", async () => {
+  await expectMovingScene(urls[1]!, 10_000); // a thousand cones
 });
 
 it("runs the README's PixiJS example from the packed tarballs: moving sprites", async () => {
-  const page = await browser!.newPage({ viewport: { width: 480, height: 320 } });
-  const errors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(urls[2]!);
-  await page.waitForSelector('canvas');
-  // poll until the scene is drawn (a blank page compresses to a few hundred bytes)
-  let first = await page.screenshot();
-  for (let i = 0; i < 50 && first.length <= 2_500; i++) {
-    await page.waitForTimeout(100);
-    first = await page.screenshot();
-  }
-  let second = first;
-  for (let i = 0; i < 50 && Buffer.compare(first, second) === 0; i++) {
-    await page.waitForTimeout(100);
-    second = await page.screenshot();
-  }
-  expect(await page.evaluate('crossOriginIsolated')).toBe(true);
-  expect(first.length).toBeGreaterThan(2_500); // a hundred squares, not a blank canvas (about 1.3 kB)
-  expect(Buffer.compare(first, second)).not.toBe(0); // they move
-  expect(errors).toEqual([]);
+  await expectMovingScene(urls[2]!, 2_500); // a hundred squares (a blank page is about 1.3 kB)
 });

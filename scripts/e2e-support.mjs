@@ -1,0 +1,76 @@
+// Shared by the end-to-end tests: build an app with Vite, serve it with `vite preview`, open it in Debian's
+// headless Chromium through playwright (never a downloaded browser), and collect the page's console errors.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright';
+import { build, preview } from 'vite';
+import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './chromium.mjs';
+
+/** Headless Chromium, or a clear message saying how to provide one. */
+export async function launchChromium() {
+  const executablePath = findChromium();
+  if (executablePath === null) throw new Error(MISSING_CHROMIUM_MESSAGE);
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Collects the page's console errors and uncaught exceptions into the returned array. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+/** Builds `root` (with `configFile`, default its own) into a temp folder and serves it; returns its URL and a closer. */
+export async function buildAndPreview(root, configFile = undefined) {
+  const outDir = mkdtempSync(join(tmpdir(), 'steadyframe-build-'));
+  const options = { root, logLevel: 'error', build: { outDir, emptyOutDir: true }, ...(configFile === undefined ? {} : { configFile }) };
+  await build(options);
+  const server = await preview({ ...options, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+  const url = server.resolvedUrls?.local[0];
+  if (url === undefined) throw new Error('vite preview did not say where it listens');
+  return {
+    url,
+    async close() {
+      await server.close();
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Builds and serves `root`, opens it in a new headless Chromium page; returns the page, its errors, a closer. */
+export async function openBuiltApp(root, viewport = { width: 1200, height: 820 }) {
+  const served = await buildAndPreview(root);
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport });
+  const errors = watchErrors(page);
+  await page.goto(served.url);
+  return {
+    page,
+    errors,
+    async close() {
+      await browser.close();
+      await served.close();
+    },
+  };
+}
+
+/**
+ * Two screenshots of `page`: the first once it is no longer blank (a PNG over `minBytes`: an empty canvas
+ * compresses to very little), the second once it differs from the first. Polls, up to 5 s each; the caller
+ * asserts on what came back.
+ */
+export async function screenshotsOfMotion(page, minBytes) {
+  let first = await page.screenshot();
+  for (let i = 0; i < 50 && first.length <= minBytes; i++) {
+    await page.waitForTimeout(100);
+    first = await page.screenshot();
+  }
+  let second = first;
+  for (let i = 0; i < 50 && Buffer.compare(first, second) === 0; i++) {
+    await page.waitForTimeout(100);
+    second = await page.screenshot();
+  }
+  return [first, second];
+}
