@@ -23,7 +23,7 @@ export type { VisibilityHook } from './main/visibility.ts';
 export { DelayedSmoother } from './core/smoother.ts';
 export { allocateInputRing, InputWriter, InputReader } from './core/input-ring.ts';
 export type { InputEvent } from './core/input-ring.ts';
-export { defineSchema, schema2d, schema3d, schemaSignature, INTERPOLATION_KINDS, MAX_FIELD_WIDTH } from './core/schema.ts';
+export { defineSchema, schema2d, schema3d, schemaField, schemaSignature, INTERPOLATION_KINDS, MAX_FIELD_WIDTH } from './core/schema.ts';
 export type { FieldSpec, FieldViews, InterpolationKind, Schema } from './core/schema.ts';
 export { computeLayout, ALIGN, DATA_OFFSET, META } from './core/layout.ts';
 export type { FieldLayout, Layout, SharedViews, SlotViews, StatePair } from './core/layout.ts';

@@ -2,7 +2,7 @@
  * Which schema fields make an entity's transform, and the checks that they fit. Both paths (CPU and GPU) take
  * the same `TransformFields`.
  */
-import type { InterpolationKind, Schema } from 'steadyframe';
+import { schemaField, type InterpolationKind, type Schema } from 'steadyframe';
 
 /** Names of the schema's fields whose kind is one of `K`. */
 export type FieldOfKind<S extends Schema, K extends InterpolationKind> = {
@@ -37,13 +37,7 @@ export function resolveFields<S extends Schema>(schema: S, fields: TransformFiel
   if (typeof fields !== 'object' || fields === null) {
     throw new TypeError(`${PREFIX} fields must be an object such as { position: 'position', rotation: 'rotation' }`);
   }
-  const spec = (role: string, name: unknown) => {
-    const found = typeof name === 'string' && Object.hasOwn(schema, name) ? schema[name] : undefined;
-    if (found === undefined) {
-      throw new TypeError(`${PREFIX} fields.${role} names ${JSON.stringify(name)}, which is not a field of the schema (${Object.keys(schema).join(', ')})`);
-    }
-    return found;
-  };
+  const spec = (role: string, name: unknown) => schemaField(schema, name, `${PREFIX} fields.${role}`);
   const position = spec('position', fields.position);
   if (position.kind !== 'linear' || (position.width !== 2 && position.width !== 3)) {
     throw new TypeError(`${PREFIX} fields.position "${fields.position}" must be a linear field of width 2 or 3; it is ${position.kind} of width ${position.width}`);

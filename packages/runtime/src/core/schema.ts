@@ -101,6 +101,19 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
 }
 
 /**
+ * The spec of the field called `name`, for code that takes field names from its caller (adapters binding
+ * fields to a renderer's objects). Throws at set-up when there is no such field, naming `what` (e.g.
+ * `"@steadyframe/three: fields.position"`) and the fields there are.
+ */
+export function schemaField(schema: Schema, name: unknown, what: string): FieldSpec {
+  const found = typeof name === 'string' && Object.hasOwn(schema, name) ? schema[name] : undefined;
+  if (found === undefined) {
+    throw new TypeError(`${what} names ${JSON.stringify(name)}, which is not a field of the schema (${Object.keys(schema).join(', ')})`);
+  }
+  return found;
+}
+
+/**
  * A string that is equal for two schemas exactly when their memory layouts are equal. The worker compares it
  * with the main thread's when it attaches, so a stale worker bundle fails loudly instead of reading garbage.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineSchema, schema2d, schema3d, schemaSignature } from 'steadyframe';
+import { defineSchema, schema2d, schema3d, schemaField, schemaSignature } from 'steadyframe';
 
 describe('schema', () => {
   it('has 2D and 3D presets', () => {
@@ -19,5 +19,13 @@ describe('schema', () => {
     expect(bad({ '': { width: 1, kind: 'linear' } })).toThrow(/field "" is not a valid name/);
     expect(bad({ '0': { width: 1, kind: 'linear' } })).toThrow(/field "0" is not a valid name/);
     expect(bad({ x: 3 })).toThrow(/field "x" must be an object/);
+  });
+
+  it('looks fields up by name for adapters, naming what asked and what there is', () => {
+    expect(schemaField(schema3d, 'rotation', 'x')).toEqual({ width: 4, kind: 'quaternion' });
+    expect(() => schemaField(schema3d, 'pos', '@steadyframe/three: fields.position')).toThrow(
+      '@steadyframe/three: fields.position names "pos", which is not a field of the schema (position, rotation)',
+    );
+    expect(() => schemaField(schema3d, 'toString', 'f')).toThrow(/names "toString"/); // own fields only
   });
 });
