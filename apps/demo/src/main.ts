@@ -8,8 +8,10 @@
  * ```
  *
  * The runtime has one set of interpolation options, so the left panel's sample switches them to 'latest' and
- * the next frame switches them back. Under the delayed mode it does not switch (that would drop the runtime's
- * state history) and samples at Infinity instead, which gives the newest state as it is.
+ * the next frame switches them back. Under interpolation it keeps the mode (switching would drop the history a
+ * render delay needs) and samples at Infinity with `whenLate: 'hold'`, which gives the newest state as it is.
+ *
+ * Without cross-origin isolation the page says so and runs anyway, on the runtime's message transport.
  */
 import { createRuntime, type InterpolationOptions, type Runtime } from 'steadyframe';
 import { bindControls, defaultSettings, interpolationFor, type Settings } from './controls.ts';
@@ -26,7 +28,8 @@ type DemoRuntime = Runtime<DemoSchema, Commands>;
 
 interface Session {
   readonly runtime: DemoRuntime;
-  readonly log: TickLogReader;
+  /** The worker's per-tick timing; null without cross-origin isolation. */
+  readonly log: TickLogReader | null;
 }
 
 const LEFT_PALETTE: Palette = [
@@ -38,13 +41,15 @@ const RIGHT_PALETTE: Palette = [
   [0.48, 0.56, 1.0],
 ];
 const LATEST: InterpolationOptions<DemoSchema> = { mode: 'latest' };
+const HOLD: InterpolationOptions<DemoSchema> = { whenLate: 'hold' };
 
 const NOT_ISOLATED =
-  'This page is not cross-origin isolated, so SharedArrayBuffer is unavailable and the demo cannot run.\n' +
-  'Serve it with these two response headers:\n\n' +
+  'This page is not cross-origin isolated, so SharedArrayBuffer is unavailable: the demo runs on the slower ' +
+  'message transport (every state posted from the worker), and the worker tick plots are off. For the shared ' +
+  'double buffer, serve it with these two response headers (`npm start`, `vite` and `vite preview` in apps/demo ' +
+  'send them):\n' +
   '  Cross-Origin-Opener-Policy: same-origin\n' +
-  '  Cross-Origin-Embedder-Policy: require-corp\n\n' +
-  '`npm start`, and `vite` or `vite preview` in apps/demo, already send them.';
+  '  Cross-Origin-Embedder-Policy: require-corp';
 
 const CAPTIONS: Record<Settings['mode'], (s: Settings) => [string, string]> = {
   latest: () => ['newest tick only', 'the same as the left: no interpolation'],
@@ -77,10 +82,11 @@ async function openSession(settings: Settings, saved: SavedState | null, onInter
     throw error;
   }
   runtime.on('interval', (change) => onInterval(change.to));
-  const logBuffer = createTickLog();
+  // the worker's tick log is a SharedArrayBuffer of the demo's own: only on an isolated page
+  const logBuffer = runtime.transport === 'shared' ? createTickLog() : null;
   const { commands } = runtime;
   await Promise.all([
-    commands.setTickLog(logBuffer, performance.timeOrigin, runtime.clock.skew),
+    logBuffer === null ? null : commands.setTickLog(logBuffer, performance.timeOrigin, runtime.clock.skew),
     commands.setCount(settings.count),
     commands.setLoad(settings.loadMs),
     commands.setJank(settings.jankMs),
@@ -90,7 +96,7 @@ async function openSession(settings: Settings, saved: SavedState | null, onInter
   if (saved !== null) await commands.restore(saved);
   await runtime.start();
   if (settings.paused) await runtime.pause();
-  return { runtime, log: new TickLogReader(logBuffer) };
+  return { runtime, log: logBuffer === null ? null : new TickLogReader(logBuffer) };
 }
 
 /** The newest state's bodies, copied, to carry the scene over to a new runtime. */
@@ -138,18 +144,19 @@ async function main(): Promise<void> {
   } as { -readonly [K in keyof DemoHooks]: DemoHooks[K] };
   window.demo = hooks;
 
-  const showProblem = (message: string) => {
+  /** Shows why the page is not as it should be; `fatal` hides everything else (the demo cannot run). */
+  const showProblem = (message: string, fatal = true) => {
     hooks.problem = message;
     const problem = byId('problem');
     problem.textContent = message;
     problem.hidden = false;
-    document.body.classList.add('broken');
-    byId('status').textContent = '';
+    problem.classList.toggle('warning', !fatal);
+    if (fatal) {
+      document.body.classList.add('broken');
+      byId('status').textContent = '';
+    }
   };
-  if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined') {
-    showProblem(NOT_ISOLATED);
-    return;
-  }
+  if (!globalThis.crossOriginIsolated) showProblem(NOT_ISOLATED, false);
 
   const left = bodyRenderer(byId('left'), LEFT_PALETTE);
   const right = bodyRenderer(byId('right'), RIGHT_PALETTE);
@@ -165,6 +172,8 @@ async function main(): Promise<void> {
   let rightOptions = interpolationFor(settings);
   /** Whether the runtime holds the right panel's options (false after the left panel switched them). */
   let rightConfigured = true;
+  /** The right panel's options changed: read back what the runtime took, once (the getter allocates). */
+  let optionsChanged = true;
   const showCaption = () => {
     const [title, note] = CAPTIONS[settings.mode](settings);
     byId('rightTitle').textContent = title;
@@ -194,6 +203,7 @@ async function main(): Promise<void> {
     interpolation: () => {
       rightOptions = interpolationFor(settings);
       rightConfigured = false;
+      optionsChanged = true;
       showCaption();
     },
     adaptive: () => {
@@ -210,6 +220,7 @@ async function main(): Promise<void> {
         .then((next) => {
           session = next;
           rightConfigured = true;
+          optionsChanged = true;
           lastTick = -1;
           hooks.recreations++;
         })
@@ -258,13 +269,14 @@ async function main(): Promise<void> {
     overlay.setValue('alpha', metrics.alpha.toFixed(2));
     const age = windowAge / frames;
     overlay.setValue('age', `${age.toFixed(1)} ms${age > 0 ? ' late' : ''}`);
-    overlay.setValue('jitter', windowJitterCount === 0 ? '–' : `±${(windowJitter / windowJitterCount).toFixed(1)} ms`);
+    overlay.setValue('jitter', session?.log === null ? 'off: not isolated' : windowJitterCount === 0 ? '–' : `±${(windowJitter / windowJitterCount).toFixed(1)} ms`);
     overlay.setValue('step', `${worker.lastStepMs.toFixed(1)} ms · max ${worker.maxStepMs.toFixed(0)}`);
     overlay.setValue('lock', `${lock.spins} spins · ${lock.misses} missed · ${worker.flipWaits} waits`);
     const overloads = worker.overloads > 0 ? ` · ${worker.overloads} overloads (${worker.droppedMs.toFixed(0)} ms dropped)` : '';
     byId('status').textContent =
       `${fps.toFixed(0)} fps · tick ${worker.tick} at ${worker.tickRate} Hz × ${worker.timeScale} · ${metrics.count.toLocaleString('en')} bodies · ` +
-      `${worker.status} · ${right.kind === 'webgl2' ? 'WebGL2' : 'Canvas2D'} · crossOriginIsolated${overloads}`;
+      `${worker.status} · ${right.kind === 'webgl2' ? 'WebGL2' : 'Canvas2D'} · ` +
+      `${session?.runtime.transport === 'message' ? 'message transport (not isolated)' : 'SharedArrayBuffer'}${overloads}`;
     windowStart = now;
     windowFrames = windowTicks = windowAge = windowJitter = windowJitterCount = windowInterval = windowCost = 0;
   };
@@ -316,20 +328,31 @@ async function main(): Promise<void> {
     metrics.alpha = frame.alpha;
     metrics.shownBehindMs = ts - frame.time;
     if (frame.late) metrics.lateFrames++;
-    const options = runtime.interpolation;
-    metrics.rightMode = options.mode;
-    metrics.rightDelay = options.renderDelay;
-    metrics.whenLate = options.whenLate;
+    if (optionsChanged) {
+      const options = runtime.interpolation;
+      metrics.rightMode = options.mode;
+      metrics.rightDelay = options.renderDelay;
+      metrics.whenLate = options.whenLate;
+      optionsChanged = false;
+    }
     plots.alpha.push(0, ts, frame.alpha);
 
     // the left panel: the same world, newest tick only
-    if (rightOptions.mode !== 'interpolate') {
+    let newest;
+    if (rightOptions.mode === 'interpolate') {
+      // past every state, a hold shows the newest; an extrapolating late policy would carry it on
+      if (rightOptions.whenLate !== 'hold') {
+        runtime.setInterpolation(HOLD);
+        rightConfigured = false;
+      }
+      newest = runtime.sample(Number.POSITIVE_INFINITY);
+    } else {
       if (rightOptions.mode !== 'latest') {
         runtime.setInterpolation(LATEST);
         rightConfigured = false;
       }
+      newest = runtime.sample(ts);
     }
-    const newest = rightOptions.mode === 'interpolate' ? runtime.sample(Number.POSITIVE_INFINITY) : runtime.sample(ts);
     if (newest.fresh) left.draw(newest.fields, newest.count);
     const ticks = lastTick < 0 ? 0 : Math.max(0, newest.tick - lastTick);
     lastTick = newest.tick;
@@ -358,7 +381,7 @@ async function main(): Promise<void> {
     plots.lock.push(1, ts, lock.misses - missesSeen);
     spinsSeen = lock.spins;
     missesSeen = lock.misses;
-    current.log.drain(onTick);
+    current.log?.drain(onTick);
 
     windowFrames++;
     windowTicks += ticks;

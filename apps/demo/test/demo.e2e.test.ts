@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
-import { openBuiltApp } from '../../../scripts/e2e-support.mjs';
+import { buildAndPreview, openBuiltApp, watchErrors } from '../../../scripts/e2e-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 let page: Page;
@@ -58,6 +58,10 @@ describe('the demo, built and served by vite preview', () => {
   it('changes the tick rate, body count and time scale', async () => {
     await page.locator('#tickRate').fill('30');
     await until('tick rate 30', 'window.demo.stats.worker.tickRate === 30');
+    // ticks now 1/30 s apart on the shared clock (a property of the published states, not a wall-clock timing)
+    await until('ticks 1/30 s apart', 'Math.abs(window.demo.runtime.sample().currentTime - window.demo.runtime.sample().previousTime - 1000 / 30) < 1e-6');
+    await page.locator('#count').selectOption('100000');
+    await until('100,000 bodies', 'window.demo.metrics.count === 100000');
     await page.locator('#count').selectOption('1000');
     await until('1,000 bodies', 'window.demo.metrics.count === 1000');
     await page.locator('#timeScale').selectOption('2');
@@ -111,5 +115,27 @@ describe('the demo, built and served by vite preview', () => {
 
   it('logged no console errors', () => {
     expect(errors).toEqual([]);
+  });
+
+  it('served without COOP/COEP: says so, names both headers, and runs on the message transport', async () => {
+    const served = await buildAndPreview(root, false); // no config file: no headers
+    const other = await page.context().browser()!.newPage({ viewport: { width: 1200, height: 820 } });
+    const otherErrors: string[] = watchErrors(other);
+    try {
+      await other.goto(served.url);
+      await other.waitForFunction('window.demo?.ready === true && window.demo.metrics.frames > 5', undefined, { timeout: 20_000 });
+      expect(await other.evaluate('crossOriginIsolated')).toBe(false);
+      expect(await other.evaluate('window.demo.runtime.transport')).toBe('message');
+      expect(await other.isVisible('#problem')).toBe(true);
+      const notice = await other.locator('#problem').textContent();
+      expect(notice).toContain('Cross-Origin-Opener-Policy: same-origin');
+      expect(notice).toContain('Cross-Origin-Embedder-Policy: require-corp');
+      const tick = await other.evaluate<number>('window.demo.metrics.newestTick');
+      await other.waitForFunction(`window.demo.metrics.newestTick > ${tick + 2}`, undefined, { timeout: 10_000 });
+      expect(otherErrors).toEqual([]);
+    } finally {
+      await other.close();
+      await served.close();
+    }
   });
 });
