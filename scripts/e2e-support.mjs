@@ -56,6 +56,13 @@ export async function openBuiltApp(root, viewport = { width: 1200, height: 820 }
   };
 }
 
+/** Polls a page expression until it is truthy (a hang guard, never an assertion on time); fails naming `what`. */
+export async function waitUntil(page, what, expression, timeout = 15_000) {
+  await page.waitForFunction(expression, undefined, { timeout, polling: 50 }).catch((error) => {
+    throw new Error(`timed out waiting for ${what}: ${String(error)}`);
+  });
+}
+
 /**
  * Two screenshots of `page`: the first once it is no longer blank (a PNG over `minBytes`: an empty canvas
  * compresses to very little), the second once it differs from the first. Polls, up to 5 s each; the caller

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
-import { openBuiltApp } from '../../../scripts/e2e-support.mjs';
+import { openBuiltApp, waitUntil } from '../../../scripts/e2e-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 let page: Page;
@@ -17,11 +17,7 @@ let errors: string[] = [];
 let close: (() => Promise<void>) | undefined;
 
 /** Polls a page expression until it is truthy (a hang guard: never an assertion on time). */
-async function until(what: string, expression: string, timeout = 15_000): Promise<void> {
-  await page.waitForFunction(expression, undefined, { timeout, polling: 50 }).catch((error: unknown) => {
-    throw new Error(`timed out waiting for ${what}: ${String(error)}`);
-  });
-}
+const until = (what: string, expression: string, timeout?: number): Promise<void> => waitUntil(page, what, expression, timeout);
 
 const read = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
 

@@ -6,23 +6,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { allocateInputRing, InputWriter } from '../../src/core/input-ring.ts';
+import type { RingConsumerStart, RingConsumerVerdict } from './fixtures/ring-consumer.worker.ts';
 
 const TOTAL = 200_000;
 const CAPACITY = 64;
 
-/** The fixture's messages (fixtures/ring-consumer.worker.ts, which keeps its own copy). */
-interface RingConsumerVerdict {
-  received: number;
-  violations: number;
-  firstViolation: string | null;
-  takes: number;
-  emptyTakes: number;
-  sleeps: number;
-  heldBack: number;
-  maxAvailable: number;
-  rejected: number;
-  timedOut: boolean;
-}
 
 /** Payload value `i` of the event with sequence number `s`; the fixture checks the same. */
 const expectedPayload = (s: number, i: number): number => (i === 0 ? s : i === 1 ? s * 0.5 : i === 2 ? -s : (s * 7919) % 65_536);
@@ -41,14 +29,15 @@ afterEach(() => worker?.terminate());
 describe('input ring across real threads', () => {
   it(`${TOTAL} events through a ring of ${CAPACITY}: none lost, none twice, in order, and the ring fills`, async () => {
     worker = new Worker(new URL('./fixtures/ring-consumer.worker.ts', import.meta.url), { type: 'module', name: 'ring-consumer' });
-    const buffer = allocateInputRing(CAPACITY, 4);
+    const buffer = allocateInputRing(CAPACITY, 4) as SharedArrayBuffer; // shared by default
     const writer = new InputWriter(buffer);
     const w = worker;
     const verdict = new Promise<RingConsumerVerdict>((resolve, reject) => {
       w.onmessage = (message: MessageEvent<RingConsumerVerdict>) => resolve(message.data);
       w.onerror = (event) => reject(new Error(`ring consumer worker failed: ${event.message}`));
     });
-    worker.postMessage({ buffer, total: TOTAL, anchor: performance.timeOrigin, timeoutMs: 45_000 });
+    const start: RingConsumerStart = { buffer, total: TOTAL, anchor: performance.timeOrigin, timeoutMs: 45_000 };
+    worker.postMessage(start);
 
     const started = performance.now();
     let s = 0;
