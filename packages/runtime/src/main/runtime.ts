@@ -210,7 +210,7 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   expectFrame(time: number): void;
   /** Changes how frames are made (some options; the others stay). Throws for bad values. */
   setInterpolation(options: InterpolationOptions<S>): void;
-  /** The interpolation options in effect. */
+  /** The interpolation options in effect: one frozen object until `setInterpolation` (cheap to read every frame). */
   readonly interpolation: Required<InterpolationOptions<S>>;
   /** Listens to an event; returns the unsubscribe function. */
   on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void;

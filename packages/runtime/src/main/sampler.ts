@@ -111,6 +111,7 @@ export class Sampler<S extends Schema> {
   #maxPrediction = 1;
   #snapField: FieldInfo | null = null;
   #snapDistanceSquared = 0;
+  #options: Required<InterpolationOptions<S>> | null = null;
   /** Created when a render delay is first asked for; dropped once the delay has eased back to 0. */
   #history: StateHistory<S> | null = null;
   #delayMs = 0;
@@ -144,6 +145,7 @@ export class Sampler<S extends Schema> {
   /** Changes some options; the others keep their values. Throws for bad values (set-up, not per frame). */
   configure(options: InterpolationOptions<S>): void {
     validateInterpolation(this.schema, options);
+    this.#options = null;
     if (options.mode !== undefined) this.#mode = options.mode;
     if (options.renderDelay !== undefined) this.#renderDelay = options.renderDelay;
     if (options.whenLate !== undefined) this.#whenLate = options.whenLate;
@@ -162,14 +164,15 @@ export class Sampler<S extends Schema> {
     }
   }
 
+  /** The options in effect: one frozen object, made anew only by `configure` (read it every frame if you like). */
   get options(): Required<InterpolationOptions<S>> {
-    return {
+    return (this.#options ??= Object.freeze({
       mode: this.#mode,
       renderDelay: this.#renderDelay,
       whenLate: this.#whenLate,
       maxPrediction: this.#maxPrediction,
       snapDistance: this.#snapField === null ? null : { field: this.#snapField.name as keyof S & string, distance: Math.sqrt(this.#snapDistanceSquared) },
-    };
+    }));
   }
 
   /** The render delay in effect, in ms (it eases toward `renderDelay` ticks). */

@@ -237,6 +237,15 @@ describe('sampler: render delay', () => {
     expect(render.pos[0]).toBeCloseTo(35, 5);
   });
 
+  it('hands out the same options object until they change', () => {
+    const { sampler } = setup();
+    const first = sampler.options;
+    expect(sampler.options).toBe(first);
+    sampler.configure({ renderDelay: 1 });
+    expect(sampler.options).not.toBe(first);
+    expect(sampler.options).toMatchObject({ mode: 'interpolate', renderDelay: 1 });
+  });
+
   it('refuses bad options with the reason', () => {
     const { sampler } = setup();
     expect(() => sampler.configure({ renderDelay: 3 })).toThrow(/renderDelay is in ticks, from 0 to 2; got 3/);
