@@ -11,9 +11,12 @@
  * shared memory.
  *
  * And for 3D, the WebAssembly SIMD kernels (packages/runtime/src/core/simd-kernel.ts), which the
- * runtime uses when the engine has SIMD: `wasm` blends copies of the same two states in place in an unshared wasm memory,
- * `wasm-shared` in a shared one (where the runtime's buffer lives), `wasm+copy-out`
- * adds copying the result out to a plain buffer (what the runtime does: its render buffer stays unshared).
+ * runtime uses when the engine has SIMD: `wasm` blends copies of the same two states in place in an unshared
+ * wasm memory, `wasm-shared` in a shared one (where the runtime's buffer lives), `wasm+copy-out` adds copying
+ * the result out to a plain buffer (what the runtime does without multi-memory: its render buffer stays
+ * unshared), `wasm-shared→render` reads the shared memory and writes a plain render memory of the kernels'
+ * own (multi-memory; what the runtime does where the engine has it, as Chromium does). All with relaxed SIMD's
+ * fused multiply-add where the engine has it (as the runtime), except `wasm-shared→render, no FMA`.
  */
 import { createRuntime, interpolateField, type Runtime, type Schema } from 'steadyframe';
 // the runtime's own kernels, by path (the package does not export them), timed alone
@@ -77,15 +80,18 @@ function wasmKernels(runtime: Runtime<Schema>, time: number): Record<string, () 
   if (slot === null) throw new Error('the lock stayed busy at set-up');
   const previous = slot.previous as Record<string, Float32Array>;
   const current = slot.current as Record<string, Float32Array>;
-  const make = (shared: boolean, copyOut: boolean): (() => void) => {
+  const make = (shared: boolean, copyOut: boolean, toRender = false, relaxedSimd = true): (() => void) => {
     const elements = 7 * count;
     const pages = Math.ceil((3 * elements * 4 + 1024) / 65536);
     const memory = new WebAssembly.Memory(shared ? { initial: pages, maximum: pages, shared: true } : { initial: pages });
-    const kernels = createBlendKernels({ memory });
-    if (kernels.backend !== 'wasm-simd') throw new Error('no WebAssembly SIMD here');
     // three 64-byte-aligned blocks: previous, current, out; each position (3 * count) then rotation (4 * count)
     const block = Math.ceil((elements * 4) / 64) * 64;
-    const field = (b: number, offset: number, n: number) => new Float32Array(memory.buffer, b * block + offset, n);
+    const kernels = createBlendKernels(toRender ? { memory, renderBytes: 3 * block, relaxedSimd } : { memory, relaxedSimd });
+    if (kernels.backend !== 'wasm-simd') throw new Error('no WebAssembly SIMD here');
+    if (toRender && kernels.renderMemory === null) throw new Error('no WebAssembly multi-memory here');
+    // the output block in the render memory (same offsets) when writing there
+    const field = (b: number, offset: number, n: number) =>
+      new Float32Array((b === 2 && toRender ? kernels.renderMemory! : memory).buffer, b * block + offset, n);
     const rotationAt = Math.ceil((12 * count) / 64) * 64;
     const views = [0, 1, 2].map((b) => ({ position: field(b, 0, 3 * count), rotation: field(b, rotationAt, 4 * count) }));
     const [a, bb, out] = views as [(typeof views)[0], (typeof views)[0], (typeof views)[0]];
@@ -103,7 +109,13 @@ function wasmKernels(runtime: Runtime<Schema>, time: number): Record<string, () 
       }
     };
   };
-  const result = { wasm: make(false, false), 'wasm-shared': make(true, false), 'wasm+copy-out': make(false, true) };
+  const result = {
+    wasm: make(false, false),
+    'wasm-shared': make(true, false),
+    'wasm+copy-out': make(false, true),
+    'wasm-shared→render': make(true, false, true),
+    'wasm-shared→render, no FMA': make(true, false, true, false),
+  };
   runtime.reader.release();
   return result;
 }

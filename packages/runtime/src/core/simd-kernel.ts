@@ -5,9 +5,10 @@
  *
  * The module is hand-assembled here (no toolchain): about 300 bytes, compiled synchronously at start-up.
  * `createBlendKernels()` picks the backend once: wasm SIMD where `WebAssembly.validate` accepts the module,
- * otherwise the JS kernels. Both backends take Float32Array views; the wasm one blends in place only views
- * that lie in its own memory (`kernels.memory`), and hands any other view to the JS kernels, so a caller is
- * never wrong, only slower.
+ * otherwise the JS kernels. Both backends take Float32Array views; the wasm one blends only views whose inputs
+ * lie in its memory (`kernels.memory`) and whose output lies there too or in its render memory
+ * (`kernels.renderMemory`), and hands any other views to the JS kernels, so a caller is never wrong, only
+ * slower.
  *
  * Precision: the wasm kernels compute in float32 (the JS ones in float64, rounded at the store): results
  * agree to a few ulps (test/node/simd-kernel.test.ts). lerp is `a * (1 - alpha) + b * alpha`, so alpha 0
@@ -30,14 +31,17 @@
  *   ))
  * ```
  *
- * Wiring (as createRuntime and the sampler do it): allocate the runtime's SharedArrayBuffer as a shared `WebAssembly.Memory`
- * (`new WebAssembly.Memory({ initial, maximum: initial, shared: true })`, its `buffer` is the SAB the layout
- * lays out; pages of 64 KiB, rounded up), plus room for the render block in the same memory (a shared memory
- * is all one could import; the render block there is then shared too, so either document that or copy it out
- * to a plain buffer, a memcpy of one block), call `createBlendKernels({ memory })` once in createRuntime, and
- * in `Sampler#blend` call `kernels.lerp` for `linear` fields and `kernels.nlerp` for `quaternion` fields
- * instead of `interpolateField` (angle and none fields stay on the JS kernels). Alpha outside [0, 1]
- * (extrapolating a late frame) works the same. The JS fallback then covers engines without SIMD.
+ * With `render`, the module imports a second, unshared memory and adds `lerpOut` / `nlerpOut`: the same
+ * bodies with their stores in memory 1 (multi-memory).
+ *
+ * Wiring (as createRuntime and the sampler do it): the runtime's SharedArrayBuffer is a shared
+ * `WebAssembly.Memory` (`initial = maximum`, its `buffer` is the SAB the layout lays out), and
+ * `createBlendKernels({ memory, renderBytes })` makes the render buffer's memory beside it. Where the engine
+ * has multi-memory, the kernels read both states from the shared memory and write the blend straight into
+ * the plain render memory: WebGL takes views of it, and nothing is copied. Without multi-memory, they blend
+ * into a scratch block in the shared memory (after the layout) and the sampler copies that out to a plain
+ * render buffer. Angle and none fields, and the render-delay history (plain buffers), use the JS kernels; so
+ * do engines without SIMD.
  */
 import { lerpField, quaternionField } from './interpolate.ts';
 
@@ -46,8 +50,15 @@ export type BlendBackend = 'wasm-simd' | 'js';
 export interface BlendKernels {
   /** Which kernels run: chosen once, at creation. */
   readonly backend: BlendBackend;
-  /** The memory the wasm kernels blend in place; null for the JS backend. */
+  /** The memory the wasm kernels read (and blend in place); null for the JS backend. */
   readonly memory: WebAssembly.Memory | null;
+  /**
+   * A plain memory the wasm kernels write into from `memory` (multi-memory), if one was asked for and the
+   * engine has multi-memory; else null.
+   */
+  readonly renderMemory: WebAssembly.Memory | null;
+  /** Whether the wasm kernels use relaxed SIMD's fused multiply-add. */
+  readonly relaxedSimd: boolean;
   /** Component-wise lerp of `elements` float32s, like `lerpField`. */
   lerp(previous: Float32Array, current: Float32Array, out: Float32Array, elements: number, alpha: number): void;
   /** `count` quaternions (x y z w) by nlerp, like `quaternionField`. */
@@ -83,6 +94,12 @@ function sleb(n: number): number[] {
   }
 }
 
+/**
+ * A memarg: alignment 4 bytes (views may start anywhere a float32 may), offset 0, in memory `mem`. Memory 0
+ * is the default; any other is named after bit 6 of the alignment flags (the multi-memory encoding).
+ */
+const memarg = (mem: number, offset = 0): number[] => (mem === 0 ? [0x02, ...uleb(offset)] : [0x42, ...uleb(mem), ...uleb(offset)]);
+
 const I32 = 0x7f;
 const F32 = 0x7d;
 const V128 = 0x7b;
@@ -104,14 +121,13 @@ const op = {
   f32Sub: [0x93],
   f32Add: [0x92],
   f32Mul: [0x94],
-  /** memarg: alignment 4 bytes (views may start anywhere a float32 may), offset 0 */
-  f32Load: [0x2a, 0x02, 0x00],
-  f32Store: [0x38, 0x02, 0x00],
+  f32Load: (mem: number) => [0x2a, ...memarg(mem)],
+  f32Store: (mem: number) => [0x38, ...memarg(mem)],
   simd: (code: number, ...rest: number[]) => [0xfd, ...uleb(code), ...rest],
 };
 const v = {
-  load: op.simd(0x00, 0x02, 0x00),
-  store: op.simd(0x0b, 0x02, 0x00),
+  load: (mem: number, offset = 0) => op.simd(0x00, ...memarg(mem, offset)),
+  store: (mem: number, offset = 0) => op.simd(0x0b, ...memarg(mem, offset)),
   const: (bytes: number[]) => op.simd(0x0c, ...bytes),
   shuffle: (lanes: number[]) => op.simd(0x0d, ...lanes),
   splat: op.simd(0x13),
@@ -120,6 +136,8 @@ const v = {
   and: op.simd(0x4e),
   xor: op.simd(0x51),
   sqrt: op.simd(0xe3),
+  /** Relaxed SIMD f32x4.relaxed_madd: a * b + c, fused where the CPU has FMA. */
+  madd: op.simd(0x105),
   add: op.simd(0xe4),
   mul: op.simd(0xe6),
   div: op.simd(0xe7),
@@ -135,8 +153,20 @@ const horizontalSum = (m: number) => [
   ...op.get(m), ...op.get(m), ...op.get(m), ...v.shuffle(SWAP_PAIRS), ...v.add, ...op.set(m),
 ];
 
-// params: 0 a, 1 b, 2 out, 3 n, 4 alpha
-function lerpBody(): number[] {
+/** What a module variant may use beyond SIMD: the memory its blends go to, and relaxed SIMD's fused multiply-add. */
+interface Variant {
+  /** The memory the blends are stored to: 0 (in place) or 1 (the render memory). */
+  readonly dst: number;
+  readonly relaxed: boolean;
+}
+
+/** a * va + b * vb for the v128s the two code pieces leave on the stack: one relaxed_madd, or mul, mul, add. */
+const blendTwo = (variant: Variant, a: number[], va: number[], b: number[], vb: number[]): number[] =>
+  variant.relaxed ? [...b, ...vb, ...a, ...va, ...v.mul, ...v.madd] : [...a, ...va, ...v.mul, ...b, ...vb, ...v.mul, ...v.add];
+
+// params: 0 a, 1 b, 2 out, 3 n, 4 alpha; a and b are read from memory 0, out is written to memory `dst`
+function lerpBody(variant: Variant): number[] {
+  const { dst } = variant;
   const [A, B, OUT, N, ALPHA] = [0, 1, 2, 3, 4];
   // locals: 5 i, 6 end4, 7 endAll (i32); 8 beta (f32); 9 va, 10 vb (v128)
   const [I, END4, END, BETA, VA, VB] = [5, 6, 7, 8, 9, 10];
@@ -150,19 +180,19 @@ function lerpBody(): number[] {
     // four at a time
     ...op.block, ...op.loop,
     ...op.get(I), ...op.get(END4), ...op.i32GeU, ...op.brIf(1),
+    // out = a * (1 - alpha) + b * alpha (alpha 0 and 1 give a and b exactly, fused or not)
     ...op.get(OUT), ...op.get(I), ...op.i32Add,
-    ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load, ...op.get(VA), ...v.mul,
-    ...op.get(B), ...op.get(I), ...op.i32Add, ...v.load, ...op.get(VB), ...v.mul,
-    ...v.add, ...v.store,
+    ...blendTwo(variant, [...op.get(A), ...op.get(I), ...op.i32Add, ...v.load(0)], op.get(VA), [...op.get(B), ...op.get(I), ...op.i32Add, ...v.load(0)], op.get(VB)),
+    ...v.store(dst),
     ...op.get(I), ...op.i32(16), ...op.i32Add, ...op.set(I),
     ...op.br(0), ...op.end, ...op.end,
     // the rest, one at a time
     ...op.block, ...op.loop,
     ...op.get(I), ...op.get(END), ...op.i32GeU, ...op.brIf(1),
     ...op.get(OUT), ...op.get(I), ...op.i32Add,
-    ...op.get(A), ...op.get(I), ...op.i32Add, ...op.f32Load, ...op.get(BETA), ...op.f32Mul,
-    ...op.get(B), ...op.get(I), ...op.i32Add, ...op.f32Load, ...op.get(ALPHA), ...op.f32Mul,
-    ...op.f32Add, ...op.f32Store,
+    ...op.get(A), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.get(BETA), ...op.f32Mul,
+    ...op.get(B), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.get(ALPHA), ...op.f32Mul,
+    ...op.f32Add, ...op.f32Store(dst),
     ...op.get(I), ...op.i32(4), ...op.i32Add, ...op.set(I),
     ...op.br(0), ...op.end, ...op.end,
     ...op.end,
@@ -173,63 +203,100 @@ function lerpBody(): number[] {
 /** A byte shuffle picking float lanes `lanes` (0-3 from the first operand, 4-7 from the second). */
 const lanes = (...picks: number[]) => v.shuffle(picks.flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]));
 
-function nlerpBody(): number[] {
+function nlerpBody(variant: Variant): number[] {
+  const { dst } = variant;
   const [A, B, OUT, COUNT, ALPHA] = [0, 1, 2, 3, 4];
-  // locals: 5 i, 6 end, 7 end4 (i32); 8 va, 9 vb, 10 qb, 11 m, 12 x, 13-16 q0-q3, 17-20 r0-r3, 21 t0, 22 t1 (v128)
-  const [I, END, END4, VA, VB, QB, M, X] = [5, 6, 7, 8, 9, 10, 11, 12];
-  const Q = [13, 14, 15, 16];
-  const R = [17, 18, 19, 20];
-  const [T0, T1] = [21, 22];
-  const locals = [2, ...uleb(3), I32, ...uleb(15), V128];
-  const zero = v.const(Array.from({ length: 16 }, () => 0));
-  const one = v.const([0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f]);
-  const signs = v.const([0, 0, 0, 0x80, 0, 0, 0, 0x80, 0, 0, 0, 0x80, 0, 0, 0, 0x80]);
-  const at = (base: number, k: number) => [...op.get(base), ...op.get(I), ...op.i32Add, ...(k > 0 ? [...op.i32(16 * k), ...op.i32Add] : [])];
+  // locals: 5 i, 6 end, 7 end4, 8 pa, 9 pb, 10 po, 11 stop, 12 stop8 (i32); then v128: va, vb, zero, signs, and
+  // per group of four (two groups in flight): q0-q3, r0-r3, m, x, qb, t0, t1
+  const [I, END, END4, PA, PB, PO, STOP, STOP8] = [5, 6, 7, 8, 9, 10, 11, 12];
+  const [VA, VB, ZERO, SIGNS] = [13, 14, 15, 16];
+  interface Group { q: number[]; r: number[]; m: number; x: number; qb: number; t0: number; t1: number; at: number }
+  const group = (base: number, at: number): Group => ({
+    q: [base, base + 1, base + 2, base + 3], r: [base + 4, base + 5, base + 6, base + 7],
+    m: base + 8, x: base + 9, qb: base + 10, t0: base + 11, t1: base + 12, at,
+  });
+  const G = [group(17, 0), group(30, 64)];
+  // used by the one-at-a-time tail below
+  const [QB, M, X] = [G[0]!.qb, G[0]!.m, G[0]!.x];
+  const locals = [2, ...uleb(8), I32, ...uleb(4 + 13 * G.length), V128];
+  const zero = op.get(ZERO);
+  const signs = op.get(SIGNS);
   /** Leaves [sum(v0), sum(v1), sum(v2), sum(v3)] on the stack, for the four vectors in locals vs. */
-  const fourSums = (vs: number[]) => [
-    ...op.get(vs[0]!), ...op.get(vs[1]!), ...lanes(0, 2, 4, 6), ...op.get(vs[0]!), ...op.get(vs[1]!), ...lanes(1, 3, 5, 7), ...v.add, ...op.set(T0),
-    ...op.get(vs[2]!), ...op.get(vs[3]!), ...lanes(0, 2, 4, 6), ...op.get(vs[2]!), ...op.get(vs[3]!), ...lanes(1, 3, 5, 7), ...v.add, ...op.set(T1),
-    ...op.get(T0), ...op.get(T1), ...lanes(0, 2, 4, 6), ...op.get(T0), ...op.get(T1), ...lanes(1, 3, 5, 7), ...v.add,
+  const fourSums = (g: Group, vs: number[]) => [
+    ...op.get(vs[0]!), ...op.get(vs[1]!), ...lanes(0, 2, 4, 6), ...op.get(vs[0]!), ...op.get(vs[1]!), ...lanes(1, 3, 5, 7), ...v.add, ...op.set(g.t0),
+    ...op.get(vs[2]!), ...op.get(vs[3]!), ...lanes(0, 2, 4, 6), ...op.get(vs[2]!), ...op.get(vs[3]!), ...lanes(1, 3, 5, 7), ...v.add, ...op.set(g.t1),
+    ...op.get(g.t0), ...op.get(g.t1), ...lanes(0, 2, 4, 6), ...op.get(g.t0), ...op.get(g.t1), ...lanes(1, 3, 5, 7), ...v.add,
   ];
   /** Lane k of local m in all four lanes. */
   const broadcast = (m: number, k: number) => [...op.get(m), ...op.get(m), ...lanes(k, k, k, k)];
+  /** The phases for one group of four at pa/pb/po + g.at; the groups' phases are interleaved. */
+  const phases = (g: Group): number[][] => [
+    [0, 1, 2, 3].flatMap((k) => [...op.get(PA), ...v.load(0, g.at + 16 * k), ...op.set(g.q[k]!), ...op.get(PB), ...v.load(0, g.at + 16 * k), ...op.set(g.r[k]!)]),
+    // the four dot products q_k . r_k, lane k of one vector
+    [0, 1, 2, 3].flatMap((k) => [...op.get(g.q[k]!), ...op.get(g.r[k]!), ...v.mul, ...op.set([g.x, g.qb, g.m, g.t0][k]!)]),
+    [
+      ...op.get(g.x), ...op.get(g.qb), ...lanes(0, 2, 4, 6), ...op.get(g.x), ...op.get(g.qb), ...lanes(1, 3, 5, 7), ...v.add, ...op.set(g.t1),
+      ...op.get(g.m), ...op.get(g.t0), ...lanes(0, 2, 4, 6), ...op.get(g.m), ...op.get(g.t0), ...lanes(1, 3, 5, 7), ...v.add, ...op.set(g.t0),
+      ...op.get(g.t1), ...op.get(g.t0), ...lanes(0, 2, 4, 6), ...op.get(g.t1), ...op.get(g.t0), ...lanes(1, 3, 5, 7), ...v.add,
+      // the shorter path: per quaternion, alpha with the sign of its dot product (-alpha flips r_k)
+      ...zero, ...v.lt, ...signs, ...v.and, ...op.get(VB), ...v.xor, ...op.set(g.m),
+    ],
+    // x_k = q_k * (1 - alpha) + r_k * (+-alpha), kept in q_k; its square into r_k
+    [0, 1, 2, 3].flatMap((k) => [
+      ...blendTwo(variant, op.get(g.q[k]!), op.get(VA), op.get(g.r[k]!), broadcast(g.m, k)), ...op.set(g.q[k]!),
+      ...op.get(g.q[k]!), ...op.get(g.q[k]!), ...v.mul, ...op.set(g.r[k]!),
+    ]),
+    // squared lengths summed; inverse lengths (0 for a zero quaternion) into m
+    [
+      ...fourSums(g, g.r), ...op.set(g.x),
+      ...v.const([0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f]), ...op.get(g.x), ...v.sqrt, ...v.div,
+      ...op.get(g.x), ...zero, ...v.gt, ...v.and, ...op.set(g.m),
+    ],
+    [0, 1, 2, 3].flatMap((k) => [...op.get(PO), ...op.get(g.q[k]!), ...broadcast(g.m, k), ...v.mul, ...v.store(dst, g.at + 16 * k)]),
+  ];
+  const interleaved = (groups: Group[]) => {
+    const all = groups.map(phases);
+    return all[0]!.flatMap((_, i) => all.flatMap((p) => p[i]!));
+  };
+  const advance = (bytes: number) => [
+    ...op.get(PA), ...op.i32(bytes), ...op.i32Add, ...op.set(PA),
+    ...op.get(PB), ...op.i32(bytes), ...op.i32Add, ...op.set(PB),
+    ...op.get(PO), ...op.i32(bytes), ...op.i32Add, ...op.set(PO),
+  ];
   const code = [
     ...op.f32(1), ...op.get(ALPHA), ...op.f32Sub, ...v.splat, ...op.set(VA),
     ...op.get(ALPHA), ...v.splat, ...op.set(VB),
+    ...v.const(Array.from({ length: 16 }, () => 0)), ...op.set(ZERO),
+    ...v.const([0, 0, 0, 0x80, 0, 0, 0, 0x80, 0, 0, 0, 0x80, 0, 0, 0, 0x80]), ...op.set(SIGNS),
     ...op.get(COUNT), ...op.i32(4), ...op.i32Shl, ...op.set(END),
     ...op.get(COUNT), ...op.i32(-4), ...op.i32And, ...op.i32(4), ...op.i32Shl, ...op.set(END4),
-    // four quaternions at a time: one square root and one division for all four
+    ...op.get(A), ...op.set(PA), ...op.get(B), ...op.set(PB), ...op.get(OUT), ...op.set(PO),
+    ...op.get(A), ...op.get(END4), ...op.i32Add, ...op.set(STOP),
+    ...op.get(A), ...op.get(COUNT), ...op.i32(-8), ...op.i32And, ...op.i32(4), ...op.i32Shl, ...op.i32Add, ...op.set(STOP8),
+    // eight quaternions a turn, as two groups of four whose steps interleave (one square root and one division
+    // per group): two independent chains in flight
     ...op.block, ...op.loop,
-    ...op.get(I), ...op.get(END4), ...op.i32GeU, ...op.brIf(1),
-    ...[0, 1, 2, 3].flatMap((k) => [...at(A, k), ...v.load, ...op.set(Q[k]!), ...at(B, k), ...v.load, ...op.set(R[k]!)]),
-    // the four dot products, then the shorter path: flip r_k where dot_k < 0
-    ...[0, 1, 2, 3].flatMap((k) => [...op.get(Q[k]!), ...op.get(R[k]!), ...v.mul, ...op.set([X, QB, M, T0][k]!)]),
-    // (the products sit in X, QB, M, T0; fourSums uses T0 and T1 as scratch only after reading them)
-    ...op.get(X), ...op.get(QB), ...lanes(0, 2, 4, 6), ...op.get(X), ...op.get(QB), ...lanes(1, 3, 5, 7), ...v.add, ...op.set(T1),
-    ...op.get(M), ...op.get(T0), ...lanes(0, 2, 4, 6), ...op.get(M), ...op.get(T0), ...lanes(1, 3, 5, 7), ...v.add, ...op.set(T0),
-    ...op.get(T1), ...op.get(T0), ...lanes(0, 2, 4, 6), ...op.get(T1), ...op.get(T0), ...lanes(1, 3, 5, 7), ...v.add,
-    ...zero, ...v.lt, ...signs, ...v.and, ...op.set(M),
-    ...[0, 1, 2, 3].flatMap((k) => [...op.get(R[k]!), ...broadcast(M, k), ...v.xor, ...op.set(R[k]!)]),
-    // x_k = q_k * (1 - alpha) + r_k * alpha, kept in q_k
-    ...[0, 1, 2, 3].flatMap((k) => [...op.get(Q[k]!), ...op.get(VA), ...v.mul, ...op.get(R[k]!), ...op.get(VB), ...v.mul, ...v.add, ...op.set(Q[k]!)]),
-    // squared lengths into r_k, summed: l; inverse lengths (0 for a zero quaternion) into M
-    ...[0, 1, 2, 3].flatMap((k) => [...op.get(Q[k]!), ...op.get(Q[k]!), ...v.mul, ...op.set(R[k]!)]),
-    ...fourSums(R), ...op.set(X),
-    ...one, ...op.get(X), ...v.sqrt, ...v.div, ...op.get(X), ...zero, ...v.gt, ...v.and, ...op.set(M),
-    ...[0, 1, 2, 3].flatMap((k) => [...at(OUT, k), ...op.get(Q[k]!), ...broadcast(M, k), ...v.mul, ...v.store]),
-    ...op.get(I), ...op.i32(64), ...op.i32Add, ...op.set(I),
+    ...op.get(PA), ...op.get(STOP8), ...op.i32GeU, ...op.brIf(1),
+    ...interleaved(G),
+    ...advance(128),
     ...op.br(0), ...op.end, ...op.end,
+    // then at most one more group of four
+    ...op.block,
+    ...op.get(PA), ...op.get(STOP), ...op.i32GeU, ...op.brIf(0),
+    ...interleaved([G[0]!]),
+    ...op.end,
+    ...op.get(END4), ...op.set(I),
     // the last count & 3, one at a time
     ...op.block, ...op.loop,
     ...op.get(I), ...op.get(END), ...op.i32GeU, ...op.brIf(1),
     // qb = b[i]; m = hsum(a[i] * qb)
-    ...op.get(B), ...op.get(I), ...op.i32Add, ...v.load, ...op.set(QB),
-    ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load, ...op.get(QB), ...v.mul, ...op.set(M),
+    ...op.get(B), ...op.get(I), ...op.i32Add, ...v.load(0), ...op.set(QB),
+    ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load(0), ...op.get(QB), ...v.mul, ...op.set(M),
     ...horizontalSum(M),
     // the shorter path: flip qb's signs where the dot product is negative
     ...op.get(QB), ...op.get(M), ...zero, ...v.lt, ...signs, ...v.and, ...v.xor, ...op.set(QB),
     // x = a * (1 - alpha) + qb * alpha
-    ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load, ...op.get(VA), ...v.mul,
+    ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load(0), ...op.get(VA), ...v.mul,
     ...op.get(QB), ...op.get(VB), ...v.mul, ...v.add, ...op.set(X),
     // m = hsum(x * x); out = (x / sqrt(m)) & (m > 0)
     ...op.get(X), ...op.get(X), ...v.mul, ...op.set(M),
@@ -237,7 +304,7 @@ function nlerpBody(): number[] {
     ...op.get(OUT), ...op.get(I), ...op.i32Add,
     ...op.get(X), ...op.get(M), ...v.sqrt, ...v.div,
     ...op.get(M), ...zero, ...v.gt, ...v.and,
-    ...v.store,
+    ...v.store(dst),
     ...op.get(I), ...op.i32(16), ...op.i32Add, ...op.set(I),
     ...op.br(0), ...op.end, ...op.end,
     ...op.end,
@@ -251,17 +318,27 @@ function section(id: number, content: number[]): number[] {
 
 const name = (s: string) => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
 
-/** The module's bytes; `shared` marks the imported memory shared (it must match the memory given). */
-export function kernelModuleBytes(shared: boolean): Uint8Array<ArrayBuffer> {
+/**
+ * The module's bytes; `shared` marks the imported memory shared (it must match the memory given). With
+ * `render`, the module also imports a second, unshared memory ("env" "render": multi-memory) and exports
+ * `lerpOut` and `nlerpOut`, which read memory 0 and write that one: the blend lands in a plain buffer the
+ * caller may hand to WebGL (which refuses shared views), with no copy out of shared memory. With `relaxed`,
+ * the blends use relaxed SIMD's fused multiply-add (fewer instructions; as exact or more).
+ */
+export function kernelModuleBytes(shared: boolean, render = false, relaxed = false): Uint8Array<ArrayBuffer> {
   const type = section(1, [1, 0x60, 5, I32, I32, I32, I32, F32, 0]); // (i32 i32 i32 i32 f32) -> ()
   // memory import, limits: flag 0 = a minimum (1 page) only, which any unshared memory meets; flag 3 = shared,
   // with a maximum (65536 pages, 4 GiB), which a shared memory must declare
   const limits = shared ? [0x03, ...uleb(1), ...uleb(65536)] : [0x00, ...uleb(1)];
-  const imports = section(2, [1, ...name('env'), ...name('memory'), 0x02, ...limits]);
-  const functions = section(3, [2, 0, 0]);
-  const exports = section(7, [2, ...name('lerp'), 0x00, 0, ...name('nlerp'), 0x00, 1]);
-  const bodies = [lerpBody(), nlerpBody()].map((b) => [...uleb(b.length), ...b]);
-  const code = section(10, [2, ...bodies.flat()]);
+  const memoryImports = [[...name('env'), ...name('memory'), 0x02, ...limits]];
+  if (render) memoryImports.push([...name('env'), ...name('render'), 0x02, 0x00, ...uleb(1)]);
+  const imports = section(2, [memoryImports.length, ...memoryImports.flat()]);
+  const variants: Variant[] = render ? [{ dst: 0, relaxed }, { dst: 1, relaxed }] : [{ dst: 0, relaxed }];
+  const bodies = variants.flatMap((variant) => [lerpBody(variant), nlerpBody(variant)]);
+  const functions = section(3, [bodies.length, ...bodies.map(() => 0)]);
+  const names = ['lerp', 'nlerp', 'lerpOut', 'nlerpOut'].slice(0, bodies.length);
+  const exports = section(7, [names.length, ...names.flatMap((n, i) => [...name(n), 0x00, i])]);
+  const code = section(10, [bodies.length, ...bodies.flatMap((b) => [...uleb(b.length), ...b])]);
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imports, ...functions, ...exports, ...code]);
 }
 
@@ -273,25 +350,42 @@ export function simdSupported(): boolean {
   return typeof WebAssembly === 'object' && typeof WebAssembly.validate === 'function' && WebAssembly.validate(kernelModuleBytes(false));
 }
 
+/** Whether this engine also runs WebAssembly multi-memory (the kernels that write to a plain render memory). */
+export function multiMemorySupported(): boolean {
+  return simdSupported() && WebAssembly.validate(kernelModuleBytes(false, true));
+}
+
+/** Whether this engine also runs WebAssembly relaxed SIMD (the kernels with fused multiply-adds). */
+export function relaxedSimdSupported(): boolean {
+  return simdSupported() && WebAssembly.validate(kernelModuleBytes(false, false, true));
+}
+
 const jsKernels: BlendKernels = {
   backend: 'js',
   memory: null,
+  renderMemory: null,
+  relaxedSimd: false,
   lerp: lerpField,
   nlerp: quaternionField,
 };
 
-type KernelExports = {
-  lerp(a: number, b: number, out: number, n: number, alpha: number): void;
-  nlerp(a: number, b: number, out: number, count: number, alpha: number): void;
-};
+type Kernel = (a: number, b: number, out: number, n: number, alpha: number) => void;
+type KernelExports = { lerp: Kernel; nlerp: Kernel; lerpOut?: Kernel; nlerpOut?: Kernel };
 
 export interface BlendKernelOptions {
   /** The memory to blend in: views over its buffer are blended in place. Default: a new one of `pages`. */
   readonly memory?: WebAssembly.Memory;
   /** 64 KiB pages for a new memory. Default 1. */
   readonly pages?: number;
+  /**
+   * Bytes of a plain (unshared) render memory to create beside `memory`, which the kernels write into
+   * straight from `memory` (`kernels.renderMemory`), where the engine has multi-memory. Default 0: none.
+   */
+  readonly renderBytes?: number;
   /** Use the JS kernels even where SIMD works (for comparisons). */
   readonly backend?: BlendBackend;
+  /** Use relaxed SIMD's fused multiply-add where the engine has it. Default true; false for comparisons. */
+  readonly relaxedSimd?: boolean;
 }
 
 /**
@@ -302,28 +396,42 @@ export function createBlendKernels(options: BlendKernelOptions = {}): BlendKerne
   if (options.backend === 'js' || !simdSupported()) return jsKernels;
   const memory = options.memory ?? new WebAssembly.Memory({ initial: options.pages ?? 1 });
   const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
+  const renderPages = Math.ceil((options.renderBytes ?? 0) / 65_536);
+  // its maximum is its size: growing would detach the views the caller keeps over it
+  const renderMemory = renderPages > 0 && multiMemorySupported() ? new WebAssembly.Memory({ initial: renderPages, maximum: renderPages }) : null;
+  const relaxed = options.relaxedSimd !== false && relaxedSimdSupported();
   let wasm: KernelExports;
   try {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(kernelModuleBytes(shared)), { env: { memory } });
-    wasm = instance.exports as unknown as KernelExports;
+    const module = new WebAssembly.Module(kernelModuleBytes(shared, renderMemory !== null, relaxed));
+    const env: Record<string, WebAssembly.Memory> = renderMemory === null ? { memory } : { memory, render: renderMemory };
+    wasm = new WebAssembly.Instance(module, { env }).exports as unknown as KernelExports;
   } catch {
     return jsKernels; // e.g. a memory whose maximum the import does not accept
   }
-  /** True when all three views lie in the wasm memory (looked up per call: a grown memory has a new buffer). */
-  const inMemory = (a: Float32Array, b: Float32Array, out: Float32Array): boolean => {
+  /**
+   * The kernel for these views: in place when all three lie in `memory`, the writing-out one when the output
+   * lies in `renderMemory`, else null (buffers looked up per call: a grown memory has a new buffer).
+   */
+  const pick = (inPlace: Kernel, out: Kernel | undefined, a: Float32Array, b: Float32Array, o: Float32Array): Kernel | null => {
     const buffer = memory.buffer;
-    return a.buffer === buffer && b.buffer === buffer && out.buffer === buffer;
+    if (a.buffer !== buffer || b.buffer !== buffer) return null;
+    if (o.buffer === buffer) return inPlace;
+    return out !== undefined && o.buffer === renderMemory?.buffer ? out : null;
   };
   return {
     backend: 'wasm-simd',
     memory,
+    renderMemory,
+    relaxedSimd: relaxed,
     lerp(previous, current, out, elements, alpha) {
-      if (!inMemory(previous, current, out)) return lerpField(previous, current, out, elements, alpha);
-      wasm.lerp(previous.byteOffset, current.byteOffset, out.byteOffset, elements, alpha);
+      const kernel = pick(wasm.lerp, wasm.lerpOut, previous, current, out);
+      if (kernel === null) lerpField(previous, current, out, elements, alpha);
+      else kernel(previous.byteOffset, current.byteOffset, out.byteOffset, elements, alpha);
     },
     nlerp(previous, current, out, count, alpha) {
-      if (!inMemory(previous, current, out)) return quaternionField(previous, current, out, count, alpha);
-      wasm.nlerp(previous.byteOffset, current.byteOffset, out.byteOffset, count, alpha);
+      const kernel = pick(wasm.nlerp, wasm.nlerpOut, previous, current, out);
+      if (kernel === null) quaternionField(previous, current, out, count, alpha);
+      else kernel(previous.byteOffset, current.byteOffset, out.byteOffset, count, alpha);
     },
   };
 }

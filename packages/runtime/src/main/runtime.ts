@@ -274,7 +274,8 @@ export async function createRuntime<S extends Schema, C extends object = Record<
       const pages = Math.ceil((layout.totalBytes + layout.blockBytes) / 65_536);
       const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
       buffer = initStateBuffer(memory.buffer as unknown as SharedArrayBuffer, layout, anchor);
-      const kernels = createBlendKernels({ memory });
+      // and, where the engine has multi-memory, a plain render memory the kernels write into directly
+      const kernels = createBlendKernels({ memory, renderBytes: layout.blockBytes });
       if (kernels.backend === 'wasm-simd') simd = { kernels, scratch: fieldViews<S>(buffer, layout.totalBytes, layout) };
     } else {
       buffer = allocateSharedBuffer(layout, anchor);
@@ -418,7 +419,10 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.commands = (remote as unknown as { commands: Remote<C> }).commands;
     this.now = createSharedClock(anchor);
     this.#header = views?.i32 ?? (reader as MessageSource<S>).header;
-    const render = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
+    // the render buffer: plain memory either way (WebGL refuses shared views); in the kernels' render memory
+    // where they have one, so they blend straight into it
+    const renderMemory = simd?.kernels.renderMemory ?? null;
+    const render = fieldViews<S>(renderMemory === null ? new ArrayBuffer(layout.blockBytes) : (renderMemory.buffer as ArrayBuffer), 0, layout);
     this.#sampler = new Sampler(options.schema, layout, render, simd);
     this.kernels = simd === null ? 'js' : 'wasm-simd';
     this.#pacer = createFramePacer({ ...options.pacing, onChange: (change) => this.#events.emit('interval', change) });

@@ -120,7 +120,8 @@ export class Sampler<S extends Schema> {
 
   /**
    * The WebAssembly SIMD kernels and a scratch block in their memory: linear and quaternion fields whose
-   * states lie in that memory (the shared buffer) are blended there and copied out to the render buffer.
+   * states lie in that memory (the shared buffer) are blended straight into the render buffer when it lies in
+   * the kernels' render memory (multi-memory engines), else into the scratch block and copied out.
    */
   readonly #simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null;
   /** Per field, the first `count * width` floats of the scratch run, rebuilt only when the count changes. */
@@ -295,7 +296,12 @@ export class Sampler<S extends Schema> {
       const name = field.name as keyof S;
       const a = previous[name];
       const b = current[name];
-      if (simd !== null && a.buffer === memory && (field.kind === 'linear' || field.kind === 'quaternion')) {
+      const blendable = simd !== null && a.buffer === memory && (field.kind === 'linear' || field.kind === 'quaternion');
+      if (blendable && this.#render[name].buffer === simd.kernels.renderMemory?.buffer) {
+        // the kernels read the shared states and write the render buffer (a plain memory of theirs): no copy
+        if (field.kind === 'linear') simd.kernels.lerp(a, b, this.#render[name], count * field.width, alpha);
+        else simd.kernels.nlerp(a, b, this.#render[name], count, alpha);
+      } else if (blendable) {
         if (count !== this.#scratchCount) {
           // views of the live part of each scratch run: allocated when the count changes, not every frame
           this.#scratchCount = count;

@@ -30,17 +30,26 @@ const copy = (f: Frame<typeof motionSchema>): Seen => ({
 
 it.each(['wasm-simd', 'js'] as const)('draw receives every field interpolated between the previous and current state (%s kernels)', async (kernels) => {
   const frames: Seen[] = [];
+  let renderBuffers = new Set<ArrayBufferLike>();
   runtime = await createRuntime({
     worker: fixtureWorker('motion'),
     schema: motionSchema,
     capacity: 8,
     kernels,
-    draw: (frame) => frames.push(copy(frame)),
+    draw: (frame) => {
+      frames.push(copy(frame));
+      renderBuffers = new Set(Object.values(frame.fields).map((view) => view.buffer));
+    },
   });
   expect(runtime.kernels).toBe(kernels); // Chromium has WebAssembly SIMD
   await runtime.start();
   await waitFor('60 frames', () => frames.length >= 60);
   await runtime.stop();
+  // one plain render buffer for all fields, whichever kernels wrote it (with wasm-simd here: the kernels'
+  // unshared render memory, written straight from the shared states), never a shared one
+  expect(renderBuffers.size).toBe(1);
+  const [render] = renderBuffers;
+  expect(render).toBeInstanceOf(ArrayBuffer);
 
   let between = 0;
   for (const f of frames) {

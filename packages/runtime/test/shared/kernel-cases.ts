@@ -1,0 +1,129 @@
+/**
+ * The WebAssembly SIMD blend kernels (core/simd-kernel.ts) against the JS kernels they stand in for, on the same
+ * inputs: random states, every alpha from 0 to 1 and a little past (extrapolation), quaternions more than 90
+ * degrees apart (the sign fix), zero quaternions, lengths that are not multiples of four, views at odd offsets,
+ * and views outside the wasm memory (which must fall back to JS). Shared by the Node test (in place, plain
+ * SIMD: Node 20 has neither multi-memory nor relaxed SIMD) and the browser one (also writing into the render
+ * memory, with and without relaxed SIMD, as the runtime may there).
+ */
+import { describe, expect, it } from 'vitest';
+import { lerpField, quaternionField } from '../../src/core/interpolate.ts';
+import { createBlendKernels, type BlendKernels } from '../../src/core/simd-kernel.ts';
+
+/** A small seeded PRNG. */
+function mulberry32(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Three views of `n` floats, starting `skew` floats past a 64-byte boundary: the two inputs in `memory`, the
+ * output in `out` (the same memory, or the kernels' render memory).
+ */
+function viewsIn(memory: WebAssembly.Memory, out: WebAssembly.Memory, n: number, skew = 0): [Float32Array, Float32Array, Float32Array] {
+  const stride = Math.ceil((n + skew) / 16) * 16 + 16;
+  const at = (m: WebAssembly.Memory, k: number) => new Float32Array(m.buffer, 4 * (k * stride + skew), n);
+  return [at(memory, 0), at(memory, 1), at(out, 2)];
+}
+
+function randomQuaternions(out: Float32Array, random: () => number, zeroEvery = 0): void {
+  for (let o = 0; o < out.length; o += 4) {
+    const q = [random() - 0.5, random() - 0.5, random() - 0.5, random() - 0.5];
+    const n = Math.hypot(...q);
+    for (let c = 0; c < 4; c++) out[o + c] = zeroEvery > 0 && (o / 4) % zeroEvery === 0 ? 0 : q[c]! / n;
+  }
+}
+
+/** Largest absolute difference, and whether any value is NaN in one and not the other. */
+function maxDifference(a: Float32Array, b: Float32Array): number {
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) {
+    if (Number.isNaN(a[i]!) !== Number.isNaN(b[i]!)) return Number.POSITIVE_INFINITY;
+    worst = Math.max(worst, Math.abs(a[i]! - b[i]!));
+  }
+  return worst;
+}
+
+const ALPHAS = [0, 1e-7, 0.25, 0.5, 0.731, 0.999999, 1, 1.5];
+
+/**
+ * The kernels' cases over a memory that is `shared` or not, writing `into` the same memory ('in place') or
+ * into a render memory of the kernels' own ('render memory': the engine must have multi-memory).
+ */
+export function describeKernelCases(shared: boolean, into: 'in place' | 'render memory', relaxedSimd: boolean): void {
+  describe(`${shared ? 'in a shared memory' : 'in an unshared memory'}, ${into}, ${relaxedSimd ? 'relaxed SIMD (fused multiply-add)' : 'plain SIMD'}`, () => {
+    const memory = new WebAssembly.Memory(shared ? { initial: 64, maximum: 64, shared: true } : { initial: 64 });
+    const kernels: BlendKernels = createBlendKernels(into === 'render memory' ? { memory, renderBytes: 64 * 65_536, relaxedSimd } : { memory, relaxedSimd });
+    const outMemory = into === 'render memory' ? kernels.renderMemory! : memory;
+
+    it('uses the memory it was given, a plain render memory when asked, and relaxed SIMD when asked', () => {
+      expect(kernels.backend).toBe('wasm-simd');
+      expect(kernels.memory).toBe(memory);
+      expect(kernels.relaxedSimd).toBe(relaxedSimd);
+      if (into === 'in place') expect(kernels.renderMemory).toBeNull();
+      else {
+        expect(kernels.renderMemory).toBeInstanceOf(WebAssembly.Memory);
+        expect(kernels.renderMemory!.buffer).toBeInstanceOf(ArrayBuffer); // not shared: WebGL takes its views
+        expect(kernels.renderMemory!.buffer.byteLength).toBe(64 * 65_536);
+      }
+    });
+    for (const n of [0, 1, 3, 4, 7, 64, 1001]) {
+      for (const skew of [0, 1, 3]) {
+        it(`lerp matches lerpField: ${n} elements at float offset ${skew}`, () => {
+          const random = mulberry32(n * 10 + skew);
+          const [a, b, out] = viewsIn(memory, outMemory, n, skew);
+          for (let i = 0; i < n; i++) {
+            a[i] = (random() - 0.5) * 2000;
+            b[i] = a[i]! + (random() - 0.5) * 10;
+          }
+          const expected = new Float32Array(n);
+          for (const alpha of ALPHAS) {
+            lerpField(a, b, expected, n, alpha);
+            kernels.lerp(a, b, out, n, alpha);
+            // a few float32 ulps of values up to 1000
+            expect(maxDifference(out, expected)).toBeLessThanOrEqual(2e-4);
+            if (alpha === 0) expect(Array.from(out)).toEqual(Array.from(a)); // exact at the ends
+            if (alpha === 1) expect(Array.from(out)).toEqual(Array.from(b));
+          }
+        });
+      }
+    }
+
+    for (const count of [0, 1, 5, 250, 4096]) {
+      it(`nlerp matches quaternionField: ${count} quaternions, sign fix and zeros included`, () => {
+        const random = mulberry32(count + 1);
+        const [a, b, out] = viewsIn(memory, outMemory, 4 * count, 1);
+        randomQuaternions(a, random, 97);
+        randomQuaternions(b, random, 89);
+        // half of them close to a (a tick's turn), some of those negated (q and -q: the same rotation)
+        for (let i = 0; i < count; i += 2) {
+          for (let c = 0; c < 4; c++) b[4 * i + c] = a[4 * i + c]! + (random() - 0.5) * 0.05;
+          if (i % 4 === 0) for (let c = 0; c < 4; c++) b[4 * i + c] = -b[4 * i + c]!;
+        }
+        const expected = new Float32Array(4 * count);
+        for (const alpha of ALPHAS) {
+          quaternionField(a, b, expected, count, alpha);
+          kernels.nlerp(a, b, out, count, alpha);
+          expect(maxDifference(out, expected)).toBeLessThanOrEqual(2e-6);
+        }
+      });
+    }
+
+    it('falls back to the JS kernels for views outside its memory', () => {
+      const a = Float32Array.from([0, 0, 0, 1, 1, 2, 3, 4]);
+      const b = Float32Array.from([0, 0, 1, 0, 5, 6, 7, 8]);
+      const out = new Float32Array(8);
+      const expected = new Float32Array(8);
+      kernels.lerp(a, b, out, 8, 0.3);
+      lerpField(a, b, expected, 8, 0.3);
+      expect(out).toEqual(expected);
+      kernels.nlerp(a, b, out, 2, 0.3);
+      quaternionField(a, b, expected, 2, 0.3);
+      expect(out).toEqual(expected);
+    });
+  });
+}
