@@ -57,6 +57,14 @@ export const I32 = {
   NEXT_FRAME_HI: 10,
   /** Bumped by the worker every HEARTBEAT_MS and on every tick: the main thread notices a worker that stops. */
   HEARTBEAT: 11,
+  /**
+   * A sequence lock over COVERED, which only the worker writes: odd while it rewrites the halves. COVERED (a
+   * float64 as two Int32 halves, Atomics) is the newest state's time while the worker sleeps, and -Infinity
+   * while it is awake: a frame at or before it needs no wake-up (see slots.ts, `frameNeedsWake`).
+   */
+  PLAN_SEQ: 12,
+  COVERED_LO: 13,
+  COVERED_HI: 14,
 } as const;
 const I32_WORDS = 16;
 
@@ -200,6 +208,10 @@ export function initStateBuffer<B extends ArrayBufferLike>(buffer: B, layout: La
   i32[I32.CAPACITY] = layout.capacity;
   i32[I32.FIELD_COUNT] = layout.fields.length;
   i32[I32.STATUS] = STATUS.IDLE;
+  // no sleep plan (COVERED = -Infinity): every frame wakes the worker until it publishes one
+  const covered = new Int32Array(new Float64Array([Number.NEGATIVE_INFINITY]).buffer);
+  i32[I32.COVERED_LO] = covered[0]!;
+  i32[I32.COVERED_HI] = covered[1]!;
   f64[F64.CLOCK_ANCHOR] = clockAnchor;
   return buffer;
 }

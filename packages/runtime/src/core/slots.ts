@@ -296,14 +296,55 @@ export function readNextFrame(views: Pick<SharedViews<Schema>, 'i32'>): number {
   }
 }
 
-/** Main thread: publishes when it expects to present its next frame, and rings the worker's doorbell. */
-export function writeNextFrame(views: Pick<SharedViews<Schema>, 'i32'>, time: number): void {
+/**
+ * Main thread: publishes when it expects to present its next frame, and rings the worker's doorbell unless the
+ * worker sleeps on a plan that already serves this frame (see `frameNeedsWake`). Returns whether it rang.
+ */
+export function writeNextFrame(views: Pick<SharedViews<Schema>, 'i32'>, time: number): boolean {
   const { i32 } = views;
   bits[0] = time;
   Atomics.add(i32, I32.FRAME_SEQ, 1); // odd: a write is under way
   Atomics.store(i32, I32.NEXT_FRAME_LO, halves[0]!);
   Atomics.store(i32, I32.NEXT_FRAME_HI, halves[1]!);
   Atomics.add(i32, I32.FRAME_SEQ, 1); // even: published
-  // wake the worker if it sleeps waiting for the next frame
+  // a worker not yet asleep sees the new sequence when it goes to wait, and does not wait; one asleep needs this
+  if (!frameNeedsWake(views, time)) return false;
   Atomics.notify(i32, I32.FRAME_SEQ);
+  return true;
+}
+
+const coveredBits = new Float64Array(1);
+const coveredHalves = new Int32Array(coveredBits.buffer);
+
+/**
+ * Whether a frame at `time` must wake the worker: not when it sleeps and its newest state already reaches
+ * `time`. Such a frame moves the worker's target only within what it has made, and the wake it planned comes
+ * no later than one planned with this frame would (fixed-step.ts, `nextWakeTime`): frames past what it has
+ * made wake it. In doubt (COVERED being rewritten), wake. A worker waking from this sleep re-reads the frame
+ * before it plans again, so a frame that slips in between is never lost.
+ */
+export function frameNeedsWake(views: Pick<SharedViews<Schema>, 'i32'>, time: number): boolean {
+  const { i32 } = views;
+  const before = Atomics.load(i32, I32.PLAN_SEQ);
+  if ((before & 1) !== 0) return true;
+  coveredHalves[0] = Atomics.load(i32, I32.COVERED_LO);
+  coveredHalves[1] = Atomics.load(i32, I32.COVERED_HI);
+  if (Atomics.load(i32, I32.PLAN_SEQ) !== before) return true;
+  return !(time <= coveredBits[0]!);
+}
+
+const planBits = new Float64Array(1);
+const planHalves = new Int32Array(planBits.buffer);
+
+/**
+ * Worker: publishes COVERED under the PLAN_SEQ sequence lock: the newest state's time just before it sleeps
+ * (frames up to it need not wake it), -Infinity once it is awake again (every frame rings).
+ */
+export function writeCovered(views: Pick<SharedViews<Schema>, 'i32'>, covered: number): void {
+  const { i32 } = views;
+  planBits[0] = covered;
+  Atomics.add(i32, I32.PLAN_SEQ, 1); // odd: being rewritten
+  Atomics.store(i32, I32.COVERED_LO, planHalves[0]!);
+  Atomics.store(i32, I32.COVERED_HI, planHalves[1]!);
+  Atomics.add(i32, I32.PLAN_SEQ, 1); // even: consistent
 }

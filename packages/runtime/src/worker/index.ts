@@ -46,7 +46,7 @@ export function exposeSimulation<S extends Schema>(
 }
 
 export { Simulation, browserHost, MAX_TICK_RATE, MAX_TIME_SCALE } from './simulation.ts';
-export type { SimulationDefinition, SimulationHost, TickInfo, World } from './simulation.ts';
+export type { SimulationDefinition, SimulationHost, SleepReport, TickInfo, World } from './simulation.ts';
 export type { TickInput } from './tick-input.ts';
 export type { NonFinitePolicy } from './finite-check.ts';
 export type { BacklogPolicy } from '../core/fixed-step.ts';

@@ -22,6 +22,7 @@ import type { Schema } from '../core/schema.ts';
 import { writeNextFrame, type SlotWriter } from '../core/slots.ts';
 import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from '../core/messages.ts';
 import type { SimulationHost } from './simulation.ts';
+import { BLOCKED, SLEPT_ASYNC, type SleepReport } from './sleep-report.ts';
 
 export class WorkerMessageTransport<S extends Schema> {
   readonly #pool: ArrayBuffer[] = [];
@@ -46,10 +47,10 @@ export class WorkerMessageTransport<S extends Schema> {
       clock: createSharedClock,
       // timers only: without shared memory there is nothing to spin on
       sleep: (i32, index, value, ms) =>
-        new Promise<void>((resolve) => {
+        new Promise<SleepReport>((resolve) => {
           // a frame that came in since the loop read the doorbell: no sleep (all on this thread, so no race)
           if (Atomics.load(i32, index) !== value) {
-            resolve();
+            resolve(BLOCKED);
             return;
           }
           const timer = Number.isFinite(ms) ? setTimeout(done, Math.max(0, ms)) : undefined;
@@ -60,7 +61,7 @@ export class WorkerMessageTransport<S extends Schema> {
             clearTimeout(timer);
             // whichever way the sleep ends, its wake-up goes (no chain of stale closures)
             if (transport.#wake === wake) transport.#wake = previous;
-            resolve();
+            resolve(SLEPT_ASYNC);
           }
           this.#wake = wake;
         }),
@@ -99,8 +100,8 @@ export class WorkerMessageTransport<S extends Schema> {
   #receive(message: ToWorker): void {
     switch (message.type) {
       case 'frame':
-        writeNextFrame(this.views, message.time);
-        this.#wake();
+        // the same rule as the shared buffer's doorbell: wake the loop unless its sleep plan serves this frame
+        if (writeNextFrame(this.views, message.time)) this.#wake();
         return;
       case 'return':
         if (message.block.byteLength === this.views.layout.blockBytes) this.#pool.push(message.block);

@@ -42,9 +42,12 @@ import {
 } from '../core/layout.ts';
 import type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from '../core/protocol.ts';
 import { schemaSignature, validateSchema, type Schema } from '../core/schema.ts';
-import { readNextFrame, SlotWriter, type PublishMeta } from '../core/slots.ts';
+import { readNextFrame, SlotWriter, writeCovered, type PublishMeta } from '../core/slots.ts';
 import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
 import { WorkerMessageTransport } from './message-transport.ts';
+import { BLOCKED, SLEPT_ASYNC, type SleepReport } from './sleep-report.ts';
+
+export type { SleepReport } from './sleep-report.ts';
 import { TickInputBuffer, type TickInput } from './tick-input.ts';
 import { checkFinite, type NonFinitePolicy } from './finite-check.ts';
 import { createWorld, type World, type WorldInternals } from './world.ts';
@@ -112,9 +115,9 @@ export interface SimulationHost {
   clock(anchor: number): Clock;
   /**
    * Resolves after `ms` (never, for Infinity), or earlier once `i32[index]` is not `value` or is notified.
-   * A wait of at most `spinMs` may be spent spinning, for a precise wake.
+   * The last `spinMs` of a wait may be spent spinning, for a precise wake. Reports what the wait did.
    */
-  sleep(i32: Int32Array, index: number, value: number, ms: number, spinMs: number): Promise<unknown>;
+  sleep(i32: Int32Array, index: number, value: number, ms: number, spinMs: number): Promise<SleepReport>;
   /** Resolves after pending messages (comlink calls) have had a turn. */
   yieldToEvents(): Promise<void>;
   /** Calls `fn` every `ms` until the returned function is called. */
@@ -163,6 +166,8 @@ function checkNumber(name: string, value: unknown, min: number, integer: boolean
 const BLOCK_MS = 4;
 /** The loop gives the event loop a turn at least this often, ms, however busy or precise its waits. */
 const YIELD_EVERY_MS = 4;
+/** Most times in a row the loop plans again at once, without sleeping or yielding, on a clock at the due instant. */
+const MAX_REPLANS = 100;
 
 /** The default host: real shared clock, `Atomics.waitAsync` / `Atomics.wait` / spin sleeps, MessageChannel yields. */
 export function browserHost(): SimulationHost {
@@ -175,23 +180,23 @@ export function browserHost(): SimulationHost {
       // Three stages toward a tick that falls due in `ms`. Measured in Chromium 156 on 2 vCPUs (docs/
       // benchmarks.md): a timed Atomics.waitAsync wakes 0.15 to 0.85 ms late (p99) and now and then 3 ms; a
       // blocking Atomics.wait 0.1 to 0.3 ms; a spin on the clock a few microseconds.
-      if (ms <= spinMs) {
-        // the last stretch: spin, leaving at once if the doorbell rings
-        const until = performance.now() + ms;
-        while (performance.now() < until && Atomics.load(i32, index) === value);
-        return Promise.resolve('spun');
-      }
       if (ms <= spinMs + BLOCK_MS) {
-        // close: block (a worker may), which wakes on time far more often; comlink calls wait at most BLOCK_MS
-        return Promise.resolve(Atomics.wait(i32, index, value, ms - spinMs));
+        // close: block (a worker may; comlink calls wait at most BLOCK_MS), which wakes on time far more often,
+        // then spin the last stretch in the same call, so nothing (not even a turn of the event loop) comes
+        // between the precise wake and the tick it is for; a ring of the doorbell ends either stage at once
+        const until = performance.now() + ms;
+        if (ms > spinMs && Atomics.wait(i32, index, value, ms - spinMs) !== 'timed-out') return Promise.resolve(BLOCKED);
+        const spinFrom = performance.now();
+        while (performance.now() < until && Atomics.load(i32, index) === value);
+        return Promise.resolve({ yielded: false, spunMs: performance.now() - spinFrom });
       }
       if (typeof Atomics.waitAsync === 'function') {
-        // far: sleep with the event loop free, waking early enough for the stages above
+        // far: sleep with the event loop free, waking early enough for the stage above
         const result = Atomics.waitAsync(i32, index, value, ms - spinMs - BLOCK_MS);
-        return result.async ? result.value : Promise.resolve(result.value);
+        return result.async ? result.value.then(() => SLEPT_ASYNC) : Promise.resolve(BLOCKED);
       }
       // no waitAsync (older engines): a timer, so the loop still yields; frames may wake it up to 4 ms late
-      return new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(ms - spinMs - BLOCK_MS, 4))));
+      return new Promise((resolve) => setTimeout(() => resolve(SLEPT_ASYNC), Math.max(0, Math.min(ms - spinMs - BLOCK_MS, 4))));
     },
     yieldToEvents() {
       return new Promise<void>((resolve) => {
@@ -591,13 +596,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const { i32 } = a.views;
     const plan = this.#plan;
     let lastYield = a.clock();
+    let replans = 0;
     while (generation === this.#generation) {
-      if (a.clock() - lastYield > YIELD_EVERY_MS) {
-        // the blocking and spinning waits resolve at once: give comlink calls and timers (the heartbeat) a turn
-        await host.yieldToEvents();
-        lastYield = a.clock();
-        if (generation !== this.#generation) return;
-      }
       // read the doorbell before the frame time, so a frame published after this read cuts the sleep short
       const doorbell = Atomics.load(i32, I32.FRAME_SEQ);
       const nextFrame = readNextFrame(a.views);
@@ -614,28 +614,33 @@ export class Simulation<S extends Schema> implements SimulationRemote {
         now = a.clock();
         this.#countDrop(a, settleBacklogAfter(this.#backlog, a.timeline, now, this.#maxBacklog));
       }
-      if (plan.steps === this.#maxCatchUpSteps) {
-        // more may be due: let comlink calls in, then plan again
-        await host.yieldToEvents();
-        lastYield = a.clock();
+      const busy = plan.steps === this.#maxCatchUpSteps; // more may be due
+      const wait = busy ? 0 : nextWakeTime(a.timeline, target, maxLead, now, FRAME_HOLD_MS) - a.clock();
+      if (wait <= 0 && !busy && plan.steps === 0 && replans < MAX_REPLANS) {
+        // woken on the very instant the newest state stands for, when no tick is due yet: the next one is due
+        // a clock step later (performance.now() moves in steps of 5 µs), so plan again at once rather than
+        // give the event loop a turn first (which costs tens of µs); bounded, for a clock that stands still
+        replans++;
         continue;
       }
-      const wait = nextWakeTime(a.timeline, target, maxLead, now, FRAME_HOLD_MS) - a.clock();
-      if (wait <= 0) {
-        // due this very moment: a zero-length wait would only spin through microtasks
+      if (plan.steps > 0) replans = 0;
+      // Give comlink calls and timers (the heartbeat) a turn: when more ticks may be due, when one is due this
+      // very moment (a zero-length wait would only spin through microtasks), and at least every YIELD_EVERY_MS
+      // (the blocking and spinning waits do not yield). Here, after the ticks and before planning the next
+      // sleep, never between a precise wake and the tick it is for.
+      if (wait <= 0 || a.clock() - lastYield > YIELD_EVERY_MS) {
         await host.yieldToEvents();
         lastYield = a.clock();
         continue;
       }
       this.#sleeps++;
-      const spin = this.#spinMs ?? Math.min(1, 0.06 * a.timeline.tickLength);
-      if (wait <= spin) {
-        const started = a.clock();
-        await host.sleep(i32, I32.FRAME_SEQ, doorbell, wait, spin);
-        this.#spunMs += a.clock() - started;
-      } else {
-        await host.sleep(i32, I32.FRAME_SEQ, doorbell, wait, spin);
-      }
+      // the newest state's time: frames up to it need not wake us (the wake planned here comes in time for them)
+      writeCovered(a.views, timeOfTick(a.timeline));
+      const report = await host.sleep(i32, I32.FRAME_SEQ, doorbell, wait, this.#spinMs ?? Math.min(1, 0.06 * a.timeline.tickLength));
+      writeCovered(a.views, Number.NEGATIVE_INFINITY);
+      this.#spunMs += report.spunMs;
+      if (report.yielded) lastYield = a.clock();
+      replans = 0;
     }
   }
 

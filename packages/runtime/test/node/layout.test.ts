@@ -27,6 +27,9 @@ describe('memory map', () => {
       NEXT_FRAME_LO: 9,
       NEXT_FRAME_HI: 10,
       HEARTBEAT: 11,
+      PLAN_SEQ: 12,
+      COVERED_LO: 13,
+      COVERED_HI: 14,
     });
     // Float64 words, as indices into a Float64Array over the buffer
     expect(F64.CLOCK_ANCHOR * 8).toBe(64); // 64...71

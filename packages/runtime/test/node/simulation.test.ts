@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, schemaSignature } from 'steadyframe';
 import { Simulation, type SimulationDefinition, type SimulationHost, type World } from 'steadyframe/worker';
 import { allocateSharedBuffer, createSharedViews, I32, META, STATUS } from '../../src/core/layout.ts';
-import { SlotReader, writeNextFrame } from '../../src/core/slots.ts';
+import { frameNeedsWake, SlotReader, writeNextFrame } from '../../src/core/slots.ts';
 import { allocateInputRing, InputWriter } from '../../src/core/input-ring.ts';
 
 const schema = defineSchema({ x: { width: 1, kind: 'linear' } });
@@ -24,7 +24,7 @@ function manualHost(start = 1000) {
   };
   const host: SimulationHost = {
     clock: () => () => now,
-    sleep: (_i32, _index, _value, ms) => pause(ms),
+    sleep: (_i32, _index, _value, ms) => pause(ms).then(() => ({ yielded: true, spunMs: 0 })),
     yieldToEvents: () => {
       yields++;
       return new Promise<void>((resolve) => (yielded = resolve));
@@ -141,6 +141,32 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     await clock.wake();
     expect(front()).toMatchObject({ tick: 7, previousTime: 1030, currentTime: 1035 });
     expect(clock.sleeps).toEqual([20, 18]);
+  });
+
+  it('publishes, while it sleeps, how far its states reach, so frames up to there need not wake it', async () => {
+    let covered = Number.NaN;
+    const { sim, clock, views } = setup({
+      maxLeadTicks: 10,
+      step(world) {
+        world.fields.x[0]! += 1;
+        covered = coveredOf(); // awake: -Infinity, every frame rings
+      },
+    });
+    const coveredOf = () => {
+      const halves = new Int32Array([Atomics.load(views.i32, I32.COVERED_LO), Atomics.load(views.i32, I32.COVERED_HI)]);
+      return new Float64Array(halves.buffer)[0]!;
+    };
+    expect(frameNeedsWake(views, 1000)).toBe(true); // attached, not started: no plan
+    writeNextFrame(views, 1016);
+    sim.start();
+    expect(covered).toBe(Number.NEGATIVE_INFINITY);
+    // asleep with states up to tick 4 (1020): a frame at 1019 or 1020 need not wake it, one at 1021 must
+    expect(coveredOf()).toBe(1020);
+    expect(writeNextFrame(views, 1019)).toBe(false);
+    expect(writeNextFrame(views, 1020.5)).toBe(true);
+    clock.now = 1017;
+    await clock.wake();
+    expect(coveredOf()).toBe(1025); // planned again with the frame at 1020.5: one more tick
   });
 
   it('gives the event loop a turn every few ms even when every wait is a spin or a block', async () => {

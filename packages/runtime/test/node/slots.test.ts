@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema } from 'steadyframe';
 import { allocateSharedBuffer, createSharedViews, I32, LOCK, META } from '../../src/core/layout.ts';
-import { readNextFrame, SlotReader, SlotWriter, writeNextFrame, type PublishMeta } from '../../src/core/slots.ts';
+import { frameNeedsWake, readNextFrame, SlotReader, SlotWriter, writeCovered, writeNextFrame, type PublishMeta } from '../../src/core/slots.ts';
 
 const schema = defineSchema({ v: { width: 2, kind: 'linear' } });
 
@@ -72,6 +72,30 @@ describe('slot discipline (one thread)', () => {
       expect(Object.is(readNextFrame(views), t)).toBe(true);
     }
     expect(Atomics.load(views.i32, I32.FRAME_SEQ)).toBe(10);
+  });
+
+  it('rings the doorbell for a frame unless the sleeping worker has made states up to it', () => {
+    const { views } = setup();
+    // a fresh buffer: no plan (COVERED = -Infinity), every frame wakes the worker
+    expect(frameNeedsWake(views, -1e300)).toBe(true);
+    expect(writeNextFrame(views, 10)).toBe(true);
+    // asleep with states made up to t = 100: frames up to it need no wake-up, later ones do
+    writeCovered(views, 100);
+    expect(writeNextFrame(views, 90)).toBe(false);
+    expect(writeNextFrame(views, 100)).toBe(false);
+    expect(writeNextFrame(views, 100.001)).toBe(true);
+    expect(frameNeedsWake(views, Number.NaN)).toBe(true); // never skip on a time that compares false
+    // the frame time itself is published either way
+    expect(readNextFrame(views)).toBe(100.001);
+    // while the worker rewrites COVERED (the sequence is odd), in doubt: wake
+    Atomics.add(views.i32, I32.PLAN_SEQ, 1);
+    expect(frameNeedsWake(views, 50)).toBe(true);
+    Atomics.add(views.i32, I32.PLAN_SEQ, 1);
+    expect(frameNeedsWake(views, 50)).toBe(false);
+    // awake again: every frame rings
+    writeCovered(views, Number.NEGATIVE_INFINITY);
+    expect(writeNextFrame(views, 50)).toBe(true);
+    expect(Atomics.load(views.i32, I32.PLAN_SEQ)).toBe(6); // three rewrites, each two steps
   });
 
   it('re-times the front slot under the lock', () => {
