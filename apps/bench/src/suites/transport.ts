@@ -5,9 +5,9 @@
  * | design     | delivery                                             | each frame draws                             |
  * |------------|------------------------------------------------------|----------------------------------------------|
  * | `ours`     | steadyframe: the shared double buffer                 | `runtime.frame(ts)`: acquire + interpolate   |
- * | `ours-gpu` | the same                                              | `runtime.pace(ts)`, then acquire and copy    |
- * |            |                                                       | the pair's bytes for upload (what            |
- * |            |                                                       | @steadyframe/three's GPU path does; the      |
+ * | `ours-gpu` | the same                                              | `runtime.pace(ts)`, then acquire and, when a |
+ * |            |                                                       | new tick is out, copy its state for upload   |
+ * |            |                                                       | (as @steadyframe/three's GPU path does; the  |
  * |            |                                                       | shader blends)                               |
  * | `clone`    | postMessage of the arrays, structured clone          | the last two states, one tick behind         |
  * | `transfer` | transferable ArrayBuffers, ping-pong (use-cannon)    | the last two states, one tick behind         |
@@ -74,6 +74,10 @@ function renderBuffers(count: number) {
   return { position: new Float32Array(3 * count), rotation: new Float32Array(4 * count) };
 }
 
+function gpuBuffers(count: number) {
+  return { ...renderBuffers(count), generation: new Uint32Array(count) };
+}
+
 async function oursDesign(count: number, side: SharedArrayBuffer, gpu = false): Promise<Design> {
   const runtime: Runtime<typeof schema3d> = await createRuntime({
     worker: simWorker({ kind: '3d', count, tickRate: TRANSPORT_TICK_RATE, side }),
@@ -84,8 +88,14 @@ async function oursDesign(count: number, side: SharedArrayBuffer, gpu = false): 
   });
   await runtime.start();
   let tick = -1;
-  // the GPU path's staging: the previous and current runs, copied as they are for an attribute upload
-  const staging = gpu ? { previous: renderBuffers(count), current: renderBuffers(count) } : null;
+  // The GPU path's staging, as @steadyframe/three's createInterpolatedInstancedMesh keeps it: the previous and
+  // current runs (fields and generations) for attribute upload. A new publish one past the uploaded one swaps
+  // them and copies only the current state (its previous state is the current one already staged); any other
+  // new publish copies both; a frame without a new publish copies nothing (the shader blends by a uniform).
+  let staging = gpu ? { previous: gpuBuffers(count), current: gpuBuffers(count) } : null;
+  let uploaded = -1;
+  let swaps = 0;
+  let fullCopies = 0;
   return {
     frame(ts) {
       if (staging === null) {
@@ -96,11 +106,24 @@ async function oursDesign(count: number, side: SharedArrayBuffer, gpu = false): 
       if (!runtime.pace(ts)) return tick;
       const pair = runtime.reader.acquire();
       if (pair === null) return tick;
-      const n = pair.metaWords[META.COUNT]!;
-      staging.previous.position.set(pair.previous.position.subarray(0, 3 * n));
-      staging.previous.rotation.set(pair.previous.rotation.subarray(0, 4 * n));
-      staging.current.position.set(pair.current.position.subarray(0, 3 * n));
-      staging.current.rotation.set(pair.current.rotation.subarray(0, 4 * n));
+      const published = runtime.reader.publishCount();
+      if (published !== uploaded) {
+        const n = pair.metaWords[META.COUNT]!;
+        if (uploaded >= 0 && published === uploaded + 1) {
+          staging = { previous: staging.current, current: staging.previous };
+          swaps++;
+        } else {
+          fullCopies++;
+          const m = pair.metaWords[META.PREV_COUNT]!;
+          staging.previous.position.set(pair.previous.position.subarray(0, 3 * m));
+          staging.previous.rotation.set(pair.previous.rotation.subarray(0, 4 * m));
+          staging.previous.generation.set(pair.previousGeneration.subarray(0, m));
+        }
+        staging.current.position.set(pair.current.position.subarray(0, 3 * n));
+        staging.current.rotation.set(pair.current.rotation.subarray(0, 4 * n));
+        staging.current.generation.set(pair.currentGeneration.subarray(0, n));
+        uploaded = published;
+      }
       tick = pair.metaWords[META.CUR_TICK]!;
       runtime.reader.release();
       return tick;
@@ -112,7 +135,13 @@ async function oursDesign(count: number, side: SharedArrayBuffer, gpu = false): 
     async stop() {
       const stats = await runtime.stats();
       runtime.dispose();
-      return { publishes: stats.worker.publishes, overloads: stats.worker.overloads, lock: stats.lock, flipWaits: stats.worker.flipWaits };
+      return {
+        publishes: stats.worker.publishes,
+        overloads: stats.worker.overloads,
+        lock: stats.lock,
+        flipWaits: stats.worker.flipWaits,
+        ...(gpu ? { uploads: { swaps, fullCopies } } : {}),
+      };
     },
   };
 }
@@ -278,7 +307,8 @@ export async function transport(quick: boolean): Promise<{ tickRate: number; row
       log(
         `transport ${design} ${count}: main CPU ${s.mainCpuPerFrame.median.toFixed(3)} ms/frame, work ${s.workPerFrame.median.toFixed(3)} ms, ` +
           `receive ${s.receivePerDelivery.median.toFixed(3)} ms, worker ${s.workerCpuPerTick.median.toFixed(3)} ms/tick, ` +
-          `latency ${s.latencyP50.median.toFixed(1)} ms, stale ${(100 * s.staleFrames.median).toFixed(1)}%, ${s.fps.median.toFixed(0)} fps`,
+          `latency ${s.latencyP50.median.toFixed(1)} ms, stale ${(100 * s.staleFrames.median).toFixed(1)}%, ${s.fps.median.toFixed(0)} fps` +
+          ('uploads' in row.worker ? `, uploads ${JSON.stringify(row.worker.uploads)}` : ''),
       );
       rows.push(row);
     }
