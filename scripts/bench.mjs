@@ -340,7 +340,7 @@ function goals(results) {
       why: !ours
         ? ''
         : jitterMet
-          ? 'timed waits end early and the rest is spun'
+          ? `the last stretch before a tick blocks (Atomics.wait), then spins in the same call, ending 50 µs early so the loop plans once more with warm caches and spins the rest; the loop yields to its event loop only after its ticks, and frames its states already cover do not wake it. Same run, the bare blocking-wait-then-spin baseline: p99 ${num(jr('wait-spin', 60)?.summary.p99.median, 0)} µs; a timed Atomics.waitAsync alone: p99 ${num(asyncOnly?.summary.p99.median, 0)} µs`
           : `${ours.summary.p99.median > 100 ? `1% of ticks start later than 100 µs: a timed Atomics.waitAsync alone wakes ${num(asyncOnly?.summary.p50.median, 0)} µs late at the median (bare baseline, p99 ${num(asyncOnly?.summary.p99.median, 0)} µs), and on this shared 2-core machine a spinning worker is itself preempted now and then. ` : ''}` +
             (spin ? `For comparison, a blocking Atomics.wait until ${timing.spinMs} ms early, then a spin: p99 ${num(spin.summary.p99.median, 0)} µs at ${num(spin.summary.workerCpu.median, 1)}% of a core in all.` : ''),
     });

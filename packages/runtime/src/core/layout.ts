@@ -4,7 +4,8 @@
  * ```text
  *  byte 0    ┌─ header, Int32 words (64 B) ───────────────────────────────────────────────────────────┐
  *            │ 0 MAGIC  1 LOCK  2 STATE_INDEX  3 PUBLISH_SEQ  4 FRAME_SEQ  5 STATUS  6 CAPACITY         │
- *            │ 7 FIELD_COUNT  8 OVERLOADS  9 NEXT_FRAME_LO  10 NEXT_FRAME_HI  11 HEARTBEAT  12..15 reserved│
+ *            │ 7 FIELD_COUNT  8 OVERLOADS  9 NEXT_FRAME_LO  10 NEXT_FRAME_HI  11 HEARTBEAT  12 PLAN_SEQ     │
+ *            │ 13 COVERED_LO  14 COVERED_HI  15 reserved                                                │
  *  byte 64   ├─ header, Float64 words (64 B) ─────────────────────────────────────────────────────────┤
  *            │ 0 CLOCK_ANCHOR  1..7 reserved                                                            │
  *  byte 128  ├─ slot 0 meta (16 x Float64) ───────────┬─ slot 1 meta (16 x Float64) ─────────────────────┤
@@ -29,7 +30,9 @@
  *   (1 - STATE_INDEX) outside the lock and changes STATE_INDEX only while holding the lock.
  * - FRAME_SEQ and NEXT_FRAME_LO/HI: the main thread only, all through Atomics, as a sequence lock (odd
  *   while the two halves are written).
- *   FRAME_SEQ doubles as the worker's doorbell: the worker sleeps on it with Atomics.waitAsync.
+ *   FRAME_SEQ doubles as the worker's doorbell: the worker sleeps on it with Atomics.waitAsync / wait.
+ * - PLAN_SEQ and COVERED_LO/HI: the worker only, all through Atomics, as a sequence lock: how far its states
+ *   reach while it sleeps (-Infinity while awake), so the main thread rings the doorbell only when needed.
  * - STATUS, OVERLOADS, HEARTBEAT: the worker, through Atomics.
  * - MAGIC, CAPACITY, FIELD_COUNT, CLOCK_ANCHOR: written once by the main thread before the worker sees the buffer.
  */
@@ -37,8 +40,8 @@ import { schemaSignature, validateSchema, type FieldViews, type InterpolationKin
 
 /** Bytes of alignment for every field run, block and slot: one cache line, and enough for any SIMD load. */
 export const ALIGN = 64;
-/** 'SFR1': marks a buffer laid out by this module, version 1. */
-export const MAGIC = 0x53465231;
+/** 'SFR2': marks a buffer laid out by this module, version 2 (version 1 had no PLAN_SEQ / COVERED). */
+export const MAGIC = 0x53465232;
 
 /** Int32 header word indices. */
 export const I32 = {

@@ -168,6 +168,12 @@ const BLOCK_MS = 4;
 const YIELD_EVERY_MS = 4;
 /** Most times in a row the loop plans again at once, without sleeping or yielding, on a clock at the due instant. */
 const MAX_REPLANS = 100;
+/**
+ * How early the default host's precise sleeps end, ms: the loop plans again (no tick is due yet) and spins the
+ * rest in a second, short sleep. After a long sleep the thread's code and data are cold and a first pass through
+ * the planning costs tens of µs; the second pass runs warm, so the tick starts microseconds after it is due.
+ */
+const WARM_UP_MS = 0.05;
 
 /** The default host: real shared clock, `Atomics.waitAsync` / `Atomics.wait` / spin sleeps, MessageChannel yields. */
 export function browserHost(): SimulationHost {
@@ -183,8 +189,9 @@ export function browserHost(): SimulationHost {
       if (ms <= spinMs + BLOCK_MS) {
         // close: block (a worker may; comlink calls wait at most BLOCK_MS), which wakes on time far more often,
         // then spin the last stretch in the same call, so nothing (not even a turn of the event loop) comes
-        // between the precise wake and the tick it is for; a ring of the doorbell ends either stage at once
-        const until = performance.now() + ms;
+        // between the precise wake and the tick it is for; a ring of the doorbell ends either stage at once. It
+        // ends WARM_UP_MS early, once: the loop's next pass plans warm and spins the rest
+        const until = performance.now() + (ms > 2 * WARM_UP_MS ? ms - WARM_UP_MS : ms);
         if (ms > spinMs && Atomics.wait(i32, index, value, ms - spinMs) !== 'timed-out') return Promise.resolve(BLOCKED);
         const spinFrom = performance.now();
         while (performance.now() < until && Atomics.load(i32, index) === value);
@@ -624,11 +631,12 @@ export class Simulation<S extends Schema> implements SimulationRemote {
         continue;
       }
       if (plan.steps > 0) replans = 0;
+      const spin = this.#spinMs ?? Math.min(1, 0.06 * a.timeline.tickLength);
       // Give comlink calls and timers (the heartbeat) a turn: when more ticks may be due, when one is due this
       // very moment (a zero-length wait would only spin through microtasks), and at least every YIELD_EVERY_MS
-      // (the blocking and spinning waits do not yield). Here, after the ticks and before planning the next
-      // sleep, never between a precise wake and the tick it is for.
-      if (wait <= 0 || a.clock() - lastYield > YIELD_EVERY_MS) {
+      // (the blocking and spinning waits do not yield) unless a tick falls due within the spin: then right after
+      // it. Never between a precise wake and the tick it is for.
+      if (wait <= 0 || (a.clock() - lastYield > YIELD_EVERY_MS && wait > spin)) {
         await host.yieldToEvents();
         lastYield = a.clock();
         continue;
@@ -636,7 +644,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       this.#sleeps++;
       // the newest state's time: frames up to it need not wake us (the wake planned here comes in time for them)
       writeCovered(a.views, timeOfTick(a.timeline));
-      const report = await host.sleep(i32, I32.FRAME_SEQ, doorbell, wait, this.#spinMs ?? Math.min(1, 0.06 * a.timeline.tickLength));
+      const report = await host.sleep(i32, I32.FRAME_SEQ, doorbell, wait, spin);
       writeCovered(a.views, Number.NEGATIVE_INFINITY);
       this.#spunMs += report.spunMs;
       if (report.yielded) lastYield = a.clock();
