@@ -366,9 +366,17 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     if (Number.isNaN(this.#frameStart)) return;
     this.#pacer.reportFrameCost(this.now() - this.#frameStart);
     this.#frameStart = Number.NaN;
-    // a new interval moves the next render time: tell the worker
-    this.expectFrame(this.#pacer.nextRenderTime);
+    // a new interval moves the next render time: tell the worker (only then: the frame already told it)
+    this.#expectFrameIfMoved();
   };
+  /** The next frame time last published to the worker by the frame loop. */
+  #expected = Number.NaN;
+  #expectFrameIfMoved(): void {
+    const next = this.#pacer.nextRenderTime;
+    if (next === this.#expected) return;
+    this.#expected = next;
+    this.expectFrame(next);
+  }
   readonly #events = new Emitter<RuntimeEvents>();
   readonly #draw: ((frame: Frame<S>) => void) | undefined;
   readonly #worker: Worker;
@@ -483,6 +491,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   }
 
   expectFrame(time: number): void {
+    this.#expected = time;
     if (this.views !== null) writeNextFrame(this.views, time);
     else (this.reader as MessageSource<S>).expectFrame(time);
   }
@@ -596,7 +605,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
       queueMicrotask(this.#endFrame);
     }
     // after the lock is released: the worker can now simulate up to the next frame while this one is drawn
-    this.expectFrame(this.#pacer.nextRenderTime);
+    this.#expectFrameIfMoved();
     this.#checkWorker();
     return render;
   }
