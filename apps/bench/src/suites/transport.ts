@@ -11,6 +11,10 @@
  * |            |                                                       | shader blends)                               |
  * | `clone`    | postMessage of the arrays, structured clone          | the last two states, one tick behind         |
  * | `transfer` | transferable ArrayBuffers, ping-pong (use-cannon)    | the last two states, one tick behind         |
+ * | `empty`    | none: no worker                                       | nothing: the same frame loop, doing no work  |
+ *
+ * `empty` measures what the page's main thread spends on an animation frame loop by itself (rAF, the
+ * browser's frame work, timers), in the same run: the designs' own cost is what they add above it.
  *
  * Measured per 1 s window (repeated): main-thread CPU per frame from /proc (the renderer's main
  * thread: everything it did, GC and message deserialisation included), the page's own timing of its frame
@@ -26,7 +30,7 @@ import { percentiles, spread, type Spread } from '../shared/stats.ts';
 import { collectGarbage, cpuMeter, log, sleep } from '../page.ts';
 import { messageWorker, simWorker } from '../workers.ts';
 
-export type DesignName = 'ours' | 'ours-gpu' | 'clone' | 'transfer';
+export type DesignName = 'empty' | 'ours' | 'ours-gpu' | 'clone' | 'transfer';
 
 export const TRANSPORT_TICK_RATE = 30;
 
@@ -154,6 +158,16 @@ interface Received {
   buffer: ArrayBuffer | null;
 }
 
+/** The frame loop alone: no worker, no state, nothing drawn. */
+function emptyDesign(): Design {
+  return {
+    frame: () => -1,
+    deliveries: 0,
+    receiveMs: 0,
+    stop: async () => ({}),
+  };
+}
+
 async function messageDesign(mode: 'clone' | 'transfer', count: number, side: SharedArrayBuffer): Promise<Design> {
   const config: Omit<MessageConfig, 'anchor'> = { mode, kind: '3d', count, tickRate: TRANSPORT_TICK_RATE, side, pool: 3 };
   const worker = messageWorker(config);
@@ -228,7 +242,11 @@ async function measure(name: DesignName, count: number, windows: number, windowM
   const sideBuffer = createSide();
   const side: SideViews = sideViews(sideBuffer);
   const design =
-    name === 'ours' || name === 'ours-gpu' ? await oursDesign(count, sideBuffer, name === 'ours-gpu') : await messageDesign(name, count, sideBuffer);
+    name === 'empty'
+      ? emptyDesign()
+      : name === 'ours' || name === 'ours-gpu'
+        ? await oursDesign(count, sideBuffer, name === 'ours-gpu')
+        : await messageDesign(name, count, sideBuffer);
   // the frame loop, recording per frame
   let frames = 0;
   let stale = 0;
@@ -279,7 +297,7 @@ async function measure(name: DesignName, count: number, windows: number, windowM
       mainCpuPerFrame: cpu.main / frames,
       workPerFrame: work.reduce((s, x) => s + x, 0) / Math.max(1, work.length),
       workP99: workStats.p99,
-      receivePerDelivery: name === 'ours' || name === 'ours-gpu' ? Number.NaN : (design.receiveMs - receive0) / Math.max(1, deliveries),
+      receivePerDelivery: name === 'transfer' || name === 'clone' ? (design.receiveMs - receive0) / Math.max(1, deliveries) : Number.NaN,
       deliveries,
       ticks,
       workerCpuPerTick: cpu.workers / Math.max(1, ticks),
@@ -300,7 +318,7 @@ export async function transport(quick: boolean): Promise<{ tickRate: number; row
   const windows = quick ? 2 : 4;
   const rows: TransportRow[] = [];
   for (const count of sizes) {
-    for (const design of ['ours', 'ours-gpu', 'clone', 'transfer'] as const) {
+    for (const design of ['empty', 'ours', 'ours-gpu', 'clone', 'transfer'] as const) {
       await collectGarbage();
       const row = await measure(design, count, windows, 1000);
       const s = row.summary;
