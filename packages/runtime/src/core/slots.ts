@@ -324,13 +324,20 @@ const coveredHalves = new Int32Array(coveredBits.buffer);
  * before it plans again, so a frame that slips in between is never lost.
  */
 export function frameNeedsWake(views: Pick<SharedViews<Schema>, 'i32'>, time: number): boolean {
+  return !(time <= readCovered(views));
+}
+
+/**
+ * COVERED as the worker last published it, through the PLAN_SEQ sequence lock: NaN when the sequence is odd or
+ * moves during the read (the worker is rewriting it), so a caller in doubt wakes the worker.
+ */
+export function readCovered(views: Pick<SharedViews<Schema>, 'i32'>): number {
   const { i32 } = views;
   const before = Atomics.load(i32, I32.PLAN_SEQ);
-  if ((before & 1) !== 0) return true;
+  if ((before & 1) !== 0) return Number.NaN;
   coveredHalves[0] = Atomics.load(i32, I32.COVERED_LO);
   coveredHalves[1] = Atomics.load(i32, I32.COVERED_HI);
-  if (Atomics.load(i32, I32.PLAN_SEQ) !== before) return true;
-  return !(time <= coveredBits[0]!);
+  return Atomics.load(i32, I32.PLAN_SEQ) === before ? coveredBits[0]! : Number.NaN;
 }
 
 const planBits = new Float64Array(1);
