@@ -24,10 +24,13 @@
  *     ;; then the last n & 3 elements one at a time, the same formula in f32
  *   )
  *   (func (export "nlerp") (param $a i32) (param $b i32) (param $out i32) (param $count i32) (param $alpha f32)
- *     ;; per quaternion (one v128): d = hsum(a * b) in every lane (two shuffles)
- *     ;; b ^= (d < 0) & 0x80000000                       the shorter path
- *     ;; x = a * (1 - alpha) + b * alpha;  l = hsum(x * x)
- *     ;; out = (x / sqrt(l)) & (l > 0)                    a zero quaternion stays zero
+ *     ;; eight quaternions a turn, as two groups of four whose steps interleave; per group (q_k = a, r_k = b):
+ *     ;; d = [q_0.r_0, q_1.r_1, q_2.r_2, q_3.r_3]          four products, summed by a 4x4 transpose-add
+ *     ;; s = splat(alpha) ^ ((d < 0) & 0x80000000)          per quaternion, alpha signed for the shorter path
+ *     ;; x_k = q_k * (1 - alpha) + r_k * s[k]             (one relaxed_madd where relaxed SIMD validates)
+ *     ;; l = [|x_0|^2 .. |x_3|^2];  m = (1 / sqrt(l)) & (l > 0)   one sqrt, one div; a zero quaternion stays 0
+ *     ;; out_k = x_k * m[k]
+ *     ;; then at most one more group of four, then the last count & 3 one at a time
  *   ))
  * ```
  *
@@ -38,7 +41,7 @@
  * `WebAssembly.Memory` (`initial = maximum`, its `buffer` is the SAB the layout lays out), and
  * `createBlendKernels({ memory, renderBytes })` makes the render buffer's memory beside it. Where the engine
  * has multi-memory, the kernels read both states from the shared memory and write the blend straight into
- * the plain render memory: WebGL takes views of it, and nothing is copied. Without multi-memory, they blend
+ * the plain render memory, and nothing is copied. Without multi-memory, they blend
  * into a scratch block in the shared memory (after the layout) and the sampler copies that out to a plain
  * render buffer. Angle and none fields, and the render-delay history (plain buffers), use the JS kernels; so
  * do engines without SIMD.
@@ -322,8 +325,8 @@ const name = (s: string) => [...uleb(s.length), ...Array.from(s, (c) => c.charCo
  * The module's bytes; `shared` marks the imported memory shared (it must match the memory given). With
  * `render`, the module also imports a second, unshared memory ("env" "render": multi-memory) and exports
  * `lerpOut` and `nlerpOut`, which read memory 0 and write that one: the blend lands in a plain buffer the
- * caller may hand to WebGL (which refuses shared views), with no copy out of shared memory. With `relaxed`,
- * the blends use relaxed SIMD's fused multiply-add (fewer instructions; as exact or more).
+ * caller may hand to any API (some, like ImageData, refuse shared views), with no copy out of shared memory.
+ * With `relaxed`, the blends use relaxed SIMD's fused multiply-add (fewer instructions; as exact or more).
  */
 export function kernelModuleBytes(shared: boolean, render = false, relaxed = false): Uint8Array<ArrayBuffer> {
   const type = section(1, [1, 0x60, 5, I32, I32, I32, I32, F32, 0]); // (i32 i32 i32 i32 f32) -> ()

@@ -427,7 +427,8 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.commands = (remote as unknown as { commands: Remote<C> }).commands;
     this.now = createSharedClock(anchor);
     this.#header = views?.i32 ?? (reader as MessageSource<S>).header;
-    // the render buffer: plain memory either way (WebGL refuses shared views); in the kernels' render memory
+    // the render buffer: plain memory either way (the game hands it to APIs, and some refuse views of shared
+    // memory: ImageData, TextDecoder; WebGL in Chromium 156 takes them); in the kernels' render memory
     // where they have one, so they blend straight into it
     const renderMemory = simd?.kernels.renderMemory ?? null;
     const render = fieldViews<S>(renderMemory === null ? new ArrayBuffer(layout.blockBytes) : (renderMemory.buffer as ArrayBuffer), 0, layout);

@@ -310,7 +310,7 @@ export class Sampler<S extends Schema> {
         const scratch = simd.scratch[name];
         if (field.kind === 'linear') simd.kernels.lerp(a, b, scratch, count * field.width, alpha);
         else simd.kernels.nlerp(a, b, scratch, count, alpha);
-        // out of shared memory: the render buffer stays a plain one (WebGL refuses shared views)
+        // out of shared memory: the render buffer stays a plain one (some APIs refuse views of shared memory)
         this.#render[name].set(this.#scratchLive[i]!);
       } else {
         interpolateField(field.kind, field.width, a, b, this.#render[name], count, alpha);
