@@ -62,8 +62,9 @@ export const I32 = {
   HEARTBEAT: 11,
   /**
    * A sequence lock over COVERED, which only the worker writes: odd while it rewrites the halves. COVERED (a
-   * float64 as two Int32 halves, Atomics) is the newest state's time while the worker sleeps, and -Infinity
-   * while it is awake: a frame at or before it needs no wake-up (see slots.ts, `frameNeedsWake`).
+   * float64 as two Int32 halves, Atomics) is the newest state's time, written just before the worker sleeps,
+   * and -Infinity again soon after it wakes (a stale value is harmless: a waiter compares against FRAME_SEQ
+   * itself): a frame at or before it needs no wake-up (see slots.ts, `frameNeedsWake`).
    */
   PLAN_SEQ: 12,
   COVERED_LO: 13,

@@ -69,7 +69,10 @@ export interface WorkerStats extends FlipStats {
   /** Ms the user's step took: the last one, and the most since attach. */
   readonly lastStepMs: number;
   readonly maxStepMs: number;
-  /** Times the loop slept (each an Atomics.waitAsync, or a short spin). */
+  /**
+   * Times the loop slept: each an Atomics.waitAsync, a block and spin, or a short spin (a precise wake takes
+   * two: the block and spin ends 50 µs early and a short spin follows, planned warm).
+   */
   readonly sleeps: number;
   /** Ms spent spinning for precise wakes (see `spinMs`). */
   readonly spunMs: number;

@@ -3,7 +3,8 @@
  * the same blends as interpolate.ts's `lerpField` and `quaternionField`, four float32 lanes at a time.
  * The sampler uses them for linear and quaternion fields with the shared transport (see "Wiring" below).
  *
- * The module is hand-assembled here (no toolchain): about 300 bytes, compiled synchronously at start-up.
+ * The module is hand-assembled here (no toolchain): 3 KB (6 KB with the render variants), compiled
+ * synchronously at start-up.
  * `createBlendKernels()` picks the backend once: wasm SIMD where `WebAssembly.validate` accepts the module,
  * otherwise the JS kernels. Both backends take Float32Array views; the wasm one blends only views whose inputs
  * lie in its memory (`kernels.memory`) and whose output lies there too or in its render memory
@@ -393,31 +394,41 @@ export interface BlendKernelOptions {
 
 /**
  * Picks the kernels once: wasm SIMD where the engine has it, else JS. Compiles synchronously (the module is
- * a few hundred bytes, under every engine's synchronous-compile limit). Allocates; call at set-up.
+ * 3 to 6 KB, under the synchronous-compile limit of engines with these features). Allocates; call at set-up.
  */
 export function createBlendKernels(options: BlendKernelOptions = {}): BlendKernels {
   if (options.backend === 'js' || !simdSupported()) return jsKernels;
   const memory = options.memory ?? new WebAssembly.Memory({ initial: options.pages ?? 1 });
   const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
   const renderPages = Math.ceil((options.renderBytes ?? 0) / 65_536);
-  // its maximum is its size: growing would detach the views the caller keeps over it
-  const renderMemory = renderPages > 0 && multiMemorySupported() ? new WebAssembly.Memory({ initial: renderPages, maximum: renderPages }) : null;
   const relaxed = options.relaxedSimd !== false && relaxedSimdSupported();
-  let wasm: KernelExports;
-  try {
-    const module = new WebAssembly.Module(kernelModuleBytes(shared, renderMemory !== null, relaxed));
-    const env: Record<string, WebAssembly.Memory> = renderMemory === null ? { memory } : { memory, render: renderMemory };
-    wasm = new WebAssembly.Instance(module, { env }).exports as unknown as KernelExports;
-  } catch {
-    return jsKernels; // e.g. a memory whose maximum the import does not accept
+  // the best module that instantiates: with the render memory (multi-memory), else in place; else the JS kernels
+  let wasm: KernelExports | null = null;
+  let renderMemory: WebAssembly.Memory | null = null;
+  for (const render of renderPages > 0 && multiMemorySupported() ? [true, false] : [false]) {
+    try {
+      // its maximum is its size: growing would detach the views the caller keeps over it
+      const rendered = render ? new WebAssembly.Memory({ initial: renderPages, maximum: renderPages }) : null;
+      const module = new WebAssembly.Module(kernelModuleBytes(shared, render, relaxed));
+      const env: Record<string, WebAssembly.Memory> = rendered === null ? { memory } : { memory, render: rendered };
+      wasm = new WebAssembly.Instance(module, { env }).exports as unknown as KernelExports;
+      renderMemory = rendered;
+      break;
+    } catch {
+      // e.g. a memory whose maximum the import does not accept: try the next
+    }
   }
+  if (wasm === null) return jsKernels;
+  const exports = wasm;
   /**
-   * The kernel for these views: in place when all three lie in `memory`, the writing-out one when the output
-   * lies in `renderMemory`, else null (buffers looked up per call: a grown memory has a new buffer).
+   * The kernel for these views, or null (then the JS kernels run): in place when all three lie in `memory`,
+   * the writing-out one when the output lies in `renderMemory`; and only for `n` floats that fit all three
+   * views (a bigger `n` must not write past a view into whatever follows it). Buffers are looked up per call:
+   * a grown memory has a new buffer.
    */
-  const pick = (inPlace: Kernel, out: Kernel | undefined, a: Float32Array, b: Float32Array, o: Float32Array): Kernel | null => {
+  const pick = (inPlace: Kernel, out: Kernel | undefined, a: Float32Array, b: Float32Array, o: Float32Array, n: number): Kernel | null => {
     const buffer = memory.buffer;
-    if (a.buffer !== buffer || b.buffer !== buffer) return null;
+    if (a.buffer !== buffer || b.buffer !== buffer || !(n <= a.length && n <= b.length && n <= o.length)) return null;
     if (o.buffer === buffer) return inPlace;
     return out !== undefined && o.buffer === renderMemory?.buffer ? out : null;
   };
@@ -427,12 +438,12 @@ export function createBlendKernels(options: BlendKernelOptions = {}): BlendKerne
     renderMemory,
     relaxedSimd: relaxed,
     lerp(previous, current, out, elements, alpha) {
-      const kernel = pick(wasm.lerp, wasm.lerpOut, previous, current, out);
+      const kernel = pick(exports.lerp, exports.lerpOut, previous, current, out, elements);
       if (kernel === null) lerpField(previous, current, out, elements, alpha);
       else kernel(previous.byteOffset, current.byteOffset, out.byteOffset, elements, alpha);
     },
     nlerp(previous, current, out, count, alpha) {
-      const kernel = pick(wasm.nlerp, wasm.nlerpOut, previous, current, out);
+      const kernel = pick(exports.nlerp, exports.nlerpOut, previous, current, out, 4 * count);
       if (kernel === null) quaternionField(previous, current, out, count, alpha);
       else kernel(previous.byteOffset, current.byteOffset, out.byteOffset, count, alpha);
     },

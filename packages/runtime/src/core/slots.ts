@@ -302,13 +302,19 @@ export function readNextFrame(views: Pick<SharedViews<Schema>, 'i32'>): number {
  */
 export function writeNextFrame(views: Pick<SharedViews<Schema>, 'i32'>, time: number): boolean {
   const { i32 } = views;
+  // the frame this one replaces (this thread is the only writer, so its own last write reads back whole)
+  halves[0] = Atomics.load(i32, I32.NEXT_FRAME_LO);
+  halves[1] = Atomics.load(i32, I32.NEXT_FRAME_HI);
+  const replaced = bits[0]!;
   bits[0] = time;
   Atomics.add(i32, I32.FRAME_SEQ, 1); // odd: a write is under way
   Atomics.store(i32, I32.NEXT_FRAME_LO, halves[0]!);
   Atomics.store(i32, I32.NEXT_FRAME_HI, halves[1]!);
   Atomics.add(i32, I32.FRAME_SEQ, 1); // even: published
-  // a worker not yet asleep sees the new sequence when it goes to wait, and does not wait; one asleep needs this
-  if (!frameNeedsWake(views, time)) return false;
+  // a worker not yet asleep sees the new sequence when it goes to wait, and does not wait; one asleep needs
+  // this, unless its plan serves the frame. A frame earlier than the one it replaces always rings: a worker
+  // holding for an overdue frame plans its return to the wall clock from that frame's time
+  if (!(time < replaced) && !frameNeedsWake(views, time)) return false;
   Atomics.notify(i32, I32.FRAME_SEQ);
   return true;
 }
@@ -317,11 +323,12 @@ const coveredBits = new Float64Array(1);
 const coveredHalves = new Int32Array(coveredBits.buffer);
 
 /**
- * Whether a frame at `time` must wake the worker: not when it sleeps and its newest state already reaches
- * `time`. Such a frame moves the worker's target only within what it has made, and the wake it planned comes
- * no later than one planned with this frame would (fixed-step.ts, `nextWakeTime`): frames past what it has
- * made wake it. In doubt (COVERED being rewritten), wake. A worker waking from this sleep re-reads the frame
- * before it plans again, so a frame that slips in between is never lost.
+ * Whether a frame at `time` (no earlier than the frame it replaces) must wake the worker: not when it sleeps
+ * and its newest state already reaches `time`. Such a frame moves the worker's target only within what it has
+ * made, and no tick becomes due, by that frame, before the wake the worker planned (fixed-step.ts,
+ * `planSteps`, `nextWakeTime`): frames past what it has made wake it. In doubt (COVERED being rewritten),
+ * wake. A worker waking from this sleep re-reads the frame before it plans again, so a frame that slips in
+ * between is never lost.
  */
 export function frameNeedsWake(views: Pick<SharedViews<Schema>, 'i32'>, time: number): boolean {
   return !(time <= readCovered(views));

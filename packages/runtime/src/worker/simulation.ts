@@ -91,7 +91,8 @@ export interface SimulationDefinition<S extends Schema> {
   /**
    * Most ms of each timed wait spent spinning rather than sleeping, for ticks that start on time: a timed
    * wait alone wakes 0.15 to 0.85 ms late. Spinning costs CPU: at most `spinMs` per tick (frames wake the
-   * worker without it). Default: 6% of a tick, at most 1 ms (1 ms at 60 Hz: 6% of a core at most). 0: never.
+   * worker without it). Default: 6% of a tick, at most 1 ms (1 ms at 60 Hz: 6% of a core at most); never more
+   * than half a tick, whatever is asked. 0: never.
    */
   readonly spinMs?: number;
   /** While the page is hidden: 'pause' sleeps and resumes without a burst (default); 'run' keeps ticking. */
@@ -631,12 +632,15 @@ export class Simulation<S extends Schema> implements SimulationRemote {
         continue;
       }
       if (plan.steps > 0) replans = 0;
-      const spin = this.#spinMs ?? Math.min(1, 0.06 * a.timeline.tickLength);
+      // at most half a tick of spinning, whatever spinMs asks: the rest of the wait sleeps or blocks
+      const spin = Math.min(this.#spinMs ?? Math.min(1, 0.06 * a.timeline.tickLength), 0.5 * a.timeline.tickLength);
       // Give comlink calls and timers (the heartbeat) a turn: when more ticks may be due, when one is due this
-      // very moment (a zero-length wait would only spin through microtasks), and at least every YIELD_EVERY_MS
-      // (the blocking and spinning waits do not yield) unless a tick falls due within the spin: then right after
-      // it. Never between a precise wake and the tick it is for.
-      if (wait <= 0 || (a.clock() - lastYield > YIELD_EVERY_MS && wait > spin)) {
+      // very moment (a zero-length wait would only spin through microtasks), and once YIELD_EVERY_MS have passed
+      // since the last turn (the blocking and spinning waits do not yield), deferred while a tick falls due
+      // within the spin (then right after it, not between the precise wake and its tick), but never past
+      // twice that: a step that takes nearly a whole tick leaves every wait within the spin.
+      const sinceYield = a.clock() - lastYield;
+      if (wait <= 0 || (sinceYield > YIELD_EVERY_MS && (wait > spin || sinceYield > 2 * YIELD_EVERY_MS))) {
         await host.yieldToEvents();
         lastYield = a.clock();
         continue;

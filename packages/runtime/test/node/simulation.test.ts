@@ -186,6 +186,68 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     expect(s.clock.yields).toBeGreaterThanOrEqual(8); // at least one turn per 4 ms of that busy stretch
   });
 
+  describe('never goes more than a few ms without a turn of its event loop, on a host whose short waits block', () => {
+    /**
+     * A host whose clock moves by itself: a sleep passes its ms at once and, like the browser's, frees the
+     * event loop only when it is long (an Atomics.waitAsync); waits within spinMs + 4 ms block and spin; a
+     * yield takes 20 µs. It parks the loop once the clock passes `end`.
+     */
+    function selfDrivingHost(end: number) {
+      const state = { now: 1000, yields: [] as number[], spun: 0 };
+      const host: SimulationHost = {
+        clock: () => () => state.now,
+        sleep: (_i32, _index, _value, ms, spinMs) => {
+          if (state.now > end) return new Promise(() => {});
+          state.now += Math.max(0, ms);
+          const spunMs = Math.min(Math.max(0, ms), spinMs);
+          state.spun += spunMs;
+          return Promise.resolve({ yielded: ms > spinMs + 4, spunMs });
+        },
+        yieldToEvents: () => {
+          // park a loop that yields without the clock moving (it would spin through microtasks forever)
+          if (state.now > end || state.yields.length > 10_000) return new Promise(() => {});
+          state.yields.push(state.now);
+          state.now += 0.02; // a MessageChannel round trip
+          return Promise.resolve();
+        },
+        every: () => () => {},
+      };
+      return { host, state };
+    }
+
+    for (const [label, options, stepMs] of [
+      ['60 Hz, a step that takes 16 ms (every wait within the spin)', { tickRate: 60 }, 16],
+      ['1 kHz with spinMs 1 (more than the wait between ticks)', { tickRate: 1000, spinMs: 1 }, 0],
+      ['60 Hz with spinMs 20 (more than a tick)', { tickRate: 60, spinMs: 20 }, 0],
+    ] as const) {
+      it(label, async () => {
+        const { host, state } = selfDrivingHost(1500);
+        const sim = new Simulation(
+          {
+            schema,
+            ...options,
+            init(world) {
+              world.count = 1;
+            },
+            step() {
+              state.now += stepMs;
+            },
+          },
+          host,
+        );
+        sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
+        sim.start();
+        await new Promise((resolve) => setTimeout(resolve, 0)); // the loop ran to `end` in microtasks, then parked
+        expect(state.yields.length).toBeLessThan(10_000);
+        expect(state.now).toBeGreaterThan(1500);
+        const gaps = state.yields.map((t, i) => t - (i === 0 ? 1000 : state.yields[i - 1]!));
+        expect(Math.max(...gaps, state.now - state.yields.at(-1)!)).toBeLessThanOrEqual(2 * 4 + 1000 / options.tickRate);
+        // and no more than half of each tick spent spinning, whatever spinMs asked
+        expect(state.spun / (state.now - 1000)).toBeLessThanOrEqual(0.5);
+      });
+    }
+  });
+
   it('does not count holding for an overdue frame as backlog, even under drop', async () => {
     const { sim, clock, views, front } = setup({ maxLeadTicks: 10, backlog: 'drop' });
     writeNextFrame(views, 1016);

@@ -93,7 +93,8 @@ export function describeKernelCases(shared: boolean, into: 'in place' | 'render 
       }
     }
 
-    for (const count of [0, 1, 5, 250, 4096]) {
+    // 12 and 13: the eight-a-turn loop, then one group of four (then one more, alone)
+    for (const count of [0, 1, 5, 12, 13, 250, 4096]) {
       it(`nlerp matches quaternionField: ${count} quaternions, sign fix and zeros included`, () => {
         const random = mulberry32(count + 1);
         const [a, b, out] = viewsIn(memory, outMemory, 4 * count, 1);
@@ -123,6 +124,21 @@ export function describeKernelCases(shared: boolean, into: 'in place' | 'render 
       expect(out).toEqual(expected);
       kernels.nlerp(a, b, out, 2, 0.3);
       quaternionField(a, b, expected, 2, 0.3);
+      expect(out).toEqual(expected);
+    });
+
+    it('hands a count larger than the views to the JS kernels, which write nothing past them', () => {
+      const [a, b, out] = viewsIn(memory, outMemory, 8, 0);
+      a.set([0, 0, 0, 1, 1, 2, 3, 4]);
+      b.set([0, 0, 1, 0, 5, 6, 7, 8]);
+      // the float right after `out`: a bigger count must not reach it
+      const after = new Float32Array(out.buffer, out.byteOffset + out.byteLength, 1);
+      after[0] = 42;
+      kernels.lerp(a, b, out, 12, 0.5);
+      kernels.nlerp(a, b, out, 3, 0.5);
+      expect(after[0]).toBe(42);
+      const expected = new Float32Array(8);
+      quaternionField(a, b, expected, 2, 0.5);
       expect(out).toEqual(expected);
     });
   });
