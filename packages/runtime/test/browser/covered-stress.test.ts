@@ -85,7 +85,7 @@ describe('COVERED under contention (worker writes, page reads)', () => {
     // real contention: the worker rewrote it many times during the reads (about 700k times in 2M reads on a
     // quiet machine, most reads in doubt), and the page validated many distinct values (about 100k then)
     expect(verdict.written).toBeGreaterThan(10_000);
-    expect(verdict.distinct).toBeGreaterThan(1_000);
+    expect(verdict.distinct).toBeGreaterThanOrEqual(1_000);
   }, 60_000);
 
   it('catches the halves written without the sequence lock (the verifier can fail)', async () => {
