@@ -1,7 +1,8 @@
 /**
- * WebAssembly SIMD blend kernels: `lerp` (component-wise) and `nlerp` (quaternions, sign fixed, normalised),
- * the same blends as interpolate.ts's `lerpField` and `quaternionField`, four float32 lanes at a time.
- * The sampler uses them for linear and quaternion fields with the shared transport (see "Wiring" below).
+ * WebAssembly SIMD blend kernels: `lerp` (component-wise), `nlerp` (quaternions, sign fixed, normalised) and
+ * `angle` (the shorter arc, wrapped into [-PI, PI)), the same blends as interpolate.ts's `lerpField`,
+ * `quaternionField` and `angleField`, four float32 lanes at a time. The sampler uses them for linear,
+ * quaternion and angle fields with the shared transport (see "Wiring" below).
  *
  * The module is hand-assembled here (no toolchain): 3 KB (6 KB with the render variants), compiled
  * synchronously at start-up.
@@ -32,6 +33,10 @@
  *     ;; l = [|x_0|^2 .. |x_3|^2];  m = (1 / sqrt(l)) & (l > 0)   one sqrt, one div; a zero quaternion stays 0
  *     ;; out_k = x_k * m[k]
  *     ;; then at most one more group of four, then the last count & 3 one at a time
+ *   )
+ *   (func (export "angle") (param $a i32) (param $b i32) (param $out i32) (param $n i32) (param $alpha f32)
+ *     ;; four at a time, wrap(x) = x - tau * floor((x + pi) / tau):  out = wrap(a + wrap(b - a) * alpha)
+ *     ;; then the last n & 3 one at a time, the same in f32
  *   ))
  * ```
  *
@@ -44,10 +49,10 @@
  * has multi-memory, the kernels read both states from the shared memory and write the blend straight into
  * the plain render memory, and nothing is copied. Without multi-memory, they blend
  * into a scratch block in the shared memory (after the layout) and the sampler copies that out to a plain
- * render buffer. Angle and none fields, and the render-delay history (plain buffers), use the JS kernels; so
- * do engines without SIMD.
+ * render buffer. None fields, and the render-delay history (plain buffers), use the JS kernels; so do
+ * engines without SIMD.
  */
-import { lerpField, quaternionField } from './interpolate.ts';
+import { angleField, lerpField, quaternionField } from './interpolate.ts';
 
 export type BlendBackend = 'wasm-simd' | 'js';
 
@@ -67,6 +72,8 @@ export interface BlendKernels {
   lerp(previous: Float32Array, current: Float32Array, out: Float32Array, elements: number, alpha: number): void;
   /** `count` quaternions (x y z w) by nlerp, like `quaternionField`. */
   nlerp(previous: Float32Array, current: Float32Array, out: Float32Array, count: number, alpha: number): void;
+  /** `count` angles along the shorter arc, wrapped into [-PI, PI), like `angleField` (in float32 here). */
+  angle(previous: Float32Array, current: Float32Array, out: Float32Array, count: number, alpha: number): void;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -125,6 +132,7 @@ const op = {
   f32Sub: [0x93],
   f32Add: [0x92],
   f32Mul: [0x94],
+  f32Floor: [0x8e],
   f32Load: (mem: number) => [0x2a, ...memarg(mem)],
   f32Store: (mem: number) => [0x38, ...memarg(mem)],
   simd: (code: number, ...rest: number[]) => [0xfd, ...uleb(code), ...rest],
@@ -140,6 +148,8 @@ const v = {
   and: op.simd(0x4e),
   xor: op.simd(0x51),
   sqrt: op.simd(0xe3),
+  floor: op.simd(0x68),
+  sub: op.simd(0xe5),
   /** Relaxed SIMD f32x4.relaxed_madd: a * b + c, fused where the CPU has FMA. */
   madd: op.simd(0x105),
   add: op.simd(0xe4),
@@ -197,6 +207,59 @@ function lerpBody(variant: Variant): number[] {
     ...op.get(A), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.get(BETA), ...op.f32Mul,
     ...op.get(B), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.get(ALPHA), ...op.f32Mul,
     ...op.f32Add, ...op.f32Store(dst),
+    ...op.get(I), ...op.i32(4), ...op.i32Add, ...op.set(I),
+    ...op.br(0), ...op.end, ...op.end,
+    ...op.end,
+  ];
+  return [...locals, ...code];
+}
+
+const TAU32 = 2 * Math.PI;
+
+// params: 0 a, 1 b, 2 out, 3 n, 4 alpha: n angles (radians) along the shorter arc, wrapped into [-PI, PI)
+function angleBody(variant: Variant): number[] {
+  const { dst } = variant;
+  const [A, B, OUT, N, ALPHA] = [0, 1, 2, 3, 4];
+  // locals: 5 i, 6 end4, 7 end (i32); 8 x (f32); 9 va, 10 pi, 11 tau, 12 inverse tau, 13 d (v128)
+  const [I, END4, END, X, VA, PI4, TAU4, INV4, D] = [5, 6, 7, 8, 9, 10, 11, 12, 13];
+  const locals = [3, ...uleb(3), I32, ...uleb(1), F32, ...uleb(5), V128];
+  /** x - tau * floor((x + pi) / tau) for the v128 on the stack, kept in D: x wrapped into [-PI, PI). */
+  const wrap4 = [
+    ...op.set(D),
+    ...op.get(D), ...op.get(TAU4), ...op.get(D), ...op.get(PI4), ...v.add, ...op.get(INV4), ...v.mul, ...v.floor, ...v.mul, ...v.sub,
+  ];
+  /** The same for the f32 on the stack, in X. */
+  const wrap1 = [
+    ...op.set(X),
+    ...op.get(X), ...op.f32(TAU32), ...op.get(X), ...op.f32(Math.PI), ...op.f32Add, ...op.f32(1 / TAU32), ...op.f32Mul, ...op.f32Floor, ...op.f32Mul, ...op.f32Sub,
+  ];
+  const code = [
+    ...op.get(ALPHA), ...v.splat, ...op.set(VA),
+    ...op.f32(Math.PI), ...v.splat, ...op.set(PI4),
+    ...op.f32(TAU32), ...v.splat, ...op.set(TAU4),
+    ...op.f32(1 / TAU32), ...v.splat, ...op.set(INV4),
+    ...op.get(N), ...op.i32(-4), ...op.i32And, ...op.i32(2), ...op.i32Shl, ...op.set(END4),
+    ...op.get(N), ...op.i32(2), ...op.i32Shl, ...op.set(END),
+    // four at a time: v = a + wrap(b - a) * alpha, then wrap(v)
+    ...op.block, ...op.loop,
+    ...op.get(I), ...op.get(END4), ...op.i32GeU, ...op.brIf(1),
+    ...op.get(OUT), ...op.get(I), ...op.i32Add,
+    ...op.get(B), ...op.get(I), ...op.i32Add, ...v.load(0), ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load(0), ...v.sub, ...wrap4,
+    ...(variant.relaxed
+      ? [...op.get(VA), ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load(0), ...v.madd]
+      : [...op.get(VA), ...v.mul, ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load(0), ...v.add]),
+    ...wrap4,
+    ...v.store(dst),
+    ...op.get(I), ...op.i32(16), ...op.i32Add, ...op.set(I),
+    ...op.br(0), ...op.end, ...op.end,
+    // the rest, one at a time, the same in f32
+    ...op.block, ...op.loop,
+    ...op.get(I), ...op.get(END), ...op.i32GeU, ...op.brIf(1),
+    ...op.get(OUT), ...op.get(I), ...op.i32Add,
+    ...op.get(B), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.get(A), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.f32Sub, ...wrap1,
+    ...op.get(ALPHA), ...op.f32Mul, ...op.get(A), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.f32Add,
+    ...wrap1,
+    ...op.f32Store(dst),
     ...op.get(I), ...op.i32(4), ...op.i32Add, ...op.set(I),
     ...op.br(0), ...op.end, ...op.end,
     ...op.end,
@@ -338,9 +401,9 @@ export function kernelModuleBytes(shared: boolean, render = false, relaxed = fal
   if (render) memoryImports.push([...name('env'), ...name('render'), 0x02, 0x00, ...uleb(1)]);
   const imports = section(2, [memoryImports.length, ...memoryImports.flat()]);
   const variants: Variant[] = render ? [{ dst: 0, relaxed }, { dst: 1, relaxed }] : [{ dst: 0, relaxed }];
-  const bodies = variants.flatMap((variant) => [lerpBody(variant), nlerpBody(variant)]);
+  const bodies = variants.flatMap((variant) => [lerpBody(variant), nlerpBody(variant), angleBody(variant)]);
   const functions = section(3, [bodies.length, ...bodies.map(() => 0)]);
-  const names = ['lerp', 'nlerp', 'lerpOut', 'nlerpOut'].slice(0, bodies.length);
+  const names = ['lerp', 'nlerp', 'angle', 'lerpOut', 'nlerpOut', 'angleOut'].slice(0, bodies.length);
   const exports = section(7, [names.length, ...names.flatMap((n, i) => [...name(n), 0x00, i])]);
   const code = section(10, [bodies.length, ...bodies.flatMap((b) => [...uleb(b.length), ...b])]);
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imports, ...functions, ...exports, ...code]);
@@ -371,10 +434,11 @@ const jsKernels: BlendKernels = {
   relaxedSimd: false,
   lerp: lerpField,
   nlerp: quaternionField,
+  angle: angleField,
 };
 
 type Kernel = (a: number, b: number, out: number, n: number, alpha: number) => void;
-type KernelExports = { lerp: Kernel; nlerp: Kernel; lerpOut?: Kernel; nlerpOut?: Kernel };
+type KernelExports = { lerp: Kernel; nlerp: Kernel; angle: Kernel; lerpOut?: Kernel; nlerpOut?: Kernel; angleOut?: Kernel };
 
 export interface BlendKernelOptions {
   /** The memory to blend in: views over its buffer are blended in place. Default: a new one of `pages`. */
@@ -445,6 +509,11 @@ export function createBlendKernels(options: BlendKernelOptions = {}): BlendKerne
     nlerp(previous, current, out, count, alpha) {
       const kernel = pick(exports.nlerp, exports.nlerpOut, previous, current, out, 4 * count);
       if (kernel === null) quaternionField(previous, current, out, count, alpha);
+      else kernel(previous.byteOffset, current.byteOffset, out.byteOffset, count, alpha);
+    },
+    angle(previous, current, out, count, alpha) {
+      const kernel = pick(exports.angle, exports.angleOut, previous, current, out, count);
+      if (kernel === null) angleField(previous, current, out, count, alpha);
       else kernel(previous.byteOffset, current.byteOffset, out.byteOffset, count, alpha);
     },
   };

@@ -53,8 +53,8 @@ export interface RuntimeOptions<S extends Schema> {
    */
   readonly transport?: 'auto' | TransportKind;
   /**
-   * The blend kernels for linear and quaternion fields: 'wasm-simd' (default where the engine has WebAssembly
-   * SIMD, with the shared transport: the shared buffer is then a WebAssembly memory) or 'js'.
+   * The blend kernels for linear, quaternion and angle fields: 'wasm-simd' (default where the engine has
+   * WebAssembly SIMD, with the shared transport: the shared buffer is then a WebAssembly memory) or 'js'.
    * `runtime.kernels` says which run.
    */
   readonly kernels?: BlendBackend;
@@ -160,7 +160,7 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   readonly commands: Remote<C>;
   /** The transport in use: 'shared' (SharedArrayBuffer) or 'message' (no cross-origin isolation). */
   readonly transport: TransportKind;
-  /** The blend kernels in use for linear and quaternion fields. */
+  /** The blend kernels in use for linear, quaternion and angle fields. */
   readonly kernels: BlendBackend;
   /** The shared buffer's views (null with the message transport). */
   readonly views: SharedViews<S> | null;

@@ -119,7 +119,7 @@ export class Sampler<S extends Schema> {
   #tickLength = 0;
 
   /**
-   * The WebAssembly SIMD kernels and a scratch block in their memory: linear and quaternion fields whose
+   * The WebAssembly SIMD kernels and a scratch block in their memory: linear, quaternion and angle fields whose
    * states lie in that memory (the shared buffer) are blended straight into the render buffer when it lies in
    * the kernels' render memory (multi-memory engines), else into the scratch block and copied out.
    */
@@ -296,26 +296,30 @@ export class Sampler<S extends Schema> {
       const name = field.name as keyof S;
       const a = previous[name];
       const b = current[name];
-      const blendable = simd !== null && a.buffer === memory && (field.kind === 'linear' || field.kind === 'quaternion');
+      const blendable = simd !== null && a.buffer === memory && field.kind !== 'none';
       if (blendable && this.#render[name].buffer === simd.kernels.renderMemory?.buffer) {
         // the kernels read the shared states and write the render buffer (a plain memory of theirs): no copy
-        if (field.kind === 'linear') simd.kernels.lerp(a, b, this.#render[name], count * field.width, alpha);
-        else simd.kernels.nlerp(a, b, this.#render[name], count, alpha);
+        this.#kernel(simd.kernels, field, a, b, this.#render[name], count, alpha);
       } else if (blendable) {
         if (count !== this.#scratchCount) {
           // views of the live part of each scratch run: allocated when the count changes, not every frame
           this.#scratchCount = count;
           this.#fields.forEach((f, j) => (this.#scratchLive[j] = simd.scratch[f.name as keyof S].subarray(0, count * f.width)));
         }
-        const scratch = simd.scratch[name];
-        if (field.kind === 'linear') simd.kernels.lerp(a, b, scratch, count * field.width, alpha);
-        else simd.kernels.nlerp(a, b, scratch, count, alpha);
+        this.#kernel(simd.kernels, field, a, b, simd.scratch[name], count, alpha);
         // out of shared memory: the render buffer stays a plain one (some APIs refuse views of shared memory)
         this.#render[name].set(this.#scratchLive[i]!);
       } else {
         interpolateField(field.kind, field.width, a, b, this.#render[name], count, alpha);
       }
     }
+  }
+
+  /** The wasm kernel for a linear, quaternion or angle field (width 1: angles are one float each). */
+  #kernel(kernels: BlendKernels, field: FieldInfo, a: Float32Array, b: Float32Array, out: Float32Array, count: number, alpha: number): void {
+    if (field.kind === 'linear') kernels.lerp(a, b, out, count * field.width, alpha);
+    else if (field.kind === 'quaternion') kernels.nlerp(a, b, out, count, alpha);
+    else kernels.angle(a, b, out, count, alpha);
   }
 
   #snapPass(

@@ -1,13 +1,14 @@
 /**
  * The WebAssembly SIMD blend kernels (core/simd-kernel.ts) against the JS kernels they stand in for, on the same
  * inputs: random states, every alpha from 0 to 1 and a little past (extrapolation), quaternions more than 90
- * degrees apart (the sign fix), zero quaternions, lengths that are not multiples of four, views at odd offsets,
+ * degrees apart (the sign fix), zero quaternions, angles across the +-PI seam, lengths that are not multiples
+ * of four, views at odd offsets,
  * and views outside the wasm memory (which must fall back to JS). Shared by the Node test (in place, plain
  * SIMD: Node 20 has neither multi-memory nor relaxed SIMD) and the browser one (also writing into the render
  * memory, with and without relaxed SIMD, as the runtime may there).
  */
 import { describe, expect, it } from 'vitest';
-import { lerpField, quaternionField } from '../../src/core/interpolate.ts';
+import { angleField, lerpField, quaternionField, wrapAngle } from '../../src/core/interpolate.ts';
 import { createBlendKernels, type BlendKernels } from '../../src/core/simd-kernel.ts';
 
 /** A small seeded PRNG. */
@@ -72,6 +73,26 @@ export function describeKernelCases(shared: boolean, into: 'in place' | 'render 
       }
     });
     for (const n of [0, 1, 3, 4, 7, 64, 1001]) {
+      it(`angle matches angleField on the short arc: ${n} angles, across the seam`, () => {
+        const random = mulberry32(n + 7);
+        const [a, b, out] = viewsIn(memory, outMemory, n, 1);
+        for (let i = 0; i < n; i++) {
+          a[i] = (random() * 2 - 1) * Math.PI;
+          // up to 1.5 radians a tick either way, so many pairs cross the seam at +-PI
+          b[i] = wrapAngle(a[i]! + (random() * 2 - 1) * 1.5);
+        }
+        const expected = new Float32Array(n);
+        for (const alpha of ALPHAS) {
+          angleField(a, b, expected, n, alpha);
+          kernels.angle(a, b, out, n, alpha);
+          for (let i = 0; i < n; i++) {
+            // the same angle (float32 here, float64 in JS): compare modulo a turn, so PI and -PI agree
+            expect(Math.abs(wrapAngle(out[i]! - expected[i]!))).toBeLessThanOrEqual(2e-6);
+            expect(out[i]).toBeGreaterThanOrEqual(-Math.PI - 1e-6);
+            expect(out[i]).toBeLessThanOrEqual(Math.PI + 1e-6);
+          }
+        }
+      });
       for (const skew of [0, 1, 3]) {
         it(`lerp matches lerpField: ${n} elements at float offset ${skew}`, () => {
           const random = mulberry32(n * 10 + skew);
@@ -136,9 +157,11 @@ export function describeKernelCases(shared: boolean, into: 'in place' | 'render 
       after[0] = 42;
       kernels.lerp(a, b, out, 12, 0.5);
       kernels.nlerp(a, b, out, 3, 0.5);
+      kernels.angle(a, b, out, 9, 0.5);
       expect(after[0]).toBe(42);
+      // the last call ran in JS, exactly
       const expected = new Float32Array(8);
-      quaternionField(a, b, expected, 2, 0.5);
+      angleField(a, b, expected, 9, 0.5);
       expect(out).toEqual(expected);
     });
   });
