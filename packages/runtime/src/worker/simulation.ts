@@ -119,6 +119,13 @@ export interface SimulationHost {
    * The last `spinMs` of a wait may be spent spinning, for a precise wake. Reports what the wait did.
    */
   sleep(i32: Int32Array, index: number, value: number, ms: number, spinMs: number): Promise<SleepReport>;
+  /**
+   * Optional: the same wait done synchronously when it is short enough to block for (a worker may), returning
+   * its report, or null when `ms` is too long for that (the loop then awaits `sleep`). On the precise path
+   * this saves a promise and an await, so no allocation, nor a GC it could trigger, comes between the wake
+   * and the tick. The report may be reused by the next call.
+   */
+  blockSync?(i32: Int32Array, index: number, value: number, ms: number, spinMs: number): SleepReport | null;
   /** Resolves after pending messages (comlink calls) have had a turn. */
   yieldToEvents(): Promise<void>;
   /** Calls `fn` every `ms` until the returned function is called. */
@@ -178,26 +185,32 @@ const WARM_UP_MS = 0.05;
 
 /** The default host: real shared clock, `Atomics.waitAsync` / `Atomics.wait` / spin sleeps, MessageChannel yields. */
 export function browserHost(): SimulationHost {
+  /** The report of a spin, reused: the precise path allocates nothing. */
+  const spun = { yielded: false, spunMs: 0 };
   const channel = new MessageChannel();
   const waiting: Array<() => void> = [];
   channel.port1.onmessage = () => waiting.shift()?.();
+  const blockSync = (i32: Int32Array, index: number, value: number, ms: number, spinMs: number): SleepReport | null => {
+    if (ms > spinMs + BLOCK_MS) return null;
+    // close: block (a worker may; comlink calls wait at most BLOCK_MS), which wakes on time far more often,
+    // then spin the last stretch in the same call, so nothing (not even a turn of the event loop) comes between
+    // the precise wake and the tick it is for; a ring of the doorbell ends either stage at once. It ends
+    // WARM_UP_MS early, once: the loop's next pass plans warm and spins the rest
+    const until = performance.now() + (ms > 2 * WARM_UP_MS ? ms - WARM_UP_MS : ms);
+    if (ms > spinMs && Atomics.wait(i32, index, value, ms - spinMs) !== 'timed-out') return BLOCKED;
+    const spinFrom = performance.now();
+    while (performance.now() < until && Atomics.load(i32, index) === value);
+    spun.spunMs = performance.now() - spinFrom;
+    return spun;
+  };
   return {
     clock: createSharedClock,
     sleep(i32, index, value, ms, spinMs) {
       // Three stages toward a tick that falls due in `ms`. Measured in Chromium 156 on 2 vCPUs (docs/
       // benchmarks.md): a timed Atomics.waitAsync wakes 0.15 to 0.85 ms late (p99) and now and then 3 ms; a
       // blocking Atomics.wait 0.1 to 0.3 ms; a spin on the clock a few microseconds.
-      if (ms <= spinMs + BLOCK_MS) {
-        // close: block (a worker may; comlink calls wait at most BLOCK_MS), which wakes on time far more often,
-        // then spin the last stretch in the same call, so nothing (not even a turn of the event loop) comes
-        // between the precise wake and the tick it is for; a ring of the doorbell ends either stage at once. It
-        // ends WARM_UP_MS early, once: the loop's next pass plans warm and spins the rest
-        const until = performance.now() + (ms > 2 * WARM_UP_MS ? ms - WARM_UP_MS : ms);
-        if (ms > spinMs && Atomics.wait(i32, index, value, ms - spinMs) !== 'timed-out') return Promise.resolve(BLOCKED);
-        const spinFrom = performance.now();
-        while (performance.now() < until && Atomics.load(i32, index) === value);
-        return Promise.resolve({ yielded: false, spunMs: performance.now() - spinFrom });
-      }
+      const near = blockSync(i32, index, value, ms, spinMs);
+      if (near !== null) return Promise.resolve({ ...near });
       if (typeof Atomics.waitAsync === 'function') {
         // far: sleep with the event loop free, waking early enough for the stage above
         const result = Atomics.waitAsync(i32, index, value, ms - spinMs - BLOCK_MS);
@@ -206,6 +219,7 @@ export function browserHost(): SimulationHost {
       // no waitAsync (older engines): a timer, so the loop still yields; frames may wake it up to 4 ms late
       return new Promise((resolve) => setTimeout(() => resolve(SLEPT_ASYNC), Math.max(0, Math.min(ms - spinMs - BLOCK_MS, 4))));
     },
+    blockSync,
     yieldToEvents() {
       return new Promise<void>((resolve) => {
         waiting.push(resolve);
@@ -648,7 +662,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       this.#sleeps++;
       // the newest state's time: frames up to it need not wake us (the wake planned here comes in time for them)
       writeCovered(a.views, timeOfTick(a.timeline));
-      const report = await host.sleep(i32, I32.FRAME_SEQ, doorbell, wait, spin);
+      // a short wait synchronously where the host can (no promise on the precise path), else asynchronously
+      const report = host.blockSync?.(i32, I32.FRAME_SEQ, doorbell, wait, spin) ?? (await host.sleep(i32, I32.FRAME_SEQ, doorbell, wait, spin));
       writeCovered(a.views, Number.NEGATIVE_INFINITY);
       this.#spunMs += report.spunMs;
       if (report.yielded) lastYield = a.clock();

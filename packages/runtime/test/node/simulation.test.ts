@@ -189,19 +189,30 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
   describe('never goes more than a few ms without a turn of its event loop, on a host whose short waits block', () => {
     /**
      * A host whose clock moves by itself: a sleep passes its ms at once and, like the browser's, frees the
-     * event loop only when it is long (an Atomics.waitAsync); waits within spinMs + 4 ms block and spin; a
-     * yield takes 20 µs. It parks the loop once the clock passes `end`.
+     * event loop only when it is long (an Atomics.waitAsync); waits within spinMs + 4 ms block and spin,
+     * synchronously (`blockSync`); a yield takes 20 µs. It parks the loop once the clock passes `end`.
      */
     function selfDrivingHost(end: number) {
+      /** yields: when the event loop had a turn (a yield, or an asynchronous wait) */
       const state = { now: 1000, yields: [] as number[], spun: 0 };
       const host: SimulationHost = {
         clock: () => () => state.now,
         sleep: (_i32, _index, _value, ms, spinMs) => {
           if (state.now > end) return new Promise(() => {});
-          state.now += Math.max(0, ms);
+          state.now += Math.max(0, ms) + 0.001; // a wake lands a µs past its time, as a spin's does
           const spunMs = Math.min(Math.max(0, ms), spinMs);
           state.spun += spunMs;
-          return Promise.resolve({ yielded: ms > spinMs + 4, spunMs });
+          const yielded = ms > spinMs + 4;
+          if (yielded) state.yields.push(state.now); // a waitAsync: the event loop had its turn
+          return Promise.resolve({ yielded, spunMs });
+        },
+        // as the browser's: short waits block and spin synchronously (no await at all on that path)
+        blockSync: (_i32, _index, _value, ms, spinMs) => {
+          if (ms > spinMs + 4 || state.now > end) return null;
+          state.now += Math.max(0, ms) + 0.001; // a wake lands a µs past its time, as a spin's does
+          const spunMs = Math.min(Math.max(0, ms), spinMs);
+          state.spun += spunMs;
+          return { yielded: false, spunMs };
         },
         yieldToEvents: () => {
           // park a loop that yields without the clock moving (it would spin through microtasks forever)
@@ -219,6 +230,7 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
       ['60 Hz, a step that takes 16 ms (every wait within the spin)', { tickRate: 60 }, 16],
       ['1 kHz with spinMs 1 (more than the wait between ticks)', { tickRate: 1000, spinMs: 1 }, 0],
       ['60 Hz with spinMs 20 (more than a tick)', { tickRate: 60, spinMs: 20 }, 0],
+      ['60 Hz with spinMs 8 and a 10 ms step (every wait within the spin)', { tickRate: 60, spinMs: 8 }, 10],
     ] as const) {
       it(label, async () => {
         const { host, state } = selfDrivingHost(1500);
