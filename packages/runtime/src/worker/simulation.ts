@@ -46,11 +46,11 @@ import { readNextFrame, SlotWriter, writeCovered, type PublishMeta } from '../co
 import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
 import { WorkerMessageTransport } from './message-transport.ts';
 import { BLOCKED, SLEPT_ASYNC, type SleepReport } from './sleep-report.ts';
-
-export type { SleepReport } from './sleep-report.ts';
 import { TickInputBuffer, type TickInput } from './tick-input.ts';
 import { checkFinite, type NonFinitePolicy } from './finite-check.ts';
 import { createWorld, type World, type WorldInternals } from './world.ts';
+
+export type { SleepReport } from './sleep-report.ts';
 
 export type { World } from './world.ts';
 
@@ -182,6 +182,10 @@ const MAX_REPLANS = 100;
  * the planning costs tens of µs; the second pass runs warm, so the tick starts microseconds after it is due.
  */
 const WARM_UP_MS = 0.05;
+/** Most clock reads of the last spin inside a tick (about a few ms of them: a clock that stands still gives up). */
+const SPIN_GUARD = 100_000;
+/** Just past an instant, ms: a tick planned for the moment the clock passes it. */
+const TICK_EPSILON_MS = 0.001;
 
 /** The default host: real shared clock, `Atomics.waitAsync` / `Atomics.wait` / spin sleeps, MessageChannel yields. */
 export function browserHost(): SimulationHost {
@@ -287,6 +291,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   #clockOffset = 0;
   #error: WorkerStats['error'] = null;
   readonly #plan: StepPlan = { steps: 0, overloaded: false };
+  /** A second plan, for asking what the loop would do at a later instant (#ticksAt). */
+  readonly #probe: StepPlan = { steps: 0, overloaded: false };
   #tickInfo: { -readonly [K in keyof TickInfo]: TickInfo[K] } | null = null;
   readonly #meta: PublishMeta = {
     previousTick: 0,
@@ -637,7 +643,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
         this.#countDrop(a, settleBacklogAfter(this.#backlog, a.timeline, now, this.#maxBacklog));
       }
       const busy = plan.steps === this.#maxCatchUpSteps; // more may be due
-      const wait = busy ? 0 : nextWakeTime(a.timeline, target, maxLead, now, FRAME_HOLD_MS) - a.clock();
+      const wakeAt = busy ? now : nextWakeTime(a.timeline, target, maxLead, now, FRAME_HOLD_MS);
+      const wait = wakeAt - a.clock();
       if (wait <= 0 && !busy && plan.steps === 0 && replans < MAX_REPLANS) {
         // woken on the very instant the newest state stands for, when no tick is due yet: the next one is due
         // a clock step later (performance.now() moves in steps of 5 µs), so plan again at once rather than
@@ -659,6 +666,12 @@ export class Simulation<S extends Schema> implements SimulationRemote {
         lastYield = a.clock();
         continue;
       }
+      if (wait <= WARM_UP_MS && host.blockSync !== undefined && plan.steps === 0 && this.#ticksAt(a, wakeAt + TICK_EPSILON_MS, nextFrame, maxLead)) {
+        // a tick falls due within the warm-up (the precise sleep ended that early): run it now, with its code
+        // warm, spinning inside it to the due instant right before the step (nothing else in between)
+        if (!this.#tick(a, true, wakeAt + TICK_EPSILON_MS)) return;
+        continue;
+      }
       this.#sleeps++;
       // the newest state's time: frames up to it need not wake us (the wake planned here comes in time for them)
       writeCovered(a.views, timeOfTick(a.timeline));
@@ -671,11 +684,16 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     }
   }
 
+  /** Whether the loop, planning at `when` with this frame, would run a tick then (it plans with a probe). */
+  #ticksAt(a: Attached<S>, when: number, nextFrame: number, maxLead: number): boolean {
+    return planSteps(a.timeline, when, stepTarget(when, nextFrame, FRAME_HOLD_MS), 1, maxLead, this.#probe).steps > 0;
+  }
+
   /**
    * Runs one tick and publishes it; with `step` false, publishes the world as it stands as the next tick (a
    * restart). Returns false (and faults) if the user's step threw.
    */
-  #tick(a: Attached<S>, step = true): boolean {
+  #tick(a: Attached<S>, step = true, notBefore = Number.NEGATIVE_INFINITY): boolean {
     const { timeline, world, clock } = a;
     const previousTick = timeline.tick;
     const previousTime = timeOfTick(timeline);
@@ -687,12 +705,17 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     info.time = (this.#simTime + dt * 1000) / 1000;
     info.previousAt = previousTime;
     info.at = timeOfTick(timeline, previousTick + 1);
-    const started = clock();
+    let started = clock();
     try {
       if (step) {
         // the events that happened up to this tick's time, and any that came too late for the ticks before
         this.#lateInputs += a.input.fill(previousTime, info.at);
         this.#inputs += a.input.length;
+        // a tick run a few µs before it is due (see #run) spins here, right before the step (bounded: a clock
+        // that does not move gives up)
+        const spinFrom = started;
+        for (let n = 0; started < notBefore && n < SPIN_GUARD; n++) started = clock();
+        this.#spunMs += started - spinFrom;
         this.#definition.step(world.world, info);
       }
     } catch (error) {

@@ -260,6 +260,49 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     }
   });
 
+  it('with a host that wakes early on purpose, starts each tick at its due instant, never before', async () => {
+    // like the browser's host: a short wait blocks and spins synchronously but ends 50 µs early; the clock moves
+    // a µs per read, so the loop's last spin (inside the tick, right before the step) ends
+    const state = { now: 1000, starts: [] as Array<[number, number]> };
+    const host: SimulationHost = {
+      clock: () => () => (state.now += 0.001),
+      sleep: (_i32, _index, _value, ms, spinMs) => {
+        if (state.starts.length >= 200) return new Promise(() => {});
+        state.now += Math.max(0, ms - spinMs - 4); // the far stage ends where the near one begins
+        return Promise.resolve({ yielded: true, spunMs: 0 });
+      },
+      blockSync: (_i32, _index, _value, ms, spinMs) => {
+        if (ms > spinMs + 4 || state.starts.length >= 200) return null;
+        state.now += ms > 0.1 ? ms - 0.05 : ms;
+        return { yielded: false, spunMs: 0 };
+      },
+      yieldToEvents: () => Promise.resolve(),
+      every: () => () => {},
+    };
+    const sim = new Simulation(
+      {
+        schema,
+        tickRate: 60,
+        init(world) {
+          world.count = 1;
+        },
+        step(_world, tick) {
+          state.starts.push([state.now, tick.previousAt]);
+        },
+      },
+      host,
+    );
+    sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
+    sim.start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(state.starts.length).toBeGreaterThanOrEqual(200);
+    for (const [start, due] of state.starts) {
+      expect(start).toBeGreaterThanOrEqual(due);
+      expect(start - due).toBeLessThan(0.05); // within the warm-up's µs, not a whole wait late
+    }
+    expect(sim.stats().spunMs).toBeGreaterThan(0); // the spins inside the ticks are counted
+  });
+
   it('does not count holding for an overdue frame as backlog, even under drop', async () => {
     const { sim, clock, views, front } = setup({ maxLeadTicks: 10, backlog: 'drop' });
     writeNextFrame(views, 1016);
