@@ -106,8 +106,8 @@ function sleb(n: number): number[] {
 }
 
 /**
- * A memarg: alignment 4 bytes (views may start anywhere a float32 may), offset 0, in memory `mem`. Memory 0
- * is the default; any other is named after bit 6 of the alignment flags (the multi-memory encoding).
+ * A memarg: alignment 4 bytes (views may start anywhere a float32 may), a static byte `offset`, in memory
+ * `mem`. Memory 0 is the default; any other is named after bit 6 of the alignment flags (multi-memory).
  */
 const memarg = (mem: number, offset = 0): number[] => (mem === 0 ? [0x02, ...uleb(offset)] : [0x42, ...uleb(mem), ...uleb(offset)]);
 
@@ -214,7 +214,7 @@ function lerpBody(variant: Variant): number[] {
   return [...locals, ...code];
 }
 
-const TAU32 = 2 * Math.PI;
+const TAU = 2 * Math.PI;
 
 // params: 0 a, 1 b, 2 out, 3 n, 4 alpha: n angles (radians) along the shorter arc, wrapped into [-PI, PI)
 function angleBody(variant: Variant): number[] {
@@ -231,13 +231,13 @@ function angleBody(variant: Variant): number[] {
   /** The same for the f32 on the stack, in X. */
   const wrap1 = [
     ...op.set(X),
-    ...op.get(X), ...op.f32(TAU32), ...op.get(X), ...op.f32(Math.PI), ...op.f32Add, ...op.f32(1 / TAU32), ...op.f32Mul, ...op.f32Floor, ...op.f32Mul, ...op.f32Sub,
+    ...op.get(X), ...op.f32(TAU), ...op.get(X), ...op.f32(Math.PI), ...op.f32Add, ...op.f32(1 / TAU), ...op.f32Mul, ...op.f32Floor, ...op.f32Mul, ...op.f32Sub,
   ];
   const code = [
     ...op.get(ALPHA), ...v.splat, ...op.set(VA),
     ...op.f32(Math.PI), ...v.splat, ...op.set(PI4),
-    ...op.f32(TAU32), ...v.splat, ...op.set(TAU4),
-    ...op.f32(1 / TAU32), ...v.splat, ...op.set(INV4),
+    ...op.f32(TAU), ...v.splat, ...op.set(TAU4),
+    ...op.f32(1 / TAU), ...v.splat, ...op.set(INV4),
     ...op.get(N), ...op.i32(-4), ...op.i32And, ...op.i32(2), ...op.i32Shl, ...op.set(END4),
     ...op.get(N), ...op.i32(2), ...op.i32Shl, ...op.set(END),
     // four at a time: v = a + wrap(b - a) * alpha, then wrap(v)
