@@ -6,6 +6,7 @@
 //   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_JS_FLAGS=' --x' more V8 flags for the browser (experiments, e.g. ' --no-liftoff')
+//   STEADYFRAME_BENCH_RENDER=file    only re-render benchmarks.md beside that benchmarks.json (no measuring)
 //
 // On a shared machine, keep browser runs apart: flock /tmp/steadyframe-browser.lock npm run bench
 import { execFileSync } from 'node:child_process';
@@ -345,7 +346,7 @@ function goals(results) {
       why: !ours
         ? ''
         : jitterMet
-          ? `the last stretch before a tick blocks (Atomics.wait), then spins in the same call, ending 50 µs early so the loop plans once more with warm caches and spins the rest; the loop yields to its event loop only after its ticks, and frames its states already cover do not wake it. Same run, the bare blocking-wait-then-spin baseline: p99 ${num(jr('wait-spin', 60)?.summary.p99.median, 0)} µs; a timed Atomics.waitAsync alone: p99 ${num(asyncOnly?.summary.p99.median, 0)} µs`
+          ? `the last stretch before a tick blocks (Atomics.wait), then spins in the same call, ending 50 µs early; the loop plans again with warm caches and runs the tick, which spins to its due instant right before the step; the loop yields to its event loop only after its ticks, and frames its states already cover do not wake it. Same run, the bare blocking-wait-then-spin baseline: p99 ${num(jr('wait-spin', 60)?.summary.p99.median, 0)} µs; a timed Atomics.waitAsync alone: p99 ${num(asyncOnly?.summary.p99.median, 0)} µs`
           : `${ours.summary.p99.median > 100 ? `1% of ticks start later than 100 µs: a timed Atomics.waitAsync alone wakes ${num(asyncOnly?.summary.p50.median, 0)} µs late at the median (bare baseline, p99 ${num(asyncOnly?.summary.p99.median, 0)} µs), and on this shared 2-core machine a spinning worker is itself preempted now and then. ` : ''}` +
             (spin ? `For comparison, a blocking Atomics.wait until ${timing.spinMs} ms early, then a spin: p99 ${num(spin.summary.p99.median, 0)} µs at ${num(spin.summary.workerCpu.median, 1)}% of a core in all.` : ''),
     });
@@ -613,4 +614,10 @@ ${lockSection(results.lock?.data)}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 
-await main();
+if (process.env.STEADYFRAME_BENCH_RENDER) {
+  // re-render a committed run's markdown (after a change to the report's wording), without measuring again
+  const run = JSON.parse(readFileSync(process.env.STEADYFRAME_BENCH_RENDER, 'utf8'));
+  writeFileSync(join(dirname(process.env.STEADYFRAME_BENCH_RENDER), 'benchmarks.md'), renderReport(run));
+} else {
+  await main();
+}
