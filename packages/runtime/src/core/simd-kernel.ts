@@ -178,37 +178,49 @@ interface Variant {
 const blendTwo = (variant: Variant, a: number[], va: number[], b: number[], vb: number[]): number[] =>
   variant.relaxed ? [...b, ...vb, ...a, ...va, ...v.mul, ...v.madd] : [...a, ...va, ...v.mul, ...b, ...vb, ...v.mul, ...v.add];
 
+/**
+ * An element-wise pass over n float32s (params 0 a, 1 b, 2 out, 3 n): sets the byte ends (locals `end4`, `end`
+ * from n), then runs `four` for bytes i .. end4 sixteen at a time and `one` for the rest one float at a time.
+ * Both find the output address on the stack and leave nothing; `at(base)` pushes base + i.
+ */
+function elementwise(locals: { i: number; end4: number; end: number }, four: number[], one: number[]): number[] {
+  const N = 3;
+  const { i, end4, end } = locals;
+  const out = [...op.get(2), ...op.get(i), ...op.i32Add];
+  return [
+    ...op.get(N), ...op.i32(-4), ...op.i32And, ...op.i32(2), ...op.i32Shl, ...op.set(end4),
+    ...op.get(N), ...op.i32(2), ...op.i32Shl, ...op.set(end),
+    ...op.block, ...op.loop,
+    ...op.get(i), ...op.get(end4), ...op.i32GeU, ...op.brIf(1),
+    ...out, ...four,
+    ...op.get(i), ...op.i32(16), ...op.i32Add, ...op.set(i),
+    ...op.br(0), ...op.end, ...op.end,
+    ...op.block, ...op.loop,
+    ...op.get(i), ...op.get(end), ...op.i32GeU, ...op.brIf(1),
+    ...out, ...one,
+    ...op.get(i), ...op.i32(4), ...op.i32Add, ...op.set(i),
+    ...op.br(0), ...op.end, ...op.end,
+  ];
+}
+
 // params: 0 a, 1 b, 2 out, 3 n, 4 alpha; a and b are read from memory 0, out is written to memory `dst`
 function lerpBody(variant: Variant): number[] {
   const { dst } = variant;
-  const [A, B, OUT, N, ALPHA] = [0, 1, 2, 3, 4];
+  const [A, B, ALPHA] = [0, 1, 4]; // (2 out and 3 n: see elementwise)
   // locals: 5 i, 6 end4, 7 endAll (i32); 8 beta (f32); 9 va, 10 vb (v128)
   const [I, END4, END, BETA, VA, VB] = [5, 6, 7, 8, 9, 10];
   const locals = [3, ...uleb(3), I32, ...uleb(1), F32, ...uleb(2), V128];
+  const at = (base: number) => [...op.get(base), ...op.get(I), ...op.i32Add];
   const code = [
     ...op.f32(1), ...op.get(ALPHA), ...op.f32Sub, ...op.set(BETA),
     ...op.get(BETA), ...v.splat, ...op.set(VA),
     ...op.get(ALPHA), ...v.splat, ...op.set(VB),
-    ...op.get(N), ...op.i32(-4), ...op.i32And, ...op.i32(2), ...op.i32Shl, ...op.set(END4),
-    ...op.get(N), ...op.i32(2), ...op.i32Shl, ...op.set(END),
-    // four at a time
-    ...op.block, ...op.loop,
-    ...op.get(I), ...op.get(END4), ...op.i32GeU, ...op.brIf(1),
-    // out = a * (1 - alpha) + b * alpha (alpha 0 and 1 give a and b exactly, fused or not)
-    ...op.get(OUT), ...op.get(I), ...op.i32Add,
-    ...blendTwo(variant, [...op.get(A), ...op.get(I), ...op.i32Add, ...v.load(0)], op.get(VA), [...op.get(B), ...op.get(I), ...op.i32Add, ...v.load(0)], op.get(VB)),
-    ...v.store(dst),
-    ...op.get(I), ...op.i32(16), ...op.i32Add, ...op.set(I),
-    ...op.br(0), ...op.end, ...op.end,
-    // the rest, one at a time
-    ...op.block, ...op.loop,
-    ...op.get(I), ...op.get(END), ...op.i32GeU, ...op.brIf(1),
-    ...op.get(OUT), ...op.get(I), ...op.i32Add,
-    ...op.get(A), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.get(BETA), ...op.f32Mul,
-    ...op.get(B), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.get(ALPHA), ...op.f32Mul,
-    ...op.f32Add, ...op.f32Store(dst),
-    ...op.get(I), ...op.i32(4), ...op.i32Add, ...op.set(I),
-    ...op.br(0), ...op.end, ...op.end,
+    // out = a * (1 - alpha) + b * alpha (alpha 0 and 1 give a and b exactly, fused or not); the rest the same in f32
+    ...elementwise(
+      { i: I, end4: END4, end: END },
+      [...blendTwo(variant, [...at(A), ...v.load(0)], op.get(VA), [...at(B), ...v.load(0)], op.get(VB)), ...v.store(dst)],
+      [...at(A), ...op.f32Load(0), ...op.get(BETA), ...op.f32Mul, ...at(B), ...op.f32Load(0), ...op.get(ALPHA), ...op.f32Mul, ...op.f32Add, ...op.f32Store(dst)],
+    ),
     ...op.end,
   ];
   return [...locals, ...code];
@@ -219,7 +231,7 @@ const TAU = 2 * Math.PI;
 // params: 0 a, 1 b, 2 out, 3 n, 4 alpha: n angles (radians) along the shorter arc, wrapped into [-PI, PI)
 function angleBody(variant: Variant): number[] {
   const { dst } = variant;
-  const [A, B, OUT, N, ALPHA] = [0, 1, 2, 3, 4];
+  const [A, B, ALPHA] = [0, 1, 4]; // (2 out and 3 n: see elementwise)
   // locals: 5 i, 6 end4, 7 end (i32); 8 x (f32); 9 va, 10 pi, 11 tau, 12 inverse tau, 13 d (v128)
   const [I, END4, END, X, VA, PI4, TAU4, INV4, D] = [5, 6, 7, 8, 9, 10, 11, 12, 13];
   const locals = [3, ...uleb(3), I32, ...uleb(1), F32, ...uleb(5), V128];
@@ -233,35 +245,26 @@ function angleBody(variant: Variant): number[] {
     ...op.set(X),
     ...op.get(X), ...op.f32(TAU), ...op.get(X), ...op.f32(Math.PI), ...op.f32Add, ...op.f32(1 / TAU), ...op.f32Mul, ...op.f32Floor, ...op.f32Mul, ...op.f32Sub,
   ];
+  const at = (base: number) => [...op.get(base), ...op.get(I), ...op.i32Add];
   const code = [
     ...op.get(ALPHA), ...v.splat, ...op.set(VA),
     ...op.f32(Math.PI), ...v.splat, ...op.set(PI4),
     ...op.f32(TAU), ...v.splat, ...op.set(TAU4),
     ...op.f32(1 / TAU), ...v.splat, ...op.set(INV4),
-    ...op.get(N), ...op.i32(-4), ...op.i32And, ...op.i32(2), ...op.i32Shl, ...op.set(END4),
-    ...op.get(N), ...op.i32(2), ...op.i32Shl, ...op.set(END),
-    // four at a time: v = a + wrap(b - a) * alpha, then wrap(v)
-    ...op.block, ...op.loop,
-    ...op.get(I), ...op.get(END4), ...op.i32GeU, ...op.brIf(1),
-    ...op.get(OUT), ...op.get(I), ...op.i32Add,
-    ...op.get(B), ...op.get(I), ...op.i32Add, ...v.load(0), ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load(0), ...v.sub, ...wrap4,
-    ...(variant.relaxed
-      ? [...op.get(VA), ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load(0), ...v.madd]
-      : [...op.get(VA), ...v.mul, ...op.get(A), ...op.get(I), ...op.i32Add, ...v.load(0), ...v.add]),
-    ...wrap4,
-    ...v.store(dst),
-    ...op.get(I), ...op.i32(16), ...op.i32Add, ...op.set(I),
-    ...op.br(0), ...op.end, ...op.end,
-    // the rest, one at a time, the same in f32
-    ...op.block, ...op.loop,
-    ...op.get(I), ...op.get(END), ...op.i32GeU, ...op.brIf(1),
-    ...op.get(OUT), ...op.get(I), ...op.i32Add,
-    ...op.get(B), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.get(A), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.f32Sub, ...wrap1,
-    ...op.get(ALPHA), ...op.f32Mul, ...op.get(A), ...op.get(I), ...op.i32Add, ...op.f32Load(0), ...op.f32Add,
-    ...wrap1,
-    ...op.f32Store(dst),
-    ...op.get(I), ...op.i32(4), ...op.i32Add, ...op.set(I),
-    ...op.br(0), ...op.end, ...op.end,
+    // four at a time: out = wrap(a + wrap(b - a) * alpha); the rest the same in f32
+    ...elementwise(
+      { i: I, end4: END4, end: END },
+      [
+        ...at(B), ...v.load(0), ...at(A), ...v.load(0), ...v.sub, ...wrap4,
+        ...(variant.relaxed ? [...op.get(VA), ...at(A), ...v.load(0), ...v.madd] : [...op.get(VA), ...v.mul, ...at(A), ...v.load(0), ...v.add]),
+        ...wrap4, ...v.store(dst),
+      ],
+      [
+        ...at(B), ...op.f32Load(0), ...at(A), ...op.f32Load(0), ...op.f32Sub, ...wrap1,
+        ...op.get(ALPHA), ...op.f32Mul, ...at(A), ...op.f32Load(0), ...op.f32Add,
+        ...wrap1, ...op.f32Store(dst),
+      ],
+    ),
     ...op.end,
   ];
   return [...locals, ...code];

@@ -11,6 +11,7 @@ import { allocateSharedBuffer } from '../../src/core/layout.ts';
 import { readCovered } from '../../src/core/slots.ts';
 import type { CoveredWriterStart } from './fixtures/covered-writer.worker.ts';
 import { coveredValue } from './fixtures/schemas.ts';
+import { yieldToPage } from './helpers.ts';
 
 const READS = 2_000_000;
 
@@ -25,14 +26,6 @@ interface Verdict {
   firstViolation: string | null;
   written: number;
 }
-
-/** Lets the page's other tasks run without the 4 ms clamp of nested timers. */
-const yieldToPage = () =>
-  new Promise<void>((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(0);
-  });
 
 /**
  * Reads `reads` times, and on until `minDistinct` distinct values were validated (a loaded machine may start

@@ -12,6 +12,14 @@ export function fixtureWorker(name: 'motion' | 'stress' | 'faulty'): Worker {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Lets the page's other tasks run without the 4 ms clamp of nested timers (for tests that hammer in a loop). */
+export const yieldToPage = () =>
+  new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(0);
+  });
+
 /** Polls until `predicate` holds; fails with `what` after `timeoutMs` (a hang guard, not a timing check). */
 export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;

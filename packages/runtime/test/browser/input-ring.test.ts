@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allocateInputRing, InputWriter } from '../../src/core/input-ring.ts';
 import type { RingConsumerStart, RingConsumerVerdict } from './fixtures/ring-consumer.worker.ts';
+import { yieldToPage } from './helpers.ts';
 
 const TOTAL = 200_000;
 const CAPACITY = 64;
@@ -14,14 +15,6 @@ const CAPACITY = 64;
 
 /** Payload value `i` of the event with sequence number `s`; the fixture checks the same. */
 const expectedPayload = (s: number, i: number): number => (i === 0 ? s : i === 1 ? s * 0.5 : i === 2 ? -s : (s * 7919) % 65_536);
-
-/** Lets the page's other tasks run without the 4 ms clamp of nested timers. */
-const yieldToPage = () =>
-  new Promise<void>((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(0);
-  });
 
 let worker: Worker | undefined;
 afterEach(() => worker?.terminate());

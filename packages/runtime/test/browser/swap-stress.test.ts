@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type TestFault } from 'steadyframe';
 import { META } from '../../src/core/layout.ts';
 import { stressSchema } from './fixtures/schemas.ts';
-import { fixtureWorker, waitFor } from './helpers.ts';
+import { fixtureWorker, waitFor, yieldToPage } from './helpers.ts';
 
 declare const __STRESS_ACQUIRES__: number;
 declare const __STRESS_CAPACITY__: number;
@@ -28,14 +28,6 @@ interface Verdict {
   distinctTicks: number;
   lastTick: number;
 }
-
-/** Lets the page's other tasks run without the 4 ms clamp of nested timers. */
-const yieldToPage = () =>
-  new Promise<void>((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(0);
-  });
 
 async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAtFirst: boolean): Promise<Verdict> {
   const { reader } = rt;
