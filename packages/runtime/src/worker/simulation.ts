@@ -666,7 +666,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
         lastYield = a.clock();
         continue;
       }
-      if (wait <= WARM_UP_MS && host.blockSync !== undefined && plan.steps === 0 && this.#ticksAt(a, wakeAt + TICK_EPSILON_MS, nextFrame, maxLead)) {
+      if (wait <= WARM_UP_MS && wait <= spin && host.blockSync !== undefined && plan.steps === 0 && this.#ticksAt(a, wakeAt + TICK_EPSILON_MS, nextFrame, maxLead)) {
         // a tick falls due within the warm-up (the precise sleep ended that early): run it now, with its code
         // warm, spinning inside it to the due instant right before the step (nothing else in between)
         if (!this.#tick(a, true, wakeAt + TICK_EPSILON_MS)) return;
@@ -684,8 +684,12 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     }
   }
 
-  /** Whether the loop, planning at `when` with this frame, would run a tick then (it plans with a probe). */
+  /**
+   * Whether the loop, planning at `when` with this frame, would run a tick then, on time: not more than a tick
+   * behind the clock (then the backlog policy has its say first, on the normal path). Plans with a probe.
+   */
   #ticksAt(a: Attached<S>, when: number, nextFrame: number, maxLead: number): boolean {
+    if (when - timeOfTick(a.timeline) > a.timeline.tickLength) return false;
     return planSteps(a.timeline, when, stepTarget(when, nextFrame, FRAME_HOLD_MS), 1, maxLead, this.#probe).steps > 0;
   }
 
@@ -708,14 +712,14 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     let started = clock();
     try {
       if (step) {
-        // the events that happened up to this tick's time, and any that came too late for the ticks before
-        this.#lateInputs += a.input.fill(previousTime, info.at);
-        this.#inputs += a.input.length;
-        // a tick run a few µs before it is due (see #run) spins here, right before the step (bounded: a clock
-        // that does not move gives up)
+        // a tick run a few µs before it is due (see #run) spins here, to its due instant, right before it takes
+        // its input and steps (bounded: a clock that does not move gives up)
         const spinFrom = started;
         for (let n = 0; started < notBefore && n < SPIN_GUARD; n++) started = clock();
         this.#spunMs += started - spinFrom;
+        // the events that happened up to this tick's time, and any that came too late for the ticks before
+        this.#lateInputs += a.input.fill(previousTime, info.at);
+        this.#inputs += a.input.length;
         this.#definition.step(world.world, info);
       }
     } catch (error) {

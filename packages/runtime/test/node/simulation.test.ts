@@ -260,25 +260,32 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     }
   });
 
-  it('with a host that wakes early on purpose, starts each tick at its due instant, never before', async () => {
-    // like the browser's host: a short wait blocks and spins synchronously but ends 50 µs early; the clock moves
-    // a µs per read, so the loop's last spin (inside the tick, right before the step) ends
-    const state = { now: 1000, starts: [] as Array<[number, number]> };
+  /**
+   * Like the browser's host: a short wait blocks and spins synchronously but ends 50 µs early; the clock moves
+   * a µs per read, so the loop's last spin (inside the tick, right before the step) ends. Parks after `ticks`.
+   */
+  function earlyWakingHost(ticks: number) {
+    const state = { now: 1000, starts: [] as Array<{ start: number; due: number; at: number }> };
     const host: SimulationHost = {
       clock: () => () => (state.now += 0.001),
       sleep: (_i32, _index, _value, ms, spinMs) => {
-        if (state.starts.length >= 200) return new Promise(() => {});
+        if (state.starts.length >= ticks) return new Promise(() => {});
         state.now += Math.max(0, ms - spinMs - 4); // the far stage ends where the near one begins
         return Promise.resolve({ yielded: true, spunMs: 0 });
       },
       blockSync: (_i32, _index, _value, ms, spinMs) => {
-        if (ms > spinMs + 4 || state.starts.length >= 200) return null;
+        if (ms > spinMs + 4 || state.starts.length >= ticks) return null;
         state.now += ms > 0.1 ? ms - 0.05 : ms;
         return { yielded: false, spunMs: 0 };
       },
       yieldToEvents: () => Promise.resolve(),
       every: () => () => {},
     };
+    return { host, state };
+  }
+
+  function earlySim(ticks: number, options: Options = {}) {
+    const { host, state } = earlyWakingHost(ticks);
     const sim = new Simulation(
       {
         schema,
@@ -287,20 +294,39 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
           world.count = 1;
         },
         step(_world, tick) {
-          state.starts.push([state.now, tick.previousAt]);
+          state.starts.push({ start: state.now, due: tick.previousAt, at: tick.at });
         },
+        ...options,
       },
       host,
     );
-    sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
+    const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
+    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+    return { sim, state, views: createSharedViews(buffer, schema, CAPACITY) };
+  }
+
+  it('with a host that wakes early on purpose, starts each tick at its due instant, never before', async () => {
+    const { sim, state } = earlySim(200);
     sim.start();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(state.starts.length).toBeGreaterThanOrEqual(200);
-    for (const [start, due] of state.starts) {
+    for (const { start, due } of state.starts) {
       expect(start).toBeGreaterThanOrEqual(due);
       expect(start - due).toBeLessThan(0.05); // within the warm-up's µs, not a whole wait late
     }
     expect(sim.stats().spunMs).toBeGreaterThan(0); // the spins inside the ticks are counted
+  });
+
+  it('with a host that wakes early on purpose, still drops the backlog when the hold for an overdue frame ends', async () => {
+    // frames stop after one at 1010: the loop holds for it until 1060, then follows the wall clock; under 'drop'
+    // the time it fell behind is dropped first, so no tick is made for a time already past
+    const { sim, state, views } = earlySim(20, { backlog: 'drop', maxLeadTicks: 1 });
+    writeNextFrame(views, 1010);
+    sim.start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(state.starts.length).toBeGreaterThanOrEqual(20);
+    for (const { start, at } of state.starts) expect(at).toBeGreaterThanOrEqual(start);
+    expect(sim.stats().droppedMs).toBeGreaterThan(0);
   });
 
   it('does not count holding for an overdue frame as backlog, even under drop', async () => {

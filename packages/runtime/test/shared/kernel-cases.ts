@@ -146,6 +146,9 @@ export function describeKernelCases(shared: boolean, into: 'in place' | 'render 
       kernels.nlerp(a, b, out, 2, 0.3);
       quaternionField(a, b, expected, 2, 0.3);
       expect(out).toEqual(expected);
+      kernels.angle(a, b, out, 8, 0.3);
+      angleField(a, b, expected, 8, 0.3);
+      expect(out).toEqual(expected);
     });
 
     it('hands a count larger than the views to the JS kernels, which write nothing past them', () => {
