@@ -394,7 +394,8 @@ turn as two interleaved groups of four; relaxed SIMD's fused multiply-add where 
 unshared wasm memory; **wasm-shared**, the same in a shared memory (where the runtime's states live);
 **wasm+copy-out**, in place, then the result copied to a plain buffer (what the runtime does on an engine without
 multi-memory); **wasm-shared→render**, reading the shared memory and writing a second, unshared memory (multi-memory:
-what the runtime does here, its render buffer being that memory); **no FMA**, the same without relaxed SIMD. Ratios
+what the runtime does here, its render buffer being that memory); **no FMA**, the same without relaxed SIMD;
+**ours, render delay 1**, the runtime's frame with a one-tick render delay, blended from its history of states. Ratios
 to the same row's floor.\n\n${table(
       ['kernel', 'ms', '/ floor'],
       extra.map(([name, v]) => [name, sp(v.ms, 4), sp(v.ratioToFloor, 2)]),

@@ -16,7 +16,8 @@
  * the result out to a plain buffer (what the runtime does without multi-memory: its render buffer stays
  * unshared), `wasm-shared→render` reads the shared memory and writes a plain render memory of the kernels'
  * own (multi-memory; what the runtime does where the engine has it, as Chromium does). All with relaxed SIMD's
- * fused multiply-add where the engine has it (as the runtime), except `wasm-shared→render, no FMA`.
+ * fused multiply-add where the engine has it (as the runtime), except `wasm-shared→render, no FMA`. Last, per
+ * size, `ours, render delay 1`: the runtime's frame with a one-tick render delay, blended from its history.
  */
 import { createRuntime, interpolateField, type Runtime, type Schema } from 'steadyframe';
 // the runtime's own kernels, by path (the package does not export them), timed alone
@@ -206,6 +207,20 @@ export async function frameCost(quick: boolean, extraKernels?: ExtraKernels): Pr
           if (name === 'ours' || name === 'floor' || name === 'copyOut') continue;
           extra[`${kind}/${count}/${name}`] = { ms: spread(times[name]!), ratioToFloor: spread(times[name]!.map((t, i) => t / times.floor![i]!)) };
         }
+        // the same frame with a one-tick render delay: blended from the runtime's history of states (its own
+        // wasm memory where the engine has multi-memory), timed after the rest, against the same floor samples
+        runtime.setInterpolation({ renderDelay: 1 });
+        const delayed = () => {
+          runtime.sample(time);
+        };
+        for (let n = 0, until = performance.now() + 150; n < 3 || performance.now() < until; n++) delayed();
+        const delayedTimes: number[] = [];
+        for (let r = 0; r < samples; r++) {
+          delayedTimes.push(timeCalls(delayed, calls));
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+        runtime.setInterpolation({ renderDelay: 0 });
+        extra[`${kind}/${count}/ours, render delay 1`] = { ms: spread(delayedTimes), ratioToFloor: spread(delayedTimes.map((t, i) => t / times.floor![i]!)) };
         const wasm = kind === '3d' ? `, wasm ${spread(times.wasm!).median.toFixed(4)} ms` : '';
         log(`frame ${kind} ${count}: ours ${row.ours.median.toFixed(4)} ms, floor ${row.floor.median.toFixed(4)} ms, x${row.ratio.median.toFixed(2)}${wasm}`);
       } finally {

@@ -49,8 +49,9 @@
  * has multi-memory, the kernels read both states from the shared memory and write the blend straight into
  * the plain render memory, and nothing is copied. Without multi-memory, they blend
  * into a scratch block in the shared memory (after the layout) and the sampler copies that out to a plain
- * render buffer. None fields, and the render-delay history (plain buffers), use the JS kernels; so do
- * engines without SIMD.
+ * render buffer. The render-delay history (main/history.ts) gets a second kernel set over its own memory,
+ * writing the same render memory (option `renderMemory`). None fields use the JS kernels; so do engines
+ * without SIMD.
  */
 import { angleField, lerpField, quaternionField } from './interpolate.ts';
 
@@ -453,6 +454,12 @@ export interface BlendKernelOptions {
    * straight from `memory` (`kernels.renderMemory`), where the engine has multi-memory. Default 0: none.
    */
   readonly renderBytes?: number;
+  /**
+   * An existing plain render memory to write into instead (another kernel set's `renderMemory`: a second set
+   * reading another memory, say the render-delay history, writes the same render buffer). Wins over
+   * `renderBytes`.
+   */
+  readonly renderMemory?: WebAssembly.Memory;
   /** Use the JS kernels even where SIMD works (for comparisons). */
   readonly backend?: BlendBackend;
   /** Use relaxed SIMD's fused multiply-add where the engine has it. Default true; false for comparisons. */
@@ -467,7 +474,7 @@ export function createBlendKernels(options: BlendKernelOptions = {}): BlendKerne
   if (options.backend === 'js' || !simdSupported()) return jsKernels;
   const memory = options.memory ?? new WebAssembly.Memory({ initial: options.pages ?? 1 });
   const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
-  const renderPages = Math.ceil((options.renderBytes ?? 0) / 65_536);
+  const renderPages = options.renderMemory !== undefined ? 1 : Math.ceil((options.renderBytes ?? 0) / 65_536);
   const relaxed = options.relaxedSimd !== false && relaxedSimdSupported();
   // the best module that instantiates: with the render memory (multi-memory), else in place; else the JS kernels
   let wasm: KernelExports | null = null;
@@ -475,7 +482,7 @@ export function createBlendKernels(options: BlendKernelOptions = {}): BlendKerne
   for (const render of renderPages > 0 && multiMemorySupported() ? [true, false] : [false]) {
     try {
       // its maximum is its size: growing would detach the views the caller keeps over it
-      const rendered = render ? new WebAssembly.Memory({ initial: renderPages, maximum: renderPages }) : null;
+      const rendered = !render ? null : (options.renderMemory ?? new WebAssembly.Memory({ initial: renderPages, maximum: renderPages }));
       const module = new WebAssembly.Module(kernelModuleBytes(shared, render, relaxed));
       const env: Record<string, WebAssembly.Memory> = rendered === null ? { memory } : { memory, render: rendered };
       wasm = new WebAssembly.Instance(module, { env }).exports as unknown as KernelExports;

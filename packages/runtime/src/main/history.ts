@@ -29,10 +29,19 @@ export class StateHistory<S extends Schema> {
   readonly #entries: HistoryEntry<S>[];
   #size = 0;
 
-  constructor(layout: Layout, depth = HISTORY_DEPTH) {
-    this.#entries = Array.from({ length: depth }, () => {
-      const block = new Float32Array(layout.blockBytes / 4);
-      return { tick: -1, time: 0, count: 0, block, fields: fieldViews<S>(block.buffer, 0, layout), generation: generationView(block.buffer, 0, layout) };
+  /**
+   * `storage`, if given, holds the entries' blocks one after another from byte 0 (at least `depth` blocks; the
+   * sampler passes a wasm memory, so the SIMD kernels blend from the history too); else each is its own buffer.
+   */
+  constructor(layout: Layout, depth = HISTORY_DEPTH, storage: ArrayBuffer | null = null) {
+    if (storage !== null && storage.byteLength < depth * layout.blockBytes) {
+      throw new RangeError(`steadyframe: history storage of ${storage.byteLength} bytes is under ${depth} blocks of ${layout.blockBytes}`);
+    }
+    this.#entries = Array.from({ length: depth }, (_, i) => {
+      const buffer = storage ?? new ArrayBuffer(layout.blockBytes);
+      const offset = storage === null ? 0 : i * layout.blockBytes;
+      const block = new Float32Array(buffer, offset, layout.blockBytes / 4);
+      return { tick: -1, time: 0, count: 0, block, fields: fieldViews<S>(buffer, offset, layout), generation: generationView(buffer, offset, layout) };
     });
   }
 

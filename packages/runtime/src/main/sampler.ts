@@ -17,10 +17,10 @@
  */
 import { alphaAt } from '../core/fixed-step.ts';
 import { extrapolateField, interpolateField } from '../core/interpolate.ts';
-import type { BlendKernels } from '../core/simd-kernel.ts';
+import { createBlendKernels, type BlendKernels } from '../core/simd-kernel.ts';
 import { META, type Layout, type StatePair } from '../core/layout.ts';
 import type { FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
-import { StateHistory } from './history.ts';
+import { HISTORY_DEPTH, StateHistory } from './history.ts';
 
 export type InterpolationMode = 'interpolate' | 'extrapolate' | 'latest';
 export type LatePolicy = 'hold' | 'extrapolate';
@@ -124,6 +124,11 @@ export class Sampler<S extends Schema> {
    * the kernels' render memory (multi-memory engines), else into the scratch block and copied out.
    */
   readonly #simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null;
+  /**
+   * Kernels reading the render-delay history's own wasm memory and writing the same render memory, made with
+   * the first history (where the main kernels have a render memory); null until then, or without them.
+   */
+  #historyKernels: BlendKernels | null = null;
   /** Per field, the first `count * width` floats of the scratch run, rebuilt only when the count changes. */
   #scratchCount = -1;
   readonly #scratchLive: Float32Array[] = [];
@@ -161,7 +166,7 @@ export class Sampler<S extends Schema> {
       this.#delayMs = 0;
       this.#lastTime = Number.NaN;
     } else if (this.#renderDelay > 0 && this.#history === null) {
-      this.#history = new StateHistory<S>(this.#layout);
+      this.#history = new StateHistory<S>(this.#layout, HISTORY_DEPTH, this.#historyStorage());
     }
   }
 
@@ -288,9 +293,27 @@ export class Sampler<S extends Schema> {
     }
   }
 
+  /**
+   * The history's storage: a wasm memory the SIMD kernels read (beside the render memory they write), where the
+   * main kernels write a render memory; else null (plain buffers, the JS kernels). Made once, kept.
+   */
+  #historyStorage(): ArrayBuffer | null {
+    const renderMemory = this.#simd?.kernels.renderMemory ?? null;
+    if (renderMemory === null) return null;
+    if (this.#historyKernels === null) {
+      const pages = Math.ceil((HISTORY_DEPTH * this.#layout.blockBytes) / 65_536);
+      const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+      const kernels = createBlendKernels({ memory, renderMemory, relaxedSimd: this.#simd!.kernels.relaxedSimd });
+      if (kernels.renderMemory !== renderMemory) return null;
+      this.#historyKernels = kernels;
+    }
+    return this.#historyKernels.memory!.buffer as ArrayBuffer;
+  }
+
   #blend(previous: FieldViews<S>, current: FieldViews<S>, count: number, alpha: number): void {
     const simd = this.#simd;
     const memory = simd?.kernels.memory?.buffer;
+    const history = this.#historyKernels;
     for (let i = 0; i < this.#fields.length; i++) {
       const field = this.#fields[i]!;
       const name = field.name as keyof S;
@@ -300,6 +323,9 @@ export class Sampler<S extends Schema> {
       if (blendable && this.#render[name].buffer === simd.kernels.renderMemory?.buffer) {
         // the kernels read the shared states and write the render buffer (a plain memory of theirs): no copy
         this.#kernel(simd.kernels, field, a, b, this.#render[name], count, alpha);
+      } else if (history !== null && field.kind !== 'none' && a.buffer === history.memory!.buffer) {
+        // from the render-delay history: its own kernels read its memory and write the same render memory
+        this.#kernel(history, field, a, b, this.#render[name], count, alpha);
       } else if (blendable) {
         if (count !== this.#scratchCount) {
           // views of the live part of each scratch run: allocated when the count changes, not every frame

@@ -28,7 +28,12 @@ const copy = (f: Frame<typeof motionSchema>): Seen => ({
   frame: Array.from(f.fields.frame.subarray(0, f.count)),
 });
 
-it.each(['wasm-simd', 'js'] as const)('draw receives every field interpolated between the previous and current state (%s kernels)', async (kernels) => {
+it.each([
+  ['wasm-simd', 0],
+  ['js', 0],
+  ['wasm-simd', 1],
+  ['js', 1],
+] as const)('draw receives every field interpolated between the previous and current state (%s kernels, render delay %i)', async (kernels, renderDelay) => {
   const frames: Seen[] = [];
   let renderBuffers = new Set<ArrayBufferLike>();
   runtime = await createRuntime({
@@ -36,6 +41,8 @@ it.each(['wasm-simd', 'js'] as const)('draw receives every field interpolated be
     schema: motionSchema,
     capacity: 8,
     kernels,
+    // with a delay, frames blend states from the history (in its own wasm memory, for the SIMD kernels)
+    interpolation: { renderDelay },
     draw: (frame) => {
       frames.push(copy(frame));
       renderBuffers = new Set(Object.values(frame.fields).map((view) => view.buffer));
