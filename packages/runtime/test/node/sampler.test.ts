@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, type FieldViews } from 'steadyframe';
 import { allocateSharedBuffer, createSharedViews, fieldViews } from '../../src/core/layout.ts';
 import { Sampler, type SampleResult } from '../../src/main/sampler.ts';
+import { StateHistory } from '../../src/main/history.ts';
 import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
 
 const schema = defineSchema({
@@ -258,3 +259,29 @@ describe('sampler: render delay', () => {
 });
 
 export type { FieldViews };
+
+describe('state history storage', () => {
+  const layout = computeLayout(schema, CAPACITY);
+
+  it('lays its blocks one after another in the storage it is given (a wasm memory, for the SIMD kernels)', () => {
+    const storage = new ArrayBuffer(3 * layout.blockBytes);
+    const history = new StateHistory<typeof schema>(layout, 3, storage);
+    const source = new Float32Array(layout.blockBytes / 4).map((_, i) => i);
+    for (let tick = 1; tick <= 3; tick++) history.record(tick, 100 * tick, 2, source);
+    for (let i = 0; i < 3; i++) {
+      const entry = history.at(i);
+      expect(entry.block.buffer).toBe(storage);
+      expect(entry.block.byteOffset).toBe(i * layout.blockBytes);
+      expect(entry.fields.pos.buffer).toBe(storage);
+      expect(Array.from(entry.block.subarray(0, 4))).toEqual([0, 1, 2, 3]);
+    }
+    // a fourth state reuses the oldest block, still in the storage
+    history.record(4, 400, 2, source);
+    expect(history.at(2).tick).toBe(4);
+    expect(history.at(2).block.buffer).toBe(storage);
+  });
+
+  it('refuses storage too small for its depth', () => {
+    expect(() => new StateHistory<typeof schema>(layout, 3, new ArrayBuffer(2 * layout.blockBytes))).toThrow(/history storage/);
+  });
+});
