@@ -251,6 +251,9 @@ async function main(): Promise<void> {
       if (current !== session) return;
       hooks.stats = stats;
       updateReadings(stats);
+    } catch (error) {
+      // a runtime replaced meanwhile (the adaptive switch) fails the call it was answering: nothing to show
+      if (current === session) throw error;
     } finally {
       polling = false;
     }

@@ -220,7 +220,10 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
    * it if the runtime was started.
    */
   restart(from?: 'last' | 'scratch'): Promise<void>;
-  /** Stops everything, terminates the worker and frees the comlink proxy. The runtime is unusable after. */
+  /**
+   * Stops everything, terminates the worker and frees the comlink proxy. The runtime is unusable after; calls
+   * still waiting on the worker (`stats()`, `pause()`, ...) reject instead of never settling.
+   */
   dispose(): void;
 }
 
@@ -500,7 +503,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   async start(): Promise<void> {
     this.#alive('start');
     this.#framesWanted = true;
-    await this.remote.start();
+    await this.#call('start', this.remote.start());
     if (this.#framesWanted && !this.#disposed && this.#draw !== undefined && this.#rafHandle === 0) {
       this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
     }
@@ -509,32 +512,32 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
   async stop(): Promise<void> {
     this.#alive('stop');
     this.#stopFrames();
-    await this.remote.stop();
+    await this.#call('stop', this.remote.stop());
   }
 
   async pause(): Promise<void> {
     this.#alive('pause');
-    await this.remote.pause();
+    await this.#call('pause', this.remote.pause());
   }
 
   async resume(): Promise<void> {
     this.#alive('resume');
-    await this.remote.resume();
+    await this.#call('resume', this.remote.resume());
   }
 
   async stepOnce(): Promise<void> {
     this.#alive('stepOnce');
-    await this.remote.stepOnce();
+    await this.#call('stepOnce', this.remote.stepOnce());
   }
 
   async setTimeScale(scale: number): Promise<void> {
     this.#alive('setTimeScale');
-    await this.remote.setTimeScale(scale);
+    await this.#call('setTimeScale', this.remote.setTimeScale(scale));
   }
 
   async setTickRate(hz: number): Promise<void> {
     this.#alive('setTickRate');
-    await this.remote.setTickRate(hz);
+    await this.#call('setTickRate', this.remote.setTickRate(hz));
   }
 
   async stats(): Promise<RuntimeStats> {
@@ -556,15 +559,15 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
         lastChange: this.#pacer.lastChange,
       },
       inputRejected: this.input?.rejected ?? 0,
-      worker: await this.remote.stats(),
+      worker: await this.#call('stats', this.remote.stats()),
     };
   }
 
   async restart(from: 'last' | 'scratch' = 'last'): Promise<void> {
     this.#alive('restart');
-    await this.remote.restart(from);
+    await this.#call('restart', this.remote.restart(from));
     this.#faultReported = false;
-    if (this.#framesWanted) await this.remote.start();
+    if (this.#framesWanted) await this.#call('restart', this.remote.start());
   }
 
   dispose(): void {
@@ -576,10 +579,34 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.#unsubscribeVisibility();
     this.remote[releaseProxy]();
     this.#worker.terminate();
+    // a terminated worker answers nothing: calls still waiting on it fail now instead of never settling
+    for (const fail of this.#pending) fail();
+    this.#pending.clear();
   }
 
   #alive(call: string): void {
     if (this.#disposed) throw new Error(`steadyframe: ${call}() on a disposed runtime; create a new one`);
+  }
+
+  /** Calls still waiting on the worker: each rejects its caller when the runtime is disposed meanwhile. */
+  readonly #pending = new Set<() => void>();
+
+  /** A call to the worker that rejects, naming `call`, if the runtime is disposed before the worker answers. */
+  #call<T>(call: string, answer: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const fail = (): void => reject(new Error(`steadyframe: ${call}() did not finish: the runtime was disposed meanwhile`));
+      this.#pending.add(fail);
+      answer.then(
+        (value) => {
+          this.#pending.delete(fail);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.#pending.delete(fail);
+          reject(error);
+        },
+      );
+    });
   }
 
   #stopFrames(): void {

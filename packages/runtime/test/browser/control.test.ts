@@ -125,4 +125,14 @@ describe('control over comlink, with a real worker', () => {
     rt.dispose();
     await expect(rt.start()).rejects.toThrow(/start\(\) on a disposed runtime/);
   });
+
+  it('fails calls still waiting on the worker when disposed, instead of leaving them pending forever', async () => {
+    const rt = await start();
+    // both are on their way to the worker when it is terminated: it will never answer them
+    const stats = rt.stats();
+    const paused = rt.pause();
+    rt.dispose();
+    await expect(stats).rejects.toThrow(/stats\(\) did not finish: the runtime was disposed meanwhile/);
+    await expect(paused).rejects.toThrow(/pause\(\) did not finish/);
+  });
 });
