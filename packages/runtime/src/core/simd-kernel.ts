@@ -416,19 +416,26 @@ export function kernelModuleBytes(shared: boolean, render = false, relaxed = fal
 // ---------------------------------------------------------------------------------------------------------
 // Start-up: pick a backend
 
+/**
+ * Feature checks, each done once: assembling and validating a module is start-up work, and the engine's
+ * features do not change while the page lives.
+ */
+const features: { simd?: boolean; multiMemory?: boolean; relaxed?: boolean } = {};
+
 /** Whether this engine runs WebAssembly SIMD (it validates the kernel module). */
 export function simdSupported(): boolean {
-  return typeof WebAssembly === 'object' && typeof WebAssembly.validate === 'function' && WebAssembly.validate(kernelModuleBytes(false));
+  return (features.simd ??=
+    typeof WebAssembly === 'object' && typeof WebAssembly.validate === 'function' && WebAssembly.validate(kernelModuleBytes(false)));
 }
 
 /** Whether this engine also runs WebAssembly multi-memory (the kernels that write to a plain render memory). */
 export function multiMemorySupported(): boolean {
-  return simdSupported() && WebAssembly.validate(kernelModuleBytes(false, true));
+  return (features.multiMemory ??= simdSupported() && WebAssembly.validate(kernelModuleBytes(false, true)));
 }
 
 /** Whether this engine also runs WebAssembly relaxed SIMD (the kernels with fused multiply-adds). */
 export function relaxedSimdSupported(): boolean {
-  return simdSupported() && WebAssembly.validate(kernelModuleBytes(false, false, true));
+  return (features.relaxed ??= simdSupported() && WebAssembly.validate(kernelModuleBytes(false, false, true)));
 }
 
 const jsKernels: BlendKernels = {
