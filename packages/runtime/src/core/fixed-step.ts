@@ -160,3 +160,122 @@ export function alphaAt(time: number, previousTime: number, currentTime: number)
 export function defaultMaxCatchUpSteps(tickLength: number): number {
   return Math.max(4, Math.ceil(250 / tickLength));
 }
+
+/*
+ * The loop's decision after each pass. One pass of the worker's loop plans, runs its ticks, then chooses what
+ * comes next; the choice is here, a pure function of numbers, so a table test covers every branch:
+ *
+ * ```text
+ *   plan ─▶ ticks (at most BURST_MS of them) ─▶ decide ─┬─ REPLAN      plan again at once (clock on the due instant)
+ *                                                        ├─ YIELD       a turn of the event loop (comlink, heartbeat)
+ *                                                        ├─ TICK_EARLY  run the tick due within WARM_UP_MS now
+ *                                                        └─ SLEEP       wait on the doorbell, with its last `spin` ms spun
+ * ```
+ */
+
+/** What the loop does after a pass. */
+export const LOOP_ACTION = { REPLAN: 0, YIELD: 1, TICK_EARLY: 2, SLEEP: 3 } as const;
+export type LoopAction = (typeof LOOP_ACTION)[keyof typeof LOOP_ACTION];
+
+/** The loop gives its event loop a turn at least this often, ms, however busy or precise its waits. */
+export const YIELD_EVERY_MS = 4;
+/**
+ * Most ms of ticks one pass runs back to back (the first tick always runs): past it the loop yields and plans
+ * again, so a slow step's catch-up burst cannot starve comlink calls and timers. A burst cut short this way
+ * still counts toward `maxCatchUpSteps` (see `LoopBurst`).
+ */
+export const BURST_MS = YIELD_EVERY_MS;
+/** Most times in a row the loop plans again at once, without sleeping or yielding, on a clock at the due instant. */
+export const MAX_REPLANS = 100;
+/**
+ * How early a precise sleep ends, ms: the loop plans again (no tick is due yet) and spins the rest in a second,
+ * short sleep. After a long sleep the thread's code and data are cold and a first pass through the planning
+ * costs tens of µs; the second pass runs warm, so the tick starts microseconds after it is due.
+ */
+export const WARM_UP_MS = 0.05;
+/** Just past an instant, ms: a tick planned for the moment the clock passes it. */
+export const TICK_EPSILON_MS = 0.001;
+
+/** The spin before a timed wake, ms: `spinMs` if the game set it, else 6% of a tick (at most 1 ms); never over half a tick. */
+export function loopSpin(spinMs: number | undefined, tickLength: number): number {
+  return Math.min(spinMs ?? Math.min(1, 0.06 * tickLength), 0.5 * tickLength);
+}
+
+/**
+ * Ticks run toward one `maxCatchUpSteps` cap, across passes that `BURST_MS` cut short. The worker keeps one.
+ */
+export interface LoopBurst {
+  /** Ticks already run in this burst by passes cut short. */
+  ran: number;
+}
+
+/** The cap for the next pass's plan: what is left of `maxCatchUpSteps` in the current burst (at least 1). */
+export function burstBudget(burst: LoopBurst, maxCatchUpSteps: number): number {
+  return Math.max(1, maxCatchUpSteps - burst.ran);
+}
+
+/**
+ * After a pass ran `ran` of `plan.steps` ticks under cap `budget`: whether more may be due at once (the pass
+ * was cut short, or hit its cap), and whether the plan's overload is to be settled now (only once the whole
+ * burst ran: a cut burst goes on after a yield). Updates `burst`.
+ */
+export function endOfPass(burst: LoopBurst, plan: StepPlan, ran: number, budget: number): { busy: boolean; settle: boolean } {
+  const cut = ran < plan.steps;
+  if (cut) burst.ran += ran;
+  else burst.ran = 0;
+  PASS.busy = cut || plan.steps === budget;
+  PASS.settle = !cut && plan.overloaded;
+  return PASS;
+}
+const PASS = { busy: false, settle: false };
+
+/** Where the loop stands after a pass: the inputs of `decideLoop`. */
+export interface LoopPass {
+  /** Ms from now until the planned wake (0 or less: due now). */
+  wait: number;
+  /** More ticks may be due at once (see `endOfPass`). */
+  busy: boolean;
+  /** Ticks this pass ran. */
+  steps: number;
+  /** Passes in a row that planned again at once. */
+  replans: number;
+  /** Ms since the event loop last had a turn (a yield or an asynchronous wait). */
+  sinceYield: number;
+  /** Ms of the wait that may be spun (`loopSpin`). */
+  spin: number;
+  /** The host can block synchronously (`SimulationHost.blockSync`). */
+  canBlock: boolean;
+}
+
+/**
+ * What the loop does next:
+ * - REPLAN: woken on the very instant the newest state stands for, when no tick is due yet: the next one is due
+ *   a clock step later (performance.now() moves in 5 µs steps), so plan again at once rather than give the
+ *   event loop a turn first (which costs tens of µs); at most MAX_REPLANS in a row, for a clock that stands still.
+ * - YIELD: a turn of the event loop for comlink calls and timers: when more ticks may be due or one is due this
+ *   very moment (a zero-length wait would only spin through microtasks), and once YIELD_EVERY_MS have passed
+ *   since the last turn, deferred while a tick falls due within the spin (then right after it, not between the
+ *   precise wake and its tick), but never past twice that.
+ * - TICK_EARLY: a tick falls due, on time, within the warm-up (the precise sleep ended that early): run it now,
+ *   with its code warm, spinning inside it to the due instant right before the step.
+ * - SLEEP: wait for the doorbell or the wake time.
+ * `ticksOnTime` says whether the loop, planning at the wake (`wakeAt`), would run a tick on time: it is asked
+ * only on the warm-up path (see `ticksOnTimeAt`).
+ */
+export function decideLoop(pass: LoopPass, ticksOnTime: () => boolean): LoopAction {
+  const { wait, spin, sinceYield } = pass;
+  if (wait <= 0 && !pass.busy && pass.steps === 0 && pass.replans < MAX_REPLANS) return LOOP_ACTION.REPLAN;
+  if (wait <= 0 || pass.busy || (sinceYield > YIELD_EVERY_MS && (wait > spin || sinceYield > 2 * YIELD_EVERY_MS))) return LOOP_ACTION.YIELD;
+  if (wait <= WARM_UP_MS && wait <= spin && pass.canBlock && pass.steps === 0 && ticksOnTime()) return LOOP_ACTION.TICK_EARLY;
+  return LOOP_ACTION.SLEEP;
+}
+
+/**
+ * Whether the loop, planning at `when` with the frame expected at `nextFrame`, would run a tick then, on time:
+ * not more than a tick behind the clock (then the backlog policy has its say first, on the normal path).
+ * Plans into `probe`.
+ */
+export function ticksOnTimeAt(timeline: Timeline, when: number, nextFrame: number, maxLead: number, probe: StepPlan): boolean {
+  if (when - timeOfTick(timeline) > timeline.tickLength) return false;
+  return planSteps(timeline, when, stepTarget(when, nextFrame, FRAME_HOLD_MS), 1, maxLead, probe).steps > 0;
+}

@@ -21,7 +21,8 @@ import type { SharedViews } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { writeNextFrame, type SlotWriter } from '../core/slots.ts';
 import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from '../core/messages.ts';
-import type { SimulationHost } from './simulation.ts';
+import type { SimulationHost } from './host.ts';
+import { createEventLoopYield } from './event-loop-yield.ts';
 import { BLOCKED, SLEPT_ASYNC, type SleepReport } from './sleep-report.ts';
 
 export class WorkerMessageTransport<S extends Schema> {
@@ -40,9 +41,6 @@ export class WorkerMessageTransport<S extends Schema> {
 
   /** The host the loop sleeps with: timers, cut short by frame messages and control calls. */
   host(): SimulationHost {
-    const channel = new MessageChannel();
-    const waiting: Array<() => void> = [];
-    channel.port1.onmessage = () => waiting.shift()?.();
     return {
       clock: createSharedClock,
       // timers only: without shared memory there is nothing to spin on
@@ -65,11 +63,7 @@ export class WorkerMessageTransport<S extends Schema> {
           }
           this.#wake = wake;
         }),
-      yieldToEvents: () =>
-        new Promise<void>((resolve) => {
-          waiting.push(resolve);
-          channel.port2.postMessage(0);
-        }),
+      yieldToEvents: createEventLoopYield(),
       every(ms, fn) {
         const handle = setInterval(fn, ms);
         return () => clearInterval(handle);

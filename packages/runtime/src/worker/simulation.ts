@@ -9,21 +9,31 @@
  *      next tick falls due, or a control call rings it. The worker's event loop stays free while it sleeps,
  *      so comlink calls are served at once, and an idle, paused or hidden simulation burns no CPU.
  */
-import { createSharedClock, type Clock } from '../core/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import {
   alphaAt,
   BACKLOG_POLICIES,
+  BURST_MS,
+  burstBudget,
   createTimeline,
+  decideLoop,
+  endOfPass,
   FRAME_HOLD_MS,
   defaultMaxCatchUpSteps,
+  LOOP_ACTION,
+  loopSpin,
   nextWakeTime,
   planSteps,
   reanchor,
   settleBacklogAfter,
   settleBacklogBefore,
   stepTarget,
+  TICK_EPSILON_MS,
+  ticksOnTimeAt,
   timeOfTick,
   type BacklogPolicy,
+  type LoopBurst,
+  type LoopPass,
   type StepPlan,
   type Timeline,
 } from '../core/fixed-step.ts';
@@ -45,12 +55,15 @@ import { schemaSignature, validateSchema, type Schema } from '../core/schema.ts'
 import { readNextFrame, SlotWriter, writeCovered, type PublishMeta } from '../core/slots.ts';
 import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
 import { WorkerMessageTransport } from './message-transport.ts';
-import { BLOCKED, SLEPT_ASYNC, type SleepReport } from './sleep-report.ts';
+import { browserHost } from './browser-host.ts';
+import type { SimulationHost } from './host.ts';
 import { TickInputBuffer, type TickInput } from './tick-input.ts';
 import { checkFinite, type NonFinitePolicy } from './finite-check.ts';
 import { createWorld, type World, type WorldInternals } from './world.ts';
 
 export type { SleepReport } from './sleep-report.ts';
+export type { SimulationHost } from './host.ts';
+export { browserHost } from './browser-host.ts';
 
 export type { World } from './world.ts';
 
@@ -110,34 +123,13 @@ export interface SimulationDefinition<S extends Schema> {
   readonly commands?: object;
 }
 
-/** How the loop sleeps and yields; injected so tests can drive it. */
-export interface SimulationHost {
-  /** The shared clock for a buffer with this anchor. */
-  clock(anchor: number): Clock;
-  /**
-   * Resolves after `ms` (never, for Infinity), or earlier once `i32[index]` is not `value` or is notified.
-   * The last `spinMs` of a wait may be spent spinning, for a precise wake. Reports what the wait did.
-   */
-  sleep(i32: Int32Array, index: number, value: number, ms: number, spinMs: number): Promise<SleepReport>;
-  /**
-   * Optional: the same wait done synchronously when it is short enough to block for (a worker may), returning
-   * its report, or null when `ms` is too long for that (the loop then awaits `sleep`). On the precise path
-   * this saves a promise and an await, so no allocation, nor a GC it could trigger, comes between the wake
-   * and the tick. The report may be reused by the next call.
-   */
-  blockSync?(i32: Int32Array, index: number, value: number, ms: number, spinMs: number): SleepReport | null;
-  /** Resolves after pending messages (comlink calls) have had a turn. */
-  yieldToEvents(): Promise<void>;
-  /** Calls `fn` every `ms` until the returned function is called. */
-  every(ms: number, fn: () => void): () => void;
-  /** Cuts a `sleep` short (hosts whose sleep is not an Atomics wait on the doorbell). */
-  wake?(): void;
-}
-
 export const MAX_TICK_RATE = 100_000;
 /** How often the worker bumps HEARTBEAT, whatever it is doing, ms. */
 export const HEARTBEAT_MS = 250;
 export const MAX_TIME_SCALE = 1_000;
+
+/** Most clock reads of the last spin inside a tick (about a few ms of them: a clock that stands still gives up). */
+const SPIN_GUARD = 100_000;
 
 const STATUS_NAMES: Record<StatusCode, SimulationStatus> = {
   [STATUS.IDLE]: 'idle',
@@ -168,73 +160,6 @@ function checkNumber(name: string, value: unknown, min: number, integer: boolean
     throw new RangeError(`steadyframe: ${name} must be a finite ${integer ? 'whole ' : ''}number of at least ${min}; got ${String(value)}`);
   }
   return value;
-}
-
-/** How close to a due tick the default host stops sleeping with the event loop free and blocks instead, ms. */
-const BLOCK_MS = 4;
-/** The loop gives the event loop a turn at least this often, ms, however busy or precise its waits. */
-const YIELD_EVERY_MS = 4;
-/** Most times in a row the loop plans again at once, without sleeping or yielding, on a clock at the due instant. */
-const MAX_REPLANS = 100;
-/**
- * How early the default host's precise sleeps end, ms: the loop plans again (no tick is due yet) and spins the
- * rest in a second, short sleep. After a long sleep the thread's code and data are cold and a first pass through
- * the planning costs tens of µs; the second pass runs warm, so the tick starts microseconds after it is due.
- */
-const WARM_UP_MS = 0.05;
-/** Most clock reads of the last spin inside a tick (about a few ms of them: a clock that stands still gives up). */
-const SPIN_GUARD = 100_000;
-/** Just past an instant, ms: a tick planned for the moment the clock passes it. */
-const TICK_EPSILON_MS = 0.001;
-
-/** The default host: real shared clock, `Atomics.waitAsync` / `Atomics.wait` / spin sleeps, MessageChannel yields. */
-export function browserHost(): SimulationHost {
-  /** The report of a spin, reused: the precise path allocates nothing. */
-  const spun = { yielded: false, spunMs: 0 };
-  const channel = new MessageChannel();
-  const waiting: Array<() => void> = [];
-  channel.port1.onmessage = () => waiting.shift()?.();
-  const blockSync = (i32: Int32Array, index: number, value: number, ms: number, spinMs: number): SleepReport | null => {
-    if (ms > spinMs + BLOCK_MS) return null;
-    // close: block (a worker may; comlink calls wait at most BLOCK_MS), which wakes on time far more often,
-    // then spin the last stretch in the same call, so nothing (not even a turn of the event loop) comes between
-    // the precise wake and the tick it is for; a ring of the doorbell ends either stage at once. It ends
-    // WARM_UP_MS early, once: the loop's next pass plans warm and spins the rest
-    const until = performance.now() + (ms > 2 * WARM_UP_MS ? ms - WARM_UP_MS : ms);
-    if (ms > spinMs && Atomics.wait(i32, index, value, ms - spinMs) !== 'timed-out') return BLOCKED;
-    const spinFrom = performance.now();
-    while (performance.now() < until && Atomics.load(i32, index) === value);
-    spun.spunMs = performance.now() - spinFrom;
-    return spun;
-  };
-  return {
-    clock: createSharedClock,
-    sleep(i32, index, value, ms, spinMs) {
-      // Three stages toward a tick that falls due in `ms`. Measured in Chromium 156 on 2 vCPUs (docs/
-      // benchmarks.md): a timed Atomics.waitAsync wakes 0.15 to 0.85 ms late (p99) and now and then 3 ms; a
-      // blocking Atomics.wait 0.1 to 0.3 ms; a spin on the clock a few microseconds.
-      const near = blockSync(i32, index, value, ms, spinMs);
-      if (near !== null) return Promise.resolve({ ...near });
-      if (typeof Atomics.waitAsync === 'function') {
-        // far: sleep with the event loop free, waking early enough for the stage above
-        const result = Atomics.waitAsync(i32, index, value, ms - spinMs - BLOCK_MS);
-        return result.async ? result.value.then(() => SLEPT_ASYNC) : Promise.resolve(BLOCKED);
-      }
-      // no waitAsync (older engines): a timer, so the loop still yields; frames may wake it up to 4 ms late
-      return new Promise((resolve) => setTimeout(() => resolve(SLEPT_ASYNC), Math.max(0, Math.min(ms - spinMs - BLOCK_MS, 4))));
-    },
-    blockSync,
-    yieldToEvents() {
-      return new Promise<void>((resolve) => {
-        waiting.push(resolve);
-        channel.port2.postMessage(0);
-      });
-    },
-    every(ms, fn) {
-      const handle = setInterval(fn, ms);
-      return () => clearInterval(handle);
-    },
-  };
 }
 
 interface Attached<S extends Schema> {
@@ -291,7 +216,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   #clockOffset = 0;
   #error: WorkerStats['error'] = null;
   readonly #plan: StepPlan = { steps: 0, overloaded: false };
-  /** A second plan, for asking what the loop would do at a later instant (#ticksAt). */
+  /** A second plan, for asking what the loop would do at a later instant (`ticksOnTimeAt`). */
   readonly #probe: StepPlan = { steps: 0, overloaded: false };
   #tickInfo: { -readonly [K in keyof TickInfo]: TickInfo[K] } | null = null;
   readonly #meta: PublishMeta = {
@@ -623,52 +548,59 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const host = this.#host!; // set at attach
     const { i32 } = a.views;
     const plan = this.#plan;
+    const burst: LoopBurst = { ran: 0 };
+    const pass: LoopPass = { wait: 0, busy: false, steps: 0, replans: 0, sinceYield: 0, spin: 0, canBlock: host.blockSync !== undefined };
     let lastYield = a.clock();
-    let replans = 0;
+    let nextFrame = 0;
+    let maxLead = 0;
+    let wakeAt = 0;
+    // asked only on the warm-up path: would a tick planned at the wake run then, on time?
+    const ticksOnTime = (): boolean => ticksOnTimeAt(a.timeline, wakeAt + TICK_EPSILON_MS, nextFrame, maxLead, this.#probe);
     while (generation === this.#generation) {
       // read the doorbell before the frame time, so a frame published after this read cuts the sleep short
       const doorbell = Atomics.load(i32, I32.FRAME_SEQ);
-      const nextFrame = readNextFrame(a.views);
-      const maxLead = this.#maxLeadTicks * a.timeline.tickLength;
+      nextFrame = readNextFrame(a.views);
+      maxLead = this.#maxLeadTicks * a.timeline.tickLength;
       let now = a.clock();
       const target = stepTarget(now, nextFrame, FRAME_HOLD_MS);
       // holding for an overdue frame falls behind the wall clock on purpose: that is not backlog to drop
       if (target >= now) this.#countDrop(a, settleBacklogBefore(this.#backlog, a.timeline, now));
-      planSteps(a.timeline, now, target, this.#maxCatchUpSteps, maxLead, plan);
-      for (let i = 0; i < plan.steps; i++) {
+      const budget = burstBudget(burst, this.#maxCatchUpSteps);
+      planSteps(a.timeline, now, target, budget, maxLead, plan);
+      // the ticks, back to back for at most BURST_MS (the first always runs): a slow step's catch-up goes on
+      // after a turn of the event loop, so comlink calls and the heartbeat wait at most a step and a few ms
+      let ran = 0;
+      while (ran < plan.steps) {
         if (!this.#tick(a)) return;
+        ran++;
+        if (ran < plan.steps && a.clock() - now > BURST_MS) break;
       }
-      if (plan.overloaded) {
+      const end = endOfPass(burst, plan, ran, budget);
+      if (end.settle) {
         now = a.clock();
         this.#countDrop(a, settleBacklogAfter(this.#backlog, a.timeline, now, this.#maxBacklog));
       }
-      const busy = plan.steps === this.#maxCatchUpSteps; // more may be due
-      const wakeAt = busy ? now : nextWakeTime(a.timeline, target, maxLead, now, FRAME_HOLD_MS);
-      const wait = wakeAt - a.clock();
-      if (wait <= 0 && !busy && plan.steps === 0 && replans < MAX_REPLANS) {
-        // woken on the very instant the newest state stands for, when no tick is due yet: the next one is due
-        // a clock step later (performance.now() moves in steps of 5 µs), so plan again at once rather than
-        // give the event loop a turn first (which costs tens of µs); bounded, for a clock that stands still
-        replans++;
+      wakeAt = end.busy ? now : nextWakeTime(a.timeline, target, maxLead, now, FRAME_HOLD_MS);
+      const clockNow = a.clock();
+      pass.wait = wakeAt - clockNow;
+      pass.busy = end.busy;
+      pass.steps = ran;
+      pass.sinceYield = clockNow - lastYield;
+      // at most half a tick of spinning, whatever spinMs asks: the rest of the wait sleeps or blocks
+      pass.spin = loopSpin(this.#spinMs, a.timeline.tickLength);
+      const action = decideLoop(pass, ticksOnTime);
+      if (action === LOOP_ACTION.REPLAN) {
+        pass.replans++;
         continue;
       }
-      if (plan.steps > 0) replans = 0;
-      // at most half a tick of spinning, whatever spinMs asks: the rest of the wait sleeps or blocks
-      const spin = Math.min(this.#spinMs ?? Math.min(1, 0.06 * a.timeline.tickLength), 0.5 * a.timeline.tickLength);
-      // Give comlink calls and timers (the heartbeat) a turn: when more ticks may be due, when one is due this
-      // very moment (a zero-length wait would only spin through microtasks), and once YIELD_EVERY_MS have passed
-      // since the last turn (the blocking and spinning waits do not yield), deferred while a tick falls due
-      // within the spin (then right after it, not between the precise wake and its tick), but never past
-      // twice that: a step that takes nearly a whole tick leaves every wait within the spin.
-      const sinceYield = a.clock() - lastYield;
-      if (wait <= 0 || (sinceYield > YIELD_EVERY_MS && (wait > spin || sinceYield > 2 * YIELD_EVERY_MS))) {
+      if (ran > 0) pass.replans = 0;
+      if (action === LOOP_ACTION.YIELD) {
         await host.yieldToEvents();
         lastYield = a.clock();
         continue;
       }
-      if (wait <= WARM_UP_MS && wait <= spin && host.blockSync !== undefined && plan.steps === 0 && this.#ticksAt(a, wakeAt + TICK_EPSILON_MS, nextFrame, maxLead)) {
-        // a tick falls due within the warm-up (the precise sleep ended that early): run it now, with its code
-        // warm, spinning inside it to the due instant right before the step (nothing else in between)
+      if (action === LOOP_ACTION.TICK_EARLY) {
+        // spinning inside the tick to its due instant, right before the step (nothing else in between)
         if (!this.#tick(a, true, wakeAt + TICK_EPSILON_MS)) return;
         continue;
       }
@@ -676,21 +608,12 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       // the newest state's time: frames up to it need not wake us (the wake planned here comes in time for them)
       writeCovered(a.views, timeOfTick(a.timeline));
       // a short wait synchronously where the host can (no promise on the precise path), else asynchronously
-      const report = host.blockSync?.(i32, I32.FRAME_SEQ, doorbell, wait, spin) ?? (await host.sleep(i32, I32.FRAME_SEQ, doorbell, wait, spin));
+      const report = host.blockSync?.(i32, I32.FRAME_SEQ, doorbell, pass.wait, pass.spin) ?? (await host.sleep(i32, I32.FRAME_SEQ, doorbell, pass.wait, pass.spin));
       writeCovered(a.views, Number.NEGATIVE_INFINITY);
       this.#spunMs += report.spunMs;
       if (report.yielded) lastYield = a.clock();
-      replans = 0;
+      pass.replans = 0;
     }
-  }
-
-  /**
-   * Whether the loop, planning at `when` with this frame, would run a tick then, on time: not more than a tick
-   * behind the clock (then the backlog policy has its say first, on the normal path). Plans with a probe.
-   */
-  #ticksAt(a: Attached<S>, when: number, nextFrame: number, maxLead: number): boolean {
-    if (when - timeOfTick(a.timeline) > a.timeline.tickLength) return false;
-    return planSteps(a.timeline, when, stepTarget(when, nextFrame, FRAME_HOLD_MS), 1, maxLead, this.#probe).steps > 0;
   }
 
   /**
@@ -742,6 +665,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       }
     }
     timeline.tick = previousTick + 1;
+    // a beat per tick as well as per HEARTBEAT_MS: a loop that ticks is alive, whatever its timers do
+    Atomics.add(a.views.i32, I32.HEARTBEAT, 1);
     this.#fillMeta(previousTick, previousTime, previousCount, world.takeSnaps());
     a.writer.publish(this.#meta);
     return true;

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
   alphaAt,
+  burstBudget,
+  decideLoop,
+  endOfPass,
+  LOOP_ACTION,
+  loopSpin,
+  MAX_REPLANS,
+  ticksOnTimeAt,
+  WARM_UP_MS,
+  YIELD_EVERY_MS,
+  type LoopAction,
+  type LoopBurst,
+  type LoopPass,
   createTimeline,
   defaultMaxCatchUpSteps,
   dropBacklog,
@@ -131,5 +143,64 @@ describe('fixed-step core', () => {
   it('defaults the catch-up cap to a quarter second of ticks, at least 4', () => {
     expect(defaultMaxCatchUpSteps(1000 / 240)).toBe(60);
     expect(defaultMaxCatchUpSteps(100)).toBe(4);
+  });
+});
+
+describe('the loop decision after a pass (decideLoop, endOfPass)', () => {
+  const base: LoopPass = { wait: 5, busy: false, steps: 1, replans: 0, sinceYield: 1, spin: 1, canBlock: true };
+  const cases: Array<[string, Partial<LoopPass>, boolean, LoopAction]> = [
+    ['a wait ahead, a turn not long ago: sleep', {}, true, LOOP_ACTION.SLEEP],
+    ['on the due instant with no tick run: plan again at once', { wait: 0, steps: 0 }, true, LOOP_ACTION.REPLAN],
+    ['... but not past MAX_REPLANS in a row: yield', { wait: 0, steps: 0, replans: MAX_REPLANS }, true, LOOP_ACTION.YIELD],
+    ['a tick just ran and the next is due now: yield (no zero-length sleep)', { wait: 0 }, true, LOOP_ACTION.YIELD],
+    ['busy (cap or time bound hit): yield, whatever the wait', { busy: true, wait: 10 }, true, LOOP_ACTION.YIELD],
+    ['busy on the due instant with no tick run: yield, not replan', { busy: true, wait: 0, steps: 0 }, true, LOOP_ACTION.YIELD],
+    ['4 ms since the last turn, a long wait ahead: yield first', { sinceYield: YIELD_EVERY_MS + 0.1 }, true, LOOP_ACTION.YIELD],
+    ['4 ms since the last turn, a tick due within the spin: defer the turn', { sinceYield: YIELD_EVERY_MS + 0.1, wait: 0.5 }, true, LOOP_ACTION.SLEEP],
+    ['8 ms since the last turn: yield even with a tick due within the spin', { sinceYield: 2 * YIELD_EVERY_MS + 0.1, wait: 0.5 }, true, LOOP_ACTION.YIELD],
+    ['due within the warm-up, a tick on time there, nothing ran: tick early', { wait: WARM_UP_MS, steps: 0 }, true, LOOP_ACTION.TICK_EARLY],
+    ['... but no tick on time at the wake: sleep', { wait: WARM_UP_MS, steps: 0 }, false, LOOP_ACTION.SLEEP],
+    ['... but a host that cannot block: sleep', { wait: WARM_UP_MS, steps: 0, canBlock: false }, true, LOOP_ACTION.SLEEP],
+    ['... but a tick just ran: sleep (plan again after it)', { wait: WARM_UP_MS }, true, LOOP_ACTION.SLEEP],
+    ['... but the wait is longer than the spin: sleep', { wait: WARM_UP_MS, steps: 0, spin: 0.01 }, true, LOOP_ACTION.SLEEP],
+  ];
+  for (const [label, change, onTime, expected] of cases) {
+    it(label, () => {
+      let asked = 0;
+      expect(decideLoop({ ...base, ...change }, () => (asked++, onTime))).toBe(expected);
+      // the probe plan is asked for only on the warm-up path
+      if (expected !== LOOP_ACTION.TICK_EARLY && !(change.wait === WARM_UP_MS && change.steps === 0 && change.canBlock !== false)) {
+        expect(asked).toBe(0);
+      }
+    });
+  }
+
+  it('counts a burst cut short by BURST_MS toward the catch-up cap, and settles the overload only at its end', () => {
+    const burst: LoopBurst = { ran: 0 };
+    const plan: StepPlan = { steps: 15, overloaded: true };
+    // 2 of 15 ran before the time bound: busy, nothing settled, 13 left of the cap
+    expect(burstBudget(burst, 15)).toBe(15);
+    expect(endOfPass(burst, plan, 2, 15)).toEqual({ busy: true, settle: false });
+    expect(burstBudget(burst, 15)).toBe(13);
+    // the rest of the burst ran whole and is still behind: settle the backlog, the next burst starts afresh
+    expect(endOfPass(burst, { steps: 13, overloaded: true }, 13, 13)).toEqual({ busy: true, settle: true });
+    expect(burstBudget(burst, 15)).toBe(15);
+    // a plan that reached its target (fewer steps than the cap): not busy
+    expect(endOfPass(burst, { steps: 3, overloaded: false }, 3, 15)).toEqual({ busy: false, settle: false });
+  });
+
+  it('spins at most half a tick, 6% of a tick (at most 1 ms) by default', () => {
+    expect(loopSpin(undefined, 50)).toBe(1);
+    expect(loopSpin(undefined, 5)).toBeCloseTo(0.3);
+    expect(loopSpin(20, 16)).toBe(8);
+    expect(loopSpin(0, 16)).toBe(0);
+  });
+
+  it('asks whether a tick planned at an instant runs then, on time (not more than a tick behind)', () => {
+    const timeline = createTimeline(0, 100, 10);
+    const probe = plan();
+    expect(ticksOnTimeAt(timeline, 105, 200, 20, probe)).toBe(true); // allowed by the lead
+    expect(ticksOnTimeAt(timeline, 109.9, 200, 0, probe)).toBe(false); // the lead cap does not allow it yet
+    expect(ticksOnTimeAt(timeline, 125, 200, 20, probe)).toBe(false); // more than a tick behind: the backlog policy first
   });
 });

@@ -258,6 +258,39 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
         expect(state.spun / (state.now - 1000)).toBeLessThanOrEqual(0.5);
       });
     }
+    // issue #14, bug 1: a step slower than its tick made every pass a catch-up burst of maxCatchUpSteps ticks
+    // with no yield between them (656 ms gaps at 40 ms steps, 2318 ms at 150 ms: past the heartbeat timeout)
+    for (const stepMs of [40, 150]) {
+      it(`60 Hz with a ${stepMs} ms step (overloaded): a turn at least every step plus a few ms, a beat every tick`, async () => {
+        const { host, state } = selfDrivingHost(1000 + 40 * stepMs);
+        const sim = new Simulation(
+          {
+            schema,
+            tickRate: 60,
+            init(world) {
+              world.count = 1;
+            },
+            step() {
+              state.now += stepMs;
+            },
+          },
+          host,
+        );
+        const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
+        sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+        const views = createSharedViews(buffer, schema, CAPACITY);
+        const beatsBefore = Atomics.load(views.i32, I32.HEARTBEAT);
+        sim.start();
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        const gaps = state.yields.map((t, i) => t - (i === 0 ? 1000 : state.yields[i - 1]!));
+        expect(Math.max(...gaps)).toBeLessThanOrEqual(stepMs + 2 * 4 + 1);
+        const stats = sim.stats();
+        // the heartbeat moves with every tick (the host's timer never fires here)
+        expect(Atomics.load(views.i32, I32.HEARTBEAT) - beatsBefore).toBeGreaterThanOrEqual(stats.publishes - 1);
+        // the bursts still count toward maxCatchUpSteps: the backlog past it is dropped, as before
+        expect(stats.overloads).toBeGreaterThan(0);
+      });
+    }
   });
 
   /**
