@@ -411,4 +411,9 @@ export class InputReader {
   get rejected(): number {
     return Atomics.load(this.#i32, INPUT_RING.REJECTED) >>> 0;
   }
+
+  /** Events taken so far (READ), mod 2^32: the message transport returns them to the page as credit. */
+  get taken(): number {
+    return this.#read;
+  }
 }

@@ -78,8 +78,13 @@ export interface WorkerStats extends FlipStats {
   readonly spunMs: number;
   /** Input events handed to steps. */
   readonly inputs: number;
-  /** Message transport only: input events the worker's own ring refused (it was full). */
+  /**
+   * Message transport only: input events the worker's own ring refused (it was full). The page's flow control
+   * keeps this 0: the page refuses what the worker could not hold (`RuntimeStats.inputRejected`).
+   */
   readonly inputRejected: number;
+  /** Message transport only: state buffers in circulation between the threads (at most 4); 0 with shared memory. */
+  readonly stateBuffers: number;
   /** Of those, events that arrived after the tick they belonged to had been made (see TickInput.late). */
   readonly lateInputs: number;
   /** Non-finite components written by steps to live entities, and ticks that had any (see `nonFinite`). */

@@ -170,8 +170,6 @@ function writeMeta(f64: Float64Array, m: number, meta: PublishMeta): void {
 /** The worker's side: copies a tick into the back slot, then flips. The only writer of slots and STATE_INDEX. */
 export class SlotWriter<S extends Schema> {
   readonly stats: FlipStats = { publishes: 0, flipWaits: 0, flipWaitMs: 0 };
-  /** Called after every publish and restamp: the message transport forwards the front slot from here. */
-  onChange: ((what: 'publish' | 'restamp') => void) | null = null;
   #front: 0 | 1;
 
   constructor(
@@ -232,7 +230,6 @@ export class SlotWriter<S extends Schema> {
     f64[m + META.CUR_TIME] = currentTime;
     // release: the reader's next acquire sees the new times
     if (this.fault !== 'unlocked-flip') Atomics.store(i32, I32.LOCK, LOCK.FREE);
-    this.onChange?.('restamp');
   }
 
   /** The front slot's meta word, as this writer last wrote it. */
@@ -250,7 +247,6 @@ export class SlotWriter<S extends Schema> {
     if (this.fault !== 'unlocked-flip') Atomics.store(i32, I32.LOCK, LOCK.FREE);
     this.#front = next;
     this.stats.publishes++;
-    this.onChange?.('publish');
   }
 
   #lock(): void {

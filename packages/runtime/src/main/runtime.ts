@@ -4,14 +4,16 @@
  */
 import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { createSharedClock, currentTimeOrigin, type Clock } from '../core/clock.ts';
-import { allocateSharedBuffer, computeLayout, createSharedViews, fieldViews, I32, initStateBuffer, STATUS, type Layout, type SharedViews } from '../core/layout.ts';
+import { computeLayout, fieldViews, I32, STATUS, type Layout, type SharedViews } from '../core/layout.ts';
 import { createBlendKernels, simdSupported, type BlendBackend, type BlendKernels } from '../core/simd-kernel.ts';
-import type { AttachConfig, SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from '../core/protocol.ts';
+import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from '../core/protocol.ts';
 import { validateSchema, type FieldViews, type Schema } from '../core/schema.ts';
-import { SlotReader, writeNextFrame, type ReadLockStats, type StateSource, type TestFault } from '../core/slots.ts';
-import { MessageSource } from './message-source.ts';
+import type { ReadLockStats, StateSource, TestFault } from '../core/slots.ts';
+import { createMessageMainTransport } from './message-transport.ts';
+import { createSharedMainTransport } from './shared-transport.ts';
+import type { MainTransport } from './transport.ts';
 import { Emitter } from './events.ts';
-import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
+import type { InputWriter } from '../core/input-ring.ts';
 import { createFramePacer, type FramePacer, type FramePacerOptions, type PacerChange } from './frame-pacer.ts';
 import { Sampler, validateInterpolation, type InterpolationOptions, type SampleResult, type SampleStats } from './sampler.ts';
 import { documentVisibility, type VisibilityHook } from './visibility.ts';
@@ -261,46 +263,26 @@ export async function createRuntime<S extends Schema, C extends object = Record<
   }
   const layout = computeLayout(schema, capacity);
   const anchor = currentTimeOrigin();
-  const inputCapacity = options.input === false ? 0 : (options.input?.capacity ?? 1024);
-  const inputWidth = options.input === false ? 0 : (options.input?.payloadWidth ?? 4);
-  const shared = transportKind === 'shared';
-  const inputRing = options.input === false ? undefined : allocateInputRing(inputCapacity, inputWidth, shared);
+  const input = options.input === false ? null : { capacity: options.input?.capacity ?? 1024, payloadWidth: options.input?.payloadWidth ?? 4 };
   const fault = options.testFault ?? 'none';
-  let views: SharedViews<S> | null = null;
-  let source: StateSource<S>;
-  let config: AttachConfig;
+  let transport: MainTransport<S>;
   let simd: { kernels: BlendKernels; scratch: FieldViews<S> } | null = null;
-  if (shared) {
-    let buffer: SharedArrayBuffer;
+  if (transportKind === 'shared') {
+    let memory: WebAssembly.Memory | undefined;
+    let kernels: BlendKernels | null = null;
     if ((options.kernels ?? 'wasm-simd') === 'wasm-simd' && simdSupported()) {
       // the shared buffer as a WebAssembly memory, with a scratch block for the kernels' output after the layout
       const pages = Math.ceil((layout.totalBytes + layout.blockBytes) / 65_536);
-      const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
-      buffer = initStateBuffer(memory.buffer as unknown as SharedArrayBuffer, layout, anchor);
+      memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
       // and, where the engine has multi-memory, a plain render memory the kernels write into directly
-      const kernels = createBlendKernels({ memory, renderBytes: layout.blockBytes });
-      if (kernels.backend === 'wasm-simd') simd = { kernels, scratch: fieldViews<S>(buffer, layout.totalBytes, layout) };
-    } else {
-      buffer = allocateSharedBuffer(layout, anchor);
+      kernels = createBlendKernels({ memory, renderBytes: layout.blockBytes });
     }
-    views = createSharedViews(buffer, schema, capacity);
-    source = new SlotReader(views, maxSpins, fault);
-    config = { buffer, signature: layout.signature, capacity, fault, ...(inputRing === undefined ? {} : { input: inputRing as SharedArrayBuffer }) };
+    transport = createSharedMainTransport(schema, layout, { anchor, maxSpins, input, fault, ...(memory === undefined ? {} : { memory }) });
+    if (kernels?.backend === 'wasm-simd') simd = { kernels, scratch: fieldViews<S>(transport.views!.buffer, layout.totalBytes, layout) };
   } else {
-    const channel = new MessageChannel();
-    source = new MessageSource<S>(layout, channel.port1, inputRing === undefined ? null : new InputReader(inputRing));
-    config = transfer(
-      {
-        port: channel.port2,
-        clockAnchor: anchor,
-        inputRing: inputRing === undefined ? null : { capacity: inputCapacity, payloadWidth: inputWidth },
-        signature: layout.signature,
-        capacity,
-        fault,
-      },
-      [channel.port2],
-    );
+    transport = createMessageMainTransport<S>(layout, { anchor, input });
   }
+  const config = transfer(transport.attach, transport.transfer);
   const remote = wrap<SimulationRemote>(worker);
   let info: SimulationInfo;
   let clock: ClockSkew;
@@ -318,12 +300,12 @@ export async function createRuntime<S extends Schema, C extends object = Record<
     clock = await alignClocks(remote, createSharedClock(anchor));
   } catch (error) {
     remote[releaseProxy]();
+    transport.close();
     throw error;
   } finally {
     worker.removeEventListener('error', onError);
   }
-  const input = inputRing === undefined ? null : new InputWriter(inputRing);
-  return new MainRuntime<S, C>(options, layout, transportKind, anchor, views, remote, info, clock, source, input, simd);
+  return new MainRuntime<S, C>(options, layout, anchor, transport, remote, info, clock, simd);
 }
 
 /** How far the worker's clock was from the page's, and how sure we are of it. */
@@ -401,23 +383,20 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
 
   /** The worker's header words: the shared buffer's own, or the message transport's mirror of them. */
   readonly #header: Int32Array;
-  #inputFlushQueued = false;
-  readonly #flushInput = (): void => {
-    this.#inputFlushQueued = false;
-    if (this.reader instanceof MessageSource) this.reader.flushInput();
-  };
+  readonly #transport: MainTransport<S>;
+  readonly transport: TransportKind;
+  readonly views: SharedViews<S> | null;
+  readonly reader: StateSource<S>;
+  readonly input: InputWriter | null;
 
   constructor(
     options: RuntimeOptions<S>,
     readonly layout: Layout,
-    readonly transport: TransportKind,
     anchor: number,
-    readonly views: SharedViews<S> | null,
+    transport: MainTransport<S>,
     readonly remote: Remote<SimulationRemote>,
     readonly info: SimulationInfo,
     readonly clock: ClockSkew,
-    readonly reader: StateSource<S>,
-    readonly input: InputWriter | null,
     simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null,
   ) {
     this.schema = options.schema;
@@ -429,7 +408,12 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.#worker.addEventListener('error', this.#onWorkerError);
     this.commands = (remote as unknown as { commands: Remote<C> }).commands;
     this.now = createSharedClock(anchor);
-    this.#header = views?.i32 ?? (reader as MessageSource<S>).header;
+    this.#transport = transport;
+    this.transport = transport.kind;
+    this.views = transport.views;
+    this.reader = transport.source;
+    this.input = transport.input;
+    this.#header = transport.header;
     // the render buffer: plain memory either way (the game hands it to APIs, and some refuse views of shared
     // memory: ImageData, TextDecoder; WebGL in Chromium 156 takes them); in the kernels' render memory
     // where they have one, so they blend straight into it
@@ -496,8 +480,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
 
   expectFrame(time: number): void {
     this.#expected = time;
-    if (this.views !== null) writeNextFrame(this.views, time);
-    else (this.reader as MessageSource<S>).expectFrame(time);
+    this.#transport.expectFrame(time);
   }
 
   async start(): Promise<void> {
@@ -575,7 +558,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
     this.#disposed = true;
     this.#stopFrames();
     this.#worker.removeEventListener('error', this.#onWorkerError);
-    if (this.reader instanceof MessageSource) this.reader.close();
+    this.#transport.close();
     this.#unsubscribeVisibility();
     this.remote[releaseProxy]();
     this.#worker.terminate();
@@ -640,11 +623,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
 
   sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean {
     if (this.input === null || !this.input.push(this.now(), code, p0, p1, p2, p3)) return false;
-    if (this.views === null && !this.#inputFlushQueued) {
-      // the message transport sends what was queued in one message, at the end of this task
-      this.#inputFlushQueued = true;
-      queueMicrotask(this.#flushInput);
-    }
+    this.#transport.inputPushed();
     return true;
   }
 

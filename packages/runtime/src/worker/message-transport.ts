@@ -1,46 +1,82 @@
 /**
- * The message transport: how the worker publishes when the page is not cross-origin isolated, so there is no
- * SharedArrayBuffer. The worker keeps the same memory map in a plain ArrayBuffer of its own and runs the same
- * loop; after each publish it copies the new state into a pooled ArrayBuffer and transfers it to the main
- * thread, which keeps the last two (previous and current) and sends the one before back for reuse: a third
- * buffer is always in flight, so neither side ever copies a state it receives.
+ * The message transport, worker side: how the worker publishes when the page is not cross-origin isolated,
+ * so there is no SharedArrayBuffer. The worker keeps the same memory map in a plain ArrayBuffer of its own and
+ * runs the same loop; after each publish it copies the new state into a pooled ArrayBuffer and transfers it to
+ * the main thread, which keeps the last two (previous and current) and sends the one before back for reuse.
  *
  * ```text
  *   worker                                            main thread
- *   publish tick k -> copy into free buffer C ─── state(C, meta, header) ───▶  previous = B, current = C
+ *   publish tick k -> copy into free buffer C ─── state(C, meta, header, taken) ──▶  previous = B, current = C
  *                                              ◀──────── return(A) ─────────  (A, the old previous, goes back)
  *   pool: A                                    ◀── frame(time), input(events) ── every frame
  * ```
  *
- * Frame times arrive as messages and wake the loop (no Atomics.waitAsync without shared memory); input
- * events arrive in batches and go into a ring of the worker's own, read by the ticks as usual.
+ * At most MAX_STATE_BUFFERS buffers circulate. When they are all out (the page is behind: a long task, a
+ * stall), publishes are not posted; the next returned buffer carries the newest state, with its previous state
+ * as a second buffer, since the page no longer holds the state before it. Memory stays bounded however long the
+ * page stalls, and the page catches up in one message.
+ *
+ * Frame times arrive as messages and wake the loop (no Atomics.waitAsync without shared memory); input events
+ * arrive in batches and go into a ring of the worker's own, read by the ticks as usual; the count taken goes back
+ * with every message (the page's flow control, see main/message-transport.ts).
  */
 import { createSharedClock } from '../core/clock.ts';
-import { InputWriter } from '../core/input-ring.ts';
-import type { SharedViews } from '../core/layout.ts';
+import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
+import { allocateStateBuffer, computeLayout, createSharedViews, META, type SharedViews } from '../core/layout.ts';
+import { INPUT_RECORD_HEAD, MAX_STATE_BUFFERS, type ToMain, type ToWorker } from '../core/messages.ts';
 import type { Schema } from '../core/schema.ts';
-import { writeNextFrame, type SlotWriter } from '../core/slots.ts';
-import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from '../core/messages.ts';
-import type { SimulationHost } from './host.ts';
+import { writeNextFrame } from '../core/slots.ts';
 import { createEventLoopYield } from './event-loop-yield.ts';
+import type { SimulationHost } from './host.ts';
 import { BLOCKED, SLEPT_ASYNC, type SleepReport } from './sleep-report.ts';
+import type { WorkerTransport } from './transport.ts';
 
-export class WorkerMessageTransport<S extends Schema> {
+export function connectMessageTransport<S extends Schema>(
+  schema: S,
+  port: MessagePort,
+  capacity: number,
+  anchor: number,
+  inputRing: { readonly capacity: number; readonly payloadWidth: number } | null,
+): WorkerTransport<S> {
+  // no shared memory: the same memory map in a buffer of our own, forwarded state by state
+  const views = createSharedViews<S>(allocateStateBuffer(computeLayout(schema, capacity), anchor, false), schema, capacity);
+  const ring = inputRing === null ? null : allocateInputRing(inputRing.capacity, inputRing.payloadWidth, false);
+  return new MessagePublisher(port, views, ring === null ? null : new InputReader(ring), ring === null ? null : new InputWriter(ring));
+}
+
+class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
+  readonly kind = 'message' as const;
   readonly #pool: ArrayBuffer[] = [];
+  /** Buffers allocated so far; never more than MAX_STATE_BUFFERS. */
+  #allocated = 0;
+  /** Buffers transferred to the page and not yet returned. */
+  #out = 0;
+  /** The tick of the newest state posted (the page's current), or -1 before the first. */
+  #lastPostedTick = -1;
+  /** A publish or restamp was held back (every buffer out): the next returned buffer carries the front slot. */
+  #behind = false;
+  #front: 0 | 1 = 0;
   #wake: () => void = () => {};
 
   constructor(
     private readonly port: MessagePort,
-    private readonly views: SharedViews<S>,
-    private readonly writer: SlotWriter<S>,
-    private readonly input: InputWriter | null,
+    readonly views: SharedViews<S>,
+    readonly input: InputReader | null,
+    private readonly inputWriter: InputWriter | null,
   ) {
-    writer.onChange = (what) => (what === 'publish' ? this.#postState() : this.#postRestamp());
     port.onmessage = (event: MessageEvent<ToWorker>) => this.#receive(event.data);
   }
 
+  inputRejected(): number {
+    return this.inputWriter?.rejected ?? 0;
+  }
+
+  stateBuffers(): number {
+    return this.#allocated;
+  }
+
   /** The host the loop sleeps with: timers, cut short by frame messages and control calls. */
-  host(): SimulationHost {
+  defaultHost(): SimulationHost {
     return {
       clock: createSharedClock,
       // timers only: without shared memory there is nothing to spin on
@@ -54,11 +90,11 @@ export class WorkerMessageTransport<S extends Schema> {
           const timer = Number.isFinite(ms) ? setTimeout(done, Math.max(0, ms)) : undefined;
           const previous = this.#wake;
           const wake = (): void => done();
-          const transport = this;
+          const self = this;
           function done(): void {
             clearTimeout(timer);
             // whichever way the sleep ends, its wake-up goes (no chain of stale closures)
-            if (transport.#wake === wake) transport.#wake = previous;
+            if (self.#wake === wake) self.#wake = previous;
             resolve(SLEPT_ASYNC);
           }
           this.#wake = wake;
@@ -68,27 +104,64 @@ export class WorkerMessageTransport<S extends Schema> {
         const handle = setInterval(fn, ms);
         return () => clearInterval(handle);
       },
-      wake: () => this.#wake(),
     };
   }
 
+  wake(): void {
+    this.#wake();
+  }
+
+  published(front: 0 | 1): void {
+    this.#front = front;
+    this.#postState();
+  }
+
+  restamped(front: 0 | 1): void {
+    this.#front = front;
+    // held back: the state posted when a buffer returns carries the new times
+    if (this.#behind) return;
+    const slot = this.views.slots[front];
+    this.port.postMessage({ type: 'restamp', meta: slot.metaWords.slice(), header: this.views.i32.slice(), taken: this.#taken() } satisfies ToMain);
+  }
+
   /** Sends the header words (status, overloads, heartbeat) when they change outside a publish. */
-  postHeader(): void {
-    this.port.postMessage({ type: 'header', header: this.views.i32.slice() } satisfies ToMain);
+  headerChanged(): void {
+    this.port.postMessage({ type: 'header', header: this.views.i32.slice(), taken: this.#taken() } satisfies ToMain);
+  }
+
+  #taken(): number {
+    return this.input?.taken ?? 0;
+  }
+
+  #take(): ArrayBuffer | null {
+    const pooled = this.#pool.pop();
+    if (pooled !== undefined) return pooled;
+    if (this.#allocated >= MAX_STATE_BUFFERS) return null;
+    this.#allocated++;
+    return new ArrayBuffer(this.views.layout.blockBytes);
   }
 
   #postState(): void {
-    const front = this.views.slots[this.writer.front];
-    const blockBytes = this.views.layout.blockBytes;
-    const buffer = this.#pool.pop() ?? new ArrayBuffer(blockBytes);
-    new Float32Array(buffer).set(front.currentBlock);
-    const message: ToMain = { type: 'state', block: buffer, meta: front.metaWords.slice(), header: this.views.i32.slice() };
-    this.port.postMessage(message, [buffer]);
-  }
-
-  #postRestamp(): void {
-    const front = this.views.slots[this.writer.front];
-    this.port.postMessage({ type: 'restamp', meta: front.metaWords.slice(), header: this.views.i32.slice() } satisfies ToMain);
+    const slot = this.views.slots[this.#front];
+    // the page holds the state before this one only if it was the last posted
+    const pair = slot.metaWords[META.PREV_TICK] !== this.#lastPostedTick;
+    const needed = pair ? 2 : 1;
+    if (MAX_STATE_BUFFERS - this.#out < needed) {
+      this.#behind = true;
+      return;
+    }
+    const block = this.#take()!;
+    new Float32Array(block).set(slot.currentBlock);
+    let previousBlock: ArrayBuffer | null = null;
+    if (pair) {
+      previousBlock = this.#take()!;
+      new Float32Array(previousBlock).set(slot.previousBlock);
+    }
+    this.#out += needed;
+    this.#behind = false;
+    this.#lastPostedTick = slot.metaWords[META.CUR_TICK]!;
+    const message: ToMain = { type: 'state', block, previousBlock, meta: slot.metaWords.slice(), header: this.views.i32.slice(), taken: this.#taken() };
+    this.port.postMessage(message, previousBlock === null ? [block] : [block, previousBlock]);
   }
 
   #receive(message: ToWorker): void {
@@ -98,22 +171,24 @@ export class WorkerMessageTransport<S extends Schema> {
         if (writeNextFrame(this.views, message.time)) this.#wake();
         return;
       case 'return':
+        this.#out--;
         if (message.block.byteLength === this.views.layout.blockBytes) this.#pool.push(message.block);
+        else this.#allocated--;
+        // the page caught up: it gets the newest state now
+        if (this.#behind) this.#postState();
         return;
       case 'input': {
-        const input = this.input;
-        if (input === null) return;
-        const stride = INPUT_RECORD_HEAD + input.layout.payloadWidth;
-        const payload = new Float64Array(input.layout.payloadWidth);
+        const writer = this.inputWriter;
+        if (writer === null) return;
+        const stride = INPUT_RECORD_HEAD + writer.layout.payloadWidth;
         for (let i = 0; i < message.count; i++) {
           const base = i * stride;
-          payload.set(message.events.subarray(base + INPUT_RECORD_HEAD, base + stride));
-          // a full ring refuses (and counts) rather than overwrite: the worker's stats report it
-          input.pushPayload(message.events[base]!, message.events[base + 1]!, payload);
+          // the page sends no more than this ring has room for (its flow control); a full ring would refuse
+          // and count rather than overwrite: the worker's stats report it
+          writer.pushPayload(message.events[base]!, message.events[base + 1]!, message.events.subarray(base + INPUT_RECORD_HEAD, base + stride));
         }
         return;
       }
     }
   }
 }
-

@@ -38,9 +38,6 @@ import {
   type Timeline,
 } from '../core/fixed-step.ts';
 import {
-  allocateStateBuffer,
-  computeLayout,
-  createSharedViews,
   F64,
   fieldViews,
   generationView,
@@ -50,12 +47,10 @@ import {
   type SharedViews,
   type StatusCode,
 } from '../core/layout.ts';
-import type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from '../core/protocol.ts';
+import type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../core/protocol.ts';
 import { schemaSignature, validateSchema, type Schema } from '../core/schema.ts';
 import { readNextFrame, SlotWriter, writeCovered, type PublishMeta } from '../core/slots.ts';
-import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
-import { WorkerMessageTransport } from './message-transport.ts';
-import { browserHost } from './browser-host.ts';
+import { connectWorkerTransport, type WorkerTransport } from './transport.ts';
 import type { SimulationHost } from './host.ts';
 import { TickInputBuffer, type TickInput } from './tick-input.ts';
 import { checkFinite, type NonFinitePolicy } from './finite-check.ts';
@@ -169,11 +164,8 @@ interface Attached<S extends Schema> {
   readonly world: WorldInternals<S>;
   readonly timeline: Timeline;
   readonly input: TickInputBuffer;
-  readonly transport: TransportKind;
-  /** The message transport, when there is no shared memory. */
-  readonly messages: WorkerMessageTransport<S> | null;
-  /** The worker's own input ring (message transport), for its refusal count. */
-  readonly inputWriter: InputWriter | null;
+  /** How states reach the page: the shared buffer, or messages. */
+  readonly transport: WorkerTransport<S>;
 }
 
 /** A simulation, not yet attached to a buffer. `exposeSimulation` serves one over comlink. */
@@ -277,44 +269,26 @@ export class Simulation<S extends Schema> implements SimulationRemote {
         `steadyframe: the main thread's schema "${config.signature}" differs from the worker's "${mine}"; import one schema module in both`,
       );
     }
-    let views: SharedViews<S>;
-    let inputReader: InputReader | null = null;
-    let inputWriter: InputWriter | null = null;
-    const port = config.port;
-    if (config.buffer !== undefined) {
-      views = createSharedViews(config.buffer, schema, config.capacity);
-      if (config.input !== undefined) inputReader = new InputReader(config.input);
-    } else if (port !== undefined) {
-      // no shared memory: the same memory map in a buffer of our own, forwarded state by state
-      const anchor = config.clockAnchor ?? 0;
-      views = createSharedViews(allocateStateBuffer(computeLayout(schema, config.capacity), anchor, false), schema, config.capacity);
-      if (config.inputRing != null) {
-        const ring = allocateInputRing(config.inputRing.capacity, config.inputRing.payloadWidth, false);
-        inputReader = new InputReader(ring);
-        inputWriter = new InputWriter(ring);
-      }
-    } else {
-      throw new TypeError('steadyframe: attach() needs a shared buffer or a message port; createRuntime() passes one');
-    }
+    const transport = connectWorkerTransport(schema, config);
+    const { views } = transport;
     const { layout } = views;
     // the world is laid out like one block, so a publish is two whole-block copies
     const worldBlock = new Float32Array(layout.blockBytes / 4);
     const world = createWorld(layout, worldBlock, fieldViews<S>(worldBlock.buffer, 0, layout), generationView(worldBlock.buffer, 0, layout));
     let clock: Clock = () => 0; // set below, once the host is known
     const writer = new SlotWriter(views, worldBlock, () => clock(), 50, config.fault ?? 'none');
-    const messages = port === undefined ? null : new WorkerMessageTransport(port, views, writer, inputWriter);
-    const host = (this.#host ??= messages === null ? browserHost() : messages.host());
+    const host = (this.#host ??= transport.defaultHost());
     const raw = host.clock(views.f64[F64.CLOCK_ANCHOR]!);
     clock = () => raw() - this.#clockOffset;
-    const input = new TickInputBuffer(inputReader);
+    const input = new TickInputBuffer(transport.input);
     this.#tickInfo = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input };
     this.#definition.init?.(world.world);
     world.takeSnaps(); // tick 0 has nothing to blend from anyway
     const now = clock();
-    const transport: TransportKind = messages === null ? 'shared' : 'message';
-    this.#attached = { views, writer, clock, world, input, transport, messages, inputWriter, timeline: createTimeline(0, now, this.#tickLength) };
+    this.#attached = { views, writer, clock, world, input, transport, timeline: createTimeline(0, now, this.#tickLength) };
     this.#fillMeta(0, now, world.world.count, 0);
     writer.publishInitial(this.#meta);
+    transport.published(writer.front);
     this.#beat();
     // a heartbeat the main thread watches: a worker that stops beating is reported unresponsive
     this.#stopHeartbeat = host.every(HEARTBEAT_MS, () => this.#beat());
@@ -327,7 +301,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       maxBacklog: this.#maxBacklog,
       whenHidden: this.#pauseWhenHidden ? 'pause' : 'run',
       crossOriginIsolated: globalThis.crossOriginIsolated === true,
-      transport,
+      transport: transport.kind,
     };
   }
 
@@ -342,7 +316,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     if (!Number.isFinite(ms)) throw new RangeError(`steadyframe: a clock offset is a finite number of ms; got ${String(ms)}`);
     this.#clockOffset += ms;
     // what was published so far was stamped by the old clock: move it onto the corrected one
-    a.writer.restamp(a.writer.frontMeta(META.PREV_TIME) - ms, a.writer.frontMeta(META.CUR_TIME) - ms);
+    this.#restamp(a, a.writer.frontMeta(META.PREV_TIME) - ms, a.writer.frontMeta(META.CUR_TIME) - ms);
     reanchor(a.timeline, timeOfTick(a.timeline) - ms);
   }
 
@@ -458,7 +432,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       flipWaitMs: a?.writer.stats.flipWaitMs ?? 0,
       spunMs: this.#spunMs,
       inputs: this.#inputs,
-      inputRejected: a?.inputWriter?.rejected ?? 0,
+      inputRejected: a?.transport.inputRejected() ?? 0,
+      stateBuffers: a?.transport.stateBuffers() ?? 0,
       lateInputs: this.#lateInputs,
       nonFiniteValues: this.#nonFiniteValues,
       nonFiniteTicks: this.#nonFiniteTicks,
@@ -511,7 +486,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const alpha = alphaAt(now, a.writer.frontMeta(META.PREV_TIME), a.writer.frontMeta(META.CUR_TIME));
     const currentTime = now + (1 - alpha) * tickLength;
     const previousTime = currentTime - tickLength;
-    a.writer.restamp(previousTime, currentTime);
+    this.#restamp(a, previousTime, currentTime);
     reanchor(a.timeline, currentTime, tickLength);
   }
 
@@ -519,19 +494,20 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     this.#status = status;
     if (this.#attached === null) return;
     Atomics.store(this.#attached.views.i32, I32.STATUS, status);
-    this.#attached.messages?.postHeader();
+    this.#attached.transport.headerChanged();
   }
 
   /** Rings our own doorbell, so a sleeping loop re-reads its settings now. */
   #wake(): void {
     if (this.#attached !== null) Atomics.notify(this.#attached.views.i32, I32.FRAME_SEQ);
     this.#host?.wake?.();
+    this.#attached?.transport.wake();
   }
 
   #beat(): void {
     if (this.#attached === null) return;
     Atomics.add(this.#attached.views.i32, I32.HEARTBEAT, 1);
-    this.#attached.messages?.postHeader();
+    this.#attached.transport.headerChanged();
   }
 
   #countDrop(a: Attached<S>, ms: number): void {
@@ -540,7 +516,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     this.#droppedMs += ms;
     // tell the main thread: it raises an 'overload' event when this counter moves
     Atomics.add(a.views.i32, I32.OVERLOADS, 1);
-    a.messages?.postHeader();
+    a.transport.headerChanged();
   }
 
   async #run(generation: number): Promise<void> {
@@ -669,7 +645,13 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     Atomics.add(a.views.i32, I32.HEARTBEAT, 1);
     this.#fillMeta(previousTick, previousTime, previousCount, world.takeSnaps());
     a.writer.publish(this.#meta);
+    a.transport.published(a.writer.front);
     return true;
+  }
+
+  #restamp(a: Attached<S>, previousTime: number, currentTime: number): void {
+    a.writer.restamp(previousTime, currentTime);
+    a.transport.restamped(a.writer.front);
   }
 
   #fillMeta(previousTick: number, previousTime: number, previousCount: number, snaps: number): void {

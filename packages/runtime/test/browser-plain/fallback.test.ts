@@ -88,6 +88,37 @@ describe('without cross-origin isolation', () => {
     expect((await rt.stats()).worker.inputRejected).toBe(0);
   });
 
+  // issue #14 bug 3: 3,000 pushes while paused all returned true, the worker's ring dropped 1,976 and the page
+  // counted none. The contract: false when it cannot be delivered, never dropped silently.
+  it('refuses (false, counted) the input the worker cannot take yet, and delivers every event it accepted', async () => {
+    const rt = await createRuntime<typeof motionSchema, MotionCommands>({
+      worker: fixtureWorker('motion'),
+      schema: motionSchema,
+      capacity: 4,
+      input: { capacity: 64 },
+    });
+    runtime = rt;
+    // not started: no tick takes anything
+    let accepted = 0;
+    for (let i = 0; i < 300; i++) {
+      if (rt.sendInput(1, i)) accepted++;
+      if (i % 50 === 49) await sleep(5);
+    }
+    expect(accepted).toBeLessThanOrEqual(64);
+    expect(accepted).toBeGreaterThan(0);
+    await rt.start();
+    let stats = await rt.stats();
+    for (let i = 0; i < 200 && stats.worker.inputs < accepted; i++) {
+      await sleep(10);
+      stats = await rt.stats();
+    }
+    expect(stats.worker.inputs).toBe(accepted);
+    expect(stats.worker.inputRejected).toBe(0);
+    expect(stats.inputRejected).toBe(300 - accepted);
+    // taken events free the page's ring again
+    await waitFor('credit back', () => rt.sendInput(2, 0));
+  });
+
   it('reports a fault and restarts', async () => {
     const errors: Error[] = [];
     const rt = await createRuntime({

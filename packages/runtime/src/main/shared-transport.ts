@@ -1,0 +1,43 @@
+/**
+ * The shared transport, page side: one SharedArrayBuffer laid out by layout.ts (read under LOCK by a
+ * `SlotReader`), NEXT_FRAME written under its sequence lock, and the input ring in a SharedArrayBuffer of its
+ * own. Needs a cross-origin isolated page.
+ */
+import { allocateInputRing, InputWriter } from '../core/input-ring.ts';
+import { allocateSharedBuffer, createSharedViews, initStateBuffer, type Layout } from '../core/layout.ts';
+import type { Schema } from '../core/schema.ts';
+import { SlotReader, writeNextFrame, type TestFault } from '../core/slots.ts';
+import type { MainTransport } from './transport.ts';
+
+export interface SharedTransportOptions {
+  /** The clock anchor written into the header (see clock.ts). */
+  readonly anchor: number;
+  /** A shared WebAssembly memory to lay the buffer over (the SIMD kernels read it), or none. */
+  readonly memory?: WebAssembly.Memory;
+  readonly maxSpins: number;
+  /** The input ring's size, or null for none. */
+  readonly input: { readonly capacity: number; readonly payloadWidth: number } | null;
+  readonly fault?: TestFault;
+}
+
+export function createSharedMainTransport<S extends Schema>(schema: S, layout: Layout, options: SharedTransportOptions): MainTransport<S> {
+  const buffer =
+    options.memory === undefined
+      ? allocateSharedBuffer(layout, options.anchor)
+      : initStateBuffer(options.memory.buffer as unknown as SharedArrayBuffer, layout, options.anchor);
+  const views = createSharedViews(buffer, schema, layout.capacity);
+  const fault = options.fault ?? 'none';
+  const ring = options.input === null ? null : (allocateInputRing(options.input.capacity, options.input.payloadWidth, true) as SharedArrayBuffer);
+  return {
+    kind: 'shared',
+    attach: { buffer, signature: layout.signature, capacity: layout.capacity, fault, ...(ring === null ? {} : { input: ring }) },
+    transfer: [],
+    source: new SlotReader(views, options.maxSpins, fault),
+    header: views.i32,
+    views,
+    input: ring === null ? null : new InputWriter(ring),
+    expectFrame: (time) => void writeNextFrame(views, time),
+    inputPushed: () => {}, // the worker reads the ring itself
+    close: () => {},
+  };
+}

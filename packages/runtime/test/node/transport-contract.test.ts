@@ -1,0 +1,197 @@
+/**
+ * The transport contract: one suite, run against both transports (the shared buffer and the message path), in
+ * one Node thread with a real MessageChannel and SharedArrayBuffer. The page's side and the worker's side are
+ * the library's own (`MainTransport`, `WorkerTransport`); the worker publishes with the real `SlotWriter`.
+ *
+ * What both must do: hand the page a pair whose data and meta agree, the newest one after any stall; mirror the
+ * header words; carry frame times; deliver every input event they accepted, in order, and refuse (false,
+ * counted) what could not be delivered; and keep memory bounded however far behind the page falls.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { computeLayout, defineSchema } from 'steadyframe';
+import { I32, META, STATUS } from '../../src/core/layout.ts';
+import { readNextFrame, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
+import type { InputEvent } from '../../src/core/input-ring.ts';
+import { createMessageMainTransport } from '../../src/main/message-transport.ts';
+import { createSharedMainTransport } from '../../src/main/shared-transport.ts';
+import type { MainTransport } from '../../src/main/transport.ts';
+import { connectWorkerTransport, type WorkerTransport } from '../../src/worker/transport.ts';
+
+const schema = defineSchema({ v: { width: 2, kind: 'linear' } });
+const CAPACITY = 3;
+const INPUT = { capacity: 16, payloadWidth: 2 };
+
+interface Pair {
+  main: MainTransport<typeof schema>;
+  worker: WorkerTransport<typeof schema>;
+  writer: SlotWriter<typeof schema>;
+  world: Float32Array;
+  /** Publishes tick `tick` with every value of the world set to it. */
+  publish(tick: number): void;
+  /** Lets messages in flight arrive (nothing to wait for with shared memory). */
+  settle(): Promise<void>;
+  /** The page's pair now: ticks from the meta and from the data. */
+  seen(): { previousTick: number; tick: number; previousData: number; data: number; previousTime: number; currentTime: number } | null;
+}
+
+const meta = (tick: number): PublishMeta => ({
+  previousTick: Math.max(0, tick - 1),
+  currentTick: tick,
+  previousTime: 10 * Math.max(0, tick - 1),
+  currentTime: 10 * tick,
+  count: CAPACITY,
+  previousCount: CAPACITY,
+  simTime: tick,
+  scale: 1,
+  snaps: 0,
+});
+
+const open: Array<MainTransport<typeof schema>> = [];
+afterEach(() => {
+  for (const t of open.splice(0)) t.close();
+});
+
+const makers: Record<'shared' | 'message', () => MainTransport<typeof schema>> = {
+  shared: () => createSharedMainTransport(schema, computeLayout(schema, CAPACITY), { anchor: 0, maxSpins: 100, input: INPUT }),
+  message: () => createMessageMainTransport<typeof schema>(computeLayout(schema, CAPACITY), { anchor: 0, input: INPUT }),
+};
+
+function connect(kind: 'shared' | 'message'): Pair {
+  const main = makers[kind]();
+  open.push(main);
+  const worker = connectWorkerTransport(schema, main.attach);
+  const world = new Float32Array(worker.views.layout.blockBytes / 4);
+  const writer = new SlotWriter(worker.views, world, () => 0);
+  const publish = (tick: number) => {
+    world.fill(tick, 0, CAPACITY * 2);
+    if (tick === 0) writer.publishInitial(meta(0));
+    else writer.publish(meta(tick));
+    worker.published(writer.front);
+  };
+  return {
+    main,
+    worker,
+    writer,
+    world,
+    publish,
+    async settle() {
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    },
+    seen() {
+      const pair = main.source.acquire();
+      if (pair === null) return null;
+      try {
+        return {
+          previousTick: pair.metaWords[META.PREV_TICK]!,
+          tick: pair.metaWords[META.CUR_TICK]!,
+          previousData: pair.previous.v[0]!,
+          data: pair.current.v[0]!,
+          previousTime: pair.metaWords[META.PREV_TIME]!,
+          currentTime: pair.metaWords[META.CUR_TIME]!,
+        };
+      } finally {
+        main.source.release();
+      }
+    },
+  };
+}
+
+/** Every event the worker's ticks would take now, as [code, p0]. */
+function takeAll(worker: WorkerTransport<typeof schema>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  worker.input!.take(Number.POSITIVE_INFINITY, (e: InputEvent) => out.push([e.code, e.payload(0)]));
+  return out;
+}
+
+for (const kind of ['shared', 'message'] as const) {
+  describe(`transport contract: ${kind}`, () => {
+    it('hands the page tick 0 after attach, then each publish as the pair (previous, current), data and meta agreeing', async () => {
+      const t = connect(kind);
+      expect(t.main.kind).toBe(kind);
+      expect(t.worker.kind).toBe(kind);
+      t.publish(0);
+      await t.settle();
+      expect(t.seen()).toEqual({ previousTick: 0, tick: 0, previousData: 0, data: 0, previousTime: 0, currentTime: 0 });
+      expect(t.main.source.publishCount()).toBe(1);
+      for (let tick = 1; tick <= 5; tick++) {
+        t.publish(tick);
+        await t.settle();
+        expect(t.seen()).toEqual({ previousTick: tick - 1, tick, previousData: tick - 1, data: tick, previousTime: 10 * (tick - 1), currentTime: 10 * tick });
+        expect(t.main.source.publishCount()).toBe(tick + 1);
+      }
+    });
+
+    it('after the page falls behind by hundreds of publishes: the newest pair, data matching meta, and bounded memory', async () => {
+      const t = connect(kind);
+      t.publish(0);
+      await t.settle();
+      // the page does not run (no message is delivered) while the worker publishes 500 states
+      for (let tick = 1; tick <= 500; tick++) t.publish(tick);
+      await t.settle();
+      expect(t.seen()).toEqual({ previousTick: 499, tick: 500, previousData: 499, data: 500, previousTime: 4990, currentTime: 5000 });
+      expect(t.main.source.publishCount()).toBe(501);
+      // issue #14 bug 2: the message path grew one pooled buffer per state the page fell behind by, forever
+      expect(t.worker.stateBuffers()).toBeLessThanOrEqual(4);
+      t.publish(501);
+      await t.settle();
+      expect(t.seen()).toMatchObject({ previousTick: 500, tick: 501, previousData: 500, data: 501 });
+    });
+
+    it('re-times the front pair on a restamp', async () => {
+      const t = connect(kind);
+      t.publish(0);
+      t.publish(1);
+      t.writer.restamp(100, 110);
+      t.worker.restamped(t.writer.front);
+      await t.settle();
+      expect(t.seen()).toMatchObject({ previousTick: 0, tick: 1, previousTime: 100, currentTime: 110, data: 1 });
+    });
+
+    it('mirrors the header words the page watches (STATUS, OVERLOADS, HEARTBEAT)', async () => {
+      const t = connect(kind);
+      t.publish(0);
+      Atomics.store(t.worker.views.i32, I32.STATUS, STATUS.FAULTED);
+      Atomics.add(t.worker.views.i32, I32.OVERLOADS, 3);
+      Atomics.add(t.worker.views.i32, I32.HEARTBEAT, 7);
+      t.worker.headerChanged();
+      await t.settle();
+      expect(Atomics.load(t.main.header, I32.STATUS)).toBe(STATUS.FAULTED);
+      expect(Atomics.load(t.main.header, I32.OVERLOADS)).toBe(3);
+      expect(Atomics.load(t.main.header, I32.HEARTBEAT)).toBe(7);
+    });
+
+    it('carries the next frame time to the worker', async () => {
+      const t = connect(kind);
+      t.main.expectFrame(1234.5);
+      await t.settle();
+      expect(readNextFrame(t.worker.views)).toBe(1234.5);
+    });
+
+    it('delivers every input event it accepted, in order, and refuses (false, counted) what it cannot deliver', async () => {
+      const t = connect(kind);
+      t.publish(0);
+      const input = t.main.input!;
+      // 3x the ring while the worker takes nothing (a paused simulation): issue #14 bug 3, the message path
+      // accepted all of them and the worker's ring dropped the surplus
+      const accepted: number[] = [];
+      for (let i = 0; i < 3 * INPUT.capacity; i++) {
+        if (input.push(i, 1, i)) accepted.push(i);
+        t.main.inputPushed();
+        if (i % 5 === 0) await t.settle();
+      }
+      await t.settle();
+      expect(accepted).toEqual(Array.from({ length: INPUT.capacity }, (_, i) => i));
+      expect(input.rejected).toBe(2 * INPUT.capacity);
+      // the worker's ticks take them: every accepted event, in order, none refused on its side
+      expect(takeAll(t.worker)).toEqual(accepted.map((i) => [1, i]));
+      expect(t.worker.inputRejected()).toBe(0);
+      // once the page hears they were taken (the next publish tells it), the ring takes events again
+      t.publish(1);
+      await t.settle();
+      expect(input.push(100, 2, 100)).toBe(true);
+      t.main.inputPushed();
+      await t.settle();
+      expect(takeAll(t.worker)).toEqual([[2, 100]]);
+    });
+  });
+}
