@@ -14,7 +14,7 @@
  * ```
  */
 export { createRuntime, ISOLATION_REQUIRED } from './main/runtime.ts';
-export type { ClockSkew, Frame, Runtime, RuntimeEvents, RuntimeOptions, RuntimeStats } from './main/runtime.ts';
+export type { ClockSkew, Frame, Runtime, RuntimeEvents, RuntimeOptions, RuntimeStats, StateReader } from './main/runtime.ts';
 export type { InterpolationMode, InterpolationOptions, LatePolicy, SampleStats } from './main/sampler.ts';
 export { createFramePacer, FRAME_PACER_DEFAULTS } from './main/frame-pacer.ts';
 export type { FramePacer, FramePacerOptions, PacerChange, PacerChangeReason } from './main/frame-pacer.ts';
@@ -31,5 +31,5 @@ export { angleField, extrapolateField, interpolateField, lerpField, quaternionFi
 export { alphaAt } from './core/fixed-step.ts';
 export type { BacklogPolicy } from './core/fixed-step.ts';
 export { SlotReader } from './core/slots.ts';
-export type { FlipStats, ReadLockStats, StateSource, TestFault } from './core/slots.ts';
+export type { FlipStats, ReadLockStats, ReadSlot, StateSource } from './core/slots.ts';
 export type { SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from './core/protocol.ts';

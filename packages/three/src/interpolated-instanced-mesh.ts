@@ -26,7 +26,7 @@ import {
   type BufferGeometry,
   type Material,
 } from 'three';
-import { alphaAt, type Runtime, type Schema, META } from 'steadyframe';
+import { alphaAt, type Runtime, type Schema, type StatePair, META } from 'steadyframe';
 import { resolveFields, type ResolvedFields, type TransformFields } from './fields.ts';
 import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
 
@@ -165,6 +165,40 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   let currentTime = 0;
   let count = 0;
   let alpha = 1;
+  /** Under the lock (`reader.read` releases it after): uploads a new pair, reads the times. */
+  const upload = (pair: StatePair<S>, published: number): true => {
+    const meta = pair.metaWords;
+    // counts checked by the reader (whole, within the capacity); `published` is exact while we hold the pair
+    count = meta[META.COUNT]!;
+    const previousCount = meta[META.PREV_COUNT]!;
+    if (published !== uploaded) {
+      // one publish on (modulo 2^32: the count wraps): its previous state is the current state we uploaded
+      // last time, byte for byte
+      const swap = uploaded >= 0 && ((published - uploaded) >>> 0) === 1;
+      for (const c of list) {
+        if (swap) {
+          const old = c.previous;
+          c.previous = c.current;
+          c.current = old;
+          instanced.setAttribute(c.names[0], c.previous);
+          instanced.setAttribute(c.names[1], c.current);
+        } else {
+          const from = c.name === null ? pair.previousGeneration : pair.previous[c.name as keyof S];
+          copyRun(c.previous, from, previousCount * c.width);
+        }
+        const from = c.name === null ? pair.currentGeneration : pair.current[c.name as keyof S];
+        copyRun(c.current, from, count * c.width);
+      }
+      if (swap) stats.swaps++;
+      else stats.fullUploads++;
+      uploaded = published;
+    }
+    // read every time: a restamp (resume, new time scale) moves the times without a publish
+    previousTime = meta[META.PREV_TIME]!;
+    currentTime = meta[META.CUR_TIME]!;
+    uniforms.sfPrevCount.value = previousCount;
+    return true;
+  };
 
   return {
     mesh,
@@ -176,50 +210,12 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
     },
     stats,
     update(time) {
-      const pair = reader.acquire();
-      if (pair !== null) {
-        try {
-          const meta = pair.metaWords;
-          // exact while we hold the lock: the worker counts a publish only under it
-          const published = reader.publishCount();
-          count = meta[META.COUNT]!;
-          const previousCount = meta[META.PREV_COUNT]!;
-          if (published !== uploaded) {
-            // one publish on: its previous state is the current state we uploaded last time, byte for byte
-            const swap = uploaded >= 0 && published === uploaded + 1;
-            for (const c of list) {
-              if (swap) {
-                const old = c.previous;
-                c.previous = c.current;
-                c.current = old;
-                instanced.setAttribute(c.names[0], c.previous);
-                instanced.setAttribute(c.names[1], c.current);
-              } else {
-                const from = c.name === null ? pair.previousGeneration : pair.previous[c.name as keyof S];
-                copyRun(c.previous, from, previousCount * c.width);
-              }
-              const from = c.name === null ? pair.currentGeneration : pair.current[c.name as keyof S];
-              copyRun(c.current, from, count * c.width);
-            }
-            if (swap) stats.swaps++;
-            else stats.fullUploads++;
-            uploaded = published;
-          }
-          // read every time: a restamp (resume, new time scale) moves the times without a publish
-          previousTime = meta[META.PREV_TIME]!;
-          currentTime = meta[META.CUR_TIME]!;
-          uniforms.sfPrevCount.value = previousCount;
-        } finally {
-          // the worker may publish over this slot again
-          reader.release();
-        }
-      } else {
-        stats.misses++;
-      }
+      const fresh = reader.read(upload) === true;
+      if (!fresh) stats.misses++;
       alpha = alphaAt(time, previousTime, currentTime);
       uniforms.sfAlpha.value = alpha;
       instanced.instanceCount = count;
-      return pair !== null;
+      return fresh;
     },
     dispose() {
       // three.js frees the buffers of what the geometry holds when it is disposed: leave it only the

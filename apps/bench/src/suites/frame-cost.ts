@@ -19,7 +19,7 @@
  * fused multiply-add where the engine has it (as the runtime), except `wasm-shared→render, no FMA`. Last, per
  * size, `ours, render delay 1`: the runtime's frame with a one-tick render delay, blended from its history.
  */
-import { createRuntime, interpolateField, type Runtime, type Schema } from 'steadyframe';
+import { createRuntime, interpolateField, type Runtime, type Schema, type StatePair } from 'steadyframe';
 // the runtime's own kernels, by path (the package does not export them), timed alone
 import { createBlendKernels } from '../../../../packages/runtime/src/core/simd-kernel.ts';
 import { schema2d, schema3d } from '../shared/sims.ts';
@@ -52,11 +52,9 @@ export type ExtraKernels = (runtime: Runtime<Schema>, time: number) => Record<st
 /** The JS kernels on plain copies of the front slot's two states, into a plain render buffer. */
 function plainKernels(runtime: Runtime<Schema>, time: number): () => void {
   const frame = runtime.sample(Number.POSITIVE_INFINITY);
-  const slot = runtime.reader.acquire();
-  if (slot === null) throw new Error('the lock stayed busy at set-up');
   const count = frame.count;
   const alpha = (time - frame.previousTime) / (frame.currentTime - frame.previousTime);
-  const fields = runtime.layout.fields.map((f) => {
+  const fields = runtime.reader.read((slot) => runtime.layout.fields.map((f) => {
     const n = count * f.width;
     return {
       kind: f.kind,
@@ -65,8 +63,8 @@ function plainKernels(runtime: Runtime<Schema>, time: number): () => void {
       current: Float32Array.from((slot.current as Record<string, Float32Array>)[f.name]!.subarray(0, n)),
       out: new Float32Array(n),
     };
-  });
-  runtime.reader.release();
+  }));
+  if (fields === undefined) throw new Error('the lock stayed busy at set-up');
   return () => {
     for (const f of fields) interpolateField(f.kind, f.width, f.previous, f.current, f.out, count, alpha);
   };
@@ -77,10 +75,8 @@ function wasmKernels(runtime: Runtime<Schema>, time: number): Record<string, () 
   const frame = runtime.sample(Number.POSITIVE_INFINITY);
   const count = frame.count;
   const alpha = (time - frame.previousTime) / (frame.currentTime - frame.previousTime);
-  const slot = runtime.reader.acquire();
-  if (slot === null) throw new Error('the lock stayed busy at set-up');
-  const previous = slot.previous as Record<string, Float32Array>;
-  const current = slot.current as Record<string, Float32Array>;
+  let previous: Record<string, Float32Array> = {};
+  let current: Record<string, Float32Array> = {};
   const make = (shared: boolean, copyOut: boolean, toRender = false, relaxedSimd = true): (() => void) => {
     const elements = 7 * count;
     const pages = Math.ceil((3 * elements * 4 + 1024) / 65536);
@@ -110,14 +106,18 @@ function wasmKernels(runtime: Runtime<Schema>, time: number): Record<string, () 
       }
     };
   };
-  const result = {
+  const result = runtime.reader.read((slot) => {
+  previous = slot.previous as Record<string, Float32Array>;
+  current = slot.current as Record<string, Float32Array>;
+  return {
     wasm: make(false, false),
     'wasm-shared': make(true, false),
     'wasm+copy-out': make(false, true),
     'wasm-shared→render': make(true, false, true),
     'wasm-shared→render, no FMA': make(true, false, true, false),
   };
-  runtime.reader.release();
+  });
+  if (result === undefined) throw new Error('the lock stayed busy at set-up');
   return result;
 }
 
@@ -150,9 +150,7 @@ export async function frameCost(quick: boolean, extraKernels?: ExtraKernels): Pr
         const scratchPrevious = new Float32Array(elements);
         const scratchCurrent = new Float32Array(elements);
         const render = runtime.sample(time).fields as Record<string, Float32Array>;
-        const floor = () => {
-          const slot = runtime.reader.acquire();
-          if (slot === null) return;
+        const floorRead = (slot: StatePair<Schema>) => {
           let at = 0;
           for (const f of fields) {
             const n = count * f.width;
@@ -160,14 +158,12 @@ export async function frameCost(quick: boolean, extraKernels?: ExtraKernels): Pr
             scratchCurrent.set((slot.current as Record<string, Float32Array>)[f.name]!.subarray(0, n), at);
             at += n;
           }
-          runtime.reader.release();
         };
-        const copyOut = () => {
-          const slot = runtime.reader.acquire();
-          if (slot === null) return;
+        const floor = () => void runtime.reader.read(floorRead);
+        const copyOutRead = (slot: StatePair<Schema>) => {
           for (const f of fields) render[f.name]!.set((slot.current as Record<string, Float32Array>)[f.name]!.subarray(0, count * f.width));
-          runtime.reader.release();
         };
+        const copyOut = () => void runtime.reader.read(copyOutRead);
         const kernels: Record<string, () => void> = {
           ours,
           floor,

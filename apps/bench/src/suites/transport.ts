@@ -23,7 +23,7 @@
  * the end of a tick's step to the end of the first frame that drew it), and frames drawn without the newest
  * tick whose step had ended when the frame began.
  */
-import { createRuntime, interpolateField, META, schema3d, type Runtime } from 'steadyframe';
+import { createRuntime, interpolateField, META, schema3d, type Runtime, type StatePair } from 'steadyframe';
 import type { MessageConfig, TickMessage, ToWorker, WorkerReport } from '../shared/messages.ts';
 import { createSide, SIDE, sideViews, type SideViews } from '../shared/sims.ts';
 import { percentiles, spread, type Spread } from '../shared/stats.ts';
@@ -98,6 +98,28 @@ async function oursDesign(count: number, side: SharedArrayBuffer, gpu = false): 
   // new publish copies both; a frame without a new publish copies nothing (the shader blends by a uniform).
   let staging = gpu ? { previous: gpuBuffers(count), current: gpuBuffers(count) } : null;
   let uploaded = -1;
+  /** Copies a new pair to the staging buffers, under the lock (read() releases it after). */
+  const stage = (pair: StatePair<typeof schema3d>, published: number): void => {
+    if (staging === null) return;
+    if (published !== uploaded) {
+      const n = pair.metaWords[META.COUNT]!;
+      if (uploaded >= 0 && published === uploaded + 1) {
+        staging = { previous: staging.current, current: staging.previous };
+        swaps++;
+      } else {
+        fullCopies++;
+        const m = pair.metaWords[META.PREV_COUNT]!;
+        staging.previous.position.set(pair.previous.position.subarray(0, 3 * m));
+        staging.previous.rotation.set(pair.previous.rotation.subarray(0, 4 * m));
+        staging.previous.generation.set(pair.previousGeneration.subarray(0, m));
+      }
+      staging.current.position.set(pair.current.position.subarray(0, 3 * n));
+      staging.current.rotation.set(pair.current.rotation.subarray(0, 4 * n));
+      staging.current.generation.set(pair.currentGeneration.subarray(0, n));
+      uploaded = published;
+    }
+    tick = pair.metaWords[META.CUR_TICK]!;
+  };
   let swaps = 0;
   let fullCopies = 0;
   return {
@@ -108,28 +130,7 @@ async function oursDesign(count: number, side: SharedArrayBuffer, gpu = false): 
         return tick;
       }
       if (!runtime.pace(ts)) return tick;
-      const pair = runtime.reader.acquire();
-      if (pair === null) return tick;
-      const published = runtime.reader.publishCount();
-      if (published !== uploaded) {
-        const n = pair.metaWords[META.COUNT]!;
-        if (uploaded >= 0 && published === uploaded + 1) {
-          staging = { previous: staging.current, current: staging.previous };
-          swaps++;
-        } else {
-          fullCopies++;
-          const m = pair.metaWords[META.PREV_COUNT]!;
-          staging.previous.position.set(pair.previous.position.subarray(0, 3 * m));
-          staging.previous.rotation.set(pair.previous.rotation.subarray(0, 4 * m));
-          staging.previous.generation.set(pair.previousGeneration.subarray(0, m));
-        }
-        staging.current.position.set(pair.current.position.subarray(0, 3 * n));
-        staging.current.rotation.set(pair.current.rotation.subarray(0, 4 * n));
-        staging.current.generation.set(pair.currentGeneration.subarray(0, n));
-        uploaded = published;
-      }
-      tick = pair.metaWords[META.CUR_TICK]!;
-      runtime.reader.release();
+      runtime.reader.read(stage);
       return tick;
     },
     get deliveries() {

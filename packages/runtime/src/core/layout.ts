@@ -5,7 +5,7 @@
  *  byte 0    ┌─ header, Int32 words (64 B) ───────────────────────────────────────────────────────────┐
  *            │ 0 MAGIC  1 LOCK  2 STATE_INDEX  3 PUBLISH_SEQ  4 FRAME_SEQ  5 STATUS  6 CAPACITY         │
  *            │ 7 FIELD_COUNT  8 OVERLOADS  9 NEXT_FRAME_LO  10 NEXT_FRAME_HI  11 HEARTBEAT  12 PLAN_SEQ     │
- *            │ 13 COVERED_LO  14 COVERED_HI  15 reserved                                                │
+ *            │ 13 COVERED_LO  14 COVERED_HI  15 READER_STALLS                                           │
  *  byte 64   ├─ header, Float64 words (64 B) ─────────────────────────────────────────────────────────┤
  *            │ 0 CLOCK_ANCHOR  1..7 reserved                                                            │
  *  byte 128  ├─ slot 0 meta (16 x Float64) ───────────┬─ slot 1 meta (16 x Float64) ─────────────────────┤
@@ -33,7 +33,7 @@
  *   FRAME_SEQ doubles as the worker's doorbell: the worker sleeps on it with Atomics.waitAsync / wait.
  * - PLAN_SEQ and COVERED_LO/HI: the worker only, all through Atomics, as a sequence lock: how far its states
  *   reach while it sleeps (-Infinity while awake), so the main thread rings the doorbell only when needed.
- * - STATUS, OVERLOADS, HEARTBEAT: the worker, through Atomics.
+ * - STATUS, OVERLOADS, HEARTBEAT, READER_STALLS: the worker, through Atomics.
  * - MAGIC, CAPACITY, FIELD_COUNT, CLOCK_ANCHOR: written once by the main thread before the worker sees the buffer.
  */
 import { schemaSignature, validateSchema, type FieldViews, type InterpolationKind, type Schema } from './schema.ts';
@@ -58,7 +58,10 @@ export const I32 = {
   /** NEXT_FRAME, a float64 as two Int32 halves written and read with Atomics under the FRAME_SEQ sequence. */
   NEXT_FRAME_LO: 9,
   NEXT_FRAME_HI: 10,
-  /** Bumped by the worker every HEARTBEAT_MS and on every tick: the main thread notices a worker that stops. */
+  /**
+   * Bumped by the worker every HEARTBEAT_MS (a host timer), on every tick, and every slice of a wait for a lock
+   * the page holds: the main thread notices a worker that stops.
+   */
   HEARTBEAT: 11,
   /**
    * A sequence lock over COVERED, which only the worker writes: odd while it rewrites the halves. COVERED (a
@@ -69,6 +72,11 @@ export const I32 = {
   PLAN_SEQ: 12,
   COVERED_LO: 13,
   COVERED_HI: 14,
+  /**
+   * Times the worker gave up a publish or restamp because the page held LOCK past READER_STALL_MS (slots.ts):
+   * the page's fault, reported to it (a `readerStall` event) while the worker goes on beating.
+   */
+  READER_STALLS: 15,
 } as const;
 const I32_WORDS = 16;
 

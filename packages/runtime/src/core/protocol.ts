@@ -3,7 +3,7 @@
  * are typed with. Control goes through these calls; the per-tick data never does, it is in the shared buffer.
  */
 import type { BacklogPolicy } from './fixed-step.ts';
-import type { FlipStats, TestFault } from './slots.ts';
+import type { FlipStats } from './slots.ts';
 
 /** What the main thread hands the worker once, at set-up: one of two transports. */
 export interface AttachConfig {
@@ -21,8 +21,6 @@ export interface AttachConfig {
   readonly port?: MessagePort;
   readonly clockAnchor?: number;
   readonly inputRing?: { readonly capacity: number; readonly payloadWidth: number } | null;
-  /** Test-only fault injection; never set it in a game. */
-  readonly fault?: TestFault;
 }
 
 /** How states reach the main thread. */

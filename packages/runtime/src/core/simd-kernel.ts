@@ -40,8 +40,10 @@
  *   ))
  * ```
  *
- * With `render`, the module imports a second, unshared memory and adds `lerpOut` / `nlerpOut`: the same
- * bodies with their stores in memory 1 (multi-memory).
+ * With `render`, the module imports a second, unshared memory and adds `lerpOut` / `nlerpOut` / `angleOut`:
+ * the same bodies with their stores in memory 1 (multi-memory). Memory 0 is the runtime's shared buffer (a
+ * shared `WebAssembly.Memory`) for the main kernel set, or the render-delay history's own unshared memory for
+ * the second set; memory 1 is the one render memory both sets write.
  *
  * Wiring (as createRuntime and the sampler do it): the runtime's SharedArrayBuffer is a shared
  * `WebAssembly.Memory` (`initial = maximum`, its `buffer` is the SAB the layout lays out), and
@@ -392,7 +394,7 @@ const name = (s: string) => [...uleb(s.length), ...Array.from(s, (c) => c.charCo
 /**
  * The module's bytes; `shared` marks the imported memory shared (it must match the memory given). With
  * `render`, the module also imports a second, unshared memory ("env" "render": multi-memory) and exports
- * `lerpOut` and `nlerpOut`, which read memory 0 and write that one: the blend lands in a plain buffer the
+ * `lerpOut`, `nlerpOut` and `angleOut`, which read memory 0 and write that one: the blend lands in a plain buffer the
  * caller may hand to any API (some, like ImageData, refuse shared views), with no copy out of shared memory.
  * With `relaxed`, the blends use relaxed SIMD's fused multiply-add (fewer instructions; as exact or more).
  */
@@ -503,13 +505,14 @@ export function createBlendKernels(options: BlendKernelOptions = {}): BlendKerne
   const exports = wasm;
   /**
    * The kernel for these views, or null (then the JS kernels run): in place when all three lie in `memory`,
-   * the writing-out one when the output lies in `renderMemory`; and only for `n` floats that fit all three
-   * views (a bigger `n` must not write past a view into whatever follows it). Buffers are looked up per call:
-   * a grown memory has a new buffer.
+   * the writing-out one when the output lies in `renderMemory`; and only for `n` floats, 0 or more, that fit
+   * all three views (a bigger `n` must not write past a view into whatever follows it; a negative one, taken
+   * as a huge unsigned count by the kernel's loops, must not either: the JS kernels do nothing for it).
+   * Buffers are looked up per call: a grown memory has a new buffer.
    */
   const pick = (inPlace: Kernel, out: Kernel | undefined, a: Float32Array, b: Float32Array, o: Float32Array, n: number): Kernel | null => {
     const buffer = memory.buffer;
-    if (a.buffer !== buffer || b.buffer !== buffer || !(n <= a.length && n <= b.length && n <= o.length)) return null;
+    if (a.buffer !== buffer || b.buffer !== buffer || !(n >= 0 && n <= a.length && n <= b.length && n <= o.length)) return null;
     if (o.buffer === buffer) return inPlace;
     return out !== undefined && o.buffer === renderMemory?.buffer ? out : null;
   };

@@ -24,7 +24,7 @@
  * those plain stores happen-before the reader's plain loads of slot b (ECMAScript memory model,
  * synchronizes-with on the LOCK word).
  */
-import { I32, LOCK, META, type SharedViews, type SlotViews, type StatePair } from './layout.ts';
+import { I32, LOCK, META, META_WORDS, type SharedViews, type SlotViews, type StatePair } from './layout.ts';
 import type { Schema } from './schema.ts';
 
 const READER_WAKE_WRITER = LOCK.READER_WAKE_WRITER;
@@ -51,67 +51,88 @@ export interface FlipStats {
   flipWaits: number;
   /** Total ms spent sleeping on the lock. */
   flipWaitMs: number;
+  /** Publishes and restamps given up because the page held the lock past `READER_STALL_MS` (see READER_STALLS). */
+  readerStalls: number;
 }
 
 /**
  * Where the main thread gets published states from: the shared buffer's front slot under the lock
- * (`SlotReader`), or the last two states the worker sent when the page is not cross-origin isolated
- * (`MessageSource`).
+ * (`SlotReader`), or the last two states the worker sent when the page is not cross-origin isolated (the
+ * message transport). The runtime wraps it in a scoped `read(fn)`: a pair is never held across frames.
  */
 export interface StateSource<S extends Schema> {
   /** The newest pair of states, stable until `release`; null if none can be had now (counted as a miss). */
   acquire(): StatePair<S> | null;
   release(): void;
-  /** States published so far (1 after attach). Can be late by one publish. */
+  /** States published so far (1 after attach), mod 2^32. Exact between `acquire` and `release`. */
   publishCount(): number;
   readonly stats: ReadLockStats;
 }
 
-/** Faults for tests only, to prove the swap stress test can fail. Never set them in a game. */
-export type TestFault = 'none' | 'unlocked-flip' | 'front-write';
+/**
+ * Copies a pair's meta words to `to`, with COUNT and PREV_COUNT clamped to whole numbers in [0, capacity]:
+ * the page never trusts the worker's counts further than its own buffers reach (a bad count would otherwise
+ * make the kernels read or write past a block, or hold the lock for as long as the count is large).
+ */
+export function copyMeta(from: Float64Array, to: Float64Array, capacity: number): void {
+  to.set(from);
+  to[META.COUNT] = clampCount(from[META.COUNT]!, capacity);
+  to[META.PREV_COUNT] = clampCount(from[META.PREV_COUNT]!, capacity);
+}
+
+/** A count as the page uses it: a whole number in [0, capacity] (NaN: 0). */
+export function clampCount(count: number, capacity: number): number {
+  return count >= 0 ? (count <= capacity ? Math.floor(count) : capacity) : 0;
+}
+
+/** A pair as `SlotReader.acquire` hands it out: the slot's blocks, and a checked copy of its meta words. */
+export interface ReadSlot<S extends Schema> extends StatePair<S> {
+  readonly index: 0 | 1;
+}
 
 /**
  * The main thread's side. `acquire` never blocks: `Atomics.wait` throws on a browser main thread. The writer
  * holds the lock for a handful of instructions, except right after a hand-over, when the lock stays the
  * writer's until its thread wakes from `Atomics.wait` (tens of microseconds): a second acquire in the same
- * frame can then spin out and miss. Acquire once per frame.
+ * frame can then spin out and miss. Acquire once per frame, and release within it: a page that holds the lock
+ * past `READER_STALL_MS` makes the worker skip its publishes and count a stall (READER_STALLS).
  */
 export class SlotReader<S extends Schema> implements StateSource<S> {
   readonly stats: ReadLockStats = { acquires: 0, spins: 0, maxSpins: 0, misses: 0 };
-  #held: SlotViews<S> | null = null;
+  #held = false;
+  /** The held slot's meta words, copied under the lock with the counts clamped (`copyMeta`). */
+  readonly #meta = new Float64Array(META_WORDS);
+  readonly #pairs: readonly [ReadSlot<S>, ReadSlot<S>];
 
   constructor(
     readonly views: SharedViews<S>,
     /** compareExchange attempts before an acquire gives up and counts a miss. */
     readonly maxSpins = 10_000,
-    /** Test-only: skip the lock entirely. */
-    private readonly fault: TestFault = 'none',
-  ) {}
+  ) {
+    const pair = (slot: SlotViews<S>): ReadSlot<S> => ({
+      index: slot.index,
+      previous: slot.previous,
+      current: slot.current,
+      previousGeneration: slot.previousGeneration,
+      currentGeneration: slot.currentGeneration,
+      previousBlock: slot.previousBlock,
+      currentBlock: slot.currentBlock,
+      metaWords: this.#meta,
+    });
+    this.#pairs = [pair(views.slots[0]), pair(views.slots[1])];
+  }
 
   /**
    * Takes the lock and returns the front slot, or null after `maxSpins` failed attempts (counted as a miss).
    * Until `release`, the slot's blocks and meta are stable. Allocates nothing.
    */
-  acquire(): SlotViews<S> | null {
-    const { i32 } = this.views;
-    let spins = 0;
-    if (this.fault !== 'unlocked-flip') {
-      // acquire: on success, everything the worker wrote before its last unlock is visible here
-      while (Atomics.compareExchange(i32, I32.LOCK, LOCK.FREE, LOCK.READER) !== LOCK.FREE) {
-        if (++spins >= this.maxSpins) {
-          this.stats.spins += spins;
-          this.stats.misses++;
-          return null;
-        }
-      }
-    }
-    const stats = this.stats;
-    stats.acquires++;
-    stats.spins += spins;
-    if (spins > stats.maxSpins) stats.maxSpins = spins;
+  acquire(): ReadSlot<S> | null {
+    if (!this.takeLock()) return null;
     // stable while we hold the lock: the worker changes STATE_INDEX only under it
-    this.#held = this.views.slots[Atomics.load(i32, I32.STATE_INDEX) === 1 ? 1 : 0];
-    return this.#held;
+    const index = Atomics.load(this.views.i32, I32.STATE_INDEX) === 1 ? 1 : 0;
+    copyMeta(this.views.slots[index].metaWords, this.#meta, this.views.layout.capacity);
+    this.#held = true;
+    return this.#pairs[index];
   }
 
   /**
@@ -119,9 +140,37 @@ export class SlotReader<S extends Schema> implements StateSource<S> {
    * that acquires again at once cannot starve the writer (the reader then spins until the flip is done).
    */
   release(): void {
-    if (this.#held === null) return;
-    this.#held = null;
-    if (this.fault === 'unlocked-flip') return;
+    if (!this.#held) return;
+    this.#held = false;
+    this.dropLock();
+  }
+
+  /** Publishes so far, mod 2^32 (PUBLISH_SEQ read unsigned): compare two with `(a - b) >>> 0`. */
+  publishCount(): number {
+    return Atomics.load(this.views.i32, I32.PUBLISH_SEQ) >>> 0;
+  }
+
+  /** CAS LOCK 0 -> 1 within `maxSpins` attempts; counts the spins, or a miss. (Overridden only by test faults.) */
+  protected takeLock(): boolean {
+    const { i32 } = this.views;
+    const stats = this.stats;
+    let spins = 0;
+    // acquire: on success, everything the worker wrote before its last unlock is visible here
+    while (Atomics.compareExchange(i32, I32.LOCK, LOCK.FREE, LOCK.READER) !== LOCK.FREE) {
+      if (++spins >= this.maxSpins) {
+        stats.spins += spins;
+        stats.misses++;
+        return false;
+      }
+    }
+    stats.acquires++;
+    stats.spins += spins;
+    if (spins > stats.maxSpins) stats.maxSpins = spins;
+    return true;
+  }
+
+  /** LOCK 1 -> 0, or, if the worker asked for it meanwhile (3), hands it over (2) and wakes the worker. */
+  protected dropLock(): void {
     const { i32 } = this.views;
     // release: the worker may now flip STATE_INDEX and reuse the slot we read
     if (Atomics.compareExchange(i32, I32.LOCK, LOCK.READER, LOCK.FREE) === READER_WAKE_WRITER) {
@@ -129,16 +178,6 @@ export class SlotReader<S extends Schema> implements StateSource<S> {
       Atomics.store(i32, I32.LOCK, LOCK.WRITER);
       Atomics.notify(i32, I32.LOCK, 1);
     }
-  }
-
-  /** Publishes so far; 0 until the worker has published its first state. Can be late by one publish. */
-  publishCount(): number {
-    return Atomics.load(this.views.i32, I32.PUBLISH_SEQ);
-  }
-
-  /** A meta word of the held slot. Only valid between `acquire` and `release`. */
-  meta(slot: SlotViews<S>, word: (typeof META)[keyof typeof META]): number {
-    return this.views.f64[slot.meta + word]!;
   }
 }
 
@@ -167,19 +206,30 @@ function writeMeta(f64: Float64Array, m: number, meta: PublishMeta): void {
   f64[m + META.SNAPS] = meta.snaps;
 }
 
+/**
+ * How long the writer waits for a lock the page holds before it gives up on that publish or restamp and
+ * counts a reader stall (READER_STALLS), ms. A frame holds the lock well under a millisecond; this is a page
+ * that acquired and never released (or a main thread frozen mid-frame). The worker stays responsive: it
+ * goes on ticking, serves comlink calls and beats, and the page's watchdog blames the page, not the worker.
+ */
+export const READER_STALL_MS = 500;
+
 /** The worker's side: copies a tick into the back slot, then flips. The only writer of slots and STATE_INDEX. */
 export class SlotWriter<S extends Schema> {
-  readonly stats: FlipStats = { publishes: 0, flipWaits: 0, flipWaitMs: 0 };
+  readonly stats: FlipStats = { publishes: 0, flipWaits: 0, flipWaitMs: 0, readerStalls: 0 };
   #front: 0 | 1;
+  /** A publish was skipped (reader stall): the next one's previous state is the front slot's current. */
+  #skipped = false;
 
   constructor(
     readonly views: SharedViews<S>,
     /** The simulation's private state, laid out like one block. */
     private readonly world: Float32Array,
     private readonly now: () => number,
-    /** Longest single Atomics.wait on the lock, in ms; the worker re-checks after it. */
+    /** Longest single Atomics.wait on the lock, in ms; the worker re-checks (and beats) after it. */
     private readonly lockWaitMs = 50,
-    private readonly fault: TestFault = 'none',
+    /** Longest wait for a lock the page holds before the publish is skipped and a stall counted, ms. */
+    private readonly stallMs = READER_STALL_MS,
   ) {
     this.#front = Atomics.load(views.i32, I32.STATE_INDEX) === 1 ? 1 : 0;
   }
@@ -189,24 +239,20 @@ export class SlotWriter<S extends Schema> {
     return this.#front;
   }
 
-  /** Writes `world` as the new current state, the old current state as its previous state, then flips. */
-  publish(meta: PublishMeta): void {
-    const { blocks, f64 } = this.views;
-    const front = this.#front;
-    // note 002 read literally writes the slot being read: only ever under the 'front-write' test fault
-    const back = this.fault === 'front-write' ? front : front === 0 ? 1 : 0;
-    const target = blocks[back];
-    // outside the lock: no reader looks at slot `back` until the flip below
-    if (back !== front) target.previous.set(blocks[front].current);
-    else target.previous.set(target.current);
-    target.current.set(this.world);
-    writeMeta(f64, this.views.slots[back].meta, meta);
-    this.#flip(this.fault === 'front-write' ? (front === 0 ? 1 : 0) : back);
+  /**
+   * Writes `world` as the new current state, the old current state as its previous state, then flips. Returns
+   * false when the page held the lock past `stallMs`: nothing was published (counted as a reader stall).
+   */
+  publish(meta: PublishMeta): boolean {
+    const back = this.#front === 0 ? 1 : 0;
+    this.writeSlot(back, meta);
+    return this.flip(back);
   }
 
   /**
-   * Writes the same state into both blocks of both slots, without the lock: only for the first publish, at
-   * attach, before any reader can exist.
+   * Writes the same state into both blocks of both slots: only for the first publish, at attach, before the
+   * page has the buffer's views (`createRuntime` is still awaiting attach), so no reader can hold the lock; the
+   * flip still takes it, as every flip does.
    */
   publishInitial(meta: PublishMeta): void {
     const { blocks, f64 } = this.views;
@@ -215,21 +261,22 @@ export class SlotWriter<S extends Schema> {
       blocks[slot].current.set(this.world);
       writeMeta(f64, this.views.slots[slot].meta, meta);
     }
-    this.#flip(this.#front);
+    this.flip(this.#front);
   }
 
   /**
    * Re-times the front slot's two states (the clock moved under them: a new time scale or tick rate, a
-   * resume). Under the lock, since readers are reading that slot.
+   * resume). Under the lock, since readers are reading that slot. Returns false on a reader stall (not done).
    */
-  restamp(previousTime: number, currentTime: number): void {
-    const { f64, i32 } = this.views;
+  restamp(previousTime: number, currentTime: number): boolean {
+    const { f64 } = this.views;
     const m = this.views.slots[this.#front].meta;
-    if (this.fault !== 'unlocked-flip') this.#lock();
+    if (!this.lock()) return false;
     f64[m + META.PREV_TIME] = previousTime;
     f64[m + META.CUR_TIME] = currentTime;
     // release: the reader's next acquire sees the new times
-    if (this.fault !== 'unlocked-flip') Atomics.store(i32, I32.LOCK, LOCK.FREE);
+    this.unlock();
+    return true;
   }
 
   /** The front slot's meta word, as this writer last wrote it. */
@@ -237,37 +284,84 @@ export class SlotWriter<S extends Schema> {
     return this.views.f64[this.views.slots[this.#front].meta + word]!;
   }
 
-  #flip(next: 0 | 1): void {
+  /** Writes slot `slot`: its previous state is the front slot's current one. Outside the lock. */
+  protected writeSlot(slot: 0 | 1, meta: PublishMeta): void {
+    const { blocks, f64 } = this.views;
+    const front = this.#front;
+    const target = blocks[slot];
+    // outside the lock: no reader looks at the back slot until the flip
+    target.previous.set(blocks[front].current);
+    target.current.set(this.world);
+    const m = this.views.slots[slot].meta;
+    writeMeta(f64, m, meta);
+    if (this.#skipped) {
+      // the state before this one was never published: the previous state is the front's current, say so
+      const fm = this.views.slots[front].meta;
+      f64[m + META.PREV_TICK] = f64[fm + META.CUR_TICK]!;
+      f64[m + META.PREV_TIME] = f64[fm + META.CUR_TIME]!;
+      f64[m + META.PREV_COUNT] = f64[fm + META.COUNT]!;
+    }
+  }
+
+  /** Makes slot `next` the front slot, under the lock. False (nothing changed) on a reader stall. */
+  protected flip(next: 0 | 1): boolean {
     const { i32 } = this.views;
-    if (this.fault !== 'unlocked-flip') this.#lock();
+    if (!this.lock()) {
+      this.#skipped = true;
+      return false;
+    }
     // publish: slot `next`, written above, becomes the one readers read
     Atomics.store(i32, I32.STATE_INDEX, next);
     Atomics.add(i32, I32.PUBLISH_SEQ, 1);
     // release: the reader's next acquire sees the new STATE_INDEX and everything written before it
-    if (this.fault !== 'unlocked-flip') Atomics.store(i32, I32.LOCK, LOCK.FREE);
+    this.unlock();
     this.#front = next;
+    this.#skipped = false;
     this.stats.publishes++;
+    return true;
   }
 
-  #lock(): void {
+  /** Stores LOCK 0: the release of everything written under the lock. (Overridden only by test faults.) */
+  protected unlock(): void {
+    Atomics.store(this.views.i32, I32.LOCK, LOCK.FREE);
+  }
+
+  /**
+   * Takes the lock: CAS 0 -> 2, or, while the page holds it, marks it 3 (hand it over on release), spins a
+   * little, then sleeps in `lockWaitMs` slices, beating HEARTBEAT each slice (the worker is alive, the page is
+   * what holds it up). Past `stallMs` it takes the mark back (3 -> 1), counts a reader stall (READER_STALLS)
+   * and returns false; if the page handed the lock over meanwhile, the worker has it after all.
+   */
+  protected lock(): boolean {
     const { i32 } = this.views;
+    let started = Number.NaN;
     for (;;) {
       const seen = Atomics.compareExchange(i32, I32.LOCK, LOCK.FREE, LOCK.WRITER);
-      if (seen === LOCK.FREE) return;
+      if (seen === LOCK.FREE) return true;
       // the reader holds it: ask for it to be handed over on release (READER -> READER_WAKE_WRITER)
       if (seen === LOCK.READER && Atomics.compareExchange(i32, I32.LOCK, LOCK.READER, READER_WAKE_WRITER) !== LOCK.READER) {
         continue; // the reader let go meanwhile: try again
       }
       // a frame holds the lock for well under a millisecond: spin a little before sleeping
       for (let spin = 0; spin < WRITER_SPINS; spin++) {
-        if (Atomics.load(i32, I32.LOCK) === LOCK.WRITER) return; // handed over
+        if (Atomics.load(i32, I32.LOCK) === LOCK.WRITER) return true; // handed over
       }
-      const started = this.now();
+      const from = this.now();
+      if (Number.isNaN(started)) started = from;
       this.stats.flipWaits++;
       // a worker may block; the page may not. Woken by the reader's release, or re-checks after the timeout.
       Atomics.wait(i32, I32.LOCK, READER_WAKE_WRITER, this.lockWaitMs);
-      this.stats.flipWaitMs += this.now() - started;
-      if (Atomics.load(i32, I32.LOCK) === LOCK.WRITER) return; // handed over
+      const to = this.now();
+      this.stats.flipWaitMs += to - from;
+      if (Atomics.load(i32, I32.LOCK) === LOCK.WRITER) return true; // handed over
+      // alive, only held up: the page's watchdog must not take this for a hung worker
+      Atomics.add(i32, I32.HEARTBEAT, 1);
+      if (to - started >= this.stallMs && Atomics.compareExchange(i32, I32.LOCK, READER_WAKE_WRITER, LOCK.READER) === READER_WAKE_WRITER) {
+        // the page still holds it: withdraw the request (its release then just frees the lock) and report it
+        this.stats.readerStalls++;
+        Atomics.add(i32, I32.READER_STALLS, 1);
+        return false;
+      }
     }
   }
 }

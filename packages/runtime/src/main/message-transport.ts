@@ -12,7 +12,7 @@ import { allocateInputRing, INPUT_RECORDS_OFFSET, INPUT_RING, InputWriter, RECOR
 import { fieldViews, generationView, I32, META_WORDS, type Layout, type StatePair } from '../core/layout.ts';
 import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from '../core/messages.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
-import type { ReadLockStats, StateSource } from '../core/slots.ts';
+import { copyMeta, type ReadLockStats, type StateSource } from '../core/slots.ts';
 import type { MainTransport } from './transport.ts';
 
 interface State<S extends Schema> {
@@ -165,7 +165,8 @@ class MessageSource<S extends Schema> implements StateSource<S> {
     // events the worker's ticks have taken are free again here (this thread is the ring's only user now)
     if (this.#ring !== null) Atomics.store(this.#ring.i32, INPUT_RING.READ, message.taken | 0);
     if (message.type === 'header') return;
-    this.#metaWords.set(message.meta);
+    // the counts clamped to the capacity, as the shared reader does: the page trusts no count past its buffers
+    copyMeta(message.meta, this.#metaWords, this.layout.capacity);
     if (message.type === 'restamp') return;
     const state = this.#state(message.block);
     if (message.previousBlock !== null) {

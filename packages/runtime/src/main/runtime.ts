@@ -1,22 +1,26 @@
 /**
- * The main-thread side: owns the shared buffer, reads the front slot each animation frame, interpolates it into
- * a render buffer and hands that to the game's draw. It never changes simulation state and never blocks.
+ * The main-thread side's public face: `createRuntime`, its options, the runtime, frames, events and stats.
+ * Set-up is in runtime-setup.ts, the runtime object in main-runtime.ts, the frames in frame-loop.ts, the watch
+ * over the worker in watchdog.ts. The main thread never changes simulation state and never blocks.
  */
-import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
-import { createSharedClock, currentTimeOrigin, type Clock } from '../core/clock.ts';
-import { computeLayout, fieldViews, I32, STATUS, type Layout, type SharedViews } from '../core/layout.ts';
-import { createBlendKernels, simdSupported, type BlendBackend, type BlendKernels } from '../core/simd-kernel.ts';
-import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from '../core/protocol.ts';
-import { validateSchema, type FieldViews, type Schema } from '../core/schema.ts';
-import type { ReadLockStats, StateSource, TestFault } from '../core/slots.ts';
-import { createMessageMainTransport } from './message-transport.ts';
-import { createSharedMainTransport } from './shared-transport.ts';
-import type { MainTransport } from './transport.ts';
-import { Emitter } from './events.ts';
+import type { Remote } from 'comlink';
+import type { Clock } from '../core/clock.ts';
 import type { InputWriter } from '../core/input-ring.ts';
-import { createFramePacer, type FramePacer, type FramePacerOptions, type PacerChange } from './frame-pacer.ts';
-import { Sampler, validateInterpolation, type InterpolationOptions, type SampleResult, type SampleStats } from './sampler.ts';
-import { documentVisibility, type VisibilityHook } from './visibility.ts';
+import type { Layout, SharedViews } from '../core/layout.ts';
+import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from '../core/protocol.ts';
+import type { FieldViews, Schema } from '../core/schema.ts';
+import type { BlendBackend } from '../core/simd-kernel.ts';
+import type { ReadLockStats } from '../core/slots.ts';
+import type { ClockSkew } from './clock-align.ts';
+import type { FramePacerOptions, PacerChange } from './frame-pacer.ts';
+import { setUpRuntime } from './runtime-setup.ts';
+import type { InterpolationOptions, SampleStats } from './sampler.ts';
+import type { StateReader } from './state-reader.ts';
+import type { VisibilityHook } from './visibility.ts';
+
+export { ISOLATION_REQUIRED } from './runtime-setup.ts';
+export type { ClockSkew } from './clock-align.ts';
+export type { StateReader } from './state-reader.ts';
 
 export interface RuntimeOptions<S extends Schema> {
   /** A module Worker whose script calls `exposeSimulation` from 'steadyframe/worker' with the same schema. */
@@ -60,10 +64,16 @@ export interface RuntimeOptions<S extends Schema> {
    * `runtime.kernels` says which run.
    */
   readonly kernels?: BlendBackend;
-  /** Ms without a worker heartbeat (it beats every 250 ms) before an `unresponsive` event. Default 2000. */
-  readonly heartbeatTimeout?: number;
-  /** Test-only fault injection, to prove the swap stress test can fail. Never set it in a game. */
-  readonly testFault?: TestFault;
+  /**
+   * Ms without a worker heartbeat (it beats every 250 ms and every tick) before an `unresponsive` event: a
+   * number above 0, default 2000; `false` (or `Infinity`) turns the watchdog off.
+   */
+  readonly heartbeatTimeout?: number | false;
+  /**
+   * Ms `createRuntime` waits for the worker to attach (its module loaded and called `exposeSimulation`) before
+   * it rejects, naming the likely cause. A number above 0, default 10,000; `Infinity` waits forever.
+   */
+  readonly attachTimeout?: number;
 }
 
 /** The events `runtime.on` offers. */
@@ -83,6 +93,12 @@ export interface RuntimeEvents {
   unresponsive: { readonly silentMs: number };
   /** The heartbeat came back after `unresponsive`. */
   responsive: { readonly silentMs: number };
+  /**
+   * The page held the shared lock past 500 ms (a frame stuck between acquire and release), so the worker gave
+   * up publishes rather than wait: the page's fault, not the worker's, which goes on beating. `stalls` counts
+   * them since attach (READER_STALLS).
+   */
+  readerStall: { readonly stalls: number };
 }
 
 /**
@@ -164,10 +180,14 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   readonly transport: TransportKind;
   /** The blend kernels in use for linear, quaternion and angle fields. */
   readonly kernels: BlendBackend;
-  /** The shared buffer's views (null with the message transport). */
+  /** The shared buffer's views (null with the message transport). Read slots through `reader`, never directly. */
   readonly views: SharedViews<S> | null;
-  /** Where frames read states from: the shared buffer's lock-holding reader, or the message transport's. */
-  readonly reader: StateSource<S>;
+  /**
+   * The raw published states, for renderers that blend on their own: `reader.read((pair, publishCount) => ...)`
+   * runs its function with the newest pair under the lock and releases it after, `reader.publishCount()`,
+   * `reader.stats`.
+   */
+  readonly reader: StateReader<S>;
   /** Shared-clock ms now (equals `performance.now()` on this thread). */
   readonly now: Clock;
   /** Starts the simulation and, if `draw` was given, the animation-frame loop. */
@@ -191,7 +211,7 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   frame(timestamp: number): Frame<S> | null;
   /**
    * `frame` without the sampling, for renderers that blend on the GPU from the raw states
-   * (`reader.acquire()`): paces, tells the worker when the next frame is due, raises events. Returns whether
+   * (`reader.read(fn)`): paces, tells the worker when the next frame is due, raises events. Returns whether
    * to draw on this refresh. The time until the end of the current task counts as the frame's cost.
    */
   pace(timestamp: number): boolean;
@@ -229,465 +249,13 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   dispose(): void;
 }
 
-/** Why SharedArrayBuffer is missing, and what to do. */
-export const ISOLATION_REQUIRED =
-  'steadyframe: SharedArrayBuffer needs a cross-origin isolated page. Serve it with the headers ' +
-  '"Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp" ' +
-  '(or "credentialless"); crossOriginIsolated is false here.';
-
 /**
  * Creates the shared buffer (or, on a page without cross-origin isolation, the message transport), attaches
  * the worker's simulation to it (which runs its `init` and publishes tick 0), aligns the two clocks and returns
- * the runtime. Throws at set-up for a bad schema, capacity or option, a worker that does not load or has
- * another schema, or `transport: 'shared'` on a page without isolation.
+ * the runtime. Throws at set-up for a bad schema, capacity or option, or `transport: 'shared'` on a page
+ * without isolation; rejects for a worker that fails to load, has another schema, or does not attach within
+ * `attachTimeout` (it never calls `exposeSimulation`).
  */
-export async function createRuntime<S extends Schema, C extends object = Record<never, never>>(
-  options: RuntimeOptions<S>,
-): Promise<Runtime<S, C>> {
-  const { worker, schema, capacity } = options;
-  validateSchema(schema);
-  const isolated = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated !== false;
-  const wanted = options.transport ?? 'auto';
-  if (wanted !== 'auto' && wanted !== 'shared' && wanted !== 'message') {
-    throw new RangeError(`steadyframe: transport must be 'auto', 'shared' or 'message'; got ${JSON.stringify(wanted)}`);
-  }
-  if (wanted === 'shared' && !isolated) throw new Error(ISOLATION_REQUIRED);
-  const transportKind: TransportKind = wanted === 'message' || !isolated ? 'message' : 'shared';
-  if (typeof worker?.postMessage !== 'function') {
-    throw new TypeError("steadyframe: options.worker must be a Worker, e.g. new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module' })");
-  }
-  if (options.interpolation !== undefined) validateInterpolation(schema, options.interpolation);
-  const maxSpins = options.maxSpins ?? 10_000;
-  if (!Number.isInteger(maxSpins) || maxSpins < 1) {
-    throw new RangeError(`steadyframe: maxSpins must be a whole number of at least 1; got ${String(maxSpins)}`);
-  }
-  const layout = computeLayout(schema, capacity);
-  const anchor = currentTimeOrigin();
-  const input = options.input === false ? null : { capacity: options.input?.capacity ?? 1024, payloadWidth: options.input?.payloadWidth ?? 4 };
-  const fault = options.testFault ?? 'none';
-  let transport: MainTransport<S>;
-  let simd: { kernels: BlendKernels; scratch: FieldViews<S> } | null = null;
-  if (transportKind === 'shared') {
-    let memory: WebAssembly.Memory | undefined;
-    let kernels: BlendKernels | null = null;
-    if ((options.kernels ?? 'wasm-simd') === 'wasm-simd' && simdSupported()) {
-      // the shared buffer as a WebAssembly memory, with a scratch block for the kernels' output after the layout
-      const pages = Math.ceil((layout.totalBytes + layout.blockBytes) / 65_536);
-      memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
-      // and, where the engine has multi-memory, a plain render memory the kernels write into directly
-      kernels = createBlendKernels({ memory, renderBytes: layout.blockBytes });
-    }
-    transport = createSharedMainTransport(schema, layout, { anchor, maxSpins, input, fault, ...(memory === undefined ? {} : { memory }) });
-    if (kernels?.backend === 'wasm-simd') simd = { kernels, scratch: fieldViews<S>(transport.views!.buffer, layout.totalBytes, layout) };
-  } else {
-    transport = createMessageMainTransport<S>(layout, { anchor, input });
-  }
-  const config = transfer(transport.attach, transport.transfer);
-  const remote = wrap<SimulationRemote>(worker);
-  let info: SimulationInfo;
-  let clock: ClockSkew;
-  // a worker script that fails to load or throws at its top level never answers: fail instead of hanging
-  let onError = (_: ErrorEvent) => {};
-  const failed = new Promise<never>((_, reject) => {
-    onError = (event) => {
-      event.preventDefault();
-      reject(new Error(`steadyframe: the worker failed before it attached: ${event.message || 'it did not load (check its URL and that it calls exposeSimulation)'}`));
-    };
-    worker.addEventListener('error', onError);
-  });
-  try {
-    info = await Promise.race([remote.attach(config), failed]);
-    clock = await alignClocks(remote, createSharedClock(anchor));
-  } catch (error) {
-    remote[releaseProxy]();
-    transport.close();
-    throw error;
-  } finally {
-    worker.removeEventListener('error', onError);
-  }
-  return new MainRuntime<S, C>(options, layout, anchor, transport, remote, info, clock, simd);
-}
-
-/** How far the worker's clock was from the page's, and how sure we are of it. */
-export interface ClockSkew {
-  /** Ms the worker's shared clock read ahead of the page's before it was corrected. */
-  readonly skew: number;
-  /** Half the shortest probe round trip: the skew is known to within this many ms. */
-  readonly uncertainty: number;
-}
-
-/**
- * Each realm's `performance.timeOrigin` is taken separately, and they can disagree (by milliseconds after a
- * laptop sleep). Measures the worker's clock against the page's with a few round trips, keeps the one with the
- * shortest trip, and corrects the worker's clock when the gap is bigger than the measurement's own error.
- */
-async function alignClocks(remote: Remote<SimulationRemote>, now: Clock): Promise<ClockSkew> {
-  let best = { skew: 0, uncertainty: Number.POSITIVE_INFINITY };
-  for (let i = 0; i < 5; i++) {
-    const before = now();
-    const worker = await remote.clockProbe();
-    const after = now();
-    const uncertainty = (after - before) / 2;
-    if (uncertainty < best.uncertainty) best = { skew: worker - (before + after) / 2, uncertainty };
-  }
-  if (Math.abs(best.skew) > best.uncertainty) await remote.setClockOffset(best.skew);
-  return best;
-}
-
-type MutableFrame<S extends Schema> = { -readonly [K in keyof Frame<S>]: Frame<S>[K] } & SampleResult;
-
-class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
-  readonly schema: S;
-  readonly capacity: number;
-  readonly now: Clock;
-  readonly commands: Remote<C>;
-  readonly kernels: BlendBackend;
-  readonly #frame: MutableFrame<S>;
-  readonly #sampler: Sampler<S>;
-  readonly #pacer: FramePacer;
-  /** When the frame being drawn began, for its cost; NaN when no frame is being drawn. */
-  #frameStart = Number.NaN;
-  readonly #endFrame = (): void => {
-    if (Number.isNaN(this.#frameStart)) return;
-    this.#pacer.reportFrameCost(this.now() - this.#frameStart);
-    this.#frameStart = Number.NaN;
-    // a new interval moves the next render time: tell the worker (only then: the frame already told it)
-    this.#expectFrameIfMoved();
-  };
-  /** The next frame time last published to the worker by the frame loop. */
-  #expected = Number.NaN;
-  #expectFrameIfMoved(): void {
-    const next = this.#pacer.nextRenderTime;
-    if (next === this.#expected) return;
-    this.#expected = next;
-    this.expectFrame(next);
-  }
-  readonly #events = new Emitter<RuntimeEvents>();
-  readonly #draw: ((frame: Frame<S>) => void) | undefined;
-  readonly #worker: Worker;
-  readonly #unsubscribeVisibility: () => void;
-  #rafHandle = 0;
-  /** Whether the frame loop should run: set at once by start() and stop(), so a stop during start's await wins. */
-  #framesWanted = false;
-  #faultReported = false;
-  #overloadsSeen = 0;
-  #overloadPending = false;
-  readonly #heartbeatTimeout: number;
-  #lastBeat = 0;
-  #lastBeatAt = Number.NaN;
-  #unresponsive = false;
-  readonly #onWorkerError = (event: ErrorEvent): void => {
-    this.#emitSafely('fault', new Error(`steadyframe: the worker threw outside a step: ${event.message}`));
-  };
-  #disposed = false;
-
-  /** The worker's header words: the shared buffer's own, or the message transport's mirror of them. */
-  readonly #header: Int32Array;
-  readonly #transport: MainTransport<S>;
-  readonly transport: TransportKind;
-  readonly views: SharedViews<S> | null;
-  readonly reader: StateSource<S>;
-  readonly input: InputWriter | null;
-
-  constructor(
-    options: RuntimeOptions<S>,
-    readonly layout: Layout,
-    anchor: number,
-    transport: MainTransport<S>,
-    readonly remote: Remote<SimulationRemote>,
-    readonly info: SimulationInfo,
-    readonly clock: ClockSkew,
-    simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null,
-  ) {
-    this.schema = options.schema;
-    this.capacity = options.capacity;
-    this.#draw = options.draw;
-    this.#worker = options.worker;
-    this.#events.on('fault', options.onError ?? ((error) => console.error(error)));
-    this.#heartbeatTimeout = options.heartbeatTimeout ?? 2000;
-    this.#worker.addEventListener('error', this.#onWorkerError);
-    this.commands = (remote as unknown as { commands: Remote<C> }).commands;
-    this.now = createSharedClock(anchor);
-    this.#transport = transport;
-    this.transport = transport.kind;
-    this.views = transport.views;
-    this.reader = transport.source;
-    this.input = transport.input;
-    this.#header = transport.header;
-    // the render buffer: plain memory either way (the game hands it to APIs, and some refuse views of shared
-    // memory: ImageData, TextDecoder; WebGL in Chromium 156 takes them); in the kernels' render memory
-    // where they have one, so they blend straight into it
-    const renderMemory = simd?.kernels.renderMemory ?? null;
-    const render = fieldViews<S>(renderMemory === null ? new ArrayBuffer(layout.blockBytes) : (renderMemory.buffer as ArrayBuffer), 0, layout);
-    this.#sampler = new Sampler(options.schema, layout, render, simd);
-    this.kernels = simd === null ? 'js' : 'wasm-simd';
-    this.#pacer = createFramePacer({ ...options.pacing, onChange: (change) => this.#events.emit('interval', change) });
-    if (options.interpolation !== undefined) this.#sampler.configure(options.interpolation);
-    this.#frame = {
-      fields: render,
-      count: 0,
-      alpha: 1,
-      time: 0,
-      previousTick: 0,
-      tick: 0,
-      previousTime: 0,
-      currentTime: 0,
-      simTime: 0,
-      late: false,
-      snapped: 0,
-      fresh: false,
-      index: 0,
-    };
-    const visibility = options.visibility === undefined ? documentVisibility() : options.visibility;
-    this.#unsubscribeVisibility = visibility === null ? () => {} : visibility.subscribe((hidden) => this.#onVisibility(hidden));
-    if (visibility?.hidden === true) this.#onVisibility(true);
-  }
-
-  get interpolation(): Required<InterpolationOptions<S>> {
-    return this.#sampler.options;
-  }
-
-  setInterpolation(options: InterpolationOptions<S>): void {
-    this.#alive('setInterpolation');
-    this.#sampler.configure(options);
-  }
-
-  on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void {
-    return this.#events.on(type, listener);
-  }
-
-  sample(time: number = this.now()): Frame<S> {
-    const frame = this.#frame;
-    frame.index++;
-    // a worker that stopped beating may have died holding the lock: do not spin on it every frame
-    const slot = this.#unresponsive ? null : this.reader.acquire();
-    if (slot === null) {
-      // the lock stayed busy: everything in the frame is still the last good sample's
-      frame.fresh = false;
-      return frame;
-    }
-    try {
-      // the sampler reads the slot we hold; the worker cannot publish over it until release()
-      this.#sampler.read(slot, time, frame);
-    } finally {
-      // never leave the worker locked out, whatever happened
-      this.reader.release();
-    }
-    this.#sampler.finish(time, frame);
-    frame.fresh = true;
-    return frame;
-  }
-
-  expectFrame(time: number): void {
-    this.#expected = time;
-    this.#transport.expectFrame(time);
-  }
-
-  async start(): Promise<void> {
-    this.#alive('start');
-    this.#framesWanted = true;
-    await this.#call('start', this.remote.start());
-    if (this.#framesWanted && !this.#disposed && this.#draw !== undefined && this.#rafHandle === 0) {
-      this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
-    }
-  }
-
-  async stop(): Promise<void> {
-    this.#alive('stop');
-    this.#stopFrames();
-    await this.#call('stop', this.remote.stop());
-  }
-
-  async pause(): Promise<void> {
-    this.#alive('pause');
-    await this.#call('pause', this.remote.pause());
-  }
-
-  async resume(): Promise<void> {
-    this.#alive('resume');
-    await this.#call('resume', this.remote.resume());
-  }
-
-  async stepOnce(): Promise<void> {
-    this.#alive('stepOnce');
-    await this.#call('stepOnce', this.remote.stepOnce());
-  }
-
-  async setTimeScale(scale: number): Promise<void> {
-    this.#alive('setTimeScale');
-    await this.#call('setTimeScale', this.remote.setTimeScale(scale));
-  }
-
-  async setTickRate(hz: number): Promise<void> {
-    this.#alive('setTickRate');
-    await this.#call('setTickRate', this.remote.setTickRate(hz));
-  }
-
-  async stats(): Promise<RuntimeStats> {
-    this.#alive('stats');
-    return {
-      frames: this.#frame.index,
-      lock: { ...this.reader.stats },
-      sampling: { ...this.#sampler.stats },
-      pacing: {
-        adaptive: this.#pacer.adaptive,
-        refreshPeriod: this.#pacer.refreshPeriod,
-        multiple: this.#pacer.multiple,
-        interval: this.#pacer.interval,
-        renderedFrames: this.#pacer.renderedFrames,
-        skippedVsyncs: this.#pacer.skippedVsyncs,
-        overruns: this.#pacer.overruns,
-        grows: this.#pacer.grows,
-        shrinks: this.#pacer.shrinks,
-        lastChange: this.#pacer.lastChange,
-      },
-      inputRejected: this.input?.rejected ?? 0,
-      worker: await this.#call('stats', this.remote.stats()),
-    };
-  }
-
-  async restart(from: 'last' | 'scratch' = 'last'): Promise<void> {
-    this.#alive('restart');
-    await this.#call('restart', this.remote.restart(from));
-    this.#faultReported = false;
-    if (this.#framesWanted) await this.#call('restart', this.remote.start());
-  }
-
-  dispose(): void {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    this.#stopFrames();
-    this.#worker.removeEventListener('error', this.#onWorkerError);
-    this.#transport.close();
-    this.#unsubscribeVisibility();
-    this.remote[releaseProxy]();
-    this.#worker.terminate();
-    // a terminated worker answers nothing: calls still waiting on it fail now instead of never settling
-    for (const fail of this.#pending) fail();
-    this.#pending.clear();
-  }
-
-  #alive(call: string): void {
-    if (this.#disposed) throw new Error(`steadyframe: ${call}() on a disposed runtime; create a new one`);
-  }
-
-  /** Calls still waiting on the worker: each rejects its caller when the runtime is disposed meanwhile. */
-  readonly #pending = new Set<() => void>();
-
-  /** A call to the worker that rejects, naming `call`, if the runtime is disposed before the worker answers. */
-  #call<T>(call: string, answer: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const fail = (): void => reject(new Error(`steadyframe: ${call}() did not finish: the runtime was disposed meanwhile`));
-      this.#pending.add(fail);
-      answer.then(
-        (value) => {
-          this.#pending.delete(fail);
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.#pending.delete(fail);
-          reject(error);
-        },
-      );
-    });
-  }
-
-  #stopFrames(): void {
-    this.#framesWanted = false;
-    if (this.#rafHandle !== 0) cancelAnimationFrame(this.#rafHandle);
-    this.#rafHandle = 0;
-  }
-
-  frame(timestamp: number): Frame<S> | null {
-    return this.#paced(timestamp, true) ? this.#frame : null;
-  }
-
-  pace(timestamp: number): boolean {
-    return this.#paced(timestamp, false);
-  }
-
-  #paced(timestamp: number, sample: boolean): boolean {
-    this.#endFrame(); // a frame whose task never ended (a throwing draw) still reports its cost
-    const render = this.#pacer.onAnimationFrame(timestamp);
-    if (render) {
-      this.#frameStart = this.now();
-      if (sample) this.sample(timestamp);
-      // the cost runs until this task ends: the caller's draw included
-      queueMicrotask(this.#endFrame);
-    }
-    // after the lock is released: the worker can now simulate up to the next frame while this one is drawn
-    this.#expectFrameIfMoved();
-    this.#checkWorker();
-    return render;
-  }
-
-  sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean {
-    if (this.input === null || !this.input.push(this.now(), code, p0, p1, p2, p3)) return false;
-    this.#transport.inputPushed();
-    return true;
-  }
-
-  readonly #onAnimationFrame = (timestamp: number): void => {
-    // schedule first, so a throwing draw does not end the loop
-    this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
-    // a rAF timestamp is on this thread's performance.now() timeline, which is the shared clock here
-    const frame = this.frame(timestamp);
-    if (frame !== null) this.#draw!(frame);
-  };
-
-  #onVisibility(hidden: boolean): void {
-    if (this.#disposed) return;
-    // no frames while hidden: the heartbeat's silence is measured from when we can see again
-    this.#lastBeatAt = Number.NaN;
-    void this.remote.setHidden(hidden);
-    this.#events.emit('visibility', { hidden });
-  }
-
-  /** Once per frame: three Atomics loads, and an event (one comlink round trip) only when something happened. */
-  #checkWorker(): void {
-    const i32 = this.#header;
-    const beat = Atomics.load(i32, I32.HEARTBEAT);
-    const now = this.now();
-    if (beat !== this.#lastBeat) {
-      const silentMs = now - this.#lastBeatAt;
-      this.#lastBeat = beat;
-      this.#lastBeatAt = now;
-      if (this.#unresponsive) {
-        this.#unresponsive = false;
-        this.#emitSafely('responsive', { silentMs });
-      }
-    } else if (Number.isNaN(this.#lastBeatAt)) {
-      this.#lastBeatAt = now; // first frame, or first since the page showed again
-    } else if (!this.#unresponsive && now - this.#lastBeatAt > this.#heartbeatTimeout) {
-      this.#unresponsive = true;
-      this.#emitSafely('unresponsive', { silentMs: now - this.#lastBeatAt });
-    }
-    if (!this.#faultReported && Atomics.load(i32, I32.STATUS) === STATUS.FAULTED) {
-      this.#faultReported = true;
-      void this.remote.stats().then((stats) => {
-        const error = new Error(`steadyframe: the simulation's step threw: ${stats.error?.message ?? 'unknown error'}`);
-        if (stats.error?.stack !== undefined) error.stack = stats.error.stack;
-        this.#emitSafely('fault', error);
-      });
-    }
-    const overloads = Atomics.load(i32, I32.OVERLOADS);
-    if (overloads !== this.#overloadsSeen && !this.#overloadPending) {
-      this.#overloadsSeen = overloads;
-      if (!this.#events.has('overload')) return;
-      this.#overloadPending = true;
-      void this.remote.stats().then((stats) => {
-        this.#overloadPending = false;
-        this.#emitSafely('overload', { overloads: stats.overloads, droppedMs: stats.droppedMs });
-      });
-    }
-  }
-
-  /** Emits from a promise callback: a listener that throws is reported, not left as an unhandled rejection. */
-  #emitSafely<K extends keyof RuntimeEvents>(type: K, event: RuntimeEvents[K]): void {
-    try {
-      this.#events.emit(type, event);
-    } catch (error) {
-      console.error(error);
-    }
-  }
+export function createRuntime<S extends Schema, C extends object = Record<never, never>>(options: RuntimeOptions<S>): Promise<Runtime<S, C>> {
+  return setUpRuntime<S, C>(options);
 }

@@ -6,7 +6,8 @@
 import { allocateInputRing, InputWriter } from '../core/input-ring.ts';
 import { allocateSharedBuffer, createSharedViews, initStateBuffer, type Layout } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
-import { SlotReader, writeNextFrame, type TestFault } from '../core/slots.ts';
+import { SlotReader, writeNextFrame } from '../core/slots.ts';
+import type { SharedViews } from '../core/layout.ts';
 import type { MainTransport } from './transport.ts';
 
 export interface SharedTransportOptions {
@@ -17,7 +18,8 @@ export interface SharedTransportOptions {
   readonly maxSpins: number;
   /** The input ring's size, or null for none. */
   readonly input: { readonly capacity: number; readonly payloadWidth: number } | null;
-  readonly fault?: TestFault;
+  /** The reader of the buffer; default a `SlotReader` (the test-only entry passes a broken one). */
+  readonly reader?: <S extends Schema>(views: SharedViews<S>, maxSpins: number) => SlotReader<S>;
 }
 
 export function createSharedMainTransport<S extends Schema>(schema: S, layout: Layout, options: SharedTransportOptions): MainTransport<S> {
@@ -26,13 +28,12 @@ export function createSharedMainTransport<S extends Schema>(schema: S, layout: L
       ? allocateSharedBuffer(layout, options.anchor)
       : initStateBuffer(options.memory.buffer as unknown as SharedArrayBuffer, layout, options.anchor);
   const views = createSharedViews(buffer, schema, layout.capacity);
-  const fault = options.fault ?? 'none';
   const ring = options.input === null ? null : (allocateInputRing(options.input.capacity, options.input.payloadWidth, true) as SharedArrayBuffer);
   return {
     kind: 'shared',
-    attach: { buffer, signature: layout.signature, capacity: layout.capacity, fault, ...(ring === null ? {} : { input: ring }) },
+    attach: { buffer, signature: layout.signature, capacity: layout.capacity, ...(ring === null ? {} : { input: ring }) },
     transfer: [],
-    source: new SlotReader(views, options.maxSpins, fault),
+    source: options.reader?.(views, options.maxSpins) ?? new SlotReader(views, options.maxSpins),
     header: views.i32,
     views,
     input: ring === null ? null : new InputWriter(ring),

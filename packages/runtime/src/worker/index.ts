@@ -7,9 +7,9 @@
  * exposeSimulation({ schema, tickRate: 20, step(world, tick) { ... } });
  * ```
  */
-import { expose, type Endpoint } from 'comlink';
-import type { SimulationRemote } from '../core/protocol.ts';
+import type { Endpoint } from 'comlink';
 import type { Schema } from '../core/schema.ts';
+import { serveSimulation } from './serve.ts';
 import { Simulation, type SimulationDefinition, type SimulationHost } from './simulation.ts';
 
 /**
@@ -22,26 +22,7 @@ export function exposeSimulation<S extends Schema>(
   host?: SimulationHost,
 ): Simulation<S> {
   const simulation = new Simulation(definition, host);
-  // only the contract's calls cross the thread boundary, bound to the simulation
-  const remote: SimulationRemote & { commands: object } = {
-    attach: (config) => simulation.attach(config),
-    clockProbe: () => simulation.clockProbe(),
-    setClockOffset: (ms) => simulation.setClockOffset(ms),
-    start: () => simulation.start(),
-    stop: () => simulation.stop(),
-    pause: () => simulation.pause(),
-    resume: () => simulation.resume(),
-    stepOnce: () => simulation.stepOnce(),
-    setTimeScale: (scale) => simulation.setTimeScale(scale),
-    setTickRate: (hz) => simulation.setTickRate(hz),
-    setHidden: (hidden) => simulation.setHidden(hidden),
-    restart: (from) => simulation.restart(from),
-    detach: () => simulation.detach(),
-    stats: () => simulation.stats(),
-    // comlink follows property paths, so runtime.commands.fire(x) calls definition.commands.fire(x) here
-    commands: definition.commands ?? {},
-  };
-  expose(remote, endpoint);
+  serveSimulation(simulation, definition, endpoint);
   return simulation;
 }
 

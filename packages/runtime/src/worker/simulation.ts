@@ -10,6 +10,7 @@
  *      so comlink calls are served at once, and an idle, paused or hidden simulation burns no CPU.
  */
 import type { Clock } from '../core/clock.ts';
+import { checkNumber, describeValue } from '../core/describe-value.ts';
 import {
   alphaAt,
   BACKLOG_POLICIES,
@@ -136,7 +137,7 @@ const STATUS_NAMES: Record<StatusCode, SimulationStatus> = {
 
 function checkTickRate(hz: unknown): number {
   if (typeof hz !== 'number' || !Number.isFinite(hz) || hz <= 0 || hz > MAX_TICK_RATE) {
-    throw new RangeError(`steadyframe: tick rate must be a finite number of Hz above 0 and at most ${MAX_TICK_RATE}; got ${String(hz)}`);
+    throw new RangeError(`steadyframe: tick rate must be a finite number of Hz above 0 and at most ${MAX_TICK_RATE}; got ${describeValue(hz)}`);
   }
   return hz;
 }
@@ -144,17 +145,10 @@ function checkTickRate(hz: unknown): number {
 function checkTimeScale(scale: unknown): number {
   if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0 || scale > MAX_TIME_SCALE) {
     throw new RangeError(
-      `steadyframe: time scale must be a finite number above 0 and at most ${MAX_TIME_SCALE} (use pause() to stop time); got ${String(scale)}`,
+      `steadyframe: time scale must be a finite number above 0 and at most ${MAX_TIME_SCALE} (use pause() to stop time); got ${describeValue(scale)}`,
     );
   }
   return scale;
-}
-
-function checkNumber(name: string, value: unknown, min: number, integer: boolean): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    throw new RangeError(`steadyframe: ${name} must be a finite ${integer ? 'whole ' : ''}number of at least ${min}; got ${String(value)}`);
-  }
-  return value;
 }
 
 interface Attached<S extends Schema> {
@@ -232,10 +226,10 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     this.#host = host ?? null;
     this.#tickRate = checkTickRate(definition.tickRate);
     this.#defaultCatchUp = definition.maxCatchUpSteps === undefined;
-    this.#maxCatchUpSteps = checkNumber('maxCatchUpSteps', definition.maxCatchUpSteps ?? defaultMaxCatchUpSteps(this.#tickLength), 1, true);
-    this.#maxLeadTicks = checkNumber('maxLeadTicks', definition.maxLeadTicks ?? 2, 0, false);
-    this.#maxBacklog = checkNumber('maxBacklog', definition.maxBacklog ?? 250, 0, false);
-    this.#spinMs = definition.spinMs === undefined ? undefined : checkNumber('spinMs', definition.spinMs, 0, false);
+    this.#maxCatchUpSteps = checkNumber('maxCatchUpSteps', definition.maxCatchUpSteps ?? defaultMaxCatchUpSteps(this.#tickLength), 1, { integer: true });
+    this.#maxLeadTicks = checkNumber('maxLeadTicks', definition.maxLeadTicks ?? 2, 0);
+    this.#maxBacklog = checkNumber('maxBacklog', definition.maxBacklog ?? 250, 0);
+    this.#spinMs = definition.spinMs === undefined ? undefined : checkNumber('spinMs', definition.spinMs, 0);
     const backlog = definition.backlog ?? 'catch-up';
     if (!BACKLOG_POLICIES.includes(backlog)) {
       throw new RangeError(`steadyframe: backlog must be one of ${BACKLOG_POLICIES.join(', ')}; got ${JSON.stringify(backlog)}`);
@@ -276,7 +270,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const worldBlock = new Float32Array(layout.blockBytes / 4);
     const world = createWorld(layout, worldBlock, fieldViews<S>(worldBlock.buffer, 0, layout), generationView(worldBlock.buffer, 0, layout));
     let clock: Clock = () => 0; // set below, once the host is known
-    const writer = new SlotWriter(views, worldBlock, () => clock(), 50, config.fault ?? 'none');
+    const writer = this.createWriter(views, worldBlock, () => clock());
     const host = (this.#host ??= transport.defaultHost());
     const raw = host.clock(views.f64[F64.CLOCK_ANCHOR]!);
     clock = () => raw() - this.#clockOffset;
@@ -313,7 +307,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   /** Corrects the worker's shared clock by the skew the main thread measured (ms the worker reads ahead). */
   setClockOffset(ms: number): void {
     const a = this.#require('setClockOffset');
-    if (!Number.isFinite(ms)) throw new RangeError(`steadyframe: a clock offset is a finite number of ms; got ${String(ms)}`);
+    if (!Number.isFinite(ms)) throw new RangeError(`steadyframe: a clock offset is a finite number of ms; got ${describeValue(ms)}`);
     this.#clockOffset += ms;
     // what was published so far was stamped by the old clock: move it onto the corrected one
     this.#restamp(a, a.writer.frontMeta(META.PREV_TIME) - ms, a.writer.frontMeta(META.CUR_TIME) - ms);
@@ -430,6 +424,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       publishes: a?.writer.stats.publishes ?? 0,
       flipWaits: a?.writer.stats.flipWaits ?? 0,
       flipWaitMs: a?.writer.stats.flipWaitMs ?? 0,
+      readerStalls: a?.writer.stats.readerStalls ?? 0,
       spunMs: this.#spunMs,
       inputs: this.#inputs,
       inputRejected: a?.transport.inputRejected() ?? 0,
@@ -644,14 +639,18 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     // a beat per tick as well as per HEARTBEAT_MS: a loop that ticks is alive, whatever its timers do
     Atomics.add(a.views.i32, I32.HEARTBEAT, 1);
     this.#fillMeta(previousTick, previousTime, previousCount, world.takeSnaps());
-    a.writer.publish(this.#meta);
-    a.transport.published(a.writer.front);
+    // false: the page held the lock too long (a reader stall, counted); the next publish carries the world on
+    if (a.writer.publish(this.#meta)) a.transport.published(a.writer.front);
     return true;
   }
 
   #restamp(a: Attached<S>, previousTime: number, currentTime: number): void {
-    a.writer.restamp(previousTime, currentTime);
-    a.transport.restamped(a.writer.front);
+    if (a.writer.restamp(previousTime, currentTime)) a.transport.restamped(a.writer.front);
+  }
+
+  /** The slot writer over the transport's memory map. A seam for the test-only faulty disciplines (`steadyframe/testing`). */
+  protected createWriter(views: SharedViews<S>, world: Float32Array, now: () => number): SlotWriter<S> {
+    return new SlotWriter(views, world, now);
   }
 
   #fillMeta(previousTick: number, previousTime: number, previousCount: number, snaps: number): void {

@@ -2,10 +2,12 @@
  * Swap stress: the worker writes its tick number into every component of every entity at 20 kHz while this
  * thread acquires the front slot as fast as it can. Every acquire must see one tick t in all current fields,
  * t - 1 in all previous fields, meta to match, and t never going back. Two deliberately broken disciplines
- * (test-only faults) must fail the same verifier, which shows it can catch a torn read.
+ * (test-only faults, from the test-only entry 'steadyframe/testing': a broken writer in the worker, and for
+ * 'unlocked-flip' a page that skips the lock too) must fail the same verifier, which shows it can catch a torn read.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime, type TestFault } from 'steadyframe';
+import type { Runtime, StatePair } from 'steadyframe';
+import { createTestRuntime, type TestFault } from 'steadyframe/testing';
 import { META } from '../../src/core/layout.ts';
 import { stressSchema } from './fixtures/schemas.ts';
 import { fixtureWorker, waitFor, yieldToPage } from './helpers.ts';
@@ -33,10 +35,8 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
   const { reader } = rt;
   const verdict: Verdict = { acquires: 0, violations: 0, firstViolation: null, distinctTicks: 0, lastTick: -1 };
   const n = CAPACITY;
-  while (verdict.acquires < acquires) {
-    const slot = reader.acquire();
-    if (slot === null) continue; // a miss: counted in reader.stats
-    verdict.acquires++;
+  /** What is wrong with the pair, or null; under the lock (read() releases it after). */
+  const check = (slot: StatePair<typeof stressSchema>): string | null => {
     const cur = slot.current;
     const prev = slot.previous;
     const t = cur.position[0]!;
@@ -54,9 +54,14 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
       if (cur.rotation[j] !== t) bad = `current rotation[${j}] = ${cur.rotation[j]} in tick ${t}`;
       else if (prev.rotation[j] !== expectPrev) bad = `previous rotation[${j}] = ${prev.rotation[j]} in tick ${t}`;
     }
-    reader.release();
     if (t !== verdict.lastTick) verdict.distinctTicks++;
     verdict.lastTick = Math.max(verdict.lastTick, t);
+    return bad;
+  };
+  while (verdict.acquires < acquires) {
+    const bad = reader.read(check);
+    if (bad === undefined) continue; // a miss: counted in reader.stats
+    verdict.acquires++;
     if (bad !== null) {
       verdict.violations++;
       verdict.firstViolation ??= bad;
@@ -68,12 +73,8 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
 }
 
 async function startStress(testFault?: TestFault) {
-  runtime = await createRuntime({
-    worker: fixtureWorker('stress'),
-    schema: stressSchema,
-    capacity: CAPACITY,
-    ...(testFault === undefined ? {} : { testFault }),
-  });
+  const made = await createTestRuntime({ worker: fixtureWorker('stress', testFault), schema: stressSchema, capacity: CAPACITY }, testFault ?? 'none');
+  runtime = made.runtime;
   await runtime.setTickRate(__STRESS_TICK_RATE__);
   await runtime.start();
   const rt = runtime;

@@ -30,6 +30,7 @@ describe('memory map', () => {
       PLAN_SEQ: 12,
       COVERED_LO: 13,
       COVERED_HI: 14,
+      READER_STALLS: 15,
     });
     // Float64 words, as indices into a Float64Array over the buffer
     expect(F64.CLOCK_ANCHOR * 8).toBe(64); // 64...71

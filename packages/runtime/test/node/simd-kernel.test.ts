@@ -24,6 +24,27 @@ describe('WebAssembly SIMD blend kernels', () => {
     expect(createBlendKernels({ relaxedSimd: false }).relaxedSimd).toBe(false);
   });
 
+  // issue #14 bug 4: the bounds check was n <= length only; a negative count reached the wasm loops, which take
+  // it as a huge unsigned count and write past the output (or trap every frame)
+  it('never blend a negative count: memory around the output stays as it was', () => {
+    const kernels = createBlendKernels();
+    const memory = kernels.memory!;
+    const all = new Float32Array(memory.buffer, 0, 1024);
+    all.fill(7);
+    const a = new Float32Array(memory.buffer, 0, 64);
+    const b = new Float32Array(memory.buffer, 256, 64);
+    const out = new Float32Array(memory.buffer, 1024, 64);
+    for (const n of [-1, -4, -5, -(2 ** 31)]) {
+      expect(() => {
+        kernels.lerp(a, b, out, n, 0.5);
+        kernels.nlerp(a, b, out, n, 0.5);
+        kernels.angle(a, b, out, n, 0.5);
+      }).not.toThrow();
+    }
+    expect(all.every((v) => v === 7)).toBe(true);
+    expect(new Float32Array(memory.buffer, 4096, 1024).every((v) => v === 0)).toBe(true);
+  });
+
   describeKernelCases(false, 'in place', false);
   describeKernelCases(true, 'in place', false);
 });

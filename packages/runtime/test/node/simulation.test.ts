@@ -90,17 +90,16 @@ function setup(options: Options = {}, input?: ArrayBufferLike) {
   /** The front slot as the main thread would see it. */
   const front = () => {
     const slot = reader.acquire()!;
-    const m = slot.meta;
-    const f = views.f64;
+    const f = slot.metaWords;
     const seen = {
-      previousTick: f[m + META.PREV_TICK]!,
-      tick: f[m + META.CUR_TICK]!,
-      previousTime: f[m + META.PREV_TIME]!,
-      currentTime: f[m + META.CUR_TIME]!,
-      count: f[m + META.COUNT]!,
-      previousCount: f[m + META.PREV_COUNT]!,
-      snaps: f[m + META.SNAPS]!,
-      scale: f[m + META.SCALE]!,
+      previousTick: f[META.PREV_TICK]!,
+      tick: f[META.CUR_TICK]!,
+      previousTime: f[META.PREV_TIME]!,
+      currentTime: f[META.CUR_TIME]!,
+      count: f[META.COUNT]!,
+      previousCount: f[META.PREV_COUNT]!,
+      snaps: f[META.SNAPS]!,
+      scale: f[META.SCALE]!,
       previousX: slot.previous.x[0]!,
       x: slot.current.x[0]!,
       previousGeneration: Array.from(slot.previousGeneration),

@@ -38,7 +38,7 @@ describe('slot discipline (one thread)', () => {
     expect(slot.index).toBe(1);
     expect(Array.from(slot.previous.v)).toEqual([7, 7, 7, 7, 7, 7]);
     expect(Array.from(slot.current.v)).toEqual([8, 8, 8, 8, 8, 8]);
-    expect(views.f64[slot.meta + META.CUR_TICK]).toBe(1);
+    expect(slot.metaWords[META.CUR_TICK]).toBe(1);
     reader.release();
     // the slot the reader saw before is untouched by the next publish's preparation until it flips
     world.fill(9);
@@ -110,8 +110,74 @@ describe('slot discipline (one thread)', () => {
     writer.restamp(100, 150);
     expect(writer.frontMeta(META.PREV_TIME)).toBe(100);
     const slot = reader.acquire()!;
-    expect([views.f64[slot.meta + META.PREV_TIME], views.f64[slot.meta + META.CUR_TIME]]).toEqual([100, 150]);
+    expect([slot.metaWords[META.PREV_TIME], slot.metaWords[META.CUR_TIME]]).toEqual([100, 150]);
     reader.release();
     expect(Atomics.load(views.i32, I32.LOCK)).toBe(LOCK.FREE);
+  });
+
+  // issue #14 bug 4: the page used COUNT as the worker wrote it (a negative one passed the kernels' bounds
+  // check; 1e8 at capacity 10 held the lock 1.6 s and came back as frame.count)
+  it('hands out COUNT and PREV_COUNT clamped to whole numbers within the capacity, whatever the worker wrote', () => {
+    const { views, world, writer, reader, meta } = setup();
+    world.fill(1);
+    writer.publishInitial(meta(0));
+    for (const [written, seen] of [
+      [-5, 0],
+      [1e8, 3],
+      [Number.NaN, 0],
+      [2.7, 2],
+      [3, 3],
+    ] as const) {
+      writer.publish({ ...meta(1), count: written, previousCount: written });
+      const slot = reader.acquire()!;
+      expect([slot.metaWords[META.COUNT], slot.metaWords[META.PREV_COUNT]]).toEqual([seen, seen]);
+      reader.release();
+      // the worker's own words are left as it wrote them
+      expect(writer.frontMeta(META.COUNT)).toEqual(written);
+    }
+  });
+
+  // issue #14 bug 5: PUBLISH_SEQ read signed went negative after 2^31 publishes
+  it('counts publishes unsigned, modulo 2^32', () => {
+    const { views, world, writer, reader, meta } = setup();
+    world.fill(1);
+    writer.publishInitial(meta(0));
+    Atomics.store(views.i32, I32.PUBLISH_SEQ, 2 ** 31 - 1);
+    expect(reader.publishCount()).toBe(2 ** 31 - 1);
+    writer.publish(meta(1));
+    expect(reader.publishCount()).toBe(2 ** 31);
+    Atomics.store(views.i32, I32.PUBLISH_SEQ, -1);
+    expect(reader.publishCount()).toBe(2 ** 32 - 1);
+    writer.publish(meta(2));
+    expect(reader.publishCount()).toBe(0);
+    expect((reader.publishCount() - (2 ** 32 - 1)) >>> 0).toBe(1);
+  });
+
+  // issue #14 bug 6: a reader that never released parked the worker in 50 ms waits forever, its heartbeat stopped
+  it('gives up a publish when the page holds the lock past the stall bound, counts it, and beats meanwhile', () => {
+    const { views, world, reader, meta } = setup();
+    const writer = new SlotWriter(views, world, () => performance.now(), 5, 30);
+    world.fill(1);
+    writer.publishInitial(meta(0));
+    const held = reader.acquire()!; // and never released (yet)
+    expect(held.metaWords[META.CUR_TICK]).toBe(0);
+    const beats = Atomics.load(views.i32, I32.HEARTBEAT);
+    world.fill(2);
+    expect(writer.publish(meta(1))).toBe(false);
+    expect(writer.front).toBe(0);
+    expect(Atomics.load(views.i32, I32.READER_STALLS)).toBe(1);
+    expect(writer.stats.readerStalls).toBe(1);
+    expect(Atomics.load(views.i32, I32.HEARTBEAT)).toBeGreaterThan(beats);
+    // the request was withdrawn: the page still holds the lock, and its release just frees it
+    expect(Atomics.load(views.i32, I32.LOCK)).toBe(LOCK.READER);
+    expect(writer.restamp(1, 2)).toBe(false);
+    reader.release();
+    expect(Atomics.load(views.i32, I32.LOCK)).toBe(LOCK.FREE);
+    // the next publish goes through; its previous state is the last one published (tick 0), and says so
+    world.fill(3);
+    expect(writer.publish(meta(2))).toBe(true);
+    const slot = reader.acquire()!;
+    expect([slot.metaWords[META.PREV_TICK], slot.metaWords[META.CUR_TICK], slot.previous.v[0], slot.current.v[0]]).toEqual([0, 2, 1, 3]);
+    reader.release();
   });
 });

@@ -191,19 +191,14 @@ it('reads the pair meta words the runtime reads (the mirror of META stays true)'
   await runtime.commands.setCount(5);
   await steps(runtime, 1);
   const frame = runtime.sample(Number.POSITIVE_INFINITY);
-  const pair = runtime.reader.acquire();
-  expect(pair).not.toBeNull();
-  try {
-    const meta = pair!.metaWords;
-    expect(meta[PAIR_META.PREV_TICK]).toBe(frame.previousTick);
-    expect(meta[PAIR_META.CUR_TICK]).toBe(frame.tick);
-    expect(meta[PAIR_META.PREV_TIME]).toBe(frame.previousTime);
-    expect(meta[PAIR_META.CUR_TIME]).toBe(frame.currentTime);
-    expect(meta[PAIR_META.COUNT]).toBe(5);
-    expect(meta[PAIR_META.PREV_COUNT]).toBe(3);
-  } finally {
-    runtime.reader.release();
-  }
+  const meta = runtime.reader.read((pair) => Array.from(pair.metaWords));
+  expect(meta).toBeDefined();
+  expect(meta![PAIR_META.PREV_TICK]).toBe(frame.previousTick);
+  expect(meta![PAIR_META.CUR_TICK]).toBe(frame.tick);
+  expect(meta![PAIR_META.PREV_TIME]).toBe(frame.previousTime);
+  expect(meta![PAIR_META.CUR_TIME]).toBe(frame.currentTime);
+  expect(meta![PAIR_META.COUNT]).toBe(5);
+  expect(meta![PAIR_META.PREV_COUNT]).toBe(3);
 });
 
 it('refuses, at set-up, a material that already draws another interpolated mesh, and a field that does not fit', async () => {

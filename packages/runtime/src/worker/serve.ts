@@ -1,0 +1,29 @@
+/** Serving a simulation over comlink: only the contract's calls cross the thread boundary. */
+import { expose, type Endpoint } from 'comlink';
+import type { SimulationRemote } from '../core/protocol.ts';
+import type { Schema } from '../core/schema.ts';
+import type { Simulation, SimulationDefinition } from './simulation.ts';
+
+/** Serves `simulation` over comlink: the contract's calls, bound to it, and the definition's commands. */
+export function serveSimulation<S extends Schema>(simulation: Simulation<S>, definition: SimulationDefinition<S>, endpoint?: Endpoint): void {
+  // only the contract's calls cross the thread boundary, bound to the simulation
+  const remote: SimulationRemote & { commands: object } = {
+    attach: (config) => simulation.attach(config),
+    clockProbe: () => simulation.clockProbe(),
+    setClockOffset: (ms) => simulation.setClockOffset(ms),
+    start: () => simulation.start(),
+    stop: () => simulation.stop(),
+    pause: () => simulation.pause(),
+    resume: () => simulation.resume(),
+    stepOnce: () => simulation.stepOnce(),
+    setTimeScale: (scale) => simulation.setTimeScale(scale),
+    setTickRate: (hz) => simulation.setTickRate(hz),
+    setHidden: (hidden) => simulation.setHidden(hidden),
+    restart: (from) => simulation.restart(from),
+    detach: () => simulation.detach(),
+    stats: () => simulation.stats(),
+    // comlink follows property paths, so runtime.commands.fire(x) calls definition.commands.fire(x) here
+    commands: definition.commands ?? {},
+  };
+  expose(remote, endpoint);
+}
