@@ -1,6 +1,7 @@
 /** Faults, restarts, a dead worker, a worker that never loads, and bad set-up, with real workers. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from 'steadyframe';
+import { createTestRuntime } from 'steadyframe/testing';
 import { I32, LOCK } from '../../src/core/layout.ts';
 import { motionSchema } from './fixtures/schemas.ts';
 import { fixtureWorker, sleep, waitFor } from './helpers.ts';
@@ -73,4 +74,43 @@ describe('reliability with real workers', () => {
     worker.terminate();
     await sleep(0);
   });
+
+  // issue #17 item 1: a worker module that loads but never calls exposeSimulation left createRuntime pending forever
+  it('rejects, naming the likely cause, when the worker loads but never calls exposeSimulation', async () => {
+    const worker = fixtureWorker('silent');
+    await expect(createRuntime({ worker, schema: motionSchema, capacity: 1, attachTimeout: 500 })).rejects.toThrow(
+      /did not attach within 500 ms.*does not call exposeSimulation\(\)/,
+    );
+    worker.terminate();
+  });
+
+  // issue #14 bug 6: a page that acquired and never released parked the worker for good: its heartbeat stopped
+  // and the watchdog blamed the worker
+  it('a page that never releases the lock gets readerStall events, while the worker keeps beating and answering', async () => {
+    const events: string[] = [];
+    let frames = 0;
+    const made = await createTestRuntime<typeof motionSchema>({ worker: fixtureWorker('motion'), schema: motionSchema, capacity: 4, heartbeatTimeout: 1500, draw: () => frames++ });
+    const rt = made.runtime;
+    runtime = rt;
+    rt.on('readerStall', ({ stalls }) => events.push(`stall ${stalls}`));
+    rt.on('unresponsive', () => events.push('unresponsive'));
+    await rt.start();
+    await waitFor('ticks', () => rt.sample().tick >= 2);
+    // hold the lock the way no game can through runtime.reader (its read(fn) always releases)
+    expect(made.source!.acquire()).not.toBeNull();
+    await waitFor('a reader stall', () => events.some((e) => e.startsWith('stall')), 5000);
+    // the worker is not parked: it answers comlink calls, and it beats
+    const stats = await rt.stats();
+    expect(stats.worker.readerStalls).toBeGreaterThan(0);
+    const seenFrames = frames;
+    await sleep(2000);
+    expect(frames).toBeGreaterThan(seenFrames);
+    expect(events).not.toContain('unresponsive');
+    await rt.pause();
+    // let go: publishes go through again
+    made.source!.release();
+    const tick = (await rt.stats()).worker.tick;
+    await rt.resume();
+    await waitFor('publishes again', () => rt.sample().tick > tick + 2);
+  }, 20_000);
 });
