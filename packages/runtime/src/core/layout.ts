@@ -36,6 +36,7 @@
  * - STATUS, OVERLOADS, HEARTBEAT, READER_STALLS: the worker, through Atomics.
  * - MAGIC, CAPACITY, FIELD_COUNT, CLOCK_ANCHOR: written once by the main thread before the worker sees the buffer.
  */
+import { storeFloat64 } from './float64-words.ts';
 import { schemaSignature, validateSchema, type FieldViews, type InterpolationKind, type Schema } from './schema.ts';
 
 /** Bytes of alignment for every field run, block and slot: one cache line, and enough for any SIMD load. */
@@ -221,9 +222,7 @@ export function initStateBuffer<B extends ArrayBufferLike>(buffer: B, layout: La
   i32[I32.FIELD_COUNT] = layout.fields.length;
   i32[I32.STATUS] = STATUS.IDLE;
   // no sleep plan (COVERED = -Infinity): every frame wakes the worker until it publishes one
-  const covered = new Int32Array(new Float64Array([Number.NEGATIVE_INFINITY]).buffer);
-  i32[I32.COVERED_LO] = covered[0]!;
-  i32[I32.COVERED_HI] = covered[1]!;
+  storeFloat64(i32, I32.COVERED_LO, Number.NEGATIVE_INFINITY);
   f64[F64.CLOCK_ANCHOR] = clockAnchor;
   return buffer;
 }

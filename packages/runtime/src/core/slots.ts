@@ -24,6 +24,7 @@
  * those plain stores happen-before the reader's plain loads of slot b (ECMAScript memory model,
  * synchronizes-with on the LOCK word).
  */
+import { loadFloat64, readSeqFloat64, readSeqFloat64Whole, writeSeqFloat64 } from './float64-words.ts';
 import { I32, LOCK, META, META_WORDS, type SharedViews, type SlotViews, type StatePair } from './layout.ts';
 import type { Schema } from './schema.ts';
 
@@ -366,24 +367,12 @@ export class SlotWriter<S extends Schema> {
   }
 }
 
-/** Splits a float64 into two int32 halves and back, without allocating. One per realm; not re-entrant. */
-const bits = new Float64Array(1);
-const halves = new Int32Array(bits.buffer);
-
 /**
- * Reads NEXT_FRAME, which the main thread writes under the FRAME_SEQ sequence lock. Every access is an
- * Atomics operation, so a matching even sequence before and after means both halves belong to one write.
- * Never blocks: the writer is between its two increments for a few instructions at most.
+ * Reads NEXT_FRAME, which the main thread writes under the FRAME_SEQ sequence lock (float64-words.ts). Never
+ * blocks: the writer is between its two increments for a few instructions at most.
  */
 export function readNextFrame(views: Pick<SharedViews<Schema>, 'i32'>): number {
-  const { i32 } = views;
-  for (;;) {
-    const before = Atomics.load(i32, I32.FRAME_SEQ);
-    if ((before & 1) !== 0) continue;
-    halves[0] = Atomics.load(i32, I32.NEXT_FRAME_LO);
-    halves[1] = Atomics.load(i32, I32.NEXT_FRAME_HI);
-    if (Atomics.load(i32, I32.FRAME_SEQ) === before) return bits[0]!;
-  }
+  return readSeqFloat64Whole(views.i32, I32.FRAME_SEQ, I32.NEXT_FRAME_LO);
 }
 
 /**
@@ -393,14 +382,8 @@ export function readNextFrame(views: Pick<SharedViews<Schema>, 'i32'>): number {
 export function writeNextFrame(views: Pick<SharedViews<Schema>, 'i32'>, time: number): boolean {
   const { i32 } = views;
   // the frame this one replaces (this thread is the only writer, so its own last write reads back whole)
-  halves[0] = Atomics.load(i32, I32.NEXT_FRAME_LO);
-  halves[1] = Atomics.load(i32, I32.NEXT_FRAME_HI);
-  const replaced = bits[0]!;
-  bits[0] = time;
-  Atomics.add(i32, I32.FRAME_SEQ, 1); // odd: a write is under way
-  Atomics.store(i32, I32.NEXT_FRAME_LO, halves[0]!);
-  Atomics.store(i32, I32.NEXT_FRAME_HI, halves[1]!);
-  Atomics.add(i32, I32.FRAME_SEQ, 1); // even: published
+  const replaced = loadFloat64(i32, I32.NEXT_FRAME_LO);
+  writeSeqFloat64(i32, I32.FRAME_SEQ, I32.NEXT_FRAME_LO, time);
   // a worker not yet asleep sees the new sequence when it goes to wait, and does not wait; one asleep needs
   // this, unless its plan serves the frame. A frame earlier than the one it replaces always rings: a worker
   // holding for an overdue frame plans its return to the wall clock from that frame's time
@@ -408,9 +391,6 @@ export function writeNextFrame(views: Pick<SharedViews<Schema>, 'i32'>, time: nu
   Atomics.notify(i32, I32.FRAME_SEQ);
   return true;
 }
-
-const coveredBits = new Float64Array(1);
-const coveredHalves = new Int32Array(coveredBits.buffer);
 
 /**
  * Whether a frame at `time` (no earlier than the frame it replaces) must wake the worker: not when it sleeps
@@ -429,26 +409,13 @@ export function frameNeedsWake(views: Pick<SharedViews<Schema>, 'i32'>, time: nu
  * moves during the read (the worker is rewriting it), so a caller in doubt wakes the worker.
  */
 export function readCovered(views: Pick<SharedViews<Schema>, 'i32'>): number {
-  const { i32 } = views;
-  const before = Atomics.load(i32, I32.PLAN_SEQ);
-  if ((before & 1) !== 0) return Number.NaN;
-  coveredHalves[0] = Atomics.load(i32, I32.COVERED_LO);
-  coveredHalves[1] = Atomics.load(i32, I32.COVERED_HI);
-  return Atomics.load(i32, I32.PLAN_SEQ) === before ? coveredBits[0]! : Number.NaN;
+  return readSeqFloat64(views.i32, I32.PLAN_SEQ, I32.COVERED_LO);
 }
-
-const planBits = new Float64Array(1);
-const planHalves = new Int32Array(planBits.buffer);
 
 /**
  * Worker: publishes COVERED under the PLAN_SEQ sequence lock: the newest state's time just before it sleeps
  * (frames up to it need not wake it), -Infinity once it is awake again (every frame rings).
  */
 export function writeCovered(views: Pick<SharedViews<Schema>, 'i32'>, covered: number): void {
-  const { i32 } = views;
-  planBits[0] = covered;
-  Atomics.add(i32, I32.PLAN_SEQ, 1); // odd: being rewritten
-  Atomics.store(i32, I32.COVERED_LO, planHalves[0]!);
-  Atomics.store(i32, I32.COVERED_HI, planHalves[1]!);
-  Atomics.add(i32, I32.PLAN_SEQ, 1); // even: consistent
+  writeSeqFloat64(views.i32, I32.PLAN_SEQ, I32.COVERED_LO, covered);
 }
