@@ -53,9 +53,9 @@ import { schemaSignature, validateSchema, type Schema } from '../core/schema.ts'
 import { readNextFrame, SlotWriter, writeCovered, type PublishMeta } from '../core/slots.ts';
 import { connectWorkerTransport, type WorkerTransport } from './transport.ts';
 import type { SimulationHost } from './host.ts';
-import { TickInputBuffer, type TickInput } from './tick-input.ts';
+import { TickInputBuffer } from './tick-input.ts';
 import { checkFinite, type NonFinitePolicy } from './finite-check.ts';
-import { createWorld, type World, type WorldInternals } from './world.ts';
+import { createWorld, type WorldInternals } from './world.ts';
 
 export type { SleepReport } from './sleep-report.ts';
 export type { SimulationHost } from './host.ts';
@@ -63,66 +63,13 @@ export { browserHost } from './browser-host.ts';
 
 export type { World } from './world.ts';
 
-/** What one tick is about. The same object every tick: read it, do not keep it. */
-export interface TickInfo {
-  /** Number of the tick being produced (the first `step` produces tick 1; `init` is tick 0). */
-  readonly tick: number;
-  /** Simulated seconds this tick advances: 1 / tickRate. Not affected by the time scale. */
-  readonly dt: number;
-  /** Simulated seconds since tick 0 at the end of this tick. */
-  readonly time: number;
-  /** Shared-clock ms this tick's state stands for, and the previous state's (what the main thread blends). */
-  readonly at: number;
-  readonly previousAt: number;
-  /** The input events for this tick, from `runtime.input` on the main thread (empty without an input ring). */
-  readonly input: TickInput;
-}
+import { checkTickRate, checkTimeScale, type SimulationDefinition, type TickInfo } from './definition.ts';
 
-export interface SimulationDefinition<S extends Schema> {
-  readonly schema: S;
-  /** Ticks per simulated second. */
-  readonly tickRate: number;
-  /** Fills the world for tick 0. Runs once, when the main thread attaches. */
-  init?(world: World<S>): void;
-  /** Advances the world by one tick of `tick.dt` seconds, in place. */
-  step(world: World<S>, tick: TickInfo): void;
-  /** Most ticks run in one go. Default: a quarter second's worth, at least 4. */
-  readonly maxCatchUpSteps?: number;
-  /**
-   * Most ticks the newest state may be ahead of the wall clock. Running ahead lets every frame be drawn at its
-   * own time; running further decides ticks before the input that should shape them (note 003). Default 2.
-   */
-  readonly maxLeadTicks?: number;
-  /** What happens to time the simulation falls behind by (see `BacklogPolicy`). Default 'catch-up'. */
-  readonly backlog?: BacklogPolicy;
-  /** Under 'catch-up', the most backlog in ms kept to be caught up; more is dropped. Default 250. */
-  readonly maxBacklog?: number;
-  /**
-   * Most ms of each timed wait spent spinning rather than sleeping, for ticks that start on time: a timed
-   * wait alone wakes 0.15 to 0.85 ms late. Spinning costs CPU: at most `spinMs` per tick (frames wake the
-   * worker without it). Default: 6% of a tick, at most 1 ms (1 ms at 60 Hz: 6% of a core at most); never more
-   * than half a tick, whatever is asked. 0: never.
-   */
-  readonly spinMs?: number;
-  /** While the page is hidden: 'pause' sleeps and resumes without a burst (default); 'run' keeps ticking. */
-  readonly whenHidden?: 'pause' | 'run';
-  /**
-   * NaN or infinite values a step writes to live entities: 'count' them (default; `stats().nonFiniteValues`),
-   * 'hold' (count, and publish the entity's last finite value instead), or 'off' (no scan, for the last 1% of
-   * speed: a scan costs about a nanosecond per float).
-   */
-  readonly nonFinite?: NonFinitePolicy;
-  /**
-   * The game's own calls, served over comlink as `runtime.commands` (functions of plain, cloneable values).
-   * They run in the worker between ticks: record what they ask for and let `step` change the world.
-   */
-  readonly commands?: object;
-}
+export type { SimulationDefinition, TickInfo } from './definition.ts';
+export { MAX_TICK_RATE, MAX_TIME_SCALE } from './definition.ts';
 
-export const MAX_TICK_RATE = 100_000;
 /** How often the worker bumps HEARTBEAT, whatever it is doing, ms. */
 export const HEARTBEAT_MS = 250;
-export const MAX_TIME_SCALE = 1_000;
 
 /** Most clock reads of the last spin inside a tick (about a few ms of them: a clock that stands still gives up). */
 const SPIN_GUARD = 100_000;
@@ -134,22 +81,6 @@ const STATUS_NAMES: Record<StatusCode, SimulationStatus> = {
   [STATUS.STOPPED]: 'stopped',
   [STATUS.FAULTED]: 'faulted',
 };
-
-function checkTickRate(hz: unknown): number {
-  if (typeof hz !== 'number' || !Number.isFinite(hz) || hz <= 0 || hz > MAX_TICK_RATE) {
-    throw new RangeError(`steadyframe: tick rate must be a finite number of Hz above 0 and at most ${MAX_TICK_RATE}; got ${describeValue(hz)}`);
-  }
-  return hz;
-}
-
-function checkTimeScale(scale: unknown): number {
-  if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0 || scale > MAX_TIME_SCALE) {
-    throw new RangeError(
-      `steadyframe: time scale must be a finite number above 0 and at most ${MAX_TIME_SCALE} (use pause() to stop time); got ${describeValue(scale)}`,
-    );
-  }
-  return scale;
-}
 
 interface Attached<S extends Schema> {
   readonly views: SharedViews<S>;
