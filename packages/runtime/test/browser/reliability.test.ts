@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from 'steadyframe';
 import { createTestRuntime } from 'steadyframe/testing';
+import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { I32, LOCK } from '../../src/core/layout.ts';
 import { motionSchema } from './fixtures/schemas.ts';
 import { fixtureWorker, sleep, waitFor } from './helpers.ts';
@@ -112,5 +113,30 @@ describe('reliability with real workers', () => {
     const tick = (await rt.stats()).worker.tick;
     await rt.resume();
     await waitFor('publishes again', () => rt.sample().tick > tick + 2);
+  }, 20_000);
+
+  // issue #14 bug 1: ticks of one catch-up burst ran back to back with no yield and no beat: at 60 Hz with 60 ms
+  // steps, 15 of them (900 ms) between heartbeats, so a 500 ms watchdog declared a publishing worker unresponsive
+  it('a step slower than its tick keeps the heartbeat going and pause() served', async () => {
+    const events: string[] = [];
+    const rt = await createRuntime<typeof motionSchema, MotionCommands>({
+      worker: fixtureWorker('motion'),
+      schema: motionSchema,
+      capacity: 2,
+      heartbeatTimeout: 500,
+      draw: () => {},
+    });
+    runtime = rt;
+    rt.on('unresponsive', () => events.push('unresponsive'));
+    await rt.setTickRate(60);
+    await rt.commands.setStepMs(60);
+    await rt.start();
+    await sleep(2500);
+    expect((await rt.stats()).worker.overloads).toBeGreaterThan(0); // it really was overloaded
+    expect(events).toEqual([]);
+    await rt.pause();
+    const held = (await rt.stats()).worker.tick;
+    await sleep(300);
+    expect((await rt.stats()).worker.tick).toBe(held);
   }, 20_000);
 });
