@@ -41,8 +41,8 @@ import { schemaSignature, validateSchema, type FieldViews, type InterpolationKin
 
 /** Bytes of alignment for every field run, block and slot: one cache line, and enough for any SIMD load. */
 export const ALIGN = 64;
-/** 'SFR2': marks a buffer laid out by this module, version 2 (version 1 had no PLAN_SEQ / COVERED). */
-export const MAGIC = 0x53465232;
+/** 'SFR3': marks a buffer laid out by this module, version 3 (2 had no READER_STALLS; 1 no PLAN_SEQ / COVERED). */
+export const MAGIC = 0x53465233;
 
 /** Int32 header word indices. */
 export const I32 = {
