@@ -1,13 +1,17 @@
 /**
- * The worker side: runs the user's fixed-tick `step` and publishes each tick into the shared double buffer.
+ * The worker side: runs the user's fixed-tick `step` and publishes each tick through its transport (the shared
+ * double buffer, or messages). This file holds the effects; what the loop decides is pure (core/fixed-step.ts)
+ * and how it sleeps is the host's (worker/host.ts, browser-host.ts).
  *
  * The loop, each time it wakes:
  *   1. reads when the main thread expects its next frame (NEXT_FRAME);
  *   2. runs ticks until the newest state is just past that time, at most `maxLeadTicks` ahead of the wall
- *      clock and at most `maxCatchUpSteps` in one go; backlog beyond that follows the `backlog` policy;
- *   3. sleeps on the FRAME_SEQ doorbell with `Atomics.waitAsync` until the next frame is published, the
- *      next tick falls due, or a control call rings it. The worker's event loop stays free while it sleeps,
- *      so comlink calls are served at once, and an idle, paused or hidden simulation burns no CPU.
+ *      clock and at most `maxCatchUpSteps` in one go, yielding to its event loop every BURST_MS of them;
+ *      backlog beyond that follows the `backlog` policy;
+ *   3. asks `decideLoop` what next: plan again, yield, run a tick due within the warm-up, or sleep on the
+ *      FRAME_SEQ doorbell until the next frame is published, the next tick falls due, or a control call rings
+ *      it. The worker's event loop stays free while it sleeps, so comlink calls are served at once, and an
+ *      idle, paused or hidden simulation burns no CPU.
  */
 import type { Clock } from '../core/clock.ts';
 import { checkNumber, describeValue } from '../core/describe-value.ts';
