@@ -30,6 +30,5 @@ export type { FieldLayout, Layout, SharedViews, SlotViews, StatePair } from './c
 export { angleField, extrapolateField, interpolateField, lerpField, quaternionField, snapField, wrapAngle } from './core/interpolate.ts';
 export { alphaAt } from './core/fixed-step.ts';
 export type { BacklogPolicy } from './core/fixed-step.ts';
-export { SlotReader } from './core/slots.ts';
 export type { FlipStats, ReadLockStats, ReadSlot, StateSource } from './core/slots.ts';
 export type { SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from './core/protocol.ts';
