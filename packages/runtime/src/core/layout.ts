@@ -68,7 +68,7 @@ export const I32 = {
    * A sequence lock over COVERED, which only the worker writes: odd while it rewrites the halves. COVERED (a
    * float64 as two Int32 halves, Atomics) is the newest state's time, written just before the worker sleeps,
    * and -Infinity again soon after it wakes (a stale value is harmless: a waiter compares against FRAME_SEQ
-   * itself): a frame at or before it needs no wake-up (see slots.ts, `frameNeedsWake`).
+   * itself): a frame at or before it needs no wake-up (see doorbell.ts, `frameNeedsWake`).
    */
   PLAN_SEQ: 12,
   COVERED_LO: 13,

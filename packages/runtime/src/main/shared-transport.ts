@@ -6,7 +6,8 @@
 import { allocateInputRing, InputWriter } from '../core/input-ring.ts';
 import { allocateSharedBuffer, createSharedViews, initStateBuffer, type Layout } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
-import { SlotReader, writeNextFrame } from '../core/slots.ts';
+import { writeNextFrame } from '../core/doorbell.ts';
+import { SlotReader } from '../core/slots.ts';
 import type { SharedViews } from '../core/layout.ts';
 import type { MainTransport } from './transport.ts';
 

@@ -25,7 +25,7 @@ import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.
 import { allocateStateBuffer, computeLayout, createSharedViews, META, type SharedViews } from '../core/layout.ts';
 import { INPUT_RECORD_HEAD, MAX_STATE_BUFFERS, type ToMain, type ToWorker } from '../core/messages.ts';
 import type { Schema } from '../core/schema.ts';
-import { writeNextFrame } from '../core/slots.ts';
+import { writeNextFrame } from '../core/doorbell.ts';
 import { createEventLoopYield } from './event-loop-yield.ts';
 import type { SimulationHost } from './host.ts';
 import { BLOCKED, SLEPT_ASYNC, type SleepReport } from './sleep-report.ts';

@@ -54,7 +54,8 @@ import {
 } from '../core/layout.ts';
 import type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../core/protocol.ts';
 import { schemaSignature, validateSchema, type Schema } from '../core/schema.ts';
-import { readNextFrame, SlotWriter, writeCovered, type PublishMeta } from '../core/slots.ts';
+import { readNextFrame, writeCovered } from '../core/doorbell.ts';
+import { SlotWriter, type PublishMeta } from '../core/slots.ts';
 import { connectWorkerTransport, type WorkerTransport } from './transport.ts';
 import type { SimulationHost } from './host.ts';
 import { TickInputBuffer } from './tick-input.ts';

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeLayout, schema3d } from 'steadyframe';
 import { allocateSharedBuffer } from '../../src/core/layout.ts';
-import { readCovered } from '../../src/core/slots.ts';
+import { readCovered } from '../../src/core/doorbell.ts';
 import type { CoveredWriterStart } from './fixtures/covered-writer.worker.ts';
 import { coveredValue } from './fixtures/schemas.ts';
 import { yieldToPage } from './helpers.ts';

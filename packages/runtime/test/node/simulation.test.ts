@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, schemaSignature } from 'steadyframe';
 import { Simulation, type SimulationDefinition, type SimulationHost, type World } from 'steadyframe/worker';
 import { allocateSharedBuffer, createSharedViews, I32, META, STATUS } from '../../src/core/layout.ts';
-import { frameNeedsWake, SlotReader, writeNextFrame } from '../../src/core/slots.ts';
+import { frameNeedsWake, writeNextFrame } from '../../src/core/doorbell.ts';
+import { SlotReader } from '../../src/core/slots.ts';
 import { allocateInputRing, InputWriter } from '../../src/core/input-ring.ts';
 
 const schema = defineSchema({ x: { width: 1, kind: 'linear' } });

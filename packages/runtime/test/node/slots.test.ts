@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema } from 'steadyframe';
 import { allocateSharedBuffer, createSharedViews, I32, LOCK, META } from '../../src/core/layout.ts';
-import { frameNeedsWake, readNextFrame, SlotReader, SlotWriter, writeCovered, writeNextFrame, type PublishMeta } from '../../src/core/slots.ts';
+import { frameNeedsWake, readNextFrame, writeCovered, writeNextFrame } from '../../src/core/doorbell.ts';
+import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
 
 const schema = defineSchema({ v: { width: 2, kind: 'linear' } });
 

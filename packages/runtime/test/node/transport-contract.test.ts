@@ -10,7 +10,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema } from 'steadyframe';
 import { I32, META, STATUS } from '../../src/core/layout.ts';
-import { readNextFrame, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
+import { readNextFrame } from '../../src/core/doorbell.ts';
+import { SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
 import type { InputEvent } from '../../src/core/input-ring.ts';
 import { createMessageMainTransport } from '../../src/main/message-transport.ts';
 import { createSharedMainTransport } from '../../src/main/shared-transport.ts';
