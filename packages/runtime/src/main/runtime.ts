@@ -109,6 +109,12 @@ export interface Frame<S extends Schema> {
   readonly simTime: number;
   /** The frame's time was past the newest state (the worker was late); `whenLate` decided what it shows. */
   readonly late: boolean;
+  /**
+   * The worker had published past the frame's time (its callback ran late) and no state the main thread kept
+   * was that old: the frame shows the oldest state at hand (alpha 0), not its time. After one, recent states
+   * are kept for 10 s and overtaken frames blend their exact pair (`stats().sampling.recovered`).
+   */
+  readonly overtaken: boolean;
   /** Entities drawn snapped rather than blended (spawned, teleported, or past `snapDistance`). */
   readonly snapped: number;
   /** False when the lock could not be taken this frame: the fields repeat the last good frame. */
@@ -122,7 +128,7 @@ export interface RuntimeStats {
   readonly frames: number;
   /** Lock contention seen from the main thread. */
   readonly lock: Readonly<ReadLockStats>;
-  /** Late frames, extrapolated frames, history gaps, snaps. */
+  /** Late frames, extrapolated frames, history gaps, snaps, overtaken and recovered frames. */
   readonly sampling: Readonly<SampleStats>;
   /** The adaptive render interval: where it stands and how often it moved. */
   readonly pacing: {
@@ -450,6 +456,7 @@ class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
       currentTime: 0,
       simTime: 0,
       late: false,
+      overtaken: false,
       snapped: 0,
       fresh: false,
       index: 0,
