@@ -110,9 +110,10 @@ export interface Frame<S extends Schema> {
   /** The frame's time was past the newest state (the worker was late); `whenLate` decided what it shows. */
   readonly late: boolean;
   /**
-   * The worker had published past the frame's time (its callback ran late) and no state the main thread kept
-   * was that old: the frame shows the oldest state at hand (alpha 0), not its time. After one, recent states
-   * are kept for 10 s and overtaken frames blend their exact pair (`stats().sampling.recovered`).
+   * The worker had published past the frame's time (its callback ran late) and the main thread had not kept
+   * the two states around it: the frame shows the nearest it has (the oldest state at hand, or a blend across
+   * ticks it never read), not its exact pair. After one, recent states are kept for 10 s and overtaken frames
+   * whose pair was read blend it exactly (`stats().sampling.recovered`).
    */
   readonly overtaken: boolean;
   /** Entities drawn snapped rather than blended (spawned, teleported, or past `snapDistance`). */

@@ -22,8 +22,10 @@
  * nothing is overtaken (a copy per tick would cost every frame a block's memcpy). The first overtaken frame is
  * drawn at the oldest state at hand (alpha 0) and flagged `overtaken`; from then on, for `OVERTAKEN_WATCH_MS`
  * after the last one, every acquire also records the slot's states in the render-delay history, and an
- * overtaken frame is blended from its exact pair there (counted as `recovered`), unless its time is before
- * every state kept (flagged and counted `overtaken` again).
+ * overtaken frame is blended from its exact pair there (counted as `recovered`). What the history cannot serve
+ * is flagged and counted `overtaken` again: a time before every state kept, or a pair the main thread never
+ * read whole (the worker published the tick after the last frame's read and then moved on: with ticks shorter
+ * than frames, often); the frame then shows the nearest blend it has (across the gap, or the oldest state).
  *
  * ```text
  *   frame F-1 reads (k, k+1) ── F's rAF callback runs late ── worker publishes k+2, k+3 ── F reads (k+2, k+3)
@@ -64,8 +66,9 @@ export interface SampleStats {
   /** Entity snaps drawn. */
   snapped: number;
   /**
-   * Frames drawn at a state other than their own time because it fell before every state the main thread
-   * still had (the worker had published past it: see `recovered`); each is flagged `overtaken`.
+   * Frames the worker had published past (see `recovered`) whose two states around their time the main thread
+   * had not kept, and delayed frames older than every state kept: drawn at the nearest state or blend at hand,
+   * each flagged `overtaken`.
    */
   overtaken: number;
   /**
@@ -335,7 +338,7 @@ export class Sampler<S extends Schema> {
     const pending = this.#pending;
     this.#pending = 'none';
     if (pending === 'history') {
-      if (this.#drawFromHistory(time, out)) this.stats.recovered++;
+      if (this.#drawFromHistory(time, out, true)) this.stats.recovered++;
     } else if (pending === 'watch') {
       this.#history ??= this.#createHistory();
     } else if (this.#delaying) {
@@ -344,7 +347,7 @@ export class Sampler<S extends Schema> {
       const step = Number.isNaN(this.#lastTime) ? Number.POSITIVE_INFINITY : Math.max(0, time - this.#lastTime) * DELAY_SLEW;
       this.#lastTime = time;
       this.#delayMs = target > this.#delayMs ? Math.min(target, this.#delayMs + step) : Math.max(target, this.#delayMs - step);
-      this.#drawFromHistory(time - this.#delayMs, out);
+      this.#drawFromHistory(time - this.#delayMs, out, false);
       if (this.#delayMs === 0 && target === 0) {
         this.#delaying = false; // the delay has eased out: back to reading the slot directly
         this.#lastTime = Number.NaN;
@@ -355,9 +358,11 @@ export class Sampler<S extends Schema> {
 
   /**
    * Draws the frame at `shown` from the pair of kept states around it, by the mode (interpolate or extrapolate).
-   * Returns false when `shown` is before every state kept: then it shows the oldest, flagged `overtaken`.
+   * Returns whether that was its pair: false, and the frame flagged `overtaken`, when `shown` is before every
+   * state kept (it shows the oldest), or, with `exact`, when the pair kept skips a tick the main thread never
+   * read (a frame the worker overtook; it is blended across the gap, the nearest we have).
    */
-  #drawFromHistory(shown: number, out: SampleResult): boolean {
+  #drawFromHistory(shown: number, out: SampleResult, exact: boolean): boolean {
     const history = this.#history!;
     const i = history.pairAt(shown);
     const a = history.at(i);
@@ -369,16 +374,18 @@ export class Sampler<S extends Schema> {
     out.currentTime = b.time;
     out.count = b.count;
     const place = placeFrame(shown, a.time, b.time, this.#tickLength, this.#policy, this.#place);
+    const gap = b.tick - a.tick > 1;
+    const served = !place.overtaken && !(exact && gap);
     out.late = place.late;
-    out.overtaken = place.overtaken;
+    out.overtaken = !served;
     out.alpha = place.alpha;
     if (place.late) this.stats.late++;
-    if (place.overtaken) this.stats.overtaken++;
-    if (b.tick - a.tick > 1) this.stats.gaps++;
+    if (!served) this.stats.overtaken++;
+    if (gap) this.stats.gaps++;
     out.snapped = 0;
     if (this.#policy.mode === 'extrapolate') {
       this.#extrapolate(place.alpha === 1 ? b.fields : a.fields, b.count, place.ahead * this.#scale);
-      if (place.alpha === 1) return !place.overtaken;
+      if (place.alpha === 1) return served;
     } else {
       if (place.extrapolated) this.stats.extrapolated++;
       this.#blend(a.fields, b.fields, b.count, place.alpha);
@@ -386,7 +393,7 @@ export class Sampler<S extends Schema> {
     // the history keeps no SNAPS count: the pass runs on every such frame
     out.snapped = this.#snapPass(a.fields, b.fields, a.generation, b.generation, b.count, a.count);
     this.stats.snapped += out.snapped;
-    return !place.overtaken;
+    return served;
   }
 
   /** `extrapolate` mode: `base` moved on by its velocity fields for `aheadGameMs` of simulated time. */

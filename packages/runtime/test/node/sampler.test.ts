@@ -258,6 +258,23 @@ describe('sampler: overtaken frames (the worker published past the frame before 
     expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 1 });
   });
 
+  it('flags one whose pair the main thread never read whole, and blends it across the gap', () => {
+    const { publish, sample, render, sampler } = run();
+    publish(0);
+    sample(0);
+    publish(100);
+    publish(200);
+    sample(50); // starts keeping
+    publish(300);
+    sample(300); // reads 200 .. 300
+    publish(400); // never read: the worker published it after the frame above and moved on
+    publish(500);
+    publish(600);
+    expect(sample(350)).toMatchObject({ overtaken: true, previousTime: 300, currentTime: 500, alpha: 0.25 });
+    expect(render.pos[0]).toBeCloseTo(truth(350, 0), 4); // straight motion: the blend across the gap is right here
+    expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 0, gaps: 1 });
+  });
+
   it('stops keeping states OVERTAKEN_WATCH_MS after the last overtaken frame', () => {
     const { publish, sample, sampler } = run();
     publish(0);
