@@ -348,7 +348,8 @@ export class Sampler<S extends Schema> {
       this.#lastTime = time;
       this.#delayMs = target > this.#delayMs ? Math.min(target, this.#delayMs + step) : Math.max(target, this.#delayMs - step);
       this.#drawFromHistory(time - this.#delayMs, out, false);
-      if (this.#delayMs === 0 && target === 0) {
+      // eased out, and asked to (not a tick length still unknown: tick 0's two states stand for one time)
+      if (this.#delayMs === 0 && this.#renderDelay === 0) {
         this.#delaying = false; // the delay has eased out: back to reading the slot directly
         this.#lastTime = Number.NaN;
       }

@@ -379,6 +379,18 @@ describe('sampler: render delay', () => {
     expect(shown.at(-1)).toBe(1712 - 200);
   });
 
+  it('keeps a delay asked for before the tick length is known (frames at tick 0)', () => {
+    const { publish, sample, sampler } = run(1); // tick 0 only: its two states stand for one time
+    expect(sample(0)).toMatchObject({ time: 0, late: false });
+    expect(sampler.delayMs).toBe(0);
+    for (let k = 1; k <= 12; k++) {
+      publish(k * 100, () => k * 10);
+      sample(k * 100);
+    }
+    expect(sampler.delayMs).toBe(100); // eased in once ticks came
+    expect(sample(1250)).toMatchObject({ time: 1150 });
+  });
+
   it('takes a re-pinned time for a tick it already has (resume): no jump', () => {
     const { publish, sample, render } = run(1);
     for (let k = 1; k <= 3; k++) {
