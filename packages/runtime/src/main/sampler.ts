@@ -115,7 +115,7 @@ interface FieldInfo {
  * A value as a message should name it: numbers as they are, anything else with its type ("the string '60'",
  * "an object"), so `renderDelay: '1'` does not read as "got 1".
  */
-function describe(value: unknown): string {
+function nameValue(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return `the string '${value}'`;
   if (typeof value === 'bigint') return `the bigint ${value}n`;
@@ -127,32 +127,32 @@ function describe(value: unknown): string {
 
 export function validateInterpolation<S extends Schema>(schema: S, options: InterpolationOptions<S>): void {
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`steadyframe: interpolation options must be an object, e.g. { mode: 'interpolate' }; got ${describe(options)}`);
+    throw new TypeError(`steadyframe: interpolation options must be an object, e.g. { mode: 'interpolate' }; got ${nameValue(options)}`);
   }
   const { mode, renderDelay, whenLate, maxPrediction, snapDistance } = options;
   if (mode !== undefined && mode !== 'interpolate' && mode !== 'extrapolate' && mode !== 'latest') {
-    throw new RangeError(`steadyframe: interpolation mode must be 'interpolate', 'extrapolate' or 'latest'; got ${describe(mode)}`);
+    throw new RangeError(`steadyframe: interpolation mode must be 'interpolate', 'extrapolate' or 'latest'; got ${nameValue(mode)}`);
   }
   if (renderDelay !== undefined && !(typeof renderDelay === 'number' && renderDelay >= 0 && renderDelay <= MAX_RENDER_DELAY)) {
-    throw new RangeError(`steadyframe: renderDelay is in ticks, from 0 to ${MAX_RENDER_DELAY}; got ${describe(renderDelay)}`);
+    throw new RangeError(`steadyframe: renderDelay is in ticks, from 0 to ${MAX_RENDER_DELAY}; got ${nameValue(renderDelay)}`);
   }
   if (whenLate !== undefined && whenLate !== 'hold' && whenLate !== 'extrapolate') {
-    throw new RangeError(`steadyframe: whenLate must be 'hold' or 'extrapolate'; got ${describe(whenLate)}`);
+    throw new RangeError(`steadyframe: whenLate must be 'hold' or 'extrapolate'; got ${nameValue(whenLate)}`);
   }
   if (maxPrediction !== undefined && !(typeof maxPrediction === 'number' && maxPrediction >= 0 && Number.isFinite(maxPrediction))) {
-    throw new RangeError(`steadyframe: maxPrediction is a finite number of ticks, at least 0; got ${describe(maxPrediction)}`);
+    throw new RangeError(`steadyframe: maxPrediction is a finite number of ticks, at least 0; got ${nameValue(maxPrediction)}`);
   }
   if (snapDistance !== undefined && snapDistance !== null) {
     if (typeof snapDistance !== 'object') {
-      throw new RangeError(`steadyframe: snapDistance must be { field, distance } or null; got ${describe(snapDistance)}`);
+      throw new RangeError(`steadyframe: snapDistance must be { field, distance } or null; got ${nameValue(snapDistance)}`);
     }
     const field = typeof snapDistance.field === 'string' && Object.hasOwn(schema, snapDistance.field) ? schema[snapDistance.field] : undefined;
     if (field === undefined || field.kind !== 'linear') {
-      throw new RangeError(`steadyframe: snapDistance.field must name a linear field of the schema; got ${describe(snapDistance.field)}`);
+      throw new RangeError(`steadyframe: snapDistance.field must name a linear field of the schema; got ${nameValue(snapDistance.field)}`);
     }
     const { distance } = snapDistance;
     if (!(typeof distance === 'number' && distance > 0 && Number.isFinite(distance))) {
-      throw new RangeError(`steadyframe: snapDistance.distance must be a finite number above 0; got ${describe(distance)}`);
+      throw new RangeError(`steadyframe: snapDistance.distance must be a finite number above 0; got ${nameValue(distance)}`);
     }
   }
 }
