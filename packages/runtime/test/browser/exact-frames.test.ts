@@ -4,7 +4,7 @@
  * states the main thread keeps). On both kernel sets and both transports; real workers, real clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime, interpolateField, type Frame, type Runtime } from 'steadyframe';
+import { createRuntime, interpolateField, META, type Frame, type Runtime } from 'steadyframe';
 import { motionAt, motionSchema, writePublished } from './fixtures/schemas.ts';
 import { fixtureWorker, sleep, waitFor } from './helpers.ts';
 
@@ -93,23 +93,34 @@ describe('an overtaken frame', () => {
     });
     runtime = rt;
     await rt.start();
-    /** Animation frames for `ms`, as a game's loop calls `frame`; returns the last one's time and pair. */
+    /**
+     * Animation frames for at least `ms`, as a game's loop calls `frame`, until one is drawn from a pair of
+     * consecutive ticks (not itself overtaken: on a busy machine some are); returns its time and pair.
+     */
     const frames = async (ms: number) => {
-      let last = { ts: Number.NaN, previousTime: Number.NaN, currentTime: Number.NaN };
-      for (const end = rt.now() + ms; rt.now() < end; ) {
+      const end = rt.now() + ms;
+      for (;;) {
         const ts = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
         const frame = rt.frame(ts);
-        if (frame !== null) last = { ts, previousTime: frame.previousTime, currentTime: frame.currentTime };
+        if (frame === null || ts < end || frame.overtaken || frame.tick - frame.previousTick !== 1) continue;
+        return { ts, previousTime: frame.previousTime, currentTime: frame.currentTime };
       }
-      return last;
+    };
+    /** The front slot's previous state's time, read without sampling (nothing is recorded). */
+    const frontPreviousTime = () => {
+      const pair = rt.reader.acquire();
+      const time = pair === null ? Number.NEGATIVE_INFINITY : pair.metaWords[META.PREV_TIME]!;
+      if (pair !== null) rt.reader.release();
+      return time;
     };
     /**
-     * A frame whose callback runs late: the page is busy for 250 ms, the worker stops waiting for the frame it
-     * expected after 50 ms and runs on to the wall clock (and its lead), then the frame samples at its own
-     * timestamp `ts`, by then several ticks behind the newest state.
+     * A frame whose callback runs late: the page draws nothing while the worker stops waiting for the frame it
+     * expected (after 50 ms) and runs on to the wall clock, past `ts`; then the frame samples at its own
+     * timestamp `ts`, by then before the front slot's previous state.
      */
     const lateFrame = async (ts: number) => {
-      await sleep(250);
+      await sleep(100);
+      await waitFor('the worker to publish past the late frame', () => frontPreviousTime() > ts + 50);
       const frame = rt.frame(ts)!;
       const drawn = { position: frame.fields.position.slice(0, 4), angle: frame.fields.angle.slice(0, 2), spin: frame.fields.spin.slice(0, 8), frame: frame.fields.frame.slice(0, 2) };
       return { ts, frame: { ...frame, fields: undefined }, drawn };
