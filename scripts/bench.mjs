@@ -319,7 +319,7 @@ function goals(results) {
       why: onTime
         ? onTime.summary.p99.median <= 0.01
           ? `the rest is lerp's own chord error on the circling bodies (≤ ${num(100 * motion.lerpFloor, 2)}%)`
-          : `${num(onTime.summary.overtakenFrames.median, 0)} frames per window were overtaken (see the motion table): their rAF callback ran after the worker had already published the next tick, so the slot no longer held the pair around the frame's time. Worst frame: ${onTime.windows[0]?.worst ?? ''}`
+          : `${num(onTime.summary.overtakenFrames.median, 0)} frames per window were overtaken (see the motion table): their rAF callback ran after the worker had already published past their time, so the slot no longer held the pair around it (served from the states the main thread keeps when it had read that pair, else drawn at the nearest and flagged). Worst frame: ${onTime.windows[0]?.worst ?? ''}`
         : '',
     });
     out.push({
@@ -503,9 +503,10 @@ warm-up, and never re-fitted: a hitch, a drift or a re-pinned clock shows as err
 MainLoop.js, its update, on the main thread) busy-waits ${motion.stallMs} ms every ${motion.stallEveryTicks} ticks. Lerp's own chord
 error on the circling bodies is at most ${num(100 * motion.lerpFloor, 2)}% (the floor of any interpolating design). "× MainLoop"
 is the p99 ratio to MainLoop.js under the same condition. Late frames: frames past the newest state (steadyframe
-counts them). Overtaken: frames whose time was before the front slot's previous state: the worker had already
-published the next tick when the frame sampled (its rAF callback ran late), so the pair around the frame's time was
-gone and alpha clamped to 0. Dropped: rAF intervals over 1.5 periods; longest: the longest rAF interval (headless Chromium does not
+counts them). Overtaken: frames whose time was before the front slot's previous state (\`stats().sampling.overtaken\`
+\+ \`recovered\`): the worker had already published past it when the frame sampled (its rAF callback ran late), so the
+slot no longer held the pair around the frame's time; the runtime blends it from the states it keeps where it read
+that pair, else draws the nearest it has and flags the frame. Dropped: rAF intervals over 1.5 periods; longest: the longest rAF interval (headless Chromium does not
 snap frames to a vsync, so a busy main thread shows as a long interval rather than a dropped frame). Per window of
 frames; median (min–max) over windows. "Shows": how far behind the frame's time the design draws, by construction
 (MainLoop.js draws between its last two updates: one tick behind).

@@ -38,8 +38,10 @@ export interface MotionWindow {
   /** Frames whose time was past the newest state (steadyframe's own count; NaN for MainLoop.js). */
   readonly lateFrames: number;
   /**
-   * Frames whose time was before the front slot's previous state (steadyframe): the worker had already
-   * published the next tick, so the pair around the frame's time was gone and alpha clamped to 0.
+   * Frames whose time was before the front slot's previous state (steadyframe's `stats().sampling.overtaken +
+   * recovered`; NaN for MainLoop.js): the worker had already published past the frame's time, so the slot no
+   * longer held the pair around it. Since the runtime serves such frames from states it keeps (`recovered`) the
+   * frame's own fields no longer show it (its previousTime is then at or before its time): count from stats.
    */
   readonly overtakenFrames: number;
   /** rAF intervals longer than 1.5 refresh periods: frames the display did not get. */
@@ -63,7 +65,6 @@ export interface MotionRow {
 interface Sample {
   readonly ts: number;
   readonly late: boolean;
-  readonly overtaken: boolean;
 }
 
 /** Collects per-frame errors into windows. */
@@ -71,7 +72,6 @@ class Recorder {
   errors: number[] = [];
   gaps: number[] = [];
   late = 0;
-  overtaken = 0;
   frames = 0;
   lastTs = Number.NaN;
   worstError = -1;
@@ -81,7 +81,6 @@ class Recorder {
   record(sample: Sample, position: ArrayLike<number>, simSeconds: number, describe: () => string): void {
     this.frames++;
     if (sample.late) this.late++;
-    if (sample.overtaken) this.overtaken++;
     if (!Number.isNaN(this.lastTs)) this.gaps.push(sample.ts - this.lastTs);
     this.lastTs = sample.ts;
     for (let i = 0; i < BODIES; i++) {
@@ -96,7 +95,8 @@ class Recorder {
     }
   }
 
-  take(period: number, countsLate: boolean): MotionWindow {
+  /** The window so far; `overtaken`: steadyframe's count of frames overtaken in it (NaN for MainLoop.js). */
+  take(period: number, countsLate: boolean, overtaken = Number.NaN): MotionWindow {
     const p = percentiles(this.errors);
     const window: MotionWindow = {
       p50: p.p50,
@@ -104,7 +104,7 @@ class Recorder {
       max: p.max,
       frames: this.frames,
       lateFrames: countsLate ? this.late : Number.NaN,
-      overtakenFrames: countsLate ? this.overtaken : Number.NaN,
+      overtakenFrames: overtaken,
       droppedFrames: this.gaps.filter((g) => g > 1.5 * period).length,
       longestFrame: Math.max(0, ...this.gaps),
       worst: this.worst,
@@ -114,7 +114,6 @@ class Recorder {
     this.errors = [];
     this.gaps = [];
     this.late = 0;
-    this.overtaken = 0;
     this.frames = 0;
     return window;
   }
@@ -161,12 +160,12 @@ async function runSteadyframe(design: Exclude<MotionDesign, 'mainloop'>, stall: 
     }
     if (Number.isNaN(s0)) return;
     recorder.record(
-      { ts, late: frame.late, overtaken: frame.time < frame.previousTime },
+      { ts, late: frame.late },
       frame.fields.position,
       s0 + (ts - lagMs - t0) / 1000,
       () =>
         `ticks ${frame.previousTick}..${frame.tick} at ${frame.previousTime.toFixed(1)}..${frame.currentTime.toFixed(1)} ms, ` +
-        `alpha ${frame.alpha.toFixed(3)}, shown ${frame.time.toFixed(1)}, late ${frame.late}`,
+        `alpha ${frame.alpha.toFixed(3)}, shown ${frame.time.toFixed(1)}, late ${frame.late}, overtaken ${frame.overtaken}`,
     );
   };
   await runtime.start();
@@ -175,10 +174,16 @@ async function runSteadyframe(design: Exclude<MotionDesign, 'mainloop'>, stall: 
   calibrate = true;
   while (calibrate) await nextFrame();
   const results: MotionWindow[] = [];
+  /** Frames the worker overtook so far: served from the kept states (recovered) or not (overtaken). */
+  const overtakenSoFar = async () => {
+    const { sampling } = await runtime.stats();
+    return sampling.overtaken + sampling.recovered;
+  };
   for (let w = 0; w < windows; w++) {
+    const before = await overtakenSoFar();
     recorder.take(period, true);
     await sleep(windowMs);
-    results.push(recorder.take(period, true));
+    results.push(recorder.take(period, true, (await overtakenSoFar()) - before));
   }
   running = false;
   runtime.dispose();
@@ -224,7 +229,7 @@ async function runMainLoop(stall: boolean, windows: number, windowMs: number, pe
         t0 = ts;
         calibrate = false;
       }
-      if (!Number.isNaN(s0)) recorder.record({ ts, late: false, overtaken: false }, drawn, s0 + (ts - t0) / 1000, () => `update ${updates}, alpha ${alpha.toFixed(3)}`);
+      if (!Number.isNaN(s0)) recorder.record({ ts, late: false }, drawn, s0 + (ts - t0) / 1000, () => `update ${updates}, alpha ${alpha.toFixed(3)}`);
     })
     .setEnd((_fps, panic) => {
       if (panic) MainLoop.resetFrameDelta();

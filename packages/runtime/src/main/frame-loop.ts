@@ -87,6 +87,7 @@ export class FrameLoop<S extends Schema> {
       currentTime: 0,
       simTime: 0,
       late: false,
+      overtaken: false,
       snapped: 0,
       fresh: false,
       index: 0,

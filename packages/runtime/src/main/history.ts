@@ -93,12 +93,22 @@ export class StateHistory<S extends Schema> {
 
   /**
    * Index of the newest entry at or before `time` (-1 if `time` is before them all). The pair to blend is that
-   * entry and the next one.
+   * entry and the next one (see `pairAt`).
    */
   indexAt(time: number): number {
     for (let i = this.#size - 1; i >= 0; i--) {
       if (this.#entries[i]!.time <= time) return i;
     }
     return -1;
+  }
+
+  /**
+   * Index of the older state of the pair to blend for `time`: the newest entry at or before it, but at most the
+   * second newest (a time past them all blends the newest two, and is late) and at least 0 (a time before them
+   * all gets the oldest two; it is before both: alpha 0). The newer state is the next entry, or the same one
+   * when only one is kept. Call with at least one entry.
+   */
+  pairAt(time: number): number {
+    return Math.max(0, Math.min(this.indexAt(time), this.#size - 2));
   }
 }

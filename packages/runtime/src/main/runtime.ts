@@ -127,6 +127,13 @@ export interface Frame<S extends Schema> {
   readonly simTime: number;
   /** The frame's time was past the newest state (the worker was late); `whenLate` decided what it shows. */
   readonly late: boolean;
+  /**
+   * The worker had published past the frame's time (its callback ran late) and the main thread had not kept
+   * the two states around it: the frame shows the nearest it has (the oldest state at hand, or a blend across
+   * ticks it never read), not its exact pair. After one, recent states are kept for 10 s and overtaken frames
+   * whose pair was read blend it exactly (`stats().sampling.recovered`).
+   */
+  readonly overtaken: boolean;
   /** Entities drawn snapped rather than blended (spawned, teleported, or past `snapDistance`). */
   readonly snapped: number;
   /** False when the lock could not be taken this frame: the fields repeat the last good frame. */
@@ -140,7 +147,7 @@ export interface RuntimeStats {
   readonly frames: number;
   /** Lock contention seen from the main thread. */
   readonly lock: Readonly<ReadLockStats>;
-  /** Late frames, extrapolated frames, history gaps, snaps. */
+  /** Late frames, extrapolated frames, history gaps, snaps, overtaken and recovered frames. */
   readonly sampling: Readonly<SampleStats>;
   /** The adaptive render interval: where it stands and how often it moved. */
   readonly pacing: {

@@ -14,16 +14,33 @@
  * decides: `hold` shows the newest state, `extrapolate` carries the last tick's motion on, at most
  * `maxPrediction` ticks. Either way the frame is counted late. Entities the simulation marked (spawn,
  * despawn, teleport), or that moved further than `snapDistance` in one tick, snap instead of blending.
+ * Where a frame falls against its pair, and so its alpha, is one pure decision: core/frame-placement.ts.
+ *
+ * An *overtaken* frame is the opposite of a late one: its time is before the front slot's previous state (its
+ * animation-frame callback ran late and the worker, which may run `maxLeadTicks` ahead, already published past
+ * it), so the pair around its time is no longer in the slot. The main thread keeps no copies of states while
+ * nothing is overtaken (a copy per tick would cost every frame a block's memcpy). The first overtaken frame is
+ * drawn at the oldest state at hand (alpha 0) and flagged `overtaken`; from then on, for `OVERTAKEN_WATCH_MS`
+ * after the last one, every acquire also records the slot's states in the render-delay history, and an
+ * overtaken frame is blended from its exact pair there (counted as `recovered`). What the history cannot serve
+ * is flagged and counted `overtaken` again: a time before every state kept, or a pair the main thread never
+ * read whole (the worker published the tick after the last frame's read and then moved on: with ticks shorter
+ * than frames, often); the frame then shows the nearest blend it has (across the gap, or the oldest state).
+ *
+ * ```text
+ *   frame F-1 reads (k, k+1) ── F's rAF callback runs late ── worker publishes k+2, k+3 ── F reads (k+2, k+3)
+ *   F's time lies in [k, k+1]:  slot alone → alpha clamps to 0: draws k+2, up to 2 ticks off  (before)
+ *                               history holds k, k+1 (recorded by F-1) → blends k..k+1 exactly  (watching)
+ * ```
  */
-import { alphaAt } from '../core/fixed-step.ts';
+import { createPlacement, placeFrame, type InterpolationMode, type LatePolicy } from '../core/frame-placement.ts';
 import { extrapolateField, interpolateField } from '../core/interpolate.ts';
 import { createBlendKernels, type BlendKernels } from '../core/simd-kernel.ts';
 import { META, type Layout, type StatePair } from '../core/layout.ts';
 import type { FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
 import { HISTORY_DEPTH, StateHistory } from './history.ts';
 
-export type InterpolationMode = 'interpolate' | 'extrapolate' | 'latest';
-export type LatePolicy = 'hold' | 'extrapolate';
+export type { InterpolationMode, LatePolicy } from '../core/frame-placement.ts';
 
 export interface InterpolationOptions<S extends Schema> {
   /** Default 'interpolate'. */
@@ -48,6 +65,18 @@ export interface SampleStats {
   gaps: number;
   /** Entity snaps drawn. */
   snapped: number;
+  /**
+   * Frames the worker had published past (see `recovered`) whose two states around their time the main thread
+   * had not kept, and delayed frames older than every state kept: drawn at the nearest state or blend at hand,
+   * each flagged `overtaken`.
+   */
+  overtaken: number;
+  /**
+   * Frames whose time fell before the front slot's previous state (the worker had published past it: the
+   * frame's callback ran late) that were blended from their exact pair all the same, from the states the main
+   * thread keeps after an overtaken frame. `overtaken + recovered` is every frame the worker overtook.
+   */
+  recovered: number;
 }
 
 /** What one sample found; the runtime copies it into its Frame. */
@@ -61,10 +90,17 @@ export interface SampleResult {
   count: number;
   simTime: number;
   late: boolean;
+  overtaken: boolean;
   snapped: number;
 }
 
 const MAX_RENDER_DELAY = 2;
+/**
+ * After an overtaken frame, how long (shared-clock ms) the main thread keeps copies of the recent states, so
+ * the next overtaken frames blend their exact pair. Overtakes come in spells (a busy main thread, a GC); the
+ * copies cost a block's memcpy per tick meanwhile, nothing after.
+ */
+export const OVERTAKEN_WATCH_MS = 10_000;
 /** The render delay in ms moves toward its target by at most this fraction of the frame time: no jumps. */
 const DELAY_SLEW = 0.25;
 
@@ -75,48 +111,81 @@ interface FieldInfo {
   readonly velocity: string | null;
 }
 
+/**
+ * A value as a message should name it: numbers as they are, anything else with its type ("the string '60'",
+ * "an object"), so `renderDelay: '1'` does not read as "got 1".
+ */
+function nameValue(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `the string '${value}'`;
+  if (typeof value === 'bigint') return `the bigint ${value}n`;
+  if (typeof value === 'boolean' || typeof value === 'symbol') return `the ${typeof value} ${String(value)}`;
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === 'function') return 'a function';
+  return Array.isArray(value) ? 'an array' : 'an object';
+}
+
 export function validateInterpolation<S extends Schema>(schema: S, options: InterpolationOptions<S>): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`steadyframe: interpolation options must be an object, e.g. { mode: 'interpolate' }; got ${nameValue(options)}`);
+  }
   const { mode, renderDelay, whenLate, maxPrediction, snapDistance } = options;
   if (mode !== undefined && mode !== 'interpolate' && mode !== 'extrapolate' && mode !== 'latest') {
-    throw new RangeError(`steadyframe: interpolation mode must be 'interpolate', 'extrapolate' or 'latest'; got ${JSON.stringify(mode)}`);
+    throw new RangeError(`steadyframe: interpolation mode must be 'interpolate', 'extrapolate' or 'latest'; got ${nameValue(mode)}`);
   }
-  if (renderDelay !== undefined && !(renderDelay >= 0 && renderDelay <= MAX_RENDER_DELAY)) {
-    throw new RangeError(`steadyframe: renderDelay is in ticks, from 0 to ${MAX_RENDER_DELAY}; got ${String(renderDelay)}`);
+  if (renderDelay !== undefined && !(typeof renderDelay === 'number' && renderDelay >= 0 && renderDelay <= MAX_RENDER_DELAY)) {
+    throw new RangeError(`steadyframe: renderDelay is in ticks, from 0 to ${MAX_RENDER_DELAY}; got ${nameValue(renderDelay)}`);
   }
   if (whenLate !== undefined && whenLate !== 'hold' && whenLate !== 'extrapolate') {
-    throw new RangeError(`steadyframe: whenLate must be 'hold' or 'extrapolate'; got ${JSON.stringify(whenLate)}`);
+    throw new RangeError(`steadyframe: whenLate must be 'hold' or 'extrapolate'; got ${nameValue(whenLate)}`);
   }
-  if (maxPrediction !== undefined && !(maxPrediction >= 0 && Number.isFinite(maxPrediction))) {
-    throw new RangeError(`steadyframe: maxPrediction is a finite number of ticks, at least 0; got ${String(maxPrediction)}`);
+  if (maxPrediction !== undefined && !(typeof maxPrediction === 'number' && maxPrediction >= 0 && Number.isFinite(maxPrediction))) {
+    throw new RangeError(`steadyframe: maxPrediction is a finite number of ticks, at least 0; got ${nameValue(maxPrediction)}`);
   }
   if (snapDistance !== undefined && snapDistance !== null) {
-    const field = schema[snapDistance.field];
-    if (field === undefined || field.kind !== 'linear') {
-      throw new RangeError(`steadyframe: snapDistance.field must name a linear field of the schema; got ${JSON.stringify(snapDistance.field)}`);
+    if (typeof snapDistance !== 'object') {
+      throw new RangeError(`steadyframe: snapDistance must be { field, distance } or null; got ${nameValue(snapDistance)}`);
     }
-    if (!(snapDistance.distance > 0 && Number.isFinite(snapDistance.distance))) {
-      throw new RangeError(`steadyframe: snapDistance.distance must be a finite number above 0; got ${String(snapDistance.distance)}`);
+    const field = typeof snapDistance.field === 'string' && Object.hasOwn(schema, snapDistance.field) ? schema[snapDistance.field] : undefined;
+    if (field === undefined || field.kind !== 'linear') {
+      throw new RangeError(`steadyframe: snapDistance.field must name a linear field of the schema; got ${nameValue(snapDistance.field)}`);
+    }
+    const { distance } = snapDistance;
+    if (!(typeof distance === 'number' && distance > 0 && Number.isFinite(distance))) {
+      throw new RangeError(`steadyframe: snapDistance.distance must be a finite number above 0; got ${nameValue(distance)}`);
     }
   }
 }
 
 export class Sampler<S extends Schema> {
-  readonly stats: SampleStats = { late: 0, extrapolated: 0, gaps: 0, snapped: 0 };
+  readonly stats: SampleStats = { late: 0, extrapolated: 0, gaps: 0, snapped: 0, overtaken: 0, recovered: 0 };
   readonly #fields: readonly FieldInfo[];
   readonly #render: FieldViews<S>;
   readonly #layout: Layout;
-  #mode: InterpolationMode = 'interpolate';
+  /** What `placeFrame` reads: mode, whenLate, maxPrediction. */
+  readonly #policy: { mode: InterpolationMode; whenLate: LatePolicy; maxPrediction: number } = { mode: 'interpolate', whenLate: 'hold', maxPrediction: 1 };
+  /** The decision for the frame being sampled (filled in place: nothing allocated per frame). */
+  readonly #place = createPlacement();
   #renderDelay = 0;
-  #whenLate: LatePolicy = 'hold';
-  #maxPrediction = 1;
   #snapField: FieldInfo | null = null;
   #snapDistanceSquared = 0;
   #options: Required<InterpolationOptions<S>> | null = null;
-  /** Created when a render delay is first asked for; dropped once the delay has eased back to 0. */
+  /**
+   * Recent states copied at each acquire: made when a render delay is first asked for, or after an overtaken
+   * frame; dropped once neither needs it (the delay has eased back to 0, `OVERTAKEN_WATCH_MS` have passed).
+   */
   #history: StateHistory<S> | null = null;
+  /** A render delay is in effect (or easing out): frames are drawn from the history at their time minus it. */
+  #delaying = false;
+  /** Frame time until which the history is kept for overtaken frames; -Infinity when none was seen. */
+  #watchUntil = Number.NEGATIVE_INFINITY;
+  /** What `read` left to `finish`: 'history' (blend an overtaken frame's pair), 'watch' (make the history). */
+  #pending: 'none' | 'history' | 'watch' = 'none';
   #delayMs = 0;
   #lastTime = Number.NaN;
   #tickLength = 0;
+  /** The time scale (simulated per shared-clock ms) of the newest state read, for predictions from the history. */
+  #scale = 1;
 
   /**
    * The WebAssembly SIMD kernels and a scratch block in their memory: linear, quaternion and angle fields whose
@@ -152,31 +221,39 @@ export class Sampler<S extends Schema> {
   configure(options: InterpolationOptions<S>): void {
     validateInterpolation(this.schema, options);
     this.#options = null;
-    if (options.mode !== undefined) this.#mode = options.mode;
+    const policy = this.#policy;
+    const modeBefore = policy.mode;
+    if (options.mode !== undefined) policy.mode = options.mode;
     if (options.renderDelay !== undefined) this.#renderDelay = options.renderDelay;
-    if (options.whenLate !== undefined) this.#whenLate = options.whenLate;
-    if (options.maxPrediction !== undefined) this.#maxPrediction = options.maxPrediction;
+    if (options.whenLate !== undefined) policy.whenLate = options.whenLate;
+    if (options.maxPrediction !== undefined) policy.maxPrediction = options.maxPrediction;
     if (options.snapDistance !== undefined) {
       this.#snapField = options.snapDistance === null ? null : this.#fields.find((f) => f.name === options.snapDistance!.field)!;
       this.#snapDistanceSquared = options.snapDistance === null ? 0 : options.snapDistance.distance ** 2;
     }
-    if (this.#mode !== 'interpolate') {
-      // another mode takes over at once; only a change of delay within interpolation eases
+    if (policy.mode !== modeBefore) {
+      // another mode takes over at once, with nothing kept; only a change of delay within interpolation eases
       this.#history = null;
+      this.#delaying = false;
+      this.#watchUntil = Number.NEGATIVE_INFINITY;
+      this.#pending = 'none';
       this.#delayMs = 0;
       this.#lastTime = Number.NaN;
-    } else if (this.#renderDelay > 0 && this.#history === null) {
-      this.#history = new StateHistory<S>(this.#layout, HISTORY_DEPTH, this.#historyStorage());
+    }
+    if (policy.mode === 'interpolate' && this.#renderDelay > 0) {
+      this.#delaying = true;
+      this.#history ??= this.#createHistory();
     }
   }
 
   /** The options in effect: one frozen object, made anew only by `configure` (read it every frame if you like). */
   get options(): Required<InterpolationOptions<S>> {
+    const policy = this.#policy;
     return (this.#options ??= Object.freeze({
-      mode: this.#mode,
+      mode: policy.mode,
       renderDelay: this.#renderDelay,
-      whenLate: this.#whenLate,
-      maxPrediction: this.#maxPrediction,
+      whenLate: policy.whenLate,
+      maxPrediction: policy.maxPrediction,
       snapDistance: this.#snapField === null ? null : { field: this.#snapField.name as keyof S & string, distance: Math.sqrt(this.#snapDistanceSquared) },
     }));
   }
@@ -187,22 +264,25 @@ export class Sampler<S extends Schema> {
   }
 
   /**
-   * Under the lock: reads the front slot. Without a render delay this writes the render buffer; with one it
-   * only records the slot's states, and `finish` (after release) blends from the history.
+   * Under the lock: reads the front slot. Normally this writes the render buffer; with a render delay, or for
+   * an overtaken frame while the history is kept, it only records the slot's states, and `finish` (after
+   * release) blends from the history.
    */
   read(slot: StatePair<S>, time: number, out: SampleResult): void {
     const meta = slot.metaWords;
     const previousTime = meta[META.PREV_TIME]!;
     const currentTime = meta[META.CUR_TIME]!;
     if (currentTime > previousTime) this.#tickLength = currentTime - previousTime;
+    this.#scale = meta[META.SCALE]!;
     const history = this.#history;
-    if (history === null) this.#lastTime = time; // so a render delay switched on later eases in from here
     if (history !== null) {
+      // copies of the two states, only if new (a block's memcpy per tick): the slot is ours until release
       history.record(meta[META.PREV_TICK]!, previousTime, meta[META.PREV_COUNT]!, slot.previousBlock);
       history.record(meta[META.CUR_TICK]!, currentTime, meta[META.COUNT]!, slot.currentBlock);
-      out.simTime = meta[META.SIM_TIME]!;
-      return;
     }
+    out.simTime = meta[META.SIM_TIME]!;
+    if (this.#delaying) return;
+    this.#lastTime = time; // so a render delay switched on later eases in from here
     const count = meta[META.COUNT]!;
     const previousCount = meta[META.PREV_COUNT]!;
     out.time = time;
@@ -211,86 +291,133 @@ export class Sampler<S extends Schema> {
     out.previousTime = previousTime;
     out.currentTime = currentTime;
     out.count = count;
-    out.simTime = meta[META.SIM_TIME]!;
-    out.late = currentTime > previousTime && time > currentTime;
     out.snapped = 0;
-    if (out.late) this.stats.late++;
-    if (this.#mode === 'latest') {
-      out.alpha = 1;
-      this.#blend(slot.previous, slot.current, count, 1);
+    out.overtaken = false;
+    const place = placeFrame(time, previousTime, currentTime, this.#tickLength, this.#policy, this.#place);
+    out.late = place.late;
+    out.alpha = place.alpha;
+    if (place.late) this.stats.late++;
+    if (place.overtaken) {
+      this.#watchUntil = time + OVERTAKEN_WATCH_MS;
+      if (history !== null) {
+        // the pair around this frame's time may be among the states kept: `finish` blends it from there
+        this.#pending = 'history';
+        return;
+      }
+      // nothing kept yet: this frame shows the oldest state at hand; keep states from the next frame on
+      this.#pending = 'watch';
+      out.overtaken = true;
+      this.stats.overtaken++;
+    }
+    const mode = this.#policy.mode;
+    if (mode === 'latest') {
+      // the newest state as published, bit for bit (NaNs, unnormalised quaternions, unwrapped angles)
+      this.#copy(slot.current);
       return;
     }
-    if (this.#mode === 'extrapolate') {
-      const fromCurrent = time >= currentTime;
-      const base = fromCurrent ? slot.current : slot.previous;
-      const baseTime = fromCurrent ? currentTime : previousTime;
-      const ahead = Math.min(Math.max(0, time - baseTime), this.#maxPrediction * this.#tickLength);
-      const seconds = (ahead * meta[META.SCALE]!) / 1000;
-      for (const field of this.#fields) {
-        const name = field.name as keyof S;
-        const velocity = field.velocity === null ? null : base[field.velocity as keyof S];
-        extrapolateField(field.kind, field.width, base[name], velocity, this.#render[name], count, seconds);
-      }
-      out.alpha = fromCurrent ? 1 : 0;
+    if (mode === 'extrapolate') {
+      this.#extrapolate(place.alpha === 1 ? slot.current : slot.previous, count, place.ahead * this.#scale);
       // entities new this tick, or marked (a despawn moved another entity into the slot, a teleport), have no
       // previous state of their own to extrapolate from: show them as they are
-      if (!fromCurrent && (count > previousCount || meta[META.SNAPS]! > 0)) {
+      if (place.alpha === 0 && (count > previousCount || meta[META.SNAPS]! > 0)) {
         out.snapped = this.#snapPass(slot.previous, slot.current, slot.previousGeneration, slot.currentGeneration, count, previousCount);
       }
       this.stats.snapped += out.snapped;
       return;
     }
-    let alpha = alphaAt(time, previousTime, currentTime);
-    if (out.late && this.#whenLate === 'extrapolate') {
-      alpha = Math.min((time - previousTime) / (currentTime - previousTime), 1 + this.#maxPrediction);
-      this.stats.extrapolated++;
-    }
-    out.alpha = alpha;
-    this.#blend(slot.previous, slot.current, count, alpha);
+    if (place.extrapolated) this.stats.extrapolated++;
+    this.#blend(slot.previous, slot.current, count, place.alpha);
     if (meta[META.SNAPS]! > 0 || count > previousCount || this.#snapField !== null) {
       out.snapped = this.#snapPass(slot.previous, slot.current, slot.previousGeneration, slot.currentGeneration, count, previousCount);
       this.stats.snapped += out.snapped;
     }
   }
 
-  /** After the lock is released: blends from the history when a render delay is in effect. */
+  /** After the lock is released: blends from the history (a render delay, an overtaken frame), drops it when unused. */
   finish(time: number, out: SampleResult): void {
-    const history = this.#history;
-    if (history === null) return;
-    // ease the delay toward its target so that changing it, or the tick length, never jumps the picture
-    const target = this.#renderDelay * this.#tickLength;
-    const step = Number.isNaN(this.#lastTime) ? Number.POSITIVE_INFINITY : Math.max(0, time - this.#lastTime) * DELAY_SLEW;
-    this.#lastTime = time;
-    this.#delayMs = target > this.#delayMs ? Math.min(target, this.#delayMs + step) : Math.max(target, this.#delayMs - step);
-    const shown = time - this.#delayMs;
-    const newest = history.size - 1;
-    let i = history.indexAt(shown);
-    if (i < 0) i = 0; // before the oldest state we have: show it
-    const a = history.at(Math.min(i, Math.max(0, newest - 1)));
-    const b = history.at(Math.min(i + 1, newest));
+    const pending = this.#pending;
+    this.#pending = 'none';
+    if (pending === 'history') {
+      if (this.#drawFromHistory(time, out, true)) this.stats.recovered++;
+    } else if (pending === 'watch') {
+      this.#history ??= this.#createHistory();
+    } else if (this.#delaying) {
+      // ease the delay toward its target so that changing it, or the tick length, never jumps the picture
+      const target = this.#renderDelay * this.#tickLength;
+      const step = Number.isNaN(this.#lastTime) ? Number.POSITIVE_INFINITY : Math.max(0, time - this.#lastTime) * DELAY_SLEW;
+      this.#lastTime = time;
+      this.#delayMs = target > this.#delayMs ? Math.min(target, this.#delayMs + step) : Math.max(target, this.#delayMs - step);
+      this.#drawFromHistory(time - this.#delayMs, out, false);
+      // eased out, and asked to (not a tick length still unknown: tick 0's two states stand for one time)
+      if (this.#delayMs === 0 && this.#renderDelay === 0) {
+        this.#delaying = false; // the delay has eased out: back to reading the slot directly
+        this.#lastTime = Number.NaN;
+      }
+    }
+    if (this.#history !== null && !this.#delaying && !(time <= this.#watchUntil)) this.#history = null;
+  }
+
+  /**
+   * Draws the frame at `shown` from the pair of kept states around it, by the mode (interpolate or extrapolate).
+   * Returns whether that was its pair: false, and the frame flagged `overtaken`, when `shown` is before every
+   * state kept (it shows the oldest), or, with `exact`, when the pair kept skips a tick the main thread never
+   * read (a frame the worker overtook; it is blended across the gap, the nearest we have).
+   */
+  #drawFromHistory(shown: number, out: SampleResult, exact: boolean): boolean {
+    const history = this.#history!;
+    const i = history.pairAt(shown);
+    const a = history.at(i);
+    const b = history.at(Math.min(i + 1, history.size - 1));
     out.time = shown;
     out.previousTick = a.tick;
     out.tick = b.tick;
     out.previousTime = a.time;
     out.currentTime = b.time;
     out.count = b.count;
-    out.late = shown > history.at(newest).time && b.time > a.time;
+    const place = placeFrame(shown, a.time, b.time, this.#tickLength, this.#policy, this.#place);
+    const gap = b.tick - a.tick > 1;
+    const served = !place.overtaken && !(exact && gap);
+    out.late = place.late;
+    out.overtaken = !served;
+    out.alpha = place.alpha;
+    if (place.late) this.stats.late++;
+    if (!served) this.stats.overtaken++;
+    if (gap) this.stats.gaps++;
     out.snapped = 0;
-    if (out.late) this.stats.late++;
-    if (b.tick - a.tick > 1) this.stats.gaps++;
-    let alpha = alphaAt(shown, a.time, b.time);
-    if (out.late && this.#whenLate === 'extrapolate') {
-      alpha = Math.min((shown - a.time) / (b.time - a.time), 1 + this.#maxPrediction);
-      this.stats.extrapolated++;
+    if (this.#policy.mode === 'extrapolate') {
+      this.#extrapolate(place.alpha === 1 ? b.fields : a.fields, b.count, place.ahead * this.#scale);
+      if (place.alpha === 1) return served;
+    } else {
+      if (place.extrapolated) this.stats.extrapolated++;
+      this.#blend(a.fields, b.fields, b.count, place.alpha);
     }
-    out.alpha = alpha;
-    this.#blend(a.fields, b.fields, b.count, alpha);
+    // the history keeps no SNAPS count: the pass runs on every such frame
     out.snapped = this.#snapPass(a.fields, b.fields, a.generation, b.generation, b.count, a.count);
     this.stats.snapped += out.snapped;
-    if (this.#delayMs === 0 && target === 0) {
-      this.#history = null; // the delay has eased out: back to reading the slot directly
-      this.#lastTime = Number.NaN;
+    return served;
+  }
+
+  /** `extrapolate` mode: `base` moved on by its velocity fields for `aheadGameMs` of simulated time. */
+  #extrapolate(base: FieldViews<S>, count: number, aheadGameMs: number): void {
+    const seconds = aheadGameMs / 1000;
+    for (const field of this.#fields) {
+      const name = field.name as keyof S;
+      const velocity = field.velocity === null ? null : base[field.velocity as keyof S];
+      extrapolateField(field.kind, field.width, base[name], velocity, this.#render[name], count, seconds);
     }
+  }
+
+  /** `latest` mode: the state's fields into the render buffer, bit for bit (a typed-array copy keeps NaN bits). */
+  #copy(state: FieldViews<S>): void {
+    for (let i = 0; i < this.#fields.length; i++) {
+      const name = this.#fields[i]!.name as keyof S;
+      // whole runs (capacity, not count): `set` takes no length, and a subarray per field would allocate
+      this.#render[name].set(state[name]);
+    }
+  }
+
+  #createHistory(): StateHistory<S> {
+    return new StateHistory<S>(this.#layout, HISTORY_DEPTH, this.#historyStorage());
   }
 
   /**

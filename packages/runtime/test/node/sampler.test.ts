@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, type FieldViews } from 'steadyframe';
 import { allocateSharedBuffer, createSharedViews, fieldViews } from '../../src/core/layout.ts';
-import { Sampler, type SampleResult } from '../../src/main/sampler.ts';
+import { interpolateField } from '../../src/core/interpolate.ts';
+import { OVERTAKEN_WATCH_MS, Sampler, type SampleResult } from '../../src/main/sampler.ts';
 import { StateHistory } from '../../src/main/history.ts';
 import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
 
@@ -28,7 +29,11 @@ function setup() {
   let tick = 0;
   let count = 0;
   /** Publishes tick `tick + 1` at `time` (the previous one at `time - length`) with entity i at pos = f(i). */
-  const publish = (time: number, pos: (i: number) => number, options: { count?: number; length?: number; snaps?: number; scale?: number } = {}) => {
+  const publish = (
+    time: number,
+    pos: (i: number) => number,
+    options: { count?: number; length?: number; snaps?: number; scale?: number; write?: (f: FieldViews<typeof schema>) => void } = {},
+  ) => {
     const previousCount = count;
     count = options.count ?? 2;
     for (let i = 0; i < CAPACITY; i++) {
@@ -38,6 +43,7 @@ function setup() {
       fields.omega.set([0, 0, Math.PI / 2], 3 * i);
       fields.frame[i] = tick + 1;
     }
+    options.write?.(fields);
     const meta: PublishMeta = {
       previousTick: tick,
       currentTick: tick + 1,
@@ -53,7 +59,7 @@ function setup() {
     else writer.publish(meta);
     tick++;
   };
-  const out: SampleResult = { alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simTime: 0, late: false, snapped: 0 };
+  const out: SampleResult = { alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simTime: 0, late: false, overtaken: false, snapped: 0 };
   /** What the main thread does each frame. */
   const sample = (time: number) => {
     const slot = reader.acquire()!;
@@ -62,7 +68,7 @@ function setup() {
     sampler.finish(time, out);
     return out;
   };
-  return { sampler, publish, sample, render, generation, out };
+  return { sampler, publish, sample, render, generation, out, fields };
 }
 
 const values = (view: Float32Array, n: number) => Array.from(view.subarray(0, n));
@@ -154,6 +160,157 @@ describe('sampler: extrapolate and latest', () => {
     expect(sample(10).alpha).toBe(1);
     expect(render.pos[0]).toBe(1);
   });
+
+  it("'latest' is a copy of the published state, bit for bit, not a blend at alpha 1", () => {
+    const { publish, sample, render, sampler } = setup();
+    sampler.configure({ mode: 'latest' });
+    const bits = (view: Float32Array, n: number) => Array.from(new Uint32Array(view.buffer, view.byteOffset, n));
+    // tick 1: a NaN, an unnormalised quaternion; tick 2: finite again, and a value a lerp rounds away
+    const odd = new Float32Array([Number.NaN, 1e30]);
+    const spin = new Float32Array([0.1, 0.2, 0.3, 0.9]); // |q| = 0.9747: nlerp would normalise it
+    publish(0, (i) => odd[i]!, { write: (f) => f.spin.set(spin) });
+    publish(100, (i) => [1, 3e-8][i]!, { write: (f) => f.spin.set([0, 0, 0.0998334, 0.9950042]) });
+    sample(100);
+    // a + (b - a) * 1 gives NaN for entity 0 (the NaN is the previous state) and 0 for entity 1 (1e30 swamps 3e-8)
+    expect(bits(render.pos, 2)).toEqual(bits(new Float32Array([1, 3e-8]), 2));
+    expect(bits(render.spin, 4)).toEqual(bits(new Float32Array([0, 0, 0.0998334, 0.9950042]), 4));
+    publish(200, () => Number.NaN, { write: (f) => f.spin.set(spin) });
+    sample(150);
+    expect(bits(render.pos, 2)).toEqual(bits(new Float32Array([Number.NaN, Number.NaN]), 2));
+    expect(bits(render.spin, 4)).toEqual(bits(spin, 4));
+  });
+});
+
+describe('sampler: overtaken frames (the worker published past the frame before it sampled)', () => {
+  /** Ticks every 100 ms; entity i at pos = time / 10 + i, so the truth at any time is known. */
+  const truth = (time: number, i: number) => time / 10 + i;
+  /** Each published tick's world, for the oracle. */
+  function run(mode: 'interpolate' | 'extrapolate' = 'interpolate') {
+    const s = setup();
+    s.sampler.configure({ mode });
+    const worlds = new Map<number, FieldViews<typeof schema>>();
+    const publish = (time: number) => {
+      s.publish(time, (i) => truth(time, i), { write: (f) => f.spin.set([0, 0, Math.sin(time / 1000), Math.cos(time / 1000)], 0) });
+      const copy = fieldViews<typeof schema>(new ArrayBuffer(computeLayout(schema, CAPACITY).blockBytes), 0, computeLayout(schema, CAPACITY));
+      for (const name of Object.keys(copy) as (keyof typeof schema)[]) copy[name].set(s.fields[name]);
+      worlds.set(time, copy);
+    };
+    return { ...s, publish, worlds };
+  }
+
+  it('draws the first one at the oldest state at hand, flagged, and keeps states from then on', () => {
+    const { publish, sample, render, sampler } = run();
+    for (let t = 0; t <= 300; t += 100) {
+      publish(t);
+      sample(t);
+    }
+    publish(400);
+    publish(500); // the worker ran two ticks ahead while this frame's callback was late
+    expect(sample(350)).toMatchObject({ overtaken: true, alpha: 0, previousTime: 400, currentTime: 500, late: false });
+    expect(render.pos[0]).toBe(truth(400, 0)); // not the truth at 350: nothing older was kept
+    expect(sampler.stats).toMatchObject({ overtaken: 1, recovered: 0 });
+  });
+
+  it('blends the exact pair of a later one from the states kept, as the JS kernels blend that pair', () => {
+    const { publish, sample, render, sampler, worlds } = run();
+    publish(0);
+    sample(0);
+    publish(100);
+    publish(200);
+    sample(50); // overtaken, nothing kept yet: starts keeping
+    for (let t = 300; t <= 600; t += 100) {
+      publish(t);
+      sample(t);
+    }
+    publish(700);
+    publish(800);
+    const frame = sample(630); // front slot: 700 .. 800
+    expect(frame).toMatchObject({ overtaken: false, late: false, previousTime: 600, currentTime: 700, time: 630 });
+    expect(frame.alpha).toBeCloseTo(0.3, 12);
+    expect(render.pos[0]).toBeCloseTo(truth(630, 0), 4);
+    expect(render.pos[1]).toBeCloseTo(truth(630, 1), 4);
+    // the oracle: every field is the blend of the two published states around 630 at alpha 0.3
+    const [a, b] = [worlds.get(600)!, worlds.get(700)!];
+    for (const [name, spec] of Object.entries(schema) as [keyof typeof schema, (typeof schema)[keyof typeof schema]][]) {
+      const expected = new Float32Array(spec.width * 2);
+      interpolateField(spec.kind, spec.width, a[name], b[name], expected, 2, frame.alpha);
+      expect(values(render[name], 2 * spec.width)).toEqual(Array.from(expected));
+    }
+    expect(sampler.stats).toMatchObject({ overtaken: 1, recovered: 1, late: 0 });
+  });
+
+  it('flags one older than every state kept', () => {
+    const { publish, sample, sampler } = run();
+    publish(0);
+    sample(0);
+    publish(100);
+    publish(200);
+    sample(50); // starts keeping
+    for (let t = 300; t <= 1200; t += 100) {
+      publish(t);
+      sample(t);
+    }
+    publish(1300);
+    publish(1400);
+    // six states are kept (900 .. 1400): 500 is before them all
+    expect(sample(500)).toMatchObject({ overtaken: true, alpha: 0, previousTime: 900 });
+    expect(sample(950)).toMatchObject({ overtaken: false, previousTime: 900, currentTime: 1000, alpha: 0.5 });
+    expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 1 });
+  });
+
+  it('flags one whose pair the main thread never read whole, and blends it across the gap', () => {
+    const { publish, sample, render, sampler } = run();
+    publish(0);
+    sample(0);
+    publish(100);
+    publish(200);
+    sample(50); // starts keeping
+    publish(300);
+    sample(300); // reads 200 .. 300
+    publish(400); // never read: the worker published it after the frame above and moved on
+    publish(500);
+    publish(600);
+    expect(sample(350)).toMatchObject({ overtaken: true, previousTime: 300, currentTime: 500, alpha: 0.25 });
+    expect(render.pos[0]).toBeCloseTo(truth(350, 0), 4); // straight motion: the blend across the gap is right here
+    expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 0, gaps: 1 });
+  });
+
+  it('stops keeping states OVERTAKEN_WATCH_MS after the last overtaken frame', () => {
+    const { publish, sample, sampler } = run();
+    publish(0);
+    sample(0);
+    publish(100);
+    publish(200);
+    sample(50); // overtaken: keeps states until 50 + OVERTAKEN_WATCH_MS
+    const end = 50 + OVERTAKEN_WATCH_MS;
+    for (let t = 300; t <= end + 300; t += 100) {
+      publish(t);
+      sample(t);
+    }
+    publish(end + 400);
+    publish(end + 500);
+    // 350 ms back would be in the history if it were still kept
+    expect(sample(end + 350)).toMatchObject({ overtaken: true, alpha: 0 });
+    expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 0 });
+  });
+
+  it('extrapolates an overtaken frame from the kept state at or before its time (mode extrapolate)', () => {
+    const { publish, sample, render, sampler } = run('extrapolate');
+    publish(0);
+    sample(0);
+    publish(100);
+    publish(200);
+    expect(sample(50).overtaken).toBe(true);
+    for (let t = 300; t <= 600; t += 100) {
+      publish(t);
+      sample(t);
+    }
+    publish(700);
+    publish(800);
+    expect(sample(650)).toMatchObject({ overtaken: false, alpha: 0, previousTime: 600 });
+    expect(render.pos[0]).toBeCloseTo(truth(600, 0) + 10 * 0.05, 4); // 10 units/s for 50 ms from the state at 600
+    expect(sampler.stats).toMatchObject({ overtaken: 1, recovered: 1 });
+  });
 });
 
 describe('sampler: render delay', () => {
@@ -222,6 +379,18 @@ describe('sampler: render delay', () => {
     expect(shown.at(-1)).toBe(1712 - 200);
   });
 
+  it('keeps a delay asked for before the tick length is known (frames at tick 0)', () => {
+    const { publish, sample, sampler } = run(1); // tick 0 only: its two states stand for one time
+    expect(sample(0)).toMatchObject({ time: 0, late: false });
+    expect(sampler.delayMs).toBe(0);
+    for (let k = 1; k <= 12; k++) {
+      publish(k * 100, () => k * 10);
+      sample(k * 100);
+    }
+    expect(sampler.delayMs).toBe(100); // eased in once ticks came
+    expect(sample(1250)).toMatchObject({ time: 1150 });
+  });
+
   it('takes a re-pinned time for a tick it already has (resume): no jump', () => {
     const { publish, sample, render } = run(1);
     for (let k = 1; k <= 3; k++) {
@@ -245,6 +414,21 @@ describe('sampler: render delay', () => {
     sampler.configure({ renderDelay: 1 });
     expect(sampler.options).not.toBe(first);
     expect(sampler.options).toMatchObject({ mode: 'interpolate', renderDelay: 1 });
+  });
+
+  it('names the type of a value of the wrong type', () => {
+    const { sampler } = setup();
+    expect(() => sampler.configure({ renderDelay: '1' as never })).toThrow(/renderDelay is in ticks, from 0 to 2; got the string '1'$/);
+    expect(() => sampler.configure({ maxPrediction: '2' as never })).toThrow(/maxPrediction .*; got the string '2'$/);
+    expect(() => sampler.configure({ mode: 60 as never })).toThrow(/interpolation mode must be .*; got 60$/);
+    expect(() => sampler.configure({ mode: '60' as never })).toThrow(/interpolation mode must be .*; got the string '60'$/);
+    expect(() => sampler.configure({ whenLate: true as never })).toThrow(/whenLate must be .*; got the boolean true$/);
+    expect(() => sampler.configure({ snapDistance: { field: 'pos', distance: '5' as never } })).toThrow(/distance must be .*; got the string '5'$/);
+    expect(() => sampler.configure({ snapDistance: { field: ['pos'] as never, distance: 5 } })).toThrow(/must name a linear field .*; got an array$/);
+    expect(() => sampler.configure({ snapDistance: { field: 'toString' as never, distance: 5 } })).toThrow(/must name a linear field .*; got the string 'toString'$/);
+    expect(() => sampler.configure({ snapDistance: 5 as never })).toThrow(/snapDistance must be \{ field, distance \} or null; got 5$/);
+    expect(() => sampler.configure(null as never)).toThrow(/interpolation options must be an object.*; got null$/);
+    expect(sampler.options).toMatchObject({ renderDelay: 0, maxPrediction: 1, snapDistance: null }); // nothing taken
   });
 
   it('refuses bad options with the reason', () => {

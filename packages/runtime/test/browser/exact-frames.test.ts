@@ -1,0 +1,158 @@
+/**
+ * Frames that must show exactly the states the worker published: `mode: 'latest'` (bit for bit), and a frame
+ * the worker overtook (its time before the front slot's previous state: the exact pair around it, from the
+ * states the main thread keeps). On both kernel sets and both transports; real workers, real clock.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRuntime, interpolateField, META, type Frame, type Runtime } from 'steadyframe';
+import { motionAt, motionSchema, writePublished } from './fixtures/schemas.ts';
+import { fixtureWorker, sleep, waitFor } from './helpers.ts';
+
+let runtime: Runtime<typeof motionSchema> | undefined;
+afterEach(() => runtime?.dispose());
+
+const CONFIGS = [
+  ['shared', 'wasm-simd'],
+  ['shared', 'js'],
+  ['message', 'js'],
+] as const;
+
+type Fields = { [K in keyof typeof motionSchema]: Float32Array };
+const fieldsFor = (count: number): Fields => ({
+  position: new Float32Array(2 * count),
+  angle: new Float32Array(count),
+  spin: new Float32Array(4 * count),
+  frame: new Float32Array(count),
+});
+const WIDTH = { position: 2, angle: 1, spin: 4, frame: 1 } as const;
+const bits = (view: Float32Array, n: number) => Array.from(new Uint32Array(view.buffer, view.byteOffset, n));
+
+describe("mode 'latest'", () => {
+  it.each(CONFIGS)('shows the published current state bit for bit: NaNs, angles and quaternions as written (%s transport, %s kernels)', async (transport, kernels) => {
+    const seen: Array<{ tick: number; late: boolean; fields: Fields; count: number }> = [];
+    runtime = await createRuntime({
+      worker: fixtureWorker('published'),
+      schema: motionSchema,
+      capacity: 8,
+      transport,
+      kernels,
+      interpolation: { mode: 'latest' },
+      draw: (frame) => {
+        const copy = fieldsFor(frame.count);
+        for (const name of Object.keys(WIDTH) as (keyof Fields)[]) copy[name].set(frame.fields[name].subarray(0, frame.count * WIDTH[name]));
+        seen.push({ tick: frame.tick, late: frame.late, fields: copy, count: frame.count });
+      },
+    });
+    expect([runtime.transport, runtime.kernels]).toEqual([transport, kernels]);
+    await runtime.start();
+    await waitFor('frames over 12 ticks', () => new Set(seen.map((f) => f.tick)).size >= 12);
+    await runtime.stop();
+
+    const ticks = new Set<number>();
+    for (const frame of seen) {
+      if (frame.tick === 0) continue;
+      ticks.add(frame.tick);
+      const expected = fieldsFor(frame.count);
+      writePublished(expected, frame.count, frame.tick);
+      for (const name of Object.keys(WIDTH) as (keyof Fields)[]) {
+        const n = frame.count * WIDTH[name];
+        expect(bits(frame.fields[name], n), `${name} at tick ${frame.tick}`).toEqual(bits(expected[name], n));
+      }
+    }
+    // the frames met NaN ticks, the finite ticks right after them, and the PI ticks
+    expect([...ticks].some((k) => k % 3 === 1)).toBe(true);
+    expect([...ticks].some((k) => k % 3 === 0)).toBe(true);
+    expect([...ticks].some((k) => k % 4 === 0)).toBe(true);
+  });
+});
+
+describe('an overtaken frame', () => {
+  /** The motion fixture's published state at tick k, as its step writes it (float32). */
+  const stateAt = (k: number, count: number): Fields => {
+    const f = fieldsFor(count);
+    for (let i = 0; i < count; i++) {
+      const m = motionAt(i, k);
+      f.position[2 * i] = m.x;
+      f.position[2 * i + 1] = m.y;
+      f.angle[i] = Math.atan2(Math.sin(m.angle), Math.cos(m.angle));
+      f.spin.set([0, 0, Math.sin(m.spinAngle / 2), Math.cos(m.spinAngle / 2)], 4 * i);
+      f.frame[i] = m.frame;
+    }
+    return f;
+  };
+
+  it.each(CONFIGS)("blends the exact pair around its time once states are kept (%s transport, %s kernels)", async (transport, kernels) => {
+    const rt = await createRuntime({
+      worker: fixtureWorker('motion'),
+      schema: motionSchema,
+      capacity: 8,
+      transport,
+      kernels,
+      pacing: { adaptive: false }, // every frame() call samples
+      visibility: null,
+    });
+    runtime = rt;
+    await rt.start();
+    /**
+     * Animation frames for at least `ms`, as a game's loop calls `frame`, until one is drawn from a pair of
+     * consecutive ticks (not itself overtaken: on a busy machine some are); returns its time and pair.
+     */
+    const frames = async (ms: number) => {
+      const end = rt.now() + ms;
+      for (;;) {
+        const ts = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+        const frame = rt.frame(ts);
+        if (frame === null || ts < end || frame.overtaken || frame.tick - frame.previousTick !== 1) continue;
+        return { ts, previousTime: frame.previousTime, currentTime: frame.currentTime };
+      }
+    };
+    /** The front slot's previous state's time, read without sampling (nothing is recorded). */
+    const frontPreviousTime = () => rt.reader.read((pair) => pair.metaWords[META.PREV_TIME]!) ?? Number.NEGATIVE_INFINITY;
+    /**
+     * A frame whose callback runs late: the page draws nothing while the worker stops waiting for the frame it
+     * expected (after 50 ms) and runs on to the wall clock, past `ts`; then the frame samples at its own
+     * timestamp `ts`, by then before the front slot's previous state.
+     */
+    const lateFrame = async (ts: number) => {
+      await sleep(100);
+      await waitFor('the worker to publish past the late frame', () => frontPreviousTime() > ts + 50);
+      const frame = rt.frame(ts)!;
+      const drawn = { position: frame.fields.position.slice(0, 4), angle: frame.fields.angle.slice(0, 2), spin: frame.fields.spin.slice(0, 8), frame: frame.fields.frame.slice(0, 2) };
+      return { ts, frame: { ...frame, fields: undefined }, drawn };
+    };
+
+    await waitFor('ticks', () => rt.sample().tick >= 3);
+    // the first overtaken frame: no states kept, it shows the oldest at hand and says so
+    const early = await frames(300);
+    const first = await lateFrame(early.ts - 1000);
+    expect(first.frame).toMatchObject({ overtaken: true, alpha: 0 });
+    expect(first.frame.previousTime).toBeGreaterThan(first.ts);
+    // from then on the main thread keeps the states its frames read: a frame whose time lies between the two
+    // states the last frame read, overtaken by the worker meanwhile, is drawn from exactly that pair
+    const last = await frames(400);
+    const before = (await rt.stats()).sampling;
+    const late = await lateFrame((last.previousTime + last.currentTime) / 2);
+    const after = (await rt.stats()).sampling;
+    // it was overtaken (its time before the front slot's previous state), and served from the states kept
+    expect(after.recovered - before.recovered).toBe(1);
+    expect(after.overtaken - before.overtaken).toBe(0);
+    const f: Omit<Frame<typeof motionSchema>, 'fields'> = late.frame;
+    expect(f.overtaken).toBe(false);
+    expect(f.time).toBe(late.ts);
+    expect(f.previousTime).toBeLessThanOrEqual(late.ts);
+    expect(f.currentTime).toBeGreaterThan(late.ts);
+    expect(f.tick - f.previousTick).toBe(1);
+    expect(f.alpha).toBeCloseTo((late.ts - f.previousTime) / (f.currentTime - f.previousTime), 12);
+    // the drawn values are the blend of that pair (the JS kernels' blend; the wasm ones agree within ulps)
+    const a = stateAt(f.previousTick, 2);
+    const b = stateAt(f.tick, 2);
+    for (const name of Object.keys(WIDTH) as (keyof Fields)[]) {
+      const expected = new Float32Array(2 * WIDTH[name]);
+      interpolateField(motionSchema[name].kind, WIDTH[name], a[name], b[name], expected, 2, f.alpha);
+      const drawn = Array.from(late.drawn[name]);
+      drawn.forEach((v, j) => expect(v, `${name}[${j}]`).toBeCloseTo(expected[j]!, 5));
+    }
+    // ... which is the motion at the frame's own time, not at the newest states' (ticks later)
+    expect(late.drawn.position[0]).toBeCloseTo(motionAt(0, f.previousTick + f.alpha).x, 4);
+  });
+});
