@@ -26,6 +26,7 @@
  */
 import { I32, LOCK, META, type SharedViews, type SlotViews, type StatePair } from './layout.ts';
 import type { Schema } from './schema.ts';
+import { PublishCopier } from './publish-copy.ts';
 
 const READER_WAKE_WRITER = LOCK.READER_WAKE_WRITER;
 /** Loads of LOCK the writer makes before it sleeps: about a microsecond or two. */
@@ -173,6 +174,8 @@ export class SlotWriter<S extends Schema> {
   /** Called after every publish and restamp: the message transport forwards the front slot from here. */
   onChange: ((what: 'publish' | 'restamp') => void) | null = null;
   #front: 0 | 1;
+  /** The live-range copies of a publish (publish-copy.ts); made on first use. */
+  #copier: PublishCopier | null = null;
 
   constructor(
     readonly views: SharedViews<S>,
@@ -193,15 +196,14 @@ export class SlotWriter<S extends Schema> {
 
   /** Writes `world` as the new current state, the old current state as its previous state, then flips. */
   publish(meta: PublishMeta): void {
-    const { blocks, f64 } = this.views;
+    const { f64 } = this.views;
     const front = this.#front;
     // note 002 read literally writes the slot being read: only ever under the 'front-write' test fault
     const back = this.fault === 'front-write' ? front : front === 0 ? 1 : 0;
-    const target = blocks[back];
-    // outside the lock: no reader looks at slot `back` until the flip below
-    if (back !== front) target.previous.set(blocks[front].current);
-    else target.previous.set(target.current);
-    target.current.set(this.world);
+    // outside the lock: no reader looks at slot `back` until the flip below. Only the live entities: a reader
+    // reads the previous state's first PREV_COUNT entities and the current state's first COUNT (entities at or
+    // past PREV_COUNT snap to their current state), so the rest of each block is never read (publish-copy.ts)
+    (this.#copier ??= new PublishCopier(this.views, this.world)).publish(front, back, meta.previousCount, meta.count);
     writeMeta(f64, this.views.slots[back].meta, meta);
     this.#flip(this.fault === 'front-write' ? (front === 0 ? 1 : 0) : back);
   }
@@ -211,12 +213,10 @@ export class SlotWriter<S extends Schema> {
    * attach, before any reader can exist.
    */
   publishInitial(meta: PublishMeta): void {
-    const { blocks, f64 } = this.views;
-    for (const slot of [0, 1] as const) {
-      blocks[slot].previous.set(this.world);
-      blocks[slot].current.set(this.world);
-      writeMeta(f64, this.views.slots[slot].meta, meta);
-    }
+    const { f64 } = this.views;
+    // the whole capacity, once: every block starts as a full copy of the world
+    (this.#copier ??= new PublishCopier(this.views, this.world)).initial();
+    for (const slot of [0, 1] as const) writeMeta(f64, this.views.slots[slot].meta, meta);
     this.#flip(this.#front);
   }
 

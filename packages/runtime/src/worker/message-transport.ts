@@ -1,7 +1,7 @@
 /**
  * The message transport: how the worker publishes when the page is not cross-origin isolated, so there is no
  * SharedArrayBuffer. The worker keeps the same memory map in a plain ArrayBuffer of its own and runs the same
- * loop; after each publish it copies the new state into a pooled ArrayBuffer and transfers it to the main
+ * loop; after each publish it copies the new state's live entities into a pooled ArrayBuffer and transfers it to the main
  * thread, which keeps the last two (previous and current) and sends the one before back for reuse: a third
  * buffer is always in flight, so neither side ever copies a state it receives.
  *
@@ -17,7 +17,8 @@
  */
 import { createSharedClock } from '../core/clock.ts';
 import { InputWriter } from '../core/input-ring.ts';
-import type { SharedViews } from '../core/layout.ts';
+import { META, type SharedViews } from '../core/layout.ts';
+import { blockRuns, copyAcross, type BlockRuns } from '../core/publish-copy.ts';
 import type { Schema } from '../core/schema.ts';
 import { writeNextFrame, type SlotWriter } from '../core/slots.ts';
 import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from '../core/messages.ts';
@@ -26,6 +27,7 @@ import { BLOCKED, SLEPT_ASYNC, type SleepReport } from './sleep-report.ts';
 
 export class WorkerMessageTransport<S extends Schema> {
   readonly #pool: ArrayBuffer[] = [];
+  readonly #runs: BlockRuns;
   #wake: () => void = () => {};
 
   constructor(
@@ -34,6 +36,7 @@ export class WorkerMessageTransport<S extends Schema> {
     private readonly writer: SlotWriter<S>,
     private readonly input: InputWriter | null,
   ) {
+    this.#runs = blockRuns(views.layout);
     writer.onChange = (what) => (what === 'publish' ? this.#postState() : this.#postRestamp());
     port.onmessage = (event: MessageEvent<ToWorker>) => this.#receive(event.data);
   }
@@ -87,7 +90,10 @@ export class WorkerMessageTransport<S extends Schema> {
     const front = this.views.slots[this.writer.front];
     const blockBytes = this.views.layout.blockBytes;
     const buffer = this.#pool.pop() ?? new ArrayBuffer(blockBytes);
-    new Float32Array(buffer).set(front.currentBlock);
+    // the live entities only: the page reads a state's first COUNT entities as its current state and, a
+    // publish later, its first PREV_COUNT (the same number) as the previous; a pooled buffer's older values past
+    // that are never read (entities at or past PREV_COUNT snap), as in the shared buffer's blocks
+    copyAcross(front.currentBlock, new Float32Array(buffer), this.#runs, front.metaWords[META.COUNT]!);
     const message: ToMain = { type: 'state', block: buffer, meta: front.metaWords.slice(), header: this.views.i32.slice() };
     this.port.postMessage(message, [buffer]);
   }

@@ -372,9 +372,10 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       throw new TypeError('steadyframe: attach() needs a shared buffer or a message port; createRuntime() passes one');
     }
     const { layout } = views;
-    // the world is laid out like one block, so a publish is two whole-block copies
-    const worldBlock = new Float32Array(layout.blockBytes / 4);
-    const world = createWorld(layout, worldBlock, fieldViews<S>(worldBlock.buffer, 0, layout), generationView(worldBlock.buffer, 0, layout));
+    // the world is laid out like one block, in the buffer's world region (only this thread touches it), so a
+    // publish copies within one buffer, live entities only (core/publish-copy.ts)
+    const worldBlock = new Float32Array(views.buffer, layout.worldOffset, layout.blockBytes / 4);
+    const world = createWorld(layout, worldBlock, fieldViews<S>(views.buffer, layout.worldOffset, layout), generationView(views.buffer, layout.worldOffset, layout));
     let clock: Clock = () => 0; // set below, once the host is known
     const writer = new SlotWriter(views, worldBlock, () => clock(), 50, config.fault ?? 'none');
     const messages = port === undefined ? null : new WorkerMessageTransport(port, views, writer, inputWriter);

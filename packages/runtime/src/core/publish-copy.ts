@@ -1,0 +1,147 @@
+/**
+ * What a publish copies: entities 0 .. n - 1 of every field run and of the generation run of a block, never
+ * the rest of the capacity. A block (layout.ts) is a run per field, then the generations, each run
+ * `capacity * width` elements long; the live part of each run is its first `n * width` elements:
+ *
+ * ```text
+ *   block   ┌ position: capacity * 3 ──────────┬ rotation: capacity * 4 ──────────────┬ generation ─┐
+ *   copied   ████████░░░░░░░░░░░░░░░░░░░░░░░░░░  ██████████░░░░░░░░░░░░░░░░░░░░░░░░░░░  ███░░░░░░░░░
+ *            n * 3                               n * 4                                 n
+ * ```
+ *
+ * Runs whose live parts lie close together (little dead capacity between them, as when most of the capacity is
+ * live) are copied as one span, gap included: one call instead of several. The gap's bytes are dead in source
+ * and destination alike, so copying them changes nothing a reader may look at.
+ *
+ * Within one buffer the copy is `Float32Array.prototype.copyWithin` over a view of the whole buffer: a
+ * memmove, no allocation. The worker's world lies in the same buffer as the slots (layout.ts, `worldOffset`),
+ * so both of a publish's copies (world -> back current, front current -> back previous) are such copies.
+ * `copyAcross` is the fallback for a block in another buffer (a test's private world, the message
+ * transport's pooled buffers): per-run views and `set`, which allocates a view per run.
+ */
+import { blockOffset, type Layout, type SharedViews } from './layout.ts';
+import type { Schema } from './schema.ts';
+
+/**
+ * Floats of dead capacity between two live parts below which they are copied as one span. A call into the
+ * engine's copy costs about as much as moving a few KB; copying 4 KB of dead bytes is cheaper than a second call.
+ */
+export const MERGE_GAP_FLOATS = 1024;
+
+/** The runs of a block as float offsets and floats per entity: the fields, then the generations (1 per entity). */
+export interface BlockRuns {
+  /** Float index of each run from the start of its block. */
+  readonly offsets: Int32Array;
+  /** Floats per entity of each run. */
+  readonly widths: Int32Array;
+}
+
+export function blockRuns(layout: Layout): BlockRuns {
+  const n = layout.fields.length + 1;
+  const offsets = new Int32Array(n);
+  const widths = new Int32Array(n);
+  layout.fields.forEach((field, i) => {
+    offsets[i] = field.offset / 4;
+    widths[i] = field.width;
+  });
+  offsets[n - 1] = layout.generationOffset / 4;
+  widths[n - 1] = 1;
+  return { offsets, widths };
+}
+
+/**
+ * Copies entities 0 .. count - 1 of every run from the block at float index `from` to the block at float
+ * index `to`, both in `f32` (a view over a whole buffer). Blocks may not overlap. Allocates nothing.
+ */
+export function copyLive(f32: Float32Array, runs: BlockRuns, from: number, to: number, count: number): void {
+  if (count <= 0) return;
+  const { offsets, widths } = runs;
+  let start = offsets[0]!;
+  let end = start + count * widths[0]!;
+  for (let i = 1; i < offsets.length; i++) {
+    const runStart = offsets[i]!;
+    const runEnd = runStart + count * widths[i]!;
+    if (runStart - end <= MERGE_GAP_FLOATS) {
+      end = runEnd;
+      continue;
+    }
+    f32.copyWithin(to + start, from + start, from + end);
+    start = runStart;
+    end = runEnd;
+  }
+  f32.copyWithin(to + start, from + start, from + end);
+}
+
+/**
+ * The same copy between two blocks that may lie in different buffers (`from` and `to` each a view of one whole
+ * block). Allocates two views per copied span.
+ */
+export function copyAcross(from: Float32Array, to: Float32Array, runs: BlockRuns, count: number): void {
+  if (count <= 0) return;
+  const { offsets, widths } = runs;
+  let start = offsets[0]!;
+  let end = start + count * widths[0]!;
+  for (let i = 1; i < offsets.length; i++) {
+    const runStart = offsets[i]!;
+    const runEnd = runStart + count * widths[i]!;
+    if (runStart - end <= MERGE_GAP_FLOATS) {
+      end = runEnd;
+      continue;
+    }
+    to.set(from.subarray(start, end), start);
+    start = runStart;
+    end = runEnd;
+  }
+  to.set(from.subarray(start, end), start);
+}
+
+/**
+ * A publish's two copies for one buffer: `SlotWriter.publish` calls it between writing nothing and flipping,
+ * so everything here happens outside the lock, to the back slot only (see slots.ts).
+ */
+export class PublishCopier {
+  readonly #f32: Float32Array;
+  readonly #runs: BlockRuns;
+  /** Float index of each block: [slot][0 previous, 1 current]. */
+  readonly #blocks: readonly [readonly [number, number], readonly [number, number]];
+  /** Float index of the world in the same buffer, or -1 when it lies elsewhere (then `copyAcross`). */
+  readonly #world: number;
+
+  constructor(
+    private readonly views: SharedViews<Schema>,
+    private readonly world: Float32Array,
+  ) {
+    const { buffer, layout } = views;
+    this.#f32 = new Float32Array(buffer, 0, Math.floor(buffer.byteLength / 4));
+    this.#runs = blockRuns(layout);
+    const at = (slot: number, which: 'previous' | 'current') => blockOffset(layout, slot, which) / 4;
+    this.#blocks = [
+      [at(0, 'previous'), at(0, 'current')],
+      [at(1, 'previous'), at(1, 'current')],
+    ];
+    this.#world = world.buffer === buffer ? world.byteOffset / 4 : -1;
+  }
+
+  /**
+   * Slot `back`'s previous block <- slot `front`'s current block, entities 0 .. previousCount - 1 (a fault
+   * test passes back === front: the block's own current); then its current block <- the world, entities
+   * 0 .. count - 1. Allocates nothing when the world lies in the buffer.
+   */
+  publish(front: 0 | 1, back: 0 | 1, previousCount: number, count: number): void {
+    const f32 = this.#f32;
+    const runs = this.#runs;
+    const to = this.#blocks[back];
+    copyLive(f32, runs, this.#blocks[front][1], to[0], previousCount);
+    if (this.#world >= 0) copyLive(f32, runs, this.#world, to[1], count);
+    else copyAcross(this.world, this.views.blocks[back].current, runs, count);
+  }
+
+  /** Every block <- the whole world (all of the capacity): the first publish, before any reader exists. */
+  initial(): void {
+    const { blocks } = this.views;
+    for (const slot of [0, 1] as const) {
+      blocks[slot].previous.set(this.world);
+      blocks[slot].current.set(this.world);
+    }
+  }
+}
