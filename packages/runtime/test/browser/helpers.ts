@@ -1,10 +1,11 @@
 /** Shared by the browser tests. Real threads, real clock: these helpers wait, they never assert on time. */
 
 /** A fresh module Worker running one of the fixture simulations. */
-export function fixtureWorker(name: 'motion' | 'stress' | 'faulty'): Worker {
+export function fixtureWorker(name: 'motion' | 'stress' | 'stress-varying' | 'faulty'): Worker {
   const urls = {
     motion: new URL('./fixtures/motion.worker.ts', import.meta.url),
     stress: new URL('./fixtures/stress.worker.ts', import.meta.url),
+    'stress-varying': new URL('./fixtures/stress-varying.worker.ts', import.meta.url),
     faulty: new URL('./fixtures/faulty.worker.ts', import.meta.url),
   };
   return new Worker(urls[name], { type: 'module', name });
