@@ -3,7 +3,7 @@
 // against baselines measured in the same run, and writes docs/benchmarks.json and docs/benchmarks.md.
 //
 //   STEADYFRAME_BENCH_QUICK=1        a short run to try things out (writes nothing unless ..._OUT is set)
-//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock)
+//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_JS_FLAGS=' --x' more V8 flags for the browser (experiments, e.g. ' --no-liftoff')
 //   STEADYFRAME_BENCH_RENDER=file    only re-render benchmarks.md beside that benchmarks.json (no measuring)
@@ -21,7 +21,7 @@ import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './chromiu
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
-const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock'];
+const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish'];
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
 const suites = (process.env.STEADYFRAME_BENCH_SUITES ?? ALL_SUITES.join(','))
   .split(',')

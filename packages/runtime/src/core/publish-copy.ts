@@ -13,13 +13,17 @@
  * live) are copied as one span, gap included: one call instead of several. The gap's bytes are dead in source
  * and destination alike, so copying them changes nothing a reader may look at.
  *
- * Within one buffer the copy is `Float32Array.prototype.copyWithin` over a view of the whole buffer: a
- * memmove, no allocation. The worker's world lies in the same buffer as the slots (layout.ts, `worldOffset`),
- * so both of a publish's copies (world -> back current, front current -> back previous) are such copies.
+ * The worker's world lies in the same buffer as the slots (layout.ts, `worldOffset`), so both of a publish's
+ * copies (world -> back current, front current -> back previous) are copies within one buffer, which need no
+ * view of their own and allocate nothing: WebAssembly `memory.copy` (memory-copy.ts) where the buffer is a
+ * WebAssembly.Memory the worker was given (the shared transport with the SIMD kernels), else
+ * `Float32Array.prototype.copyWithin` over a view of the whole buffer. Both are memmoves; measured in Chromium
+ * (apps/bench, suite publish), memory.copy costs less per call and, on shared memory, per byte.
  * `copyAcross` is the fallback for a block in another buffer (a test's private world, the message
- * transport's pooled buffers): per-run views and `set`, which allocates a view per run.
+ * transport's pooled buffers): per-span views and `set`, which allocates two views per span.
  */
 import { blockOffset, type Layout, type SharedViews } from './layout.ts';
+import { createMemoryCopy, type MemoryCopy } from './memory-copy.ts';
 import type { Schema } from './schema.ts';
 
 /**
@@ -72,6 +76,26 @@ export function copyLive(f32: Float32Array, runs: BlockRuns, from: number, to: n
   f32.copyWithin(to + start, from + start, from + end);
 }
 
+/** `copyLive` by WebAssembly `memory.copy`: the blocks at byte offsets `from` and `to` of the memory. */
+export function copyLiveBytes(copy: MemoryCopy, runs: BlockRuns, from: number, to: number, count: number): void {
+  if (count <= 0) return;
+  const { offsets, widths } = runs;
+  let start = offsets[0]!;
+  let end = start + count * widths[0]!;
+  for (let i = 1; i < offsets.length; i++) {
+    const runStart = offsets[i]!;
+    const runEnd = runStart + count * widths[i]!;
+    if (runStart - end <= MERGE_GAP_FLOATS) {
+      end = runEnd;
+      continue;
+    }
+    copy(to + 4 * start, from + 4 * start, 4 * (end - start));
+    start = runStart;
+    end = runEnd;
+  }
+  copy(to + 4 * start, from + 4 * start, 4 * (end - start));
+}
+
 /**
  * The same copy between two blocks that may lie in different buffers (`from` and `to` each a view of one whole
  * block). Allocates two views per copied span.
@@ -106,10 +130,14 @@ export class PublishCopier {
   readonly #blocks: readonly [readonly [number, number], readonly [number, number]];
   /** Float index of the world in the same buffer, or -1 when it lies elsewhere (then `copyAcross`). */
   readonly #world: number;
+  /** `memory.copy` over the buffer, when it is the given WebAssembly.Memory's and the world lies in it. */
+  readonly #copy: MemoryCopy | null;
 
   constructor(
     private readonly views: SharedViews<Schema>,
     private readonly world: Float32Array,
+    /** The WebAssembly.Memory whose buffer `views` lays out, if it is one. */
+    memory: WebAssembly.Memory | null = null,
   ) {
     const { buffer, layout } = views;
     this.#f32 = new Float32Array(buffer, 0, Math.floor(buffer.byteLength / 4));
@@ -120,6 +148,12 @@ export class PublishCopier {
       [at(1, 'previous'), at(1, 'current')],
     ];
     this.#world = world.buffer === buffer ? world.byteOffset / 4 : -1;
+    this.#copy = memory !== null && memory.buffer === buffer && this.#world >= 0 ? createMemoryCopy(memory) : null;
+  }
+
+  /** Which copy the publishes use: 'memory.copy', 'copyWithin' or 'set' (a world in another buffer). */
+  get method(): 'memory.copy' | 'copyWithin' | 'set' {
+    return this.#copy !== null ? 'memory.copy' : this.#world >= 0 ? 'copyWithin' : 'set';
   }
 
   /**
@@ -131,6 +165,13 @@ export class PublishCopier {
     const f32 = this.#f32;
     const runs = this.#runs;
     const to = this.#blocks[back];
+    const copy = this.#copy;
+    if (copy !== null) {
+      // byte offsets: the float indices times 4
+      copyLiveBytes(copy, runs, 4 * this.#blocks[front][1], 4 * to[0], previousCount);
+      copyLiveBytes(copy, runs, 4 * this.#world, 4 * to[1], count);
+      return;
+    }
     copyLive(f32, runs, this.#blocks[front][1], to[0], previousCount);
     if (this.#world >= 0) copyLive(f32, runs, this.#world, to[1], count);
     else copyAcross(this.world, this.views.blocks[back].current, runs, count);

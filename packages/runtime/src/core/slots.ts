@@ -185,6 +185,8 @@ export class SlotWriter<S extends Schema> {
     /** Longest single Atomics.wait on the lock, in ms; the worker re-checks after it. */
     private readonly lockWaitMs = 50,
     private readonly fault: TestFault = 'none',
+    /** The WebAssembly.Memory whose buffer `views` lays out, if it is one: publishes then copy by memory.copy. */
+    private readonly memory: WebAssembly.Memory | null = null,
   ) {
     this.#front = Atomics.load(views.i32, I32.STATE_INDEX) === 1 ? 1 : 0;
   }
@@ -203,7 +205,7 @@ export class SlotWriter<S extends Schema> {
     // outside the lock: no reader looks at slot `back` until the flip below. Only the live entities: a reader
     // reads the previous state's first PREV_COUNT entities and the current state's first COUNT (entities at or
     // past PREV_COUNT snap to their current state), so the rest of each block is never read (publish-copy.ts)
-    (this.#copier ??= new PublishCopier(this.views, this.world)).publish(front, back, meta.previousCount, meta.count);
+    (this.#copier ??= new PublishCopier(this.views, this.world, this.memory)).publish(front, back, meta.previousCount, meta.count);
     writeMeta(f64, this.views.slots[back].meta, meta);
     this.#flip(this.fault === 'front-write' ? (front === 0 ? 1 : 0) : back);
   }
@@ -215,7 +217,7 @@ export class SlotWriter<S extends Schema> {
   publishInitial(meta: PublishMeta): void {
     const { f64 } = this.views;
     // the whole capacity, once: every block starts as a full copy of the world
-    (this.#copier ??= new PublishCopier(this.views, this.world)).initial();
+    (this.#copier ??= new PublishCopier(this.views, this.world, this.memory)).initial();
     for (const slot of [0, 1] as const) writeMeta(f64, this.views.slots[slot].meta, meta);
     this.#flip(this.#front);
   }

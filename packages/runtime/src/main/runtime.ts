@@ -272,10 +272,11 @@ export async function createRuntime<S extends Schema, C extends object = Record<
   let simd: { kernels: BlendKernels; scratch: FieldViews<S> } | null = null;
   if (shared) {
     let buffer: SharedArrayBuffer;
+    let memory: WebAssembly.Memory | null = null;
     if ((options.kernels ?? 'wasm-simd') === 'wasm-simd' && simdSupported()) {
       // the shared buffer as a WebAssembly memory, with a scratch block for the kernels' output after the layout
       const pages = Math.ceil((layout.totalBytes + layout.blockBytes) / 65_536);
-      const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+      memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
       buffer = initStateBuffer(memory.buffer as unknown as SharedArrayBuffer, layout, anchor);
       // and, where the engine has multi-memory, a plain render memory the kernels write into directly
       const kernels = createBlendKernels({ memory, renderBytes: layout.blockBytes });
@@ -285,7 +286,15 @@ export async function createRuntime<S extends Schema, C extends object = Record<
     }
     views = createSharedViews(buffer, schema, capacity);
     source = new SlotReader(views, maxSpins, fault);
-    config = { buffer, signature: layout.signature, capacity, fault, ...(inputRing === undefined ? {} : { input: inputRing as SharedArrayBuffer }) };
+    config = {
+      buffer,
+      signature: layout.signature,
+      capacity,
+      fault,
+      // the worker publishes with memory.copy over it (core/publish-copy.ts)
+      ...(memory === null ? {} : { memory }),
+      ...(inputRing === undefined ? {} : { input: inputRing as SharedArrayBuffer }),
+    };
   } else {
     const channel = new MessageChannel();
     source = new MessageSource<S>(layout, channel.port1, inputRing === undefined ? null : new InputReader(inputRing));

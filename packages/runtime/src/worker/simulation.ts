@@ -357,7 +357,9 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     let inputWriter: InputWriter | null = null;
     const port = config.port;
     if (config.buffer !== undefined) {
-      views = createSharedViews(config.buffer, schema, config.capacity);
+      // the same memory as config.buffer; laid out through the WebAssembly.Memory when there is one, so the
+      // publishes can copy with memory.copy
+      views = createSharedViews(config.memory?.buffer ?? config.buffer, schema, config.capacity);
       if (config.input !== undefined) inputReader = new InputReader(config.input);
     } else if (port !== undefined) {
       // no shared memory: the same memory map in a buffer of our own, forwarded state by state
@@ -377,7 +379,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const worldBlock = new Float32Array(views.buffer, layout.worldOffset, layout.blockBytes / 4);
     const world = createWorld(layout, worldBlock, fieldViews<S>(views.buffer, layout.worldOffset, layout), generationView(views.buffer, layout.worldOffset, layout));
     let clock: Clock = () => 0; // set below, once the host is known
-    const writer = new SlotWriter(views, worldBlock, () => clock(), 50, config.fault ?? 'none');
+    const writer = new SlotWriter(views, worldBlock, () => clock(), 50, config.fault ?? 'none', config.memory ?? null);
     const messages = port === undefined ? null : new WorkerMessageTransport(port, views, writer, inputWriter);
     const host = (this.#host ??= messages === null ? browserHost() : messages.host());
     const raw = host.clock(views.f64[F64.CLOCK_ANCHOR]!);

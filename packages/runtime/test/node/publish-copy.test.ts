@@ -3,12 +3,14 @@
  * old whole-block copy. A seeded game spawns, despawns, teleports, and grows and shrinks its count tick after
  * tick, through the real world (worker/world.ts) living in the buffer's world region and the real SlotWriter;
  * beside it a reference pair is kept the old way (previous <- whole current block, current <- whole world).
- * Every tick both are sampled by the real Sampler in every mode, and the frames must agree bit for bit.
+ * Every tick both are sampled by the real Sampler in every mode, and the frames must agree bit for bit. Twice:
+ * copying with copyWithin (a SharedArrayBuffer) and with WebAssembly memory.copy (a shared WebAssembly.Memory).
  */
 import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, type StatePair } from 'steadyframe';
-import { allocateSharedBuffer, blockOffset, createSharedViews, fieldViews, generationView, META, META_WORDS } from '../../src/core/layout.ts';
-import { blockRuns, copyAcross, copyLive, MERGE_GAP_FLOATS } from '../../src/core/publish-copy.ts';
+import { allocateSharedBuffer, blockOffset, createSharedViews, fieldViews, generationView, initStateBuffer, META, META_WORDS } from '../../src/core/layout.ts';
+import { createMemoryCopy } from '../../src/core/memory-copy.ts';
+import { blockRuns, copyAcross, copyLive, copyLiveBytes, MERGE_GAP_FLOATS, PublishCopier } from '../../src/core/publish-copy.ts';
 import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
 import { Sampler, type SampleResult, type InterpolationOptions } from '../../src/main/sampler.ts';
 import { createWorld } from '../../src/worker/world.ts';
@@ -51,10 +53,15 @@ describe('copyLive / copyAcross', () => {
       copyLive(f32, runs, 0, floats, count);
       const across = new Float32Array(floats).fill(-1);
       copyAcross(f32.subarray(0, floats), across, runs, count);
+      const memory = new WebAssembly.Memory({ initial: Math.ceil((8 * floats) / 65_536), maximum: 64, shared: true });
+      const wasm = new Float32Array(memory.buffer, 0, 2 * floats);
+      wasm.set(blocks());
+      copyLiveBytes(createMemoryCopy(memory)!, runs, 0, 4 * floats, count);
       let dead = 0;
       for (let k = 0; k < floats; k++) {
         const copied = f32[floats + k]!;
-        expect(across[k]).toBe(copied); // both copies agree, float for float
+        expect(across[k]).toBe(copied); // the three copies agree, float for float
+        expect(wasm[floats + k]).toBe(copied);
         if (live(k, count)) expect(copied).toBe(k + 1);
         else if (copied !== -1) dead++;
       }
@@ -70,14 +77,21 @@ interface Tick {
   meta: PublishMeta;
 }
 
+/** The buffer as the runtime makes it: a SharedArrayBuffer, or a shared WebAssembly.Memory's (the SIMD path). */
+type Copy = 'copyWithin' | 'memory.copy';
+
 /** The real pipeline (world in the buffer, SlotWriter, SlotReader) and the reference, whole-block pair. */
-function pipelines(seed: number) {
+function pipelines(seed: number, by: Copy = 'copyWithin') {
   const layout = computeLayout(schema, CAPACITY);
-  const views = createSharedViews(allocateSharedBuffer(layout, 0), schema, CAPACITY);
+  const pages = Math.ceil(layout.totalBytes / 65_536);
+  const memory = by === 'memory.copy' ? new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true }) : null;
+  const buffer = memory === null ? allocateSharedBuffer(layout, 0) : initStateBuffer(memory.buffer, layout, 0);
+  const views = createSharedViews(buffer, schema, CAPACITY);
   const worldBlock = new Float32Array(views.buffer, layout.worldOffset, layout.blockBytes / 4);
   const internals = createWorld(layout, worldBlock, fieldViews<S>(views.buffer, layout.worldOffset, layout), generationView(views.buffer, layout.worldOffset, layout));
   const world = internals.world;
-  const writer = new SlotWriter(views, worldBlock, () => 0);
+  const writer = new SlotWriter(views, worldBlock, () => 0, 50, 'none', memory);
+  expect(new PublishCopier(views, worldBlock, memory).method).toBe(by);
   const reader = new SlotReader(views);
 
   // the reference: the old publish, whole blocks
@@ -213,10 +227,10 @@ const MODES: Array<[string, InterpolationOptions<S>, number, number]> = [
   ['latest', { mode: 'latest' }, 0.5, 1],
 ];
 
-describe('live-range publish, as readers see it', () => {
+describe.each(['copyWithin', 'memory.copy'] as const)('live-range publish by %s, as readers see it', (by) => {
   for (const [name, options, where, every] of MODES) {
     it(`draws the same frames as whole-block copies (${name}), over 400 ticks of spawns, despawns and count changes`, () => {
-      const p = pipelines(16);
+      const p = pipelines(16, by);
       const { layout } = p;
       const real = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
       const old = fieldViews<S>(new ArrayBuffer(layout.blockBytes), 0, layout);
@@ -289,7 +303,7 @@ describe('live-range publish, as readers see it', () => {
   }
 
   it('leaves the dead capacity alone: after the count falls, the blocks past it keep older values', () => {
-    const p = pipelines(3);
+    const p = pipelines(3, by);
     p.init(); // 200 entities, frame 0 everywhere: all four blocks are whole copies of this world
     const f = p.world.fields;
     p.advance(() => {
@@ -312,5 +326,26 @@ describe('live-range publish, as readers see it', () => {
     // and the world block lives in the shared buffer, after the four slot blocks
     expect(p.worldBlock.buffer).toBe(p.views.buffer);
     expect(p.worldBlock.byteOffset).toBe(blockOffset(p.layout, 1, 'current') + p.layout.blockBytes);
+  });
+});
+
+describe('which copy a publish uses', () => {
+  const layout = computeLayout(schema, 10);
+  it('memory.copy over the WebAssembly.Memory it lays out; copyWithin over a SharedArrayBuffer; set for a world elsewhere', () => {
+    const pages = Math.ceil(layout.totalBytes / 65_536);
+    const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+    const onMemory = createSharedViews(initStateBuffer(memory.buffer, layout, 0), schema, 10);
+    const world = (views: typeof onMemory) => new Float32Array(views.buffer, layout.worldOffset, layout.blockBytes / 4);
+    expect(new PublishCopier(onMemory, world(onMemory), memory).method).toBe('memory.copy');
+    expect(new PublishCopier(onMemory, world(onMemory)).method).toBe('copyWithin');
+    const plain = createSharedViews(allocateSharedBuffer(layout, 0), schema, 10);
+    // a memory that is not the buffer's: not used
+    expect(new PublishCopier(plain, world(plain), memory).method).toBe('copyWithin');
+    expect(new PublishCopier(plain, new Float32Array(layout.blockBytes / 4), memory).method).toBe('set');
+    // an unshared memory (the worker's own buffer under the message transport, were it one) works too
+    const unshared = new WebAssembly.Memory({ initial: 1 });
+    new Uint8Array(unshared.buffer).set([1, 2, 3, 4], 8);
+    createMemoryCopy(unshared)!(0, 8, 4);
+    expect(Array.from(new Uint8Array(unshared.buffer, 0, 4))).toEqual([1, 2, 3, 4]);
   });
 });
