@@ -194,13 +194,11 @@ async function measure(c: PublishCase, samples: number): Promise<PublishRow> {
   // the transfer design's arrays are the live entities exactly, as message.worker.ts keeps them
   const position = plainWorld.slice(0, 3 * live);
   const rotation = plainWorld.slice(layout.fields[1]!.offset / 4, layout.fields[1]!.offset / 4 + 4 * live);
-  let tick = 0;
   const transfer = () => {
     const b = pool.pop()!;
     new Float32Array(b, 0, 3 * live).set(position);
     new Float32Array(b, 12 * live, 4 * live).set(rotation);
     post({ type: 'tick', buffer: b }, [b]);
-    tick++;
   };
 
   const methods: Record<PublishMethod, () => void> = {
@@ -242,11 +240,12 @@ async function measure(c: PublishCase, samples: number): Promise<PublishRow> {
   }
   const ms: PublishRow['ms'] = {};
   const ratioToFloor: PublishRow['ratioToFloor'] = {};
+  const ratioToSharedFloor: PublishRow['ratioToSharedFloor'] = {};
   for (const name of Object.keys(times) as PublishMethod[]) {
     ms[name] = spread(times[name]);
     ratioToFloor[name] = spread(times[name].map((t, i) => t / times.floor[i]!));
+    ratioToSharedFloor[name] = spread(times[name].map((t, i) => t / times['floor-shared'][i]!));
   }
-  void tick;
   return {
     capacity,
     live,
@@ -255,6 +254,7 @@ async function measure(c: PublishCase, samples: number): Promise<PublishRow> {
     oursCopy,
     ms,
     ratioToFloor,
+    ratioToSharedFloor,
     ratioToTransfer: spread(times.ours.map((t, i) => t / times.transfer[i]!)),
   };
 }

@@ -24,8 +24,10 @@ export interface PublishRow extends PublishCase {
   readonly oursCopy: string;
   /** ms per call, median (min-max) over samples, per method. */
   readonly ms: Partial<Record<PublishMethod, Spread>>;
-  /** Per method, ms / floor's ms of the same round, median (min-max) over rounds. */
+  /** Per method, ms / floor's ms of the same round (plain memory), median (min-max) over rounds. */
   readonly ratioToFloor: Partial<Record<PublishMethod, Spread>>;
+  /** The same against floor-shared: one set of the live bytes within shared memory, where a publish writes. */
+  readonly ratioToSharedFloor: Partial<Record<PublishMethod, Spread>>;
   /** ours / transfer, same round. */
   readonly ratioToTransfer: Spread;
 }
