@@ -3,7 +3,7 @@
 // against baselines measured in the same run, and writes docs/benchmarks.json and docs/benchmarks.md.
 //
 //   STEADYFRAME_BENCH_QUICK=1        a short run to try things out (writes nothing unless ..._OUT is set)
-//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock)
+//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_JS_FLAGS=' --x' more V8 flags for the browser (experiments, e.g. ' --no-liftoff')
 //   STEADYFRAME_BENCH_RENDER=file    only re-render benchmarks.md beside that benchmarks.json (no measuring)
@@ -21,7 +21,7 @@ import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './chromiu
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
-const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock'];
+const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish'];
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
 const suites = (process.env.STEADYFRAME_BENCH_SUITES ?? ALL_SUITES.join(','))
   .split(',')
@@ -329,6 +329,7 @@ function goals(results) {
       why: stalled ? (stalled.summary.p99.median <= 0.05 ? 'the delay absorbs the stall: frames blend states that already exist' : `worst frame: ${stalled.windows[0]?.worst ?? ''}`) : '',
     });
   }
+  publishGoals(results, out, missing);
   if (timing === undefined) {
     missing('worker tick jitter p99 ≤ 100 µs at 60 Hz, spinning < 10% of a core', 'timing');
     missing('idle or paused simulation < 1% CPU', 'timing');
@@ -362,6 +363,114 @@ function goals(results) {
     });
   }
   return out;
+}
+
+/** Issue #16's goals, from the publish suite (and the transport suite's whole ticks, when it ran too). */
+function publishGoals(results, out, missing) {
+  const publish = results.publish?.data;
+  const transport = results.transport?.data;
+  const floorGoal = 'publish ≤ 2× one memcpy of the live state, at 1k, 100k and 1M live entities';
+  const transferGoal = '1M live entities: worker CPU per tick no more than the transfer design\'s';
+  const capacityGoal = 'capacity 100k with 1k live: publish within 2× of capacity 1k with 1k live';
+  if (publish === undefined) {
+    missing(floorGoal, 'publish');
+    missing(transferGoal, 'publish');
+    missing(capacityGoal, 'publish');
+    return;
+  }
+  const at = (capacity, live) => publish.rows.find((r) => r.capacity === capacity && r.live === live);
+  const full = [1_000, 100_000, 1_000_000].map((n) => at(n, n)).filter(Boolean);
+  const shared = (r) => r.ratioToSharedFloor?.ours?.median;
+  const plain = (r) => r.ratioToFloor.ours.median;
+  const worst = Math.max(...full.map(shared));
+  out.push({
+    goal: floorGoal,
+    measured: full
+      .map((r) => `${entities(r.live)}: ${num(r.ms.ours.median, r.live >= 100_000 ? 3 : 4)} ms = ${times(shared(r))} one memcpy of the live state within shared memory (${num(r.ms['floor-shared'].median, r.live >= 100_000 ? 3 : 4)} ms), ${times(plain(r))} one in plain memory`)
+      .join('; '),
+    met: full.length < 3 ? null : worst <= 2,
+    why:
+      (worst > 2 ? `over 2× at ${full.filter((r) => shared(r) > 2).map((r) => entities(r.live)).join(', ')}: ` : '') +
+      `a publish copies the live state twice by construction (the back slot's previous state from the front's current, its current state from the world: the card's layout keeps both states in each slot), so 2× one copy is its floor; both copies stay within the shared buffer (the world lives in a region of its own after the four slot blocks), by WebAssembly memory.copy over the buffer's WebAssembly.Memory (${full[0]?.oursCopy ?? '?'} here): no allocation, and no per-field views` +
+      (full.length < 3 ? ' (1M not measured in a quick run)' : '') +
+      `. The floor is a TypedArray.set of the live bytes from and to shared memory, where a publish reads and writes; in plain memory the same copy is cheaper (V8 copies shared memory word by word)` +
+      '.',
+  });
+  const big = at(1_000_000, 1_000_000);
+  const t = transport?.rows.filter((r) => r.count === 1_000_000);
+  const tick = (design) => t?.find((r) => r.design === design)?.summary.workerCpuPerTick.median;
+  if (big === undefined) missing(transferGoal, 'publish at 1M (quick run)');
+  else
+    out.push({
+      goal: transferGoal,
+      measured:
+        `delivering a tick: publish ${num(big.ms.ours.median, 2)} ms vs the transfer design's copy + post ${num(big.ms.transfer.median, 2)} ms = ${times(big.ratioToTransfer.median)}` +
+        (tick('ours') !== undefined && tick('transfer') !== undefined
+          ? `; whole ticks (transport suite: step, the NaN scan, publish or copy + post, the loop): ours ${num(tick('ours'), 2)} ms, ours-gpu ${num(tick('ours-gpu'), 2)} ms, transfer ${num(tick('transfer'), 2)} ms`
+          : ''),
+      met: big.ratioToTransfer.median <= 1,
+      why:
+        big.ratioToTransfer.median <= 1
+          ? 'both designs are memory-bound at this size; the publish moves its two copies at memcpy speed'
+          : `each state is written twice by the card's layout (as the back slot's current state, and a tick later as the other slot's previous state), 64 MB a tick at 1M; the transfer design writes it once (28 MB, no generations) and hands the buffer over. The publish is at ${times(shared(big))} one memcpy of the live state, i.e. at its floor of two; only a layout that shares one block between the previous and current states (roles flipped, not copied) would halve it, and the card keeps previous_state[2] and current_state[2]`,
+    });
+  const sparse = at(100_000, 1_000);
+  const dense = at(1_000, 1_000);
+  if (sparse === undefined || dense === undefined) missing(capacityGoal, 'publish');
+  else {
+    const r = ratio(sparse.ms.ours.median, dense.ms.ours.median);
+    out.push({
+      goal: capacityGoal,
+      measured: `${num(1000 * sparse.ms.ours.median, 2)} µs vs ${num(1000 * dense.ms.ours.median, 2)} µs = ${times(r)} (whole blocks, as before: ${num(1000 * sparse.ms['whole-blocks'].median, 1)} µs vs ${num(1000 * dense.ms['whole-blocks'].median, 2)} µs)`,
+      met: r <= 2,
+      why: `only the live entities are copied: at capacity 100k the three runs (position, rotation, generations) lie far apart and go as three copies each, at capacity 1k as one span (runs closer than ${num(4 * 1024 / 1024, 0)} KB are merged)`,
+    });
+  }
+}
+
+const PUBLISH_NAMES = {
+  ours: 'ours: live entities, memory.copy (the runtime)',
+  'whole-blocks': 'whole blocks (the publish before #16)',
+  'subarray-set': 'live entities, subarray + set per run',
+  'wasm-memory-copy': 'live entities, memory.copy (bare)',
+  'copy-within': 'live entities, copyWithin (no WebAssembly.Memory)',
+  'floor-shared': 'floor: one memcpy of the live state, shared memory',
+  floor: 'one memcpy of the live state, plain memory',
+  transfer: 'transfer design: copy into a pooled buffer + post',
+};
+
+function publishSection(publish) {
+  if (publish === undefined) return '';
+  const rows = [];
+  for (const r of publish.rows) {
+    for (const [method, name] of Object.entries(PUBLISH_NAMES)) {
+      const ms = r.ms[method];
+      if (ms === undefined) continue;
+      rows.push([
+        `${entities(r.capacity)} / ${entities(r.live)}`,
+        name,
+        sp(ms, r.live >= 100_000 ? 3 : 4),
+        sp(r.ratioToSharedFloor?.[method], 2),
+        sp(r.ratioToFloor[method], 2),
+      ]);
+    }
+  }
+  return `## 6. Publish
+
+The worker's cost of publishing one tick (issue #16), schema3d (position xyz, rotation xyzw, and the per-entity
+generation: 32 bytes an entity), timed in a worker (\`apps/bench/src/publish.worker.ts\`) with no reader holding the
+lock: ms per call, ${publish.rows[0]?.ms.ours.n ?? '?'} samples of about 4 ms of calls each; every method in every round, the
+order rotating from round to round. **ours** is \`SlotWriter.publish\` as the runtime's worker runs it (the world in the
+buffer's world region, the buffer a shared WebAssembly.Memory, as the runtime makes it where the SIMD kernels run):
+the back slot's previous state gets the front's current one for entities 0 .. PREV_COUNT − 1, its current state the
+world's 0 .. COUNT − 1, per field run and for the generations, then the flip under the lock. The other ways of copying
+the same live ranges, and the publish as it was (both whole blocks), pay the same flip. **Floor**: one
+TypedArray.set of the live state's bytes (32 per entity) within shared memory; beside it the same copy in plain memory.
+**Transfer**: the ping-pong design's delivery of a tick (message.worker.ts): position and rotation copied into a
+pooled ArrayBuffer and posted, transferred (the page sends it back). Ratios are per round, to the same round's floor.
+
+${table(['capacity / live', 'method', 'ms', '/ floor (shared)', '/ memcpy (plain)'], rows)}
+`;
 }
 
 function frameSection(frame) {
@@ -606,7 +715,7 @@ spread of repeated samples. Nothing here is a test assertion on time.${run.quick
 | load average at start | ${m.loadAverageAtStart.map((x) => x.toFixed(2)).join(', ')} |
 | date, duration | ${run.date}, ${run.seconds} s |
 
-## Goals (issue #5)
+## Goals (issues #5 and #16)
 
 ${table(['goal', 'measured', 'verdict', 'why'], g.map((x) => [x.goal, x.measured, mark(x.met), x.why]))}
 
@@ -615,6 +724,7 @@ ${transportSection(results.transport?.data)}
 ${motionSection(results.motion?.data)}
 ${timingSection(results.timing?.data)}
 ${lockSection(results.lock?.data)}
+${publishSection(results.publish?.data)}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 

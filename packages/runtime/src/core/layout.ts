@@ -14,6 +14,8 @@
  *            │ 7 reserved                              │                                                 │
  *  byte 384  ├─ slot 0 ───────────────────────────────┴─────────────┬─ slot 1 ──────────────────────────┤
  *            │ previous_state[0] block │ current_state[0] block      │ previous_state[1] │ current_state[1] │
+ *  + 4 blocks├─ world (1 block) ────────────────────────────────────────────────────────────────────────┤
+ *            │ the worker's private world, laid out like a block: only the worker reads or writes it     │
  *            └─────────────────────────────────────────────────────────────────────────────────────────┘
  *
  *  a block, structure of arrays, one run per schema field, each run 64-byte aligned:
@@ -28,6 +30,8 @@
  *   it and the writer waits: the release hands it over).
  * - STATE_INDEX, PUBLISH_SEQ, slot meta and slot blocks: the worker only. It writes the back slot
  *   (1 - STATE_INDEX) outside the lock and changes STATE_INDEX only while holding the lock.
+ * - The world block: the worker only (its `init` and `step` write it; a publish copies from it). The main
+ *   thread never touches it.
  * - FRAME_SEQ and NEXT_FRAME_LO/HI: the main thread only, all through Atomics, as a sequence lock (odd
  *   while the two halves are written).
  *   FRAME_SEQ doubles as the worker's doorbell: the worker sleeps on it with Atomics.waitAsync / wait.
@@ -144,6 +148,12 @@ export interface Layout {
   readonly signature: string;
   /** Bytes of one block (one of previous_state[b] or current_state[b]). */
   readonly blockBytes: number;
+  /**
+   * Byte offset of the worker's world block, after the four slot blocks: the simulation's private state, laid
+   * out like a block, in the same buffer so that a publish copies within one buffer (publish-copy.ts). Only
+   * the worker ever touches it.
+   */
+  readonly worldOffset: number;
   /** Bytes of the whole shared buffer. */
   readonly totalBytes: number;
 }
@@ -166,13 +176,14 @@ export function computeLayout(schema: Schema, capacity: number): Layout {
   }
   const generationOffset = offset;
   const blockBytes = alignUp(generationOffset + capacity * Uint32Array.BYTES_PER_ELEMENT);
-  const totalBytes = DATA_OFFSET + 4 * blockBytes;
+  const worldOffset = DATA_OFFSET + 4 * blockBytes;
+  const totalBytes = worldOffset + blockBytes;
   if (totalBytes > MAX_BUFFER_BYTES) {
     throw new RangeError(
       `steadyframe: capacity ${capacity} needs ${totalBytes} bytes of shared memory, more than the ${MAX_BUFFER_BYTES} a browser will give; lower the capacity or narrow the schema`,
     );
   }
-  return { capacity, fields, generationOffset, signature: schemaSignature(schema), blockBytes, totalBytes };
+  return { capacity, fields, generationOffset, signature: schemaSignature(schema), blockBytes, worldOffset, totalBytes };
 }
 
 /** Byte offset of a block: slot `slot` (0 or 1), `previous` or `current`. */

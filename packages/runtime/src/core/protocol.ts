@@ -12,6 +12,11 @@ export interface AttachConfig {
   readonly capacity: number;
   /** Shared transport: the buffer laid out by layout.ts for this schema and capacity. */
   readonly buffer?: SharedArrayBuffer;
+  /**
+   * Shared transport: the WebAssembly.Memory whose buffer `buffer` is, when the runtime made it one (for the
+   * SIMD kernels): the worker then lays out `memory.buffer` and publishes with `memory.copy` (publish-copy.ts).
+   */
+  readonly memory?: WebAssembly.Memory;
   /** Shared transport: the input ring (see input-ring.ts), if the runtime has one. */
   readonly input?: SharedArrayBuffer;
   /**

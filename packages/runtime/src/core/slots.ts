@@ -26,6 +26,7 @@
  */
 import { I32, LOCK, META, META_WORDS, type SharedViews, type SlotViews, type StatePair } from './layout.ts';
 import type { Schema } from './schema.ts';
+import { PublishCopier } from './publish-copy.ts';
 
 const READER_WAKE_WRITER = LOCK.READER_WAKE_WRITER;
 /** Loads of LOCK the writer makes before it sleeps: about a microsecond or two. */
@@ -220,6 +221,8 @@ export class SlotWriter<S extends Schema> {
   #front: 0 | 1;
   /** A publish was skipped (reader stall): the next one's previous state is the front slot's current. */
   #skipped = false;
+  /** The live-range copies of a publish (publish-copy.ts); made on first use. */
+  #copier: PublishCopier | null = null;
 
   constructor(
     readonly views: SharedViews<S>,
@@ -230,6 +233,8 @@ export class SlotWriter<S extends Schema> {
     private readonly lockWaitMs = 50,
     /** Longest wait for a lock the page holds before the publish is skipped and a stall counted, ms. */
     private readonly stallMs = READER_STALL_MS,
+    /** The WebAssembly.Memory whose buffer `views` lays out, if it is one: publishes then copy by memory.copy. */
+    private readonly memory: WebAssembly.Memory | null = null,
   ) {
     this.#front = Atomics.load(views.i32, I32.STATE_INDEX) === 1 ? 1 : 0;
   }
@@ -255,12 +260,10 @@ export class SlotWriter<S extends Schema> {
    * flip still takes it, as every flip does.
    */
   publishInitial(meta: PublishMeta): void {
-    const { blocks, f64 } = this.views;
-    for (const slot of [0, 1] as const) {
-      blocks[slot].previous.set(this.world);
-      blocks[slot].current.set(this.world);
-      writeMeta(f64, this.views.slots[slot].meta, meta);
-    }
+    const { f64 } = this.views;
+    // the whole capacity, once: every block starts as a full copy of the world
+    this.#copy().initial();
+    for (const slot of [0, 1] as const) writeMeta(f64, this.views.slots[slot].meta, meta);
     this.flip(this.#front);
   }
 
@@ -286,12 +289,8 @@ export class SlotWriter<S extends Schema> {
 
   /** Writes slot `slot`: its previous state is the front slot's current one. Outside the lock. */
   protected writeSlot(slot: 0 | 1, meta: PublishMeta): void {
-    const { blocks, f64 } = this.views;
+    const { f64 } = this.views;
     const front = this.#front;
-    const target = blocks[slot];
-    // outside the lock: no reader looks at the back slot until the flip
-    target.previous.set(blocks[front].current);
-    target.current.set(this.world);
     const m = this.views.slots[slot].meta;
     writeMeta(f64, m, meta);
     if (this.#skipped) {
@@ -301,6 +300,14 @@ export class SlotWriter<S extends Schema> {
       f64[m + META.PREV_TIME] = f64[fm + META.CUR_TIME]!;
       f64[m + META.PREV_COUNT] = f64[fm + META.COUNT]!;
     }
+    // outside the lock: no reader looks at the back slot until the flip. Only the live entities: a reader reads
+    // the previous state's first PREV_COUNT entities and the current state's first COUNT (entities at or past
+    // PREV_COUNT snap to their current state), so the rest of each block is never read (publish-copy.ts)
+    this.#copy().publish(front, slot, f64[m + META.PREV_COUNT]!, meta.count);
+  }
+
+  #copy(): PublishCopier {
+    return (this.#copier ??= new PublishCopier(this.views, this.world, this.memory));
   }
 
   /** Makes slot `next` the front slot, under the lock. False (nothing changed) on a reader stall. */

@@ -32,7 +32,14 @@ export function createSharedMainTransport<S extends Schema>(schema: S, layout: L
   const ring = options.input === null ? null : (allocateInputRing(options.input.capacity, options.input.payloadWidth, true) as SharedArrayBuffer);
   return {
     kind: 'shared',
-    attach: { buffer, signature: layout.signature, capacity: layout.capacity, ...(ring === null ? {} : { input: ring }) },
+    attach: {
+      buffer,
+      signature: layout.signature,
+      capacity: layout.capacity,
+      // the worker publishes with memory.copy over it (core/publish-copy.ts)
+      ...(options.memory === undefined ? {} : { memory: options.memory }),
+      ...(ring === null ? {} : { input: ring }),
+    },
     transfer: [],
     source: options.reader?.(views, options.maxSpins) ?? new SlotReader(views, options.maxSpins),
     header: views.i32,

@@ -21,7 +21,7 @@ class FaultySimulation<S extends Schema> extends Simulation<S> {
     super(definition, host);
   }
 
-  protected override createWriter(views: SharedViews<S>, world: Float32Array, now: () => number): FaultySlotWriter<S> {
+  protected override createWriter(views: SharedViews<S>, world: Float32Array, now: () => number, _memory: WebAssembly.Memory | null): FaultySlotWriter<S> {
     return new FaultySlotWriter(views, world, now, this.fault);
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The message transport, worker side: how the worker publishes when the page is not cross-origin isolated,
  * so there is no SharedArrayBuffer. The worker keeps the same memory map in a plain ArrayBuffer of its own and
- * runs the same loop; after each publish it copies the new state into a pooled ArrayBuffer and transfers it to
- * the main thread, which keeps the last two (previous and current) and sends the one before back for reuse.
+ * runs the same loop; after each publish it copies the new state's live entities into a pooled ArrayBuffer and
+ * transfers it to the main thread, which keeps the last two (previous and current) and sends the one before back
+ * for reuse.
  *
  * ```text
  *   worker                                            main thread
@@ -24,6 +25,7 @@ import { createSharedClock } from '../core/clock.ts';
 import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
 import { allocateStateBuffer, computeLayout, createSharedViews, META, type SharedViews } from '../core/layout.ts';
 import { INPUT_RECORD_HEAD, MAX_STATE_BUFFERS, type ToMain, type ToWorker } from '../core/messages.ts';
+import { blockRuns, copyAcross, type BlockRuns } from '../core/publish-copy.ts';
 import type { Schema } from '../core/schema.ts';
 import { writeNextFrame } from '../core/doorbell.ts';
 import { createEventLoopYield } from './event-loop-yield.ts';
@@ -46,6 +48,7 @@ export function connectMessageTransport<S extends Schema>(
 
 class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
   readonly kind = 'message' as const;
+  readonly memory = null;
   readonly #pool: ArrayBuffer[] = [];
   /** Buffers allocated so far; never more than MAX_STATE_BUFFERS. */
   #allocated = 0;
@@ -56,6 +59,7 @@ class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
   /** A publish or restamp was held back (every buffer out): the next returned buffer carries the front slot. */
   #behind = false;
   #front: 0 | 1 = 0;
+  readonly #runs: BlockRuns;
   #wake: () => void = () => {};
 
   constructor(
@@ -64,6 +68,7 @@ class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
     readonly input: InputReader | null,
     private readonly inputWriter: InputWriter | null,
   ) {
+    this.#runs = blockRuns(views.layout);
     port.onmessage = (event: MessageEvent<ToWorker>) => this.#receive(event.data);
   }
 
@@ -150,12 +155,15 @@ class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
       this.#behind = true;
       return;
     }
+    // the live entities only: the page reads a state's first COUNT entities as its current state and, a
+    // publish later, its first PREV_COUNT (the same number) as the previous; a pooled buffer's older values past
+    // that are never read (entities at or past PREV_COUNT snap), as in the shared buffer's blocks
     const block = this.#take()!;
-    new Float32Array(block).set(slot.currentBlock);
+    copyAcross(slot.currentBlock, new Float32Array(block), this.#runs, slot.metaWords[META.COUNT]!);
     let previousBlock: ArrayBuffer | null = null;
     if (pair) {
       previousBlock = this.#take()!;
-      new Float32Array(previousBlock).set(slot.previousBlock);
+      copyAcross(slot.previousBlock, new Float32Array(previousBlock), this.#runs, slot.metaWords[META.PREV_COUNT]!);
     }
     this.#out += needed;
     this.#behind = false;

@@ -10,11 +10,15 @@ export function connectSharedTransport<S extends Schema>(
   buffer: SharedArrayBuffer,
   capacity: number,
   input: SharedArrayBuffer | undefined,
+  memory?: WebAssembly.Memory,
 ): WorkerTransport<S> {
   const reader = input === undefined ? null : new InputReader(input);
   return {
     kind: 'shared',
-    views: createSharedViews(buffer, schema, capacity),
+    // the same memory as `buffer`; laid out through the WebAssembly.Memory when there is one, so the publishes
+    // can copy with memory.copy
+    views: createSharedViews(memory?.buffer ?? buffer, schema, capacity),
+    memory: memory ?? null,
     input: reader,
     // the page's own writer counts what the shared ring refuses
     inputRejected: () => 0,

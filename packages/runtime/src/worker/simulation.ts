@@ -202,11 +202,12 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const transport = connectWorkerTransport(schema, config);
     const { views } = transport;
     const { layout } = views;
-    // the world is laid out like one block, so a publish is two whole-block copies
-    const worldBlock = new Float32Array(layout.blockBytes / 4);
-    const world = createWorld(layout, worldBlock, fieldViews<S>(worldBlock.buffer, 0, layout), generationView(worldBlock.buffer, 0, layout));
+    // the world is laid out like one block, in the buffer's world region (only this thread touches it), so a
+    // publish copies within one buffer, live entities only (core/publish-copy.ts)
+    const worldBlock = new Float32Array(views.buffer, layout.worldOffset, layout.blockBytes / 4);
+    const world = createWorld(layout, worldBlock, fieldViews<S>(views.buffer, layout.worldOffset, layout), generationView(views.buffer, layout.worldOffset, layout));
     let clock: Clock = () => 0; // set below, once the host is known
-    const writer = this.createWriter(views, worldBlock, () => clock());
+    const writer = this.createWriter(views, worldBlock, () => clock(), transport.memory);
     const host = (this.#host ??= transport.defaultHost());
     const raw = host.clock(views.f64[F64.CLOCK_ANCHOR]!);
     clock = () => raw() - this.#clockOffset;
@@ -585,8 +586,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   }
 
   /** The slot writer over the transport's memory map. A seam for the test-only faulty disciplines (`steadyframe/testing`). */
-  protected createWriter(views: SharedViews<S>, world: Float32Array, now: () => number): SlotWriter<S> {
-    return new SlotWriter(views, world, now);
+  protected createWriter(views: SharedViews<S>, world: Float32Array, now: () => number, memory: WebAssembly.Memory | null): SlotWriter<S> {
+    return new SlotWriter(views, world, now, undefined, undefined, memory);
   }
 
   #fillMeta(previousTick: number, previousTime: number, previousCount: number, snaps: number): void {

@@ -15,6 +15,8 @@ export interface WorkerTransport<S extends Schema> {
   readonly kind: TransportKind;
   /** The memory map the `SlotWriter` publishes into: the shared buffer, or a plain one of the worker's own. */
   readonly views: SharedViews<S>;
+  /** The WebAssembly.Memory `views` lay out (shared transport with the SIMD kernels): publishes use memory.copy. */
+  readonly memory: WebAssembly.Memory | null;
   /** Where ticks take their input events (null without input). */
   readonly input: InputReader | null;
   /** Input events this side refused (message transport: its own ring was full; never, with flow control). */
@@ -34,7 +36,7 @@ export interface WorkerTransport<S extends Schema> {
 
 /** The transport `config` asks for: a shared buffer, or a message port. */
 export function connectWorkerTransport<S extends Schema>(schema: S, config: AttachConfig): WorkerTransport<S> {
-  if (config.buffer !== undefined) return connectSharedTransport(schema, config.buffer, config.capacity, config.input);
+  if (config.buffer !== undefined) return connectSharedTransport(schema, config.buffer, config.capacity, config.input, config.memory);
   if (config.port !== undefined) return connectMessageTransport(schema, config.port, config.capacity, config.clockAnchor ?? 0, config.inputRing ?? null);
   throw new TypeError('steadyframe: attach() needs a shared buffer or a message port; createRuntime() passes one');
 }

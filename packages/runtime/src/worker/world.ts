@@ -1,8 +1,9 @@
 /**
  * The world: the simulation's private copy of the entity fields, which `init` and `step` write. Each publish
- * copies it whole into the back slot, generations included.
+ * copies its live entities (0 .. count - 1) into the back slot, generations included (core/publish-copy.ts).
  */
 import type { Layout } from '../core/layout.ts';
+import { blockRuns, copyAcross } from '../core/publish-copy.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 
 export interface World<S extends Schema> {
@@ -34,7 +35,7 @@ export interface WorldInternals<S extends Schema> {
   readonly world: World<S>;
   /** Entities marked to snap since the last `takeSnaps`. */
   takeSnaps(): number;
-  /** Puts back a published state (a block laid out like the world's) with `count` live entities. */
+  /** Puts back a published state (a block laid out like the world's): its first `count` entities, now live. */
   restore(block: Float32Array, count: number): void;
   /** Empties the world for a restart from scratch: no entities, fields zeroed, every entity marked to snap. */
   clear(): void;
@@ -95,7 +96,9 @@ export function createWorld<S extends Schema>(
       return taken;
     },
     restore(from, n) {
-      block.set(from);
+      // the published live entities only: past its count a published block holds older, dead values, and the
+      // world's own generations there must not go back (a later spawn's bump must differ from any published one)
+      copyAcross(from, block, blockRuns(layout), n);
       count = n;
     },
     clear() {

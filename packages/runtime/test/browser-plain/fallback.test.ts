@@ -5,8 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, ISOLATION_REQUIRED, type Runtime } from 'steadyframe';
 import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
-import { motionAt, motionSchema } from '../browser/fixtures/schemas.ts';
-import { fixtureWorker, sleep, waitFor } from '../browser/helpers.ts';
+import { motionAt, motionSchema, stressSchema, varyingCount } from '../browser/fixtures/schemas.ts';
+import { fixtureWorker, sleep, waitFor, yieldToPage } from '../browser/helpers.ts';
+import { META } from '../../src/core/layout.ts';
 
 let runtime: Runtime<typeof motionSchema, MotionCommands> | undefined;
 afterEach(() => runtime?.dispose());
@@ -135,4 +136,44 @@ describe('without cross-origin isolation', () => {
     await rt.restart('last');
     await waitFor('ticks past the fault', () => rt.sample().tick >= 6);
   });
+
+  it('posts live entities only: with a count that changes every tick, each state reads whole', async () => {
+    // the worker copies each state's first COUNT entities into a pooled buffer (older states past that): the
+    // page must read the current state's first COUNT and the previous state's first PREV_COUNT as they were
+    const capacity = 512;
+    const rt = await createRuntime({ worker: fixtureWorker('stress-varying'), schema: stressSchema, capacity });
+    expect(rt.transport).toBe('message');
+    await rt.setTickRate(1000);
+    await rt.start();
+    const seen = new Set<number>();
+    let grew = 0;
+    let shrank = 0;
+    let bad: string | null = null;
+    const deadline = performance.now() + 15_000;
+    while (seen.size < 300 && bad === null && performance.now() < deadline) {
+      rt.reader.read((pair) => {
+        const meta = pair.metaWords;
+        const t = meta[META.CUR_TICK]!;
+        const count = meta[META.COUNT]!;
+        const previousCount = meta[META.PREV_COUNT]!;
+        if (t > 0 && !seen.has(t)) {
+          seen.add(t);
+          if (count !== varyingCount(t, capacity) || previousCount !== varyingCount(t - 1, capacity)) bad = `tick ${t}: counts ${count}, ${previousCount}`;
+          for (let j = 0; j < 3 * count && bad === null; j++) if (pair.current.position[j] !== t) bad = `tick ${t}: current position[${j}] = ${pair.current.position[j]}`;
+          for (let j = 0; j < 4 * count && bad === null; j++) if (pair.current.rotation[j] !== t) bad = `tick ${t}: current rotation[${j}] = ${pair.current.rotation[j]}`;
+          const p = t === 1 ? 0 : t - 1;
+          for (let j = 0; j < 3 * previousCount && bad === null; j++) if (pair.previous.position[j] !== p) bad = `tick ${t}: previous position[${j}] = ${pair.previous.position[j]}`;
+          for (let j = 0; j < 4 * previousCount && bad === null; j++) if (pair.previous.rotation[j] !== p) bad = `tick ${t}: previous rotation[${j}] = ${pair.previous.rotation[j]}`;
+          if (count > previousCount) grew++;
+          if (count < previousCount) shrank++;
+        }
+      });
+      await yieldToPage(); // states arrive as messages
+    }
+    await rt.pause();
+    expect(bad).toBeNull();
+    expect(seen.size).toBeGreaterThanOrEqual(300);
+    expect(grew).toBeGreaterThan(30);
+    expect(shrank).toBeGreaterThan(30);
+  }, 30_000);
 });

@@ -55,7 +55,8 @@ describe('memory map', () => {
     expect(blockOffset(layout, 0, 'current')).toBe(3648); // 3648...6911
     expect(blockOffset(layout, 1, 'previous')).toBe(6912); // 6912...10175
     expect(blockOffset(layout, 1, 'current')).toBe(10176); // 10176...13439
-    expect(layout.totalBytes).toBe(13440);
+    expect(layout.worldOffset).toBe(13440); // the worker's world: 13440...16703
+    expect(layout.totalBytes).toBe(16704);
     expect(layout.signature).toBe('position:linear:3;rotation:quaternion:4');
   });
 
@@ -64,7 +65,8 @@ describe('memory map', () => {
     expect(layout.fields.map((f) => f.offset)).toEqual([0, 64]); // each run starts on a cache line
     expect(layout.generationOffset).toBe(128);
     expect(layout.blockBytes).toBe(192);
-    expect(layout.totalBytes).toBe(384 + 4 * 192);
+    expect(layout.worldOffset).toBe(384 + 4 * 192);
+    expect(layout.totalBytes).toBe(384 + 5 * 192);
   });
 
   it('aligns every run, block and the whole buffer to 64 bytes', () => {

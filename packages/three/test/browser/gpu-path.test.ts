@@ -145,6 +145,40 @@ it('draws a teleported and a spawned entity at their new state, not in between',
   expectDrawnLike(runtime.sample(next), after, 'the tick after');
 });
 
+it('draws entities that come back after the count fell at their new state: past the previous count nothing is compared', async () => {
+  // the publish copies live entities only, and so does the upload: after 3 -> 1 -> 3 the previous attributes of
+  // entities 1 and 2 hold an older tick, with the very generations they have now (a count change bumps none), so
+  // only the previous count (sfPrevCount) can make them snap
+  runtime = await motionRuntime();
+  await steps(runtime, 2);
+  stage = createStage();
+  const gpu = createInterpolatedInstancedMesh(runtime, markerGeometry(), white(), { position: 'position', rotation: 'rotation', scale: 'scale' });
+  stage.add(gpu.mesh);
+  gpu.update(timeAt(runtime, 0.5));
+  await runtime.commands.setCount(1);
+  await steps(runtime, 1); // tick 3: one entity
+  gpu.update(timeAt(runtime, 0.5));
+  expect(gpu.count).toBe(1);
+  await runtime.commands.setCount(3);
+  await steps(runtime, 1); // tick 4: entities 1 and 2 are back
+  const time = timeAt(runtime, 0.5);
+  gpu.update(time);
+  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 2, misses: 0 });
+  const frame = runtime.sample(time);
+  expect(frame.snapped).toBe(2);
+  const drawn = stage.markers(3);
+  expectDrawnLike(frame, drawn, 'entities back after the count fell');
+  const at = (i: number, k: number) => {
+    const m = motionAt(i, k);
+    return markerCentre(m.x, m.y, m.angle, m.scale);
+  };
+  expectNear(drawn[0]!, at(0, 3.5), TOLERANCE, 'entity 0 blends');
+  expectNear(drawn[1]!, at(1, 4), TOLERANCE, 'entity 1, back, is at its new state');
+  expectNear(drawn[2]!, at(2, 4), TOLERANCE, 'entity 2, back, is at its new state');
+  // its previous attributes hold tick 1 (uploaded two swaps ago): a blend would have drawn it at tick 2.5's place
+  expect(Math.hypot(drawn[1]!.x - at(1, 2.5)[0], drawn[1]!.y - at(1, 2.5)[1])).toBeGreaterThan(1);
+});
+
 it('lights a MeshStandardMaterial as three.js lights the same transform on a plain Mesh (normals turn with the instance)', async () => {
   runtime = await motionRuntime();
   await steps(runtime, 3);

@@ -1,0 +1,188 @@
+/**
+ * What a publish copies: entities 0 .. n - 1 of every field run and of the generation run of a block, never
+ * the rest of the capacity. A block (layout.ts) is a run per field, then the generations, each run
+ * `capacity * width` elements long; the live part of each run is its first `n * width` elements:
+ *
+ * ```text
+ *   block   ┌ position: capacity * 3 ──────────┬ rotation: capacity * 4 ──────────────┬ generation ─┐
+ *   copied   ████████░░░░░░░░░░░░░░░░░░░░░░░░░░  ██████████░░░░░░░░░░░░░░░░░░░░░░░░░░░  ███░░░░░░░░░
+ *            n * 3                               n * 4                                 n
+ * ```
+ *
+ * Runs whose live parts lie close together (little dead capacity between them, as when most of the capacity is
+ * live) are copied as one span, gap included: one call instead of several. The gap's bytes are dead in source
+ * and destination alike, so copying them changes nothing a reader may look at.
+ *
+ * The worker's world lies in the same buffer as the slots (layout.ts, `worldOffset`), so both of a publish's
+ * copies (world -> back current, front current -> back previous) are copies within one buffer, which need no
+ * view of their own and allocate nothing: WebAssembly `memory.copy` (memory-copy.ts) where the buffer is a
+ * WebAssembly.Memory the worker was given (the shared transport with the SIMD kernels), else
+ * `Float32Array.prototype.copyWithin` over a view of the whole buffer. Both are memmoves; measured in Chromium
+ * (apps/bench, suite publish), memory.copy costs less per call and, on shared memory, per byte.
+ * `copyAcross` is the fallback for a block in another buffer (a test's private world, the message
+ * transport's pooled buffers): per-span views and `set`, which allocates two views per span.
+ */
+import { blockOffset, type Layout, type SharedViews } from './layout.ts';
+import { createMemoryCopy, type MemoryCopy } from './memory-copy.ts';
+import type { Schema } from './schema.ts';
+
+/**
+ * Floats of dead capacity between two live parts below which they are copied as one span. A call into the
+ * engine's copy costs about as much as moving a few KB; copying 4 KB of dead bytes is cheaper than a second call.
+ */
+export const MERGE_GAP_FLOATS = 1024;
+
+/** The runs of a block as float offsets and floats per entity: the fields, then the generations (1 per entity). */
+export interface BlockRuns {
+  /** Float index of each run from the start of its block. */
+  readonly offsets: Int32Array;
+  /** Floats per entity of each run. */
+  readonly widths: Int32Array;
+}
+
+export function blockRuns(layout: Layout): BlockRuns {
+  const n = layout.fields.length + 1;
+  const offsets = new Int32Array(n);
+  const widths = new Int32Array(n);
+  layout.fields.forEach((field, i) => {
+    offsets[i] = field.offset / 4;
+    widths[i] = field.width;
+  });
+  offsets[n - 1] = layout.generationOffset / 4;
+  widths[n - 1] = 1;
+  return { offsets, widths };
+}
+
+/**
+ * Copies entities 0 .. count - 1 of every run from the block at float index `from` to the block at float
+ * index `to`, both in `f32` (a view over a whole buffer). Blocks may not overlap. Allocates nothing.
+ */
+export function copyLive(f32: Float32Array, runs: BlockRuns, from: number, to: number, count: number): void {
+  if (count <= 0) return;
+  const { offsets, widths } = runs;
+  let start = offsets[0]!;
+  let end = start + count * widths[0]!;
+  for (let i = 1; i < offsets.length; i++) {
+    const runStart = offsets[i]!;
+    const runEnd = runStart + count * widths[i]!;
+    if (runStart - end <= MERGE_GAP_FLOATS) {
+      end = runEnd;
+      continue;
+    }
+    f32.copyWithin(to + start, from + start, from + end);
+    start = runStart;
+    end = runEnd;
+  }
+  f32.copyWithin(to + start, from + start, from + end);
+}
+
+/** `copyLive` by WebAssembly `memory.copy`: the blocks at byte offsets `from` and `to` of the memory. */
+export function copyLiveBytes(copy: MemoryCopy, runs: BlockRuns, from: number, to: number, count: number): void {
+  if (count <= 0) return;
+  const { offsets, widths } = runs;
+  let start = offsets[0]!;
+  let end = start + count * widths[0]!;
+  for (let i = 1; i < offsets.length; i++) {
+    const runStart = offsets[i]!;
+    const runEnd = runStart + count * widths[i]!;
+    if (runStart - end <= MERGE_GAP_FLOATS) {
+      end = runEnd;
+      continue;
+    }
+    copy(to + 4 * start, from + 4 * start, 4 * (end - start));
+    start = runStart;
+    end = runEnd;
+  }
+  copy(to + 4 * start, from + 4 * start, 4 * (end - start));
+}
+
+/**
+ * The same copy between two blocks that may lie in different buffers (`from` and `to` each a view of one whole
+ * block). Allocates two views per copied span.
+ */
+export function copyAcross(from: Float32Array, to: Float32Array, runs: BlockRuns, count: number): void {
+  if (count <= 0) return;
+  const { offsets, widths } = runs;
+  let start = offsets[0]!;
+  let end = start + count * widths[0]!;
+  for (let i = 1; i < offsets.length; i++) {
+    const runStart = offsets[i]!;
+    const runEnd = runStart + count * widths[i]!;
+    if (runStart - end <= MERGE_GAP_FLOATS) {
+      end = runEnd;
+      continue;
+    }
+    to.set(from.subarray(start, end), start);
+    start = runStart;
+    end = runEnd;
+  }
+  to.set(from.subarray(start, end), start);
+}
+
+/**
+ * A publish's two copies for one buffer: `SlotWriter.publish` calls it between writing nothing and flipping,
+ * so everything here happens outside the lock, to the back slot only (see slots.ts).
+ */
+export class PublishCopier {
+  readonly #f32: Float32Array;
+  readonly #runs: BlockRuns;
+  /** Float index of each block: [slot][0 previous, 1 current]. */
+  readonly #blocks: readonly [readonly [number, number], readonly [number, number]];
+  /** Float index of the world in the same buffer, or -1 when it lies elsewhere (then `copyAcross`). */
+  readonly #world: number;
+  /** `memory.copy` over the buffer, when it is the given WebAssembly.Memory's and the world lies in it. */
+  readonly #copy: MemoryCopy | null;
+
+  constructor(
+    private readonly views: SharedViews<Schema>,
+    private readonly world: Float32Array,
+    /** The WebAssembly.Memory whose buffer `views` lays out, if it is one. */
+    memory: WebAssembly.Memory | null = null,
+  ) {
+    const { buffer, layout } = views;
+    this.#f32 = new Float32Array(buffer, 0, Math.floor(buffer.byteLength / 4));
+    this.#runs = blockRuns(layout);
+    const at = (slot: number, which: 'previous' | 'current') => blockOffset(layout, slot, which) / 4;
+    this.#blocks = [
+      [at(0, 'previous'), at(0, 'current')],
+      [at(1, 'previous'), at(1, 'current')],
+    ];
+    this.#world = world.buffer === buffer ? world.byteOffset / 4 : -1;
+    this.#copy = memory !== null && memory.buffer === buffer && this.#world >= 0 ? createMemoryCopy(memory) : null;
+  }
+
+  /** Which copy the publishes use: 'memory.copy', 'copyWithin' or 'set' (a world in another buffer). */
+  get method(): 'memory.copy' | 'copyWithin' | 'set' {
+    return this.#copy !== null ? 'memory.copy' : this.#world >= 0 ? 'copyWithin' : 'set';
+  }
+
+  /**
+   * Slot `back`'s previous block <- slot `front`'s current block, entities 0 .. previousCount - 1 (a fault
+   * test passes back === front: the block's own current); then its current block <- the world, entities
+   * 0 .. count - 1. Allocates nothing when the world lies in the buffer.
+   */
+  publish(front: 0 | 1, back: 0 | 1, previousCount: number, count: number): void {
+    const f32 = this.#f32;
+    const runs = this.#runs;
+    const to = this.#blocks[back];
+    const copy = this.#copy;
+    if (copy !== null) {
+      // byte offsets: the float indices times 4
+      copyLiveBytes(copy, runs, 4 * this.#blocks[front][1], 4 * to[0], previousCount);
+      copyLiveBytes(copy, runs, 4 * this.#world, 4 * to[1], count);
+      return;
+    }
+    copyLive(f32, runs, this.#blocks[front][1], to[0], previousCount);
+    if (this.#world >= 0) copyLive(f32, runs, this.#world, to[1], count);
+    else copyAcross(this.world, this.views.blocks[back].current, runs, count);
+  }
+
+  /** Every block <- the whole world (all of the capacity): the first publish, before any reader exists. */
+  initial(): void {
+    const { blocks } = this.views;
+    for (const slot of [0, 1] as const) {
+      blocks[slot].previous.set(this.world);
+      blocks[slot].current.set(this.world);
+    }
+  }
+}

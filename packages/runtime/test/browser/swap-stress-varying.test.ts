@@ -1,0 +1,130 @@
+/**
+ * Swap stress with a count that changes every tick: the publish copies only live entities (core/publish-copy.ts),
+ * so here the worker's count jumps by up to the whole capacity between two ticks (empty one tick in eight, full
+ * another) while this thread acquires the front slot as fast as it can. Every acquire must see the counts the
+ * tick numbers call for (COUNT for tick t, PREV_COUNT for t - 1), t in every component of the first COUNT
+ * entities of the current state, t - 1 in the first PREV_COUNT of the previous state, and t never going back.
+ * The two broken disciplines must fail the same verifier.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Runtime, StatePair } from 'steadyframe';
+import { createTestRuntime, type TestFault } from 'steadyframe/testing';
+import { META } from '../../src/core/layout.ts';
+import { stressSchema, varyingCount } from './fixtures/schemas.ts';
+import { fixtureWorker, waitFor, yieldToPage } from './helpers.ts';
+
+declare const __STRESS_ACQUIRES__: number;
+declare const __STRESS_CAPACITY__: number;
+declare const __STRESS_TICK_RATE__: number;
+const ACQUIRES = __STRESS_ACQUIRES__;
+const CAPACITY = __STRESS_CAPACITY__;
+const SOAK_TIMEOUT = 60_000 + ACQUIRES * 0.05;
+
+let runtime: Runtime<typeof stressSchema> | undefined;
+afterEach(() => runtime?.dispose());
+
+interface Verdict {
+  acquires: number;
+  violations: number;
+  firstViolation: string | null;
+  distinctTicks: number;
+  lastTick: number;
+  /** Acquires whose count grew / shrank from the previous state's, and whose count was 0 or the capacity. */
+  grew: number;
+  shrank: number;
+  empty: number;
+  full: number;
+}
+
+/** The first component of `view[0 .. n)` that is not `value`, as a message; null if all are. */
+function mismatch(view: Float32Array, n: number, value: number, what: string): string | null {
+  for (let j = 0; j < n; j++) if (view[j] !== value) return `${what}[${j}] = ${view[j]}, expected ${value}`;
+  return null;
+}
+
+async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAtFirst: boolean): Promise<Verdict> {
+  const { reader } = rt;
+  const v: Verdict = { acquires: 0, violations: 0, firstViolation: null, distinctTicks: 0, lastTick: -1, grew: 0, shrank: 0, empty: 0, full: 0 };
+  /** What is wrong with the pair, or null; under the lock (read() releases it after). */
+  const check = (slot: StatePair<typeof stressSchema>): string | null => {
+    const meta = slot.metaWords;
+    const t = meta[META.CUR_TICK]!;
+    const count = meta[META.COUNT]!;
+    const previousCount = meta[META.PREV_COUNT]!;
+    const pt = t === 0 ? 0 : t - 1;
+    // tick 0 is init's world, unfilled: zeros in both states
+    const value = t === 0 ? 0 : t;
+    const previousValue = t <= 1 ? 0 : t - 1;
+    let bad: string | null = null;
+    if (t < v.lastTick) bad = `tick went back from ${v.lastTick} to ${t}`;
+    if (meta[META.PREV_TICK] !== pt) bad ??= `previous tick ${meta[META.PREV_TICK]} with tick ${t}`;
+    if (count !== varyingCount(t, CAPACITY)) bad ??= `count ${count} in tick ${t}, expected ${varyingCount(t, CAPACITY)}`;
+    const expectedPrevious = varyingCount(pt, CAPACITY);
+    if (previousCount !== expectedPrevious) bad ??= `previous count ${previousCount} in tick ${t}, expected ${expectedPrevious}`;
+    bad ??= mismatch(slot.current.position, 3 * count, value, `tick ${t}: current position`);
+    bad ??= mismatch(slot.current.rotation, 4 * count, value, `tick ${t}: current rotation`);
+    bad ??= mismatch(slot.previous.position, 3 * previousCount, previousValue, `tick ${t}: previous position`);
+    bad ??= mismatch(slot.previous.rotation, 4 * previousCount, previousValue, `tick ${t}: previous rotation`);
+    if (t !== v.lastTick) {
+      v.distinctTicks++;
+      if (count > previousCount) v.grew++;
+      if (count < previousCount) v.shrank++;
+      if (count === 0) v.empty++;
+      if (count === CAPACITY) v.full++;
+    }
+    v.lastTick = Math.max(v.lastTick, t);
+    return bad;
+  };
+  while (v.acquires < acquires) {
+    const bad = reader.read(check);
+    if (bad === undefined) continue; // a miss: counted in reader.stats
+    v.acquires++;
+    if (bad !== null) {
+      v.violations++;
+      v.firstViolation ??= bad;
+      if (stopAtFirst) break;
+    }
+    if (v.acquires % 4096 === 0) await yieldToPage();
+  }
+  return v;
+}
+
+async function start(testFault?: TestFault) {
+  const made = await createTestRuntime({ worker: fixtureWorker('stress-varying', testFault), schema: stressSchema, capacity: CAPACITY }, testFault ?? 'none');
+  runtime = made.runtime;
+  await runtime.setTickRate(__STRESS_TICK_RATE__);
+  await runtime.start();
+  const rt = runtime;
+  await waitFor('the first ticks', () => rt.reader.publishCount() > 10);
+  return rt;
+}
+
+describe('swap stress with a count that changes every tick', () => {
+  it(`${ACQUIRES} contended acquires see each tick's live entities whole, and only its own`, async () => {
+    const rt = await start();
+    const v = await hammer(rt, ACQUIRES, false);
+    const stats = await rt.stats();
+    console.log(
+      `varying stress: ${v.acquires} acquires, ${v.distinctTicks} distinct ticks (count grew in ${v.grew}, shrank in ${v.shrank}, ` +
+        `empty ${v.empty}, full ${v.full}), last tick ${v.lastTick}; misses ${stats.lock.misses}; worker publishes ${stats.worker.publishes}, ` +
+        `flip waits ${stats.worker.flipWaits}`,
+    );
+    expect(v.firstViolation).toBeNull();
+    expect(v.violations).toBe(0);
+    expect(v.distinctTicks).toBeGreaterThan(Math.min(1000, ACQUIRES / 10));
+    // the counts really moved both ways, through empty and full worlds
+    expect(v.grew).toBeGreaterThan(v.distinctTicks / 10);
+    expect(v.shrank).toBeGreaterThan(v.distinctTicks / 10);
+    expect(v.empty).toBeGreaterThan(0);
+    expect(v.full).toBeGreaterThan(0);
+  }, SOAK_TIMEOUT);
+
+  for (const fault of ['unlocked-flip', 'front-write'] as const) {
+    it(`catches the broken discipline "${fault}"`, async () => {
+      const rt = await start(fault);
+      const v = await hammer(rt, Math.max(ACQUIRES, 100_000), true);
+      console.log(`varying stress, fault ${fault}: first violation after ${v.acquires} acquires: ${v.firstViolation}`);
+      expect(v.violations).toBeGreaterThan(0);
+    });
+  }
+});
