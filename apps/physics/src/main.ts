@@ -82,7 +82,8 @@ async function poll(): Promise<void> {
     <dt>bodies</dt><dd>${state.bodies} (${state.sleeping} asleep)</dd>
     <dt>fallen off</dt><dd>${state.fallen}</dd>
     <dt>tick</dt><dd>${state.tick}</dd>
-    <dt>fps</dt><dd>${fps.toFixed(0)} (every ${stats.pacing.interval} refresh)</dd>
+    <dt>fps</dt><dd>${fps.toFixed(0)}</dd>
+    <dt>interval</dt><dd>${stats.pacing.interval.toFixed(1)} ms${stats.pacing.refreshPeriod > 0 ? ` (every ${Math.round(stats.pacing.interval / stats.pacing.refreshPeriod)} refresh)` : ''}</dd>
   </dl>`;
 }
 setInterval(() => void poll().catch((error: unknown) => console.error(error)), 250);
