@@ -171,7 +171,8 @@ export function createPhysics<S extends Schema>(rapier: Rapier, world: World<S>,
       body.setTranslation({ x, y, z }, true);
       if (qx !== undefined && qy !== undefined && qz !== undefined && qw !== undefined) body.setRotation({ x: qx, y: qy, z: qz, w: qw }, true);
       copy(rapierWorld.bodies.raw, index, handles[index]!);
-      state[index] = (state[index]! & FIXED) | AWAKE;
+      // a fixed body stays out of the copy pass: this copy is the one it needs
+      if (state[index] !== FIXED) state[index] = AWAKE;
       world.snap(index);
     },
     step(dt) {

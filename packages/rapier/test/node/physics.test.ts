@@ -115,6 +115,23 @@ describe('mapping bodies to entities', () => {
   });
 });
 
+describe('fixed bodies', () => {
+  it('copies a fixed body on add and on teleport, and never in the copy pass', async () => {
+    const h = await physicsHarness(4, { tickRate: 60 });
+    const { physics, world, rapier } = h;
+    const floor = physics.add(rapier.RigidBodyDesc.fixed().setTranslation(0, -1, 0), rapier.ColliderDesc.cuboid(5, 1, 5));
+    expect(world.fields.position[3 * floor + 1]).toBe(-1);
+    expect(physics.publish()).toBe(0);
+    physics.teleport(floor, 0, -2, 0);
+    expect(world.fields.position[3 * floor + 1]).toBe(-2);
+    // the copy pass still leaves it out: a value written into its field stays
+    world.fields.position[3 * floor] = 42;
+    h.sim.stepOnce();
+    expect(physics.publish()).toBe(0);
+    expect(world.fields.position[3 * floor]).toBe(42);
+  });
+});
+
 describe('stepping', () => {
   it('moves a body in free fall along the integrator\'s path, within g t h / 2 of the analytic one', async () => {
     const tickRate = 60;
