@@ -3,7 +3,7 @@
 // against baselines measured in the same run, and writes docs/benchmarks.json and docs/benchmarks.md.
 //
 //   STEADYFRAME_BENCH_QUICK=1        a short run to try things out (writes nothing unless ..._OUT is set)
-//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish)
+//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_JS_FLAGS=' --x' more V8 flags for the browser (experiments, e.g. ' --no-liftoff')
 //   STEADYFRAME_BENCH_RENDER=file    only re-render benchmarks.md beside that benchmarks.json (no measuring)
@@ -21,7 +21,7 @@ import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './chromiu
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
-const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish'];
+const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics'];
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
 const suites = (process.env.STEADYFRAME_BENCH_SUITES ?? ALL_SUITES.join(','))
   .split(',')
@@ -362,6 +362,7 @@ function goals(results) {
       why: worst < 1 ? 'the worker sleeps without a timeout; only the 250 ms heartbeat (if present) wakes it' : 'see the CPU table',
     });
   }
+  out.push(...physicsGoals(results.physics?.data));
   return out;
 }
 
@@ -470,6 +471,100 @@ TypedArray.set of the live state's bytes (32 per entity) within shared memory; b
 pooled ArrayBuffer and posted, transferred (the page sends it back). Ratios are per round, to the same round's floor.
 
 ${table(['capacity / live', 'method', 'ms', '/ floor (shared)', '/ memcpy (plain)'], rows)}
+`;
+}
+
+/** Issue #13's goals: Rapier in the steadyframe worker (b) against Rapier on the main thread (a). */
+function physicsGoals(physics) {
+  const goals = {
+    cost: 'Rapier, 10k bodies: (b) in the worker costs the main thread ≥ 5× less per frame than (a) on it',
+    rate: 'Rapier: (b) holds the display rate where (a) cannot',
+    start: 'Rapier, 1k bodies: (b) starts (page load to the first frame with every body) in < 1 s',
+  };
+  if (physics === undefined) return Object.values(goals).map((goal) => ({ goal, measured: 'not measured (suite physics did not run)', met: null, why: '' }));
+  const at = (design, n) => physics.rows.find((r) => r.design === design && r.bodies === n);
+  const out = [];
+  const a10 = at('main', 10_000);
+  const b10 = at('worker', 10_000);
+  if (!a10 || !b10) out.push({ goal: goals.cost, measured: 'not measured at 10k', met: null, why: '' });
+  else {
+    const r = ratio(a10.summary.mainCpuPerFrame.median, b10.summary.mainCpuPerFrame.median);
+    out.push({
+      goal: goals.cost,
+      measured: `main-thread CPU per frame: (a) ${num(a10.summary.mainCpuPerFrame.median, 2)} ms / (b) ${num(b10.summary.mainCpuPerFrame.median, 2)} ms = ${times(r, 1)}; the page's own timed work: ${num(a10.summary.workPerFrame.median, 2)} / ${num(b10.summary.workPerFrame.median, 3)} ms`,
+      met: r >= 5,
+      why:
+        `(a) runs every Rapier step that falls due in the frame, on the main thread, then blends every body in JS; (b) leaves the main thread one acquire and the SIMD blend of the published pair (what is left of its share is the browser's own frame work)` +
+        (r >= 5 ? '.' : `, and still measured only ${times(r, 1)}.`),
+    });
+  }
+  // the display rate: the best frame rate any run reached (headless Chromium's rAF runs at its own steady rate)
+  const display = Math.max(...physics.rows.map((r) => r.summary.fps.max).filter(isNum));
+  const holds = (row) => row.summary.fps.median >= 0.9 * display;
+  const sizes = [...new Set(physics.rows.map((r) => r.bodies))];
+  const perSize = sizes.map((n) => ({ n, a: at('main', n), b: at('worker', n) })).filter((x) => x.a && x.b);
+  const aFails = perSize.filter((x) => !holds(x.a));
+  const bHolds = perSize.every((x) => holds(x.b));
+  out.push({
+    goal: goals.rate,
+    measured: `${num(display, 0)} fps at best; ${perSize.map((x) => `${entities(x.n)}: (a) ${num(x.a.summary.fps.median, 0)}, (b) ${num(x.b.summary.fps.median, 0)} fps`).join('; ')}`,
+    met: perSize.length === 0 ? null : bHolds && aFails.length > 0,
+    why:
+      perSize.length === 0
+        ? ''
+        : `(b) ${bHolds ? 'keeps ≥ 90% of it at every size' : 'falls under 90% of it at some size'}; (a) ${aFails.length > 0 ? `falls under it at ${aFails.map((x) => entities(x.n)).join(', ')}, where a frame must wait for the steps due` : 'keeps up at every size measured, so there is no size where it cannot'}. Whether the physics itself keeps up is the "sim speed" column: a worker that cannot step 60 Hz slows the simulation but not the frames.`,
+  });
+  const b1 = at('worker', 1000);
+  out.push({
+    goal: goals.start,
+    measured: b1 ? `(b) ${sp(b1.summary.startMs, 0)} ms; (a) ${sp(at('main', 1000)?.summary.startMs, 0)} ms` : 'not measured at 1k',
+    met: b1 ? b1.summary.startMs.median < 1000 : null,
+    why: b1
+      ? 'both load and initialise Rapier\'s compat build (WebAssembly inlined as base64), build the scene, and draw; (b) also starts the worker, attaches the shared buffer and aligns the clocks, and holds the attach until RAPIER.init() resolves.'
+      : '',
+  });
+  return out;
+}
+
+function physicsSection(physics) {
+  if (physics === undefined) return '';
+  const rows = physics.rows.map((r) => [
+    r.design === 'main' ? '(a) main thread, rAF + accumulator' : '(b) steadyframe worker',
+    entities(r.bodies),
+    sp(r.summary.startMs, 0),
+    sp(r.summary.fps, 1),
+    sp(r.summary.mainCpuPerFrame, 2),
+    sp(r.summary.workPerFrame, 3),
+    sp(r.summary.simSpeed, 2),
+    sp(r.summary.stepMs, 2),
+    r.design === 'main' ? '—' : pct(r.summary.lateFrames, 1),
+    pct(r.summary.judderP50, 1),
+    pct(r.summary.judderP99, 1),
+  ]);
+  return `## 7. Rapier: main thread vs the steadyframe worker
+
+The same scene and Rapier version (\`@dimforge/rapier3d-compat\`) both ways (\`apps/bench/src/shared/physics-scene.ts\`):
+a fixed floor, n boxes and spheres in layers above it falling into a pile, and a probe body in free fall beside
+it (it never touches anything: its path is known in closed form). **(a)**: Rapier stepped on the main thread in
+requestAnimationFrame, frame delta clamped to 0.5 s, a fixed-step accumulator at ${physics.tickRate} Hz and every body's previous
+and current pose kept per step, blended (lerp + nlerp) each frame at alpha = accumulator / dt: how
+@react-three/rapier runs it. **(b)**: Rapier in the steadyframe worker through \`@steadyframe/rapier\`, the page
+calling \`runtime.frame(ts)\` every animation frame. Neither draws with WebGL: both end each frame with the
+interpolated arrays a renderer would upload. Each run is a fresh page (an iframe), so **start** is from that page's
+navigation start to the end of the first frame with every body (after one discarded run of each design, so every
+measured run finds Rapier's chunks in the browser's caches, as a returning visitor would). Then after a warm-up, over a window: **main CPU /
+frame** (schedstat of the renderer's main thread per animation frame), **page work / frame** (the page's timed
+frame callback), **fps** (frames drawn per second), **sim speed** (simulated seconds per wall second: 1 keeps up),
+**step ms** (one Rapier step: (a) timed around each, pose reads included; (b) the worker's last step, its copy
+pass included) and the probe's **judder**: each frame's drawn height says which moment of the fall it shows (the
+inverse of the closed-form path); a straight line fitted to those moments against the frames' timestamps is the
+smooth playback a perfect design would give at the same speed; the judder is each frame's distance from it, in
+% of the probe's motion in one tick. Slow motion, played evenly, is not judder (it shows as sim speed < 1);
+hitches, doubled or skipped ticks and late frames are. **Late frames** ((b) only): frames drawn past the newest
+state, which hold the picture until the worker's next tick (\`stats().sampling.late\`); (a) has none by
+construction, its simulated time being whatever its frames reach. Median (min–max) over runs.
+
+${table(['design', 'bodies', 'start ms', 'fps', 'main CPU / frame ms', 'page work / frame ms', 'sim speed', 'step ms', 'late frames %', 'judder p50 %', 'judder p99 %'], rows)}
 `;
 }
 
@@ -715,7 +810,7 @@ spread of repeated samples. Nothing here is a test assertion on time.${run.quick
 | load average at start | ${m.loadAverageAtStart.map((x) => x.toFixed(2)).join(', ')} |
 | date, duration | ${run.date}, ${run.seconds} s |
 
-## Goals (issues #5 and #16)
+## Goals (issues #5, #13 and #16)
 
 ${table(['goal', 'measured', 'verdict', 'why'], g.map((x) => [x.goal, x.measured, mark(x.met), x.why]))}
 
@@ -725,6 +820,7 @@ ${motionSection(results.motion?.data)}
 ${timingSection(results.timing?.data)}
 ${lockSection(results.lock?.data)}
 ${publishSection(results.publish?.data)}
+${physicsSection(results.physics?.data)}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The benchmark page: `?suite=frame|transport|motion|timing|lock|publish` runs one suite (`&quick=1` for a short run)
+ * The benchmark page: `?suite=frame|transport|motion|timing|lock|publish|physics` runs one suite (`&quick=1` for a short run)
  * and leaves its results in `window.__results` (and `window.__done = true`), or `window.__error`.
  * scripts/bench.mjs opens one fresh page per suite and collects them.
  */
@@ -16,6 +16,15 @@ const suites: Record<string, () => Promise<unknown>> = {
   timing: async () => (await import('./suites/timing.ts')).timing(quick),
   lock: async () => (await import('./suites/lock.ts')).lock(quick),
   publish: async () => (await import('./suites/publish.ts')).publish(quick),
+  physics: async () => (await import('./suites/physics.ts')).physics(quick),
+  // one run of the physics suite, in the iframe it opens (a fresh page: its load time is the run's own)
+  'physics-run': async () => {
+    // the CPU meter reads /proc through the function the runner gave the top page
+    const snapshot = (window.parent as Window).__procSnapshot;
+    if (window.__procSnapshot === undefined && snapshot !== undefined) window.__procSnapshot = snapshot;
+    const design = params.get('design') === 'main' ? 'main' : 'worker';
+    return (await import('./suites/physics-run.ts')).physicsRun(design, Number(params.get('bodies') ?? 1000), quick);
+  },
 };
 
 async function run(): Promise<void> {

@@ -2,7 +2,7 @@
  * The packages as a user gets them: `pnpm pack` builds each tarball (prepack: tsc to dist/, publishConfig's
  * exports map), fresh apps OUTSIDE the workspace install them with npm, Vite builds each app and serves it with
  * the isolation headers, and headless Chromium runs it: the worker entry resolves, the page is isolated, frames
- * are drawn and move. The second app is the README's three.js example, verbatim.
+ * are drawn and move. The second app is the README's three.js example, verbatim (then the PixiJS and Rapier ones).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,7 @@ const threeApp = join(work, 'three-app');
 const servers: PreviewServer[] = [];
 let browser: Browser | undefined;
 const urls: string[] = [];
+let rapierUrl = '';
 const VITE_CONFIG = `const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 export default { server: { headers }, preview: { headers }, worker: { format: 'es' }, build: { target: 'es2022' } };`;
 
@@ -110,6 +111,12 @@ beforeAll(async () => {
   const pixiSources: Record<string, string> = { 'index.html': sources['index.html']! };
   for (const [name, text] of (readmeExamples() as Map<string, Map<string, string>>).get('With PixiJS')!) pixiSources[`src/${name}`] = text;
   urls.push(await makeApp(pixiApp, pixiSources, [runtime, pixiAdapter, `pixi.js@${pixiVersion}`]));
+  // and the Rapier one: @steadyframe/rapier packed, Rapier from the registry at the workspace's version
+  const rapierDir = join(packageDir, '..', 'rapier');
+  const rapierVersion = (JSON.parse(readFileSync(join(rapierDir, 'node_modules', '@dimforge', 'rapier3d-compat', 'package.json'), 'utf8')) as { version: string }).version;
+  const rapierSources: Record<string, string> = { 'index.html': sources['index.html']! };
+  for (const [name, text] of (readmeExamples() as Map<string, Map<string, string>>).get('With Rapier')!) rapierSources[`src/${name}`] = text;
+  rapierUrl = await makeApp(join(work, 'rapier-app'), rapierSources, [runtime, adapter, pack(rapierDir, packs), `three@${threeVersion}`, `@dimforge/rapier3d-compat@${rapierVersion}`]);
 }, 300_000);
 
 afterAll(async () => {
@@ -149,4 +156,8 @@ it("runs the README's three.js example from the packed tarballs: a moving scene"
 
 it("runs the README's PixiJS example from the packed tarballs: moving sprites", async () => {
   await expectMovingScene(urls[2]!, 2_500); // a hundred squares (a blank page is about 1.3 kB)
+});
+
+it("runs the README's Rapier example from the packed tarballs: boxes falling", async () => {
+  await expectMovingScene(rapierUrl, 5_000); // a thousand boxes falling onto an unseen floor
 });

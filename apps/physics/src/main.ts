@@ -1,0 +1,89 @@
+/**
+ * The page: starts the runtime, draws every paced frame, turns clicks and keys into commands, and keeps the HUD
+ * and `window.pile` (hooks for the e2e test) up to date. Rapier never loads here: it runs in the worker.
+ *
+ * ```text
+ *  rAF(ts) ─▶ runtime.pace(ts)   draw on this refresh?
+ *          ─▶ scene.draw(ts)     two GPU-blended meshes: copy the newest pair, set alpha, render
+ * ```
+ */
+import { createRuntime, type Runtime } from 'steadyframe';
+import { createPileScene } from './scene.ts';
+import { CAPACITY, HALF_FLOOR, SHAPES, START_BODIES, schema, type PhysicsSchema } from './schema.ts';
+import type { Commands, PileState } from './sim.worker.ts';
+
+export interface PileHooks {
+  ready: boolean;
+  runtime: Runtime<PhysicsSchema, Commands>;
+  frames: number;
+  /** The worker's counts, polled a few times a second. */
+  state: PileState | null;
+}
+
+declare global {
+  interface Window {
+    pile?: PileHooks;
+  }
+}
+
+const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'physics' });
+const runtime = await createRuntime<PhysicsSchema, Commands>({ worker, schema, capacity: CAPACITY });
+const canvas = document.getElementById('view') as HTMLCanvasElement;
+const view = createPileScene(runtime, canvas);
+addEventListener('resize', () => view.resize());
+
+// `?bodies=N` starts with N bodies instead of START_BODIES (init takes no parameters: a reset asks for them)
+const asked = Number(new URLSearchParams(location.search).get('bodies') ?? START_BODIES);
+if (asked !== START_BODIES && Number.isFinite(asked)) await runtime.commands.reset(Math.max(0, Math.min(CAPACITY - 8, asked)));
+
+const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null };
+window.pile = hooks;
+
+canvas.addEventListener('pointerdown', (event) => {
+  const at = view.floorPoint(event.clientX, event.clientY);
+  if (at === null) return;
+  const clamp = (v: number) => Math.max(-HALF_FLOOR + 2, Math.min(HALF_FLOOR - 2, v));
+  void runtime.commands.drop(200, clamp(at.x), clamp(at.z), SHAPES.mixed);
+});
+addEventListener('keydown', (event) => {
+  if (event.repeat) return;
+  const spot = () => (Math.random() - 0.5) * HALF_FLOOR;
+  if (event.code === 'Space') void runtime.commands.drop(500, spot(), spot(), SHAPES.mixed);
+  else if (event.code === 'KeyB') void runtime.commands.drop(300, spot(), spot(), SHAPES.boxes);
+  else if (event.code === 'KeyS') void runtime.commands.drop(300, spot(), spot(), SHAPES.spheres);
+  else if (event.code === 'KeyR') void runtime.commands.reset();
+  else return;
+  event.preventDefault();
+});
+
+let fps = 0;
+let fpsFrames = 0;
+let fpsSince = performance.now();
+await runtime.start();
+view.renderer.setAnimationLoop((ts) => {
+  if (!runtime.pace(ts)) return;
+  view.draw(ts);
+  hooks.frames++;
+  fpsFrames++;
+  if (ts - fpsSince >= 500) {
+    fps = (1000 * fpsFrames) / (ts - fpsSince);
+    fpsFrames = 0;
+    fpsSince = ts;
+  }
+});
+
+const hud = document.getElementById('hud')!;
+async function poll(): Promise<void> {
+  const [stats, state] = await Promise.all([runtime.stats(), runtime.commands.state()]);
+  hooks.state = state;
+  hooks.ready = hooks.frames > 0;
+  hud.innerHTML = `<dl>
+    <dt>transport</dt><dd id="transport">${runtime.transport}</dd>
+    <dt>bodies</dt><dd>${state.bodies} (${state.sleeping} asleep)</dd>
+    <dt>fallen off</dt><dd>${state.fallen}</dd>
+    <dt>tick</dt><dd>${state.tick}</dd>
+    <dt>fps</dt><dd>${fps.toFixed(0)}</dd>
+    <dt>interval</dt><dd>${stats.pacing.interval.toFixed(1)} ms${stats.pacing.refreshPeriod > 0 ? ` (every ${Math.round(stats.pacing.interval / stats.pacing.refreshPeriod)} refresh)` : ''}</dd>
+  </dl>`;
+}
+setInterval(() => void poll().catch((error: unknown) => console.error(error)), 250);

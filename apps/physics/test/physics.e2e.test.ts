@@ -1,0 +1,87 @@
+/**
+ * End to end: the BUILT physics example, served by `vite preview` with its COOP/COEP headers, in headless
+ * Chromium (Debian's, through playwright). Rapier runs in the worker; the page sees bodies fall (their newest
+ * published heights go down), come to rest (Rapier puts every one to sleep and the published poses stop
+ * changing), a click drop a heap, R reset the pile, and the console stays clean. Read through `window.pile`.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
+import { buildAndPreview, launchChromium, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Few enough bodies to settle quickly on a busy machine. */
+const BODIES = 400;
+let page: Page;
+let browser: Browser;
+let errors: string[] = [];
+let served: { url: string; close(): Promise<void> } | undefined;
+
+const until = (what: string, expression: string, timeout?: number): Promise<void> => waitUntil(page, what, expression, timeout);
+const read = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
+
+/** The newest published heights (y) of the dynamic bodies (the floor and walls are entities 0..4). */
+const HEIGHTS = `(() => { const f = window.pile.runtime.sample(Infinity); const y = [];
+  for (let i = 5; i < f.count; i++) y.push(f.fields.position[3 * i + 1]); return y; })()`;
+
+beforeAll(async () => {
+  served = await buildAndPreview(root);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  errors = watchErrors(page);
+  await page.goto(`${served!.url}?bodies=${BODIES}`);
+  await until('the first frame and pile state', `window.pile?.ready === true && window.pile.state?.bodies === ${BODIES}`, 30_000);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+});
+
+const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+
+describe('the physics example, built and served by vite preview', () => {
+  it('runs on the shared transport', async () => {
+    expect(await read('crossOriginIsolated')).toBe(true);
+    expect(await read('window.pile.runtime.transport')).toBe('shared');
+  });
+
+  it('sees the bodies fall, then come to rest on the floor', async () => {
+    // a fresh heap, its layers from y = 4 up, made by one held tick so the page sees it before it falls
+    await page.evaluate(`(async () => { const r = window.pile.runtime; await r.pause(); await r.commands.reset(); await r.stepOnce(); })()`);
+    const start = await read<number[]>(HEIGHTS);
+    expect(start.length).toBe(BODIES);
+    expect(Math.min(...start)).toBeGreaterThan(3);
+    await page.evaluate('window.pile.runtime.resume()');
+    await until('the heap to sink', `(${HEIGHTS}).reduce((a, b) => a + b, 0) / ${BODIES} < ${mean(start) - 1}`, 30_000);
+    // about 11 simulated seconds in Node; longer on a busy machine, where the worker drops time it cannot keep up with
+    await until('every body asleep', 'window.pile.state.sleeping === window.pile.state.bodies && window.pile.state.bodies > 0', 150_000);
+    const a = await read<number[]>(HEIGHTS);
+    const tick = await read<number>('window.pile.state.tick');
+    await until('some ticks later', `window.pile.state.tick > ${tick + 10}`);
+    const b = await read<number[]>(HEIGHTS);
+    expect(b.length).toBe(a.length);
+    // at rest: not a single published value moved, and the pile lies on the floor (its top at y = 0)
+    expect(b).toEqual(a);
+    expect(Math.min(...b)).toBeGreaterThan(0);
+    expect(mean(b)).toBeLessThan(mean(start));
+    expect(await read<number>('window.pile.state.fallen')).toBeLessThan(BODIES / 10);
+  }, 200_000);
+
+  it('drops a heap where the floor is clicked, and R resets the pile', async () => {
+    const before = await read<number>('window.pile.state.bodies');
+    const box = (await page.locator('#view').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await until('200 more bodies', `window.pile.state.bodies === ${before + 200}`);
+    await page.keyboard.press('r');
+    await until('the pile reset', `window.pile.state.bodies === ${BODIES} && window.pile.state.sleeping === 0`);
+    const frames = await read<number>('window.pile.frames');
+    await until('frames still drawn', `window.pile.frames > ${frames + 5}`);
+  });
+
+  it('logged no console errors', () => {
+    expect(errors).toEqual([]);
+  });
+});

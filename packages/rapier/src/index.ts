@@ -1,0 +1,16 @@
+/**
+ * @steadyframe/rapier: Rapier physics in the steadyframe simulation worker. Import it from the worker module.
+ *
+ * ```ts
+ * import RAPIER from '@dimforge/rapier3d-compat';
+ * import { schema3d } from 'steadyframe/worker';
+ * import { exposePhysics } from '@steadyframe/rapier';
+ * exposePhysics(RAPIER, { schema: schema3d, tickRate: 60, init(physics) { physics.add(...) } });
+ * ```
+ */
+export { createPhysics } from './physics.ts';
+export type { Physics, PhysicsOptions, Rapier } from './physics.ts';
+export { exposePhysics, physicsSimulation } from './physics-simulation.ts';
+export type { PhysicsSimulationDefinition } from './physics-simulation.ts';
+export { deferEndpoint } from './deferred-endpoint.ts';
+export type { Endpoint } from './deferred-endpoint.ts';

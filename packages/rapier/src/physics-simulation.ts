@@ -1,0 +1,65 @@
+/**
+ * A steadyframe simulation whose step is a Rapier step: `physicsSimulation` builds the definition,
+ * `exposePhysics` serves it from a worker once Rapier's WebAssembly is ready.
+ *
+ *   main thread        attach ─┐                         frames blend tick n-1 -> n
+ *   worker       RAPIER.init() ├─ held ─┐ init(physics) ─ step: beforeStep, Rapier step(dt), copy pass ─ publish
+ *                              └────────┘ (deferEndpoint)
+ */
+import { exposeSimulation, type Schema, type SimulationDefinition, type TickInfo, type World } from 'steadyframe/worker';
+import { deferEndpoint, type Endpoint } from './deferred-endpoint.ts';
+import { createPhysics, type Physics, type PhysicsOptions, type Rapier } from './physics.ts';
+
+export interface PhysicsSimulationDefinition<S extends Schema>
+  extends Omit<SimulationDefinition<S>, 'init' | 'step'>,
+    PhysicsOptions {
+  /** Adds the bodies of tick 0 (`physics.add`). Runs on attach and on `restart('scratch')`, on a new Rapier world. */
+  init?(physics: Physics, world: World<S>): void;
+  /** Runs before each Rapier step: apply input, forces, spawns, teleports. */
+  beforeStep?(physics: Physics, tick: TickInfo, world: World<S>): void;
+  /** Runs after each Rapier step and copy pass: read contacts, despawn what fell out of the world. */
+  afterStep?(physics: Physics, tick: TickInfo, world: World<S>): void;
+  /** Called with the new `Physics` each time one is created (on attach and on each restart from scratch). */
+  onPhysics?(physics: Physics): void;
+}
+
+/**
+ * The steadyframe simulation definition that steps a Rapier world once per tick, by `tick.dt`, and copies the
+ * bodies' poses into the schema's position and rotation fields. Rapier must be initialised (`await
+ * RAPIER.init()`) before the main thread attaches: `exposePhysics` sees to that.
+ *
+ * `restart('last')` puts back the last published fields but not Rapier's state: the bodies carry on from where
+ * Rapier has them, and the next copy pass overwrites the fields of every awake body.
+ */
+export function physicsSimulation<S extends Schema>(rapier: Rapier, definition: PhysicsSimulationDefinition<S>): SimulationDefinition<S> {
+  const { init, beforeStep, afterStep, onPhysics, gravity, position, rotation, ...rest } = definition;
+  const options: PhysicsOptions = {
+    ...(gravity === undefined ? {} : { gravity }),
+    ...(position === undefined ? {} : { position }),
+    ...(rotation === undefined ? {} : { rotation }),
+  };
+  let physics: Physics | null = null;
+  return {
+    ...rest,
+    init(world) {
+      physics?.dispose();
+      physics = createPhysics(rapier, world, options);
+      onPhysics?.(physics);
+      init?.(physics, world);
+    },
+    step(world, tick) {
+      const p = physics!;
+      beforeStep?.(p, tick, world);
+      p.step(tick.dt);
+      afterStep?.(p, tick, world);
+    },
+  };
+}
+
+/**
+ * Initialises Rapier and serves the physics simulation to the main thread (call it once, at the top level of
+ * the worker module, instead of `exposeSimulation`). Messages that arrive before Rapier is ready are held.
+ */
+export function exposePhysics<S extends Schema>(rapier: Rapier, definition: PhysicsSimulationDefinition<S>, endpoint: Endpoint = globalThis as unknown as Endpoint): void {
+  exposeSimulation(physicsSimulation(rapier, definition), deferEndpoint(endpoint, rapier.init()));
+}
