@@ -10,6 +10,7 @@ import type { AttachConfig, SimulationInfo, SimulationRemote, TransportKind, Wor
 import { validateSchema, type FieldViews, type Schema } from '../core/schema.ts';
 import { SlotReader, writeNextFrame, type ReadLockStats, type StateSource, type TestFault } from '../core/slots.ts';
 import { MessageSource } from './message-source.ts';
+import { warnIfNotIsolated } from './isolation-warning.ts';
 import { Emitter } from './events.ts';
 import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
 import { createFramePacer, type FramePacer, type FramePacerOptions, type PacerChange } from './frame-pacer.ts';
@@ -251,6 +252,7 @@ export async function createRuntime<S extends Schema, C extends object = Record<
   }
   if (wanted === 'shared' && !isolated) throw new Error(ISOLATION_REQUIRED);
   const transportKind: TransportKind = wanted === 'message' || !isolated ? 'message' : 'shared';
+  warnIfNotIsolated(wanted, transportKind);
   if (typeof worker?.postMessage !== 'function') {
     throw new TypeError("steadyframe: options.worker must be a Worker, e.g. new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module' })");
   }

@@ -1,17 +1,21 @@
 /**
  * The packages as a user gets them: `pnpm pack` builds each tarball (prepack: tsc to dist/, publishConfig's
- * exports map), fresh apps OUTSIDE the workspace install them with npm, Vite builds each app and serves it with
- * the isolation headers, and headless Chromium runs it: the worker entry resolves, the page is isolated, frames
- * are drawn and move. The second app is the README's three.js example, verbatim.
+ * exports map), and the tarballs' own package.json and files are checked. Then fresh apps OUTSIDE the workspace
+ * install them with npm: a minimal one built with Vite's API, and the README's three.js and PixiJS examples in
+ * the layout `npm create vite@latest -- --template vanilla-ts` makes (its index.html, tsconfig.json and
+ * package.json, reproduced below so that this runs offline), installed with the README's install lines and
+ * built with the template's own `npm run build` (`tsc && vite build`). Each is served with the isolation headers
+ * and run in headless Chromium: the worker entry resolves, the page is isolated, frames are drawn and move, and
+ * the example's canvas fills the window with no margin and no scrollbars.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helpers shared with the scripts; no type declarations.
 import { pnpm } from '../../../../scripts/bootstrap.mjs';
 // @ts-expect-error: as above.
@@ -20,38 +24,142 @@ import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
 import { launchChromium, screenshotsOfMotion, watchErrors } from '../../../../scripts/e2e-support.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(packageDir, '..', '..');
 const threeDir = join(packageDir, '..', 'three');
 const pixiDir = join(packageDir, '..', 'pixi');
 const work = mkdtempSync(join(tmpdir(), 'steadyframe-packed-'));
-const pixiApp = join(work, 'pixi-app');
-const app = join(work, 'app');
-const threeApp = join(work, 'three-app');
+const packs = join(work, 'packs');
 const servers: PreviewServer[] = [];
 let browser: Browser | undefined;
 const urls: string[] = [];
+/** Package name -> its tarball. */
+const tarballs = new Map<string, string>();
 const VITE_CONFIG = `const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 export default { server: { headers }, preview: { headers }, worker: { format: 'es' }, build: { target: 'es2022' } };`;
+const examples = () => readmeExamples() as Map<string, Map<string, string>>;
+
+/** The version of `name` installed in the workspace package at `dir`. */
+function versionIn(dir: string, name: string): string {
+  return (JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * create-vite 9.3.0's template-vanilla-ts, the files the README's examples go into (src/main.ts is replaced by
+ * the example's; its counter.ts, style.css and assets are left out: the example's main.ts does not import them).
+ * The devDependencies are the template's ranges ("typescript": "~7.0.2", "vite": "^8.3.4") pinned to the
+ * workspace's versions, so npm can take them from its cache.
+ */
+const template = {
+  'index.html': `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
+    <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+    <title>Vite + TS</title>
+  </head>
+  <body>
+    <div id="app"></div>
+    <script type="module" src="/src/main.ts"></script>
+  </body>
+</html>
+`,
+  'tsconfig.json': `{
+  "compilerOptions": {
+    "target": "es2023",
+    "module": "esnext",
+    "lib": ["ES2023", "DOM"],
+    "types": ["vite/client"],
+    "allowArbitraryExtensions": true,
+    "skipLibCheck": true,
+
+    /* Bundler mode */
+    "moduleResolution": "bundler",
+    "allowImportingTsExtensions": true,
+    "verbatimModuleSyntax": true,
+    "moduleDetection": "force",
+    "noEmit": true,
+
+    /* Linting */
+    "noUnusedLocals": true,
+    "noUnusedParameters": true,
+    "erasableSyntaxOnly": true,
+    "noFallthroughCasesInSwitch": true
+  },
+  "include": ["src"]
+}
+`,
+  'package.json': JSON.stringify(
+    {
+      name: 'vite-typescript-starter',
+      private: true,
+      version: '0.0.0',
+      type: 'module',
+      scripts: { dev: 'vite', build: 'tsc && vite build', preview: 'vite preview' },
+      devDependencies: { typescript: versionIn(root, 'typescript'), vite: versionIn(root, 'vite') },
+    },
+    null,
+    2,
+  ),
+  'public/favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="46" viewBox="0 0 48 46"><path fill="#863bff" d="M0 0h48v46H0z"/></svg>',
+};
 
 /** Packs a workspace package into `packs` and returns the tarball's path. */
-function pack(dir: string, packs: string): string {
+function pack(dir: string): string {
   const [command, ...prefix] = pnpm() as string[];
   const before = new Set(readdirSync(packs));
   execFileSync(command!, [...prefix, 'pack', '--pack-destination', packs], { cwd: dir, stdio: 'pipe' });
   return join(packs, readdirSync(packs).find((name) => !before.has(name) && name.endsWith('.tgz'))!);
 }
 
-/** Writes an app, installs `packages` into it with npm, builds it with Vite, serves it; returns its URL. */
+function npm(dir: string, args: string[]): void {
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, stdio: 'pipe' });
+}
+
+/** Serves a built app's dist/ with the isolation headers; returns its URL. */
+async function serve(dir: string, configFile: string | false): Promise<string> {
+  const server = await preview({ root: dir, configFile, logLevel: 'error', build: { outDir: join(dir, 'dist') }, preview: { port: 0, host: '127.0.0.1' } });
+  servers.push(server);
+  return server.resolvedUrls!.local[0]!;
+}
+
+/** Writes a minimal app, installs `packages` into it with npm, builds it with Vite's API, serves it. */
 async function makeApp(dir: string, sources: Record<string, string>, packages: string[]): Promise<string> {
   mkdirSync(join(dir, 'src'), { recursive: true });
   for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, name), text);
   writeFileSync(join(dir, 'vite.config.js'), VITE_CONFIG);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packages], { cwd: dir, stdio: 'pipe' });
+  npm(dir, ['install', ...packages]);
   const configFile = join(dir, 'vite.config.js');
   await build({ root: dir, configFile, logLevel: 'error', build: { outDir: join(dir, 'dist') } });
-  const server = await preview({ root: dir, configFile, logLevel: 'error', build: { outDir: join(dir, 'dist') }, preview: { port: 0, host: '127.0.0.1' } });
-  servers.push(server);
-  return server.resolvedUrls!.local[0]!;
+  return serve(dir, configFile);
+}
+
+/**
+ * The vanilla-ts template with a README example in it: the example's `vite.config.ts` at the root (the three.js
+ * section's, for both), its other files in src/; the README's two install lines, with the tarballs for the
+ * packages not yet published; then the template's own `npm run build`. Serves the result; returns its URL.
+ */
+async function makeTemplateApp(dir: string, section: string, install: string[], installDev: string[]): Promise<string> {
+  for (const [name, text] of Object.entries(template)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'vite.config.ts'), examples().get('With three.js')!.get('vite.config.ts')!);
+  for (const [name, text] of examples().get(section)!) {
+    if (name !== 'vite.config.ts') writeFileSync(join(dir, 'src', name), text);
+  }
+  npm(dir, ['install']); // the template's own devDependencies
+  npm(dir, ['install', ...install]);
+  npm(dir, ['install', '--save-dev', ...installDev]);
+  try {
+    execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'pipe' });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`\`npm run build\` (tsc && vite build) failed for the README's "${section}" example:\n${stdout}${stderr}`);
+  }
+  return serve(dir, join(dir, 'vite.config.ts'));
 }
 
 const files: Record<string, string> = {
@@ -90,32 +198,81 @@ await runtime.start();`,
 beforeAll(async () => {
   // the browser first: no point packing and building without one
   browser = await launchChromium();
-  const packs = join(work, 'packs');
   mkdirSync(packs);
-  const runtime = pack(packageDir, packs);
-  const adapter = pack(threeDir, packs);
-  const threeVersion = (JSON.parse(readFileSync(join(threeDir, 'node_modules', 'three', 'package.json'), 'utf8')) as { version: string }).version;
-  urls.push(await makeApp(app, files, [runtime]));
-  // the README's three.js example as it stands, with a page to hold it
-  const example = (readmeExamples() as Map<string, Map<string, string>>).get('With three.js')!;
-  const sources: Record<string, string> = {
-    'index.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><style>body{margin:0}</style></head>
-<body><script type="module" src="/src/main.ts"></script></body></html>`,
-  };
-  for (const [name, text] of example) sources[`src/${name}`] = text;
-  urls.push(await makeApp(threeApp, sources, [runtime, adapter, `three@${threeVersion}`]));
-  // and the PixiJS one
-  const pixiAdapter = pack(pixiDir, packs);
-  const pixiVersion = (JSON.parse(readFileSync(join(pixiDir, 'node_modules', 'pixi.js', 'package.json'), 'utf8')) as { version: string }).version;
-  const pixiSources: Record<string, string> = { 'index.html': sources['index.html']! };
-  for (const [name, text] of (readmeExamples() as Map<string, Map<string, string>>).get('With PixiJS')!) pixiSources[`src/${name}`] = text;
-  urls.push(await makeApp(pixiApp, pixiSources, [runtime, pixiAdapter, `pixi.js@${pixiVersion}`]));
-}, 300_000);
+  for (const dir of [packageDir, threeDir, pixiDir]) {
+    const path = pack(dir);
+    tarballs.set((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name, path);
+  }
+  const runtime = tarballs.get('steadyframe')!;
+  urls.push(await makeApp(join(work, 'app'), files, [runtime]));
+  // the README's examples as they stand, in the vanilla-ts template, installed as the README says
+  const three = `three@${versionIn(threeDir, 'three')}`;
+  const threeTypes = `@types/three@${versionIn(threeDir, '@types/three')}`;
+  urls.push(await makeTemplateApp(join(work, 'three-app'), 'With three.js', [runtime, tarballs.get('@steadyframe/three')!, three], [threeTypes]));
+  const pixi = `pixi.js@${versionIn(pixiDir, 'pixi.js')}`;
+  urls.push(await makeTemplateApp(join(work, 'pixi-app'), 'With PixiJS', [runtime, tarballs.get('@steadyframe/pixi')!, pixi], []));
+}, 400_000);
 
 afterAll(async () => {
   await browser?.close();
   for (const server of servers) await server.close();
   rmSync(work, { recursive: true, force: true });
+});
+
+/** Every string an exports map points at (conditions nested or not). */
+function exportTargets(exports: unknown): string[] {
+  if (typeof exports === 'string') return [exports];
+  if (exports === null || typeof exports !== 'object') return [];
+  return Object.values(exports).flatMap(exportTargets);
+}
+
+/** All files under `dir`, relative to it, with forward slashes. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(dir, `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+  );
+}
+
+describe('the tarballs', () => {
+  const license = readFileSync(join(root, 'LICENSE'), 'utf8');
+  for (const name of ['steadyframe', '@steadyframe/three', '@steadyframe/pixi']) {
+    it(`${name}: a package.json npm can install, exports that resolve, LICENSE and maps inside`, () => {
+      const out = join(work, 'unpacked', name.replace('/', '+'));
+      mkdirSync(out, { recursive: true });
+      execFileSync('tar', ['-xzf', tarballs.get(name)!, '-C', out]);
+      const dir = join(out, 'package');
+      const text = readFileSync(join(dir, 'package.json'), 'utf8');
+      expect(text).not.toMatch(/"(catalog|workspace):/); // pnpm rewrote them; npm would not understand them
+      const manifest = JSON.parse(text) as Record<string, any>;
+      const files = new Set(filesUnder(dir));
+      const targets = exportTargets(manifest.exports);
+      expect(targets.length).toBeGreaterThan(0);
+      for (const target of targets) {
+        expect(target).toMatch(/^\.\/dist\//);
+        expect(files, `exports → ${target}`).toContain(normalize(target).replace(/^\.\//, ''));
+      }
+      expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toBe(license);
+      expect(license).toMatch(/^MIT License[\s\S]*steadyframe contributors/);
+      for (const field of ['repository', 'homepage', 'bugs']) expect(manifest[field], field).toBeTruthy();
+      // a source map beside every module and a declaration map beside every declaration, whose sources ship too
+      const built = [...files].filter((file) => file.startsWith('dist/') && /\.(js|d\.ts)$/.test(file));
+      expect(built.length).toBeGreaterThan(2);
+      for (const file of built) {
+        expect(files, `map of ${file}`).toContain(`${file}.map`);
+        const map = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')) as { sources: string[] };
+        for (const source of map.sources) expect(files, `${file}.map → ${source}`).toContain(normalize(join(dirname(file), source)));
+      }
+      // README links that work on npm: absolute or in-page only
+      const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+      for (const [, target] of readme.matchAll(/\]\(([^)]+)\)/g)) expect(target).toMatch(/^(https:\/\/|#)/);
+      if (name !== 'steadyframe') {
+        // the adapters share the app's one runtime: a peer with a bounded range that this version satisfies
+        expect(manifest.dependencies?.steadyframe).toBeUndefined();
+        expect(manifest.peerDependencies.steadyframe).toBe('^0.1.0');
+        for (const range of Object.values(manifest.peerDependencies) as string[]) expect(range).toMatch(/<|\^/);
+      }
+    });
+  }
 });
 
 it('installs from the packed tarball into a fresh app, builds with Vite and runs in Chromium', async () => {
@@ -141,6 +298,13 @@ async function expectMovingScene(url: string, minBytes: number): Promise<void> {
   expect(first.length).toBeGreaterThan(minBytes); // not a blank canvas
   expect(Buffer.compare(first, second)).not.toBe(0); // it moves
   expect(errors).toEqual([]);
+  // the canvas fills the window from its corner: no body margin, no scrollbars
+  const layout = (await page.evaluate(`(() => {
+    const rect = document.querySelector('canvas').getBoundingClientRect();
+    const root = document.documentElement;
+    return [rect.left, rect.top, root.scrollWidth - innerWidth, root.scrollHeight - innerHeight];
+  })()`)) as number[];
+  expect(layout).toEqual([0, 0, 0, 0]);
 }
 
 it("runs the README's three.js example from the packed tarballs: a moving scene", async () => {
