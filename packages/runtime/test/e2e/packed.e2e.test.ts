@@ -9,7 +9,7 @@
  * the example's canvas fills the window with no margin and no scrollbars.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +36,10 @@ const urls: string[] = [];
 const tarballs = new Map<string, string>();
 const VITE_CONFIG = `const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 export default { server: { headers }, preview: { headers }, worker: { format: 'es' }, build: { target: 'es2022' } };`;
+/** A host that cannot set headers: no COOP, no COEP. */
+const NO_HEADERS_CONFIG = `export default { worker: { format: 'es' }, build: { target: 'es2022' } };`;
+/** The cross-origin-isolation service worker the README names for such hosts (tested with this version). */
+const COI_SERVICEWORKER = '0.1.7';
 const examples = () => readmeExamples() as Map<string, Map<string, string>>;
 
 /** The version of `name` installed in the workspace package at `dir`. */
@@ -124,12 +128,13 @@ async function serve(dir: string, configFile: string | false): Promise<string> {
 }
 
 /** Writes a minimal app, installs `packages` into it with npm, builds it with Vite's API, serves it. */
-async function makeApp(dir: string, sources: Record<string, string>, packages: string[]): Promise<string> {
+async function makeApp(dir: string, sources: Record<string, string>, packages: string[], config = VITE_CONFIG, afterInstall = () => {}): Promise<string> {
   mkdirSync(join(dir, 'src'), { recursive: true });
   for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, name), text);
-  writeFileSync(join(dir, 'vite.config.js'), VITE_CONFIG);
+  writeFileSync(join(dir, 'vite.config.js'), config);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
   npm(dir, ['install', ...packages]);
+  afterInstall();
   const configFile = join(dir, 'vite.config.js');
   await build({ root: dir, configFile, logLevel: 'error', build: { outDir: join(dir, 'dist') } });
   return serve(dir, configFile);
@@ -205,6 +210,14 @@ beforeAll(async () => {
   }
   const runtime = tarballs.get('steadyframe')!;
   urls.push(await makeApp(join(work, 'app'), files, [runtime]));
+  // the same app for a host that cannot set headers: served with none, coi-serviceworker as the README says
+  const coiApp = join(work, 'coi-app');
+  const coiPage = files['index.html']!.replace('<head>', '<head><script src="coi-serviceworker.min.js"></script>');
+  const copyServiceWorker = () => {
+    mkdirSync(join(coiApp, 'public'));
+    copyFileSync(join(coiApp, 'node_modules', 'coi-serviceworker', 'coi-serviceworker.min.js'), join(coiApp, 'public', 'coi-serviceworker.min.js'));
+  };
+  urls.push(await makeApp(coiApp, { ...files, 'index.html': coiPage }, [runtime, `coi-serviceworker@${COI_SERVICEWORKER}`], NO_HEADERS_CONFIG, copyServiceWorker));
   // the README's examples as they stand, in the vanilla-ts template, installed as the README says
   const three = `three@${versionIn(threeDir, 'three')}`;
   const threeTypes = `@types/three@${versionIn(threeDir, '@types/three')}`;
@@ -287,6 +300,27 @@ it('installs from the packed tarball into a fresh app, builds with Vite and runs
   expect(errors).toEqual([]);
 });
 
+it('on a host that sends no isolation headers, coi-serviceworker isolates the page: the shared transport', async () => {
+  const url = urls[1]!;
+  const response = await fetch(url);
+  expect(response.headers.get('cross-origin-opener-policy')).toBeNull(); // really no headers from the server
+  expect(response.headers.get('cross-origin-embedder-policy')).toBeNull();
+  const page = await browser!.newPage();
+  const errors = watchErrors(page) as string[];
+  await page.goto(url);
+  // the first load registers the service worker and reloads; the second is served through it, isolated
+  let state: { transport?: string; isolated: boolean; controlled: boolean; frames: number } | undefined;
+  for (let i = 0; i < 300 && state?.transport !== 'shared'; i++) {
+    await page.waitForTimeout(100);
+    state = await page
+      .evaluate('({ transport: window.transport, isolated: crossOriginIsolated, controlled: !!navigator.serviceWorker.controller, frames: window.seen?.length ?? 0 })')
+      .then((value) => value as typeof state, () => undefined); // the reload can cut an evaluation short
+  }
+  expect(state).toMatchObject({ transport: 'shared', isolated: true, controlled: true });
+  await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
+  expect(errors).toEqual([]);
+});
+
 /** Opens an example app; its scene must be drawn (a PNG over `minBytes`), move, and log no errors. */
 async function expectMovingScene(url: string, minBytes: number): Promise<void> {
   const page = await browser!.newPage({ viewport: { width: 480, height: 320 } });
@@ -308,9 +342,9 @@ async function expectMovingScene(url: string, minBytes: number): Promise<void> {
 }
 
 it("runs the README's three.js example from the packed tarballs: a moving scene", async () => {
-  await expectMovingScene(urls[1]!, 10_000); // a thousand cones
+  await expectMovingScene(urls[2]!, 10_000); // a thousand cones
 });
 
 it("runs the README's PixiJS example from the packed tarballs: moving sprites", async () => {
-  await expectMovingScene(urls[2]!, 2_500); // a hundred squares (a blank page is about 1.3 kB)
+  await expectMovingScene(urls[3]!, 2_500); // a hundred squares (a blank page is about 1.3 kB)
 });
