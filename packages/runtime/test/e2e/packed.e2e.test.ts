@@ -1,14 +1,17 @@
 /**
  * The packages as a user gets them: `pnpm pack` builds each tarball (prepack: tsc to dist/, publishConfig's
  * exports map), and the tarballs' own package.json and files are checked. Then fresh apps OUTSIDE the workspace
- * install them with npm: a minimal one built with Vite's API, and the README's three.js and PixiJS examples in
+ * install them with npm: a minimal one built with Vite's API (served by `vite preview` with the headers, by the
+ * README's Express recipe, and, as a host that sends no headers, with coi-serviceworker), and the README's
+ * three.js and PixiJS examples in
  * the layout `npm create vite@latest -- --template vanilla-ts` makes (its index.html, tsconfig.json and
  * package.json, reproduced below so that this runs offline), installed with the README's install lines and
  * built with the template's own `npm run build` (`tsc && vite build`). Each is served with the isolation headers
  * and run in headless Chromium: the worker entry resolves, the page is isolated, frames are drawn and move, and
  * the example's canvas fills the window with no margin and no scrollbars.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
@@ -30,6 +33,8 @@ const pixiDir = join(packageDir, '..', 'pixi');
 const work = mkdtempSync(join(tmpdir(), 'steadyframe-packed-'));
 const packs = join(work, 'packs');
 const servers: PreviewServer[] = [];
+const processes: ChildProcess[] = [];
+let expressUrl = '';
 let browser: Browser | undefined;
 const urls: string[] = [];
 /** Package name -> its tarball. */
@@ -107,6 +112,39 @@ const template = {
   ),
   'public/favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="46" viewBox="0 0 48 46"><path fill="#863bff" d="M0 0h48v46H0z"/></svg>',
 };
+
+/** The README's Express server (the ```js block that begins `// server.js`), verbatim. */
+function readmeExpressServer(): string {
+  const match = /```js\n(\/\/ server\.js\n[\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
+  if (match === null) throw new Error('the README has no ```js block beginning with // server.js');
+  return match[1]!;
+}
+
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Runs the README's Express server over `dir`'s built dist/ (express installed with npm); returns its URL. */
+async function serveWithExpress(dir: string): Promise<string> {
+  npm(dir, ['install', 'express']);
+  writeFileSync(join(dir, 'server.js'), readmeExpressServer());
+  const port = await freePort();
+  const server = spawn('node', ['server.js'], { cwd: dir, env: { ...process.env, PORT: String(port) }, stdio: 'pipe' });
+  processes.push(server);
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(url).then((response) => response.ok, () => false)) return url;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the README\'s Express server did not answer');
+}
 
 /** Packs a workspace package into `packs` and returns the tarball's path. */
 function pack(dir: string): string {
@@ -210,6 +248,7 @@ beforeAll(async () => {
   }
   const runtime = tarballs.get('steadyframe')!;
   urls.push(await makeApp(join(work, 'app'), files, [runtime]));
+  expressUrl = await serveWithExpress(join(work, 'app'));
   // the same app for a host that cannot set headers: served with none, coi-serviceworker as the README says
   const coiApp = join(work, 'coi-app');
   const coiPage = files['index.html']!.replace('<head>', '<head><script src="coi-serviceworker.min.js"></script>');
@@ -229,6 +268,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   for (const server of servers) await server.close();
+  for (const child of processes) child.kill();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -297,6 +337,18 @@ it('installs from the packed tarball into a fresh app, builds with Vite and runs
   expect(await page.evaluate('window.transport')).toBe('shared');
   const seen = (await page.evaluate('window.seen')) as number[];
   expect(seen.at(-1)!).toBeGreaterThan(seen[0]!); // it moves
+  expect(errors).toEqual([]);
+});
+
+it("served by the README's Express recipe: isolated, on the shared transport", async () => {
+  const response = await fetch(expressUrl);
+  expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(response.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
+  const page = await browser!.newPage();
+  const errors = watchErrors(page) as string[];
+  await page.goto(expressUrl);
+  await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
+  expect(await page.evaluate('[crossOriginIsolated, window.transport]')).toEqual([true, 'shared']);
   expect(errors).toEqual([]);
 });
 
