@@ -810,7 +810,7 @@ spread of repeated samples. Nothing here is a test assertion on time.${run.quick
 | load average at start | ${m.loadAverageAtStart.map((x) => x.toFixed(2)).join(', ')} |
 | date, duration | ${run.date}, ${run.seconds} s |
 
-## Goals (issues #5, #13 and #16)
+## Goals
 
 ${table(['goal', 'measured', 'verdict', 'why'], g.map((x) => [x.goal, x.measured, mark(x.met), x.why]))}
 

@@ -92,6 +92,17 @@ describe('the arena, built and served by vite preview', () => {
     await until('bullets to despawn (hits or old age)', `${BULLETS} === 0`);
   });
 
+  it('keeps the help line below the field, never over the rocks', async () => {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 420, height: 800 }]) {
+      await page.setViewportSize(viewport);
+      const field = (await page.locator('#view').boundingBox())!;
+      const help = (await page.locator('#help').boundingBox())!;
+      expect(help.y).toBeGreaterThanOrEqual(field.y + field.height);
+      expect(help.y + help.height).toBeLessThanOrEqual(viewport.height); // and still on screen
+    }
+    await page.setViewportSize({ width: 1200, height: 820 });
+  });
+
   it('logged no console errors', () => {
     expect(errors).toEqual([]);
   });

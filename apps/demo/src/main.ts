@@ -52,13 +52,25 @@ const NOT_ISOLATED =
   '  Cross-Origin-Embedder-Policy: require-corp';
 
 const CAPTIONS: Record<Settings['mode'], (s: Settings) => [string, string]> = {
-  latest: () => ['newest tick only', 'the same as the left: no interpolation'],
+  latest: () => ['newest tick only', 'the same as the orange panel: no interpolation'],
   interpolate: () => ['interpolated', "between the two newest ticks, at each frame's own time"],
   extrapolate: () => ['extrapolated', 'the newest tick moved on by its velocity: watch the walls'],
   delay: (s) => ['interpolated, delayed', `${s.delayTicks} tick${s.delayTicks === 1 ? '' : 's'} in the past: rides out a late worker, adds latency`],
 };
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+/** Says in words, at the top of the page, whether it is cross-origin isolated, and if not, why. */
+function showIsolation(): void {
+  const line = byId('isolation');
+  const isolated = globalThis.crossOriginIsolated === true;
+  line.classList.toggle('isolated', isolated);
+  line.textContent = isolated
+    ? 'Cross-origin isolated: the worker and the page share one SharedArrayBuffer (the fast transport).'
+    : !globalThis.isSecureContext
+      ? 'Not cross-origin isolated: the page is not a secure context (https or localhost), so states travel by message (the slower transport).'
+      : 'Not cross-origin isolated: the server did not send the COOP/COEP headers, so states travel by message (the slower transport).';
+}
 
 /** WebGL2 where there is one; `?renderer=canvas2d` asks for the fallback. */
 function bodyRenderer(canvas: HTMLCanvasElement, palette: Palette): BodyRenderer {
@@ -157,6 +169,7 @@ async function main(): Promise<void> {
     }
   };
   if (!globalThis.crossOriginIsolated) showProblem(NOT_ISOLATED, false);
+  showIsolation();
 
   const left = bodyRenderer(byId('left'), LEFT_PALETTE);
   const right = bodyRenderer(byId('right'), RIGHT_PALETTE);
@@ -271,7 +284,9 @@ async function main(): Promise<void> {
     overlay.setValue('ticks', `${(windowTicks / frames).toFixed(2)} · ${(windowTicks / seconds).toFixed(0)}/s`);
     overlay.setValue('alpha', metrics.alpha.toFixed(2));
     const age = windowAge / frames;
-    overlay.setValue('age', `${age.toFixed(1)} ms${age > 0 ? ' late' : ''}`);
+    // below 0 the newest state was made before the frame's time: the worker runs ahead on purpose, so that
+    // every frame finds the state it needs already published
+    overlay.setValue('age', age < 0 ? `ahead by ${(-age).toFixed(1)} ms` : `${age.toFixed(1)} ms late`);
     overlay.setValue('jitter', session?.log === null ? 'off: not isolated' : windowJitterCount === 0 ? '–' : `±${(windowJitter / windowJitterCount).toFixed(1)} ms`);
     overlay.setValue('step', `${worker.lastStepMs.toFixed(1)} ms · max ${worker.maxStepMs.toFixed(0)}`);
     overlay.setValue('lock', `${lock.spins} spins · ${lock.misses} missed · ${worker.flipWaits} waits`);
@@ -279,7 +294,7 @@ async function main(): Promise<void> {
     byId('status').textContent =
       `${fps.toFixed(0)} fps · tick ${worker.tick} at ${worker.tickRate} Hz × ${worker.timeScale} · ${metrics.count.toLocaleString('en')} bodies · ` +
       `${worker.status} · ${right.kind === 'webgl2' ? 'WebGL2' : 'Canvas2D'} · ` +
-      `${session?.runtime.transport === 'message' ? 'message transport (not isolated)' : 'SharedArrayBuffer'}${overloads}`;
+      `${session?.runtime.transport === 'message' ? 'message transport (not isolated)' : 'SharedArrayBuffer (isolated)'}${overloads}`;
     windowStart = now;
     windowFrames = windowTicks = windowAge = windowJitter = windowJitterCount = windowInterval = windowCost = 0;
   };

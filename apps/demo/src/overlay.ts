@@ -35,7 +35,7 @@ const CARDS = {
   },
   age: {
     title: 'state age',
-    legend: [['frame time − newest state', GREEN], ['late', RED]],
+    legend: [['state ahead of the frame (below 0), on purpose', GREEN], ['late', RED]],
     plot: { series: [{ color: GREEN, style: 'signed', above: RED }], min: -20, max: 5, guides: [0] },
   },
   jitter: {

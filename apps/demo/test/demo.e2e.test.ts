@@ -109,6 +109,40 @@ describe('the demo, built and served by vite preview', () => {
     await until('adaptive again', 'window.demo.stats?.pacing.adaptive === true');
   });
 
+  it('says it is cross-origin isolated in words above the fold, and the captions sit above the panels', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const line = page.locator('#isolation');
+    expect(await line.textContent()).toMatch(/^Cross-origin isolated/);
+    const box = (await line.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    for (const figure of ['#left', '#right']) {
+      const canvas = (await page.locator(figure).boundingBox())!;
+      const caption = (await page.locator(`figure:has(${figure}) figcaption`).boundingBox())!;
+      expect(caption.y + caption.height).toBeLessThanOrEqual(canvas.y); // not drawn over the bodies
+    }
+    // the state runs ahead of the clock on purpose: a reading that says so, not a bare negative number
+    await until('a state-age reading', "/ahead by|late/.test(document.querySelector('[data-card=age] .value').textContent)");
+    expect(await page.locator('[data-card=age] .value').textContent()).not.toContain('-');
+  });
+
+  it('at 420 px wide: stacked panels, no left/right in the text, no value cut or page wider than the screen', async () => {
+    await page.setViewportSize({ width: 420, height: 900 });
+    try {
+      await until('a few stats readings at this width', 'window.demo.metrics.frames > 10');
+      await page.waitForTimeout(600); // two stats polls: readings written at this width
+      const [left, right] = [(await page.locator('#left').boundingBox())!, (await page.locator('#right').boundingBox())!];
+      expect(right.y).toBeGreaterThan(left.y + left.height - 1); // stacked
+      const words = await read<string>("[...document.querySelectorAll('header, legend, figcaption')].map((e) => e.textContent).join(' ')");
+      expect(words).not.toMatch(/\b(left|right)\b/i);
+      const cut = await read<string[]>(`[...document.querySelectorAll('.card-head .value, output, figcaption, #isolation, #status')]
+        .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth).map((e) => e.textContent)`);
+      expect(cut).toEqual([]);
+      expect(await read<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(420);
+    } finally {
+      await page.setViewportSize({ width: 1200, height: 820 });
+    }
+  });
+
   it('logged no console errors', () => {
     expect(errors).toEqual([]);
   });
@@ -126,6 +160,7 @@ describe('the demo, built and served by vite preview', () => {
       const notice = await other.locator('#problem').textContent();
       expect(notice).toContain('Cross-Origin-Opener-Policy: same-origin');
       expect(notice).toContain('Cross-Origin-Embedder-Policy: require-corp');
+      expect(await other.locator('#isolation').textContent()).toMatch(/^Not cross-origin isolated: the server did not send the COOP\/COEP headers/);
       const tick = await other.evaluate<number>('window.demo.metrics.newestTick');
       await other.waitForFunction(`window.demo.metrics.newestTick > ${tick + 2}`, undefined, { timeout: 10_000 });
       expect(otherErrors).toEqual([]);

@@ -4,6 +4,7 @@
  * the two clocks. `createRuntime` is this with the library's own slot reader; the test-only entry
  * (`steadyframe/testing`) passes a deliberately broken one through `seams`.
  */
+import { warnIfNotIsolated } from './isolation-warning.ts';
 import { releaseProxy, transfer, wrap } from 'comlink';
 import { createSharedClock, currentTimeOrigin } from '../core/clock.ts';
 import { checkNumber, describeValue } from '../core/describe-value.ts';
@@ -66,6 +67,7 @@ export async function setUpRuntime<S extends Schema, C extends object>(options: 
   }
   if (wanted === 'shared' && !isolated) throw new Error(ISOLATION_REQUIRED);
   const kind: TransportKind = wanted === 'message' || !isolated ? 'message' : 'shared';
+  warnIfNotIsolated(wanted, kind);
   if (typeof worker?.postMessage !== 'function') {
     throw new TypeError(
       `steadyframe: options.worker must be a Worker, e.g. new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module' }); got ${describeValue(worker)}`,

@@ -1,17 +1,24 @@
 /**
  * The packages as a user gets them: `pnpm pack` builds each tarball (prepack: tsc to dist/, publishConfig's
- * exports map), fresh apps OUTSIDE the workspace install them with npm, Vite builds each app and serves it with
- * the isolation headers, and headless Chromium runs it: the worker entry resolves, the page is isolated, frames
- * are drawn and move. The second app is the README's three.js example, verbatim (then the PixiJS and Rapier ones).
+ * exports map), and the tarballs' own package.json and files are checked. Then fresh apps OUTSIDE the workspace
+ * install them with npm: a minimal one built with Vite's API (served by `vite preview` with the headers, by the
+ * README's Express recipe, and, as a host that sends no headers, with coi-serviceworker), and the README's
+ * three.js and PixiJS examples in
+ * the layout `npm create vite@latest -- --template vanilla-ts` makes (its index.html, tsconfig.json and
+ * package.json, reproduced below so that this runs offline), installed with the README's install lines and
+ * built with the template's own `npm run build` (`tsc && vite build`). Each is served with the isolation headers
+ * and run in headless Chromium: the worker entry resolves, the page is isolated, frames are drawn and move, and
+ * the example's canvas fills the window with no margin and no scrollbars.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helpers shared with the scripts; no type declarations.
 import { pnpm } from '../../../../scripts/bootstrap.mjs';
 // @ts-expect-error: as above.
@@ -20,39 +27,183 @@ import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
 import { launchChromium, screenshotsOfMotion, watchErrors } from '../../../../scripts/e2e-support.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(packageDir, '..', '..');
 const threeDir = join(packageDir, '..', 'three');
 const pixiDir = join(packageDir, '..', 'pixi');
+const rapierDir = join(packageDir, '..', 'rapier');
 const work = mkdtempSync(join(tmpdir(), 'steadyframe-packed-'));
-const pixiApp = join(work, 'pixi-app');
-const app = join(work, 'app');
-const threeApp = join(work, 'three-app');
+const packs = join(work, 'packs');
 const servers: PreviewServer[] = [];
+const processes: ChildProcess[] = [];
+let expressUrl = '';
 let browser: Browser | undefined;
 const urls: string[] = [];
-let rapierUrl = '';
+/** Package name -> its tarball. */
+const tarballs = new Map<string, string>();
 const VITE_CONFIG = `const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 export default { server: { headers }, preview: { headers }, worker: { format: 'es' }, build: { target: 'es2022' } };`;
+/** A host that cannot set headers: no COOP, no COEP. */
+const NO_HEADERS_CONFIG = `export default { worker: { format: 'es' }, build: { target: 'es2022' } };`;
+/** The cross-origin-isolation service worker the README names for such hosts (tested with this version). */
+const COI_SERVICEWORKER = '0.1.7';
+const examples = () => readmeExamples() as Map<string, Map<string, string>>;
+
+/** The version of `name` installed in the workspace package at `dir`. */
+function versionIn(dir: string, name: string): string {
+  return (JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * create-vite 9.3.0's template-vanilla-ts, the files the README's examples go into (src/main.ts is replaced by
+ * the example's; its counter.ts, style.css and assets are left out: the example's main.ts does not import them).
+ * The devDependencies are the template's ranges ("typescript": "~7.0.2", "vite": "^8.3.4") pinned to the
+ * workspace's versions, so npm can take them from its cache.
+ */
+const template = {
+  'index.html': `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
+    <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+    <title>Vite + TS</title>
+  </head>
+  <body>
+    <div id="app"></div>
+    <script type="module" src="/src/main.ts"></script>
+  </body>
+</html>
+`,
+  'tsconfig.json': `{
+  "compilerOptions": {
+    "target": "es2023",
+    "module": "esnext",
+    "lib": ["ES2023", "DOM"],
+    "types": ["vite/client"],
+    "allowArbitraryExtensions": true,
+    "skipLibCheck": true,
+
+    /* Bundler mode */
+    "moduleResolution": "bundler",
+    "allowImportingTsExtensions": true,
+    "verbatimModuleSyntax": true,
+    "moduleDetection": "force",
+    "noEmit": true,
+
+    /* Linting */
+    "noUnusedLocals": true,
+    "noUnusedParameters": true,
+    "erasableSyntaxOnly": true,
+    "noFallthroughCasesInSwitch": true
+  },
+  "include": ["src"]
+}
+`,
+  'package.json': JSON.stringify(
+    {
+      name: 'vite-typescript-starter',
+      private: true,
+      version: '0.0.0',
+      type: 'module',
+      scripts: { dev: 'vite', build: 'tsc && vite build', preview: 'vite preview' },
+      devDependencies: { typescript: versionIn(root, 'typescript'), vite: versionIn(root, 'vite') },
+    },
+    null,
+    2,
+  ),
+  'public/favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="46" viewBox="0 0 48 46"><path fill="#863bff" d="M0 0h48v46H0z"/></svg>',
+};
+
+/** The README's Express server (the ```js block that begins `// server.js`), verbatim. */
+function readmeExpressServer(): string {
+  const match = /```js\n(\/\/ server\.js\n[\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
+  if (match === null) throw new Error('the README has no ```js block beginning with // server.js');
+  return match[1]!;
+}
+
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Runs the README's Express server over `dir`'s built dist/ (express installed with npm); returns its URL. */
+async function serveWithExpress(dir: string): Promise<string> {
+  npm(dir, ['install', 'express']);
+  writeFileSync(join(dir, 'server.js'), readmeExpressServer());
+  const port = await freePort();
+  const server = spawn('node', ['server.js'], { cwd: dir, env: { ...process.env, PORT: String(port) }, stdio: 'pipe' });
+  processes.push(server);
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(url).then((response) => response.ok, () => false)) return url;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the README\'s Express server did not answer');
+}
 
 /** Packs a workspace package into `packs` and returns the tarball's path. */
-function pack(dir: string, packs: string): string {
+function pack(dir: string): string {
   const [command, ...prefix] = pnpm() as string[];
   const before = new Set(readdirSync(packs));
   execFileSync(command!, [...prefix, 'pack', '--pack-destination', packs], { cwd: dir, stdio: 'pipe' });
   return join(packs, readdirSync(packs).find((name) => !before.has(name) && name.endsWith('.tgz'))!);
 }
 
-/** Writes an app, installs `packages` into it with npm, builds it with Vite, serves it; returns its URL. */
-async function makeApp(dir: string, sources: Record<string, string>, packages: string[]): Promise<string> {
-  mkdirSync(join(dir, 'src'), { recursive: true });
-  for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, name), text);
-  writeFileSync(join(dir, 'vite.config.js'), VITE_CONFIG);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packages], { cwd: dir, stdio: 'pipe' });
-  const configFile = join(dir, 'vite.config.js');
-  await build({ root: dir, configFile, logLevel: 'error', build: { outDir: join(dir, 'dist') } });
+function npm(dir: string, args: string[]): void {
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, stdio: 'pipe' });
+}
+
+/** Serves a built app's dist/ with the isolation headers; returns its URL. */
+async function serve(dir: string, configFile: string | false): Promise<string> {
   const server = await preview({ root: dir, configFile, logLevel: 'error', build: { outDir: join(dir, 'dist') }, preview: { port: 0, host: '127.0.0.1' } });
   servers.push(server);
   return server.resolvedUrls!.local[0]!;
+}
+
+/** Writes a minimal app, installs `packages` into it with npm, builds it with Vite's API, serves it. */
+async function makeApp(dir: string, sources: Record<string, string>, packages: string[], config = VITE_CONFIG, afterInstall = () => {}): Promise<string> {
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, name), text);
+  writeFileSync(join(dir, 'vite.config.js'), config);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
+  npm(dir, ['install', ...packages]);
+  afterInstall();
+  const configFile = join(dir, 'vite.config.js');
+  await build({ root: dir, configFile, logLevel: 'error', build: { outDir: join(dir, 'dist') } });
+  return serve(dir, configFile);
+}
+
+/**
+ * The vanilla-ts template with a README example in it: the example's `vite.config.ts` at the root (the three.js
+ * section's, for both), its other files in src/; the README's two install lines, with the tarballs for the
+ * packages not yet published; then the template's own `npm run build`. Serves the result; returns its URL.
+ */
+async function makeTemplateApp(dir: string, section: string, install: string[], installDev: string[]): Promise<string> {
+  for (const [name, text] of Object.entries(template)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'vite.config.ts'), examples().get('With three.js')!.get('vite.config.ts')!);
+  for (const [name, text] of examples().get(section)!) {
+    if (name !== 'vite.config.ts') writeFileSync(join(dir, 'src', name), text);
+  }
+  npm(dir, ['install']); // the template's own devDependencies
+  npm(dir, ['install', ...install]);
+  npm(dir, ['install', '--save-dev', ...installDev]);
+  try {
+    execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'pipe' });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`\`npm run build\` (tsc && vite build) failed for the README's "${section}" example:\n${stdout}${stderr}`);
+  }
+  return serve(dir, join(dir, 'vite.config.ts'));
 }
 
 const files: Record<string, string> = {
@@ -91,38 +242,96 @@ await runtime.start();`,
 beforeAll(async () => {
   // the browser first: no point packing and building without one
   browser = await launchChromium();
-  const packs = join(work, 'packs');
   mkdirSync(packs);
-  const runtime = pack(packageDir, packs);
-  const adapter = pack(threeDir, packs);
-  const threeVersion = (JSON.parse(readFileSync(join(threeDir, 'node_modules', 'three', 'package.json'), 'utf8')) as { version: string }).version;
-  urls.push(await makeApp(app, files, [runtime]));
-  // the README's three.js example as it stands, with a page to hold it
-  const example = (readmeExamples() as Map<string, Map<string, string>>).get('With three.js')!;
-  const sources: Record<string, string> = {
-    'index.html': `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><style>body{margin:0}</style></head>
-<body><script type="module" src="/src/main.ts"></script></body></html>`,
+  for (const dir of [packageDir, threeDir, pixiDir, rapierDir]) {
+    const path = pack(dir);
+    tarballs.set((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name, path);
+  }
+  const runtime = tarballs.get('steadyframe')!;
+  urls.push(await makeApp(join(work, 'app'), files, [runtime]));
+  expressUrl = await serveWithExpress(join(work, 'app'));
+  // the same app for a host that cannot set headers: served with none, coi-serviceworker as the README says
+  const coiApp = join(work, 'coi-app');
+  const coiPage = files['index.html']!.replace('<head>', '<head><script src="coi-serviceworker.min.js"></script>');
+  const copyServiceWorker = () => {
+    mkdirSync(join(coiApp, 'public'));
+    copyFileSync(join(coiApp, 'node_modules', 'coi-serviceworker', 'coi-serviceworker.min.js'), join(coiApp, 'public', 'coi-serviceworker.min.js'));
   };
-  for (const [name, text] of example) sources[`src/${name}`] = text;
-  urls.push(await makeApp(threeApp, sources, [runtime, adapter, `three@${threeVersion}`]));
-  // and the PixiJS one
-  const pixiAdapter = pack(pixiDir, packs);
-  const pixiVersion = (JSON.parse(readFileSync(join(pixiDir, 'node_modules', 'pixi.js', 'package.json'), 'utf8')) as { version: string }).version;
-  const pixiSources: Record<string, string> = { 'index.html': sources['index.html']! };
-  for (const [name, text] of (readmeExamples() as Map<string, Map<string, string>>).get('With PixiJS')!) pixiSources[`src/${name}`] = text;
-  urls.push(await makeApp(pixiApp, pixiSources, [runtime, pixiAdapter, `pixi.js@${pixiVersion}`]));
-  // and the Rapier one: @steadyframe/rapier packed, Rapier from the registry at the workspace's version
-  const rapierDir = join(packageDir, '..', 'rapier');
-  const rapierVersion = (JSON.parse(readFileSync(join(rapierDir, 'node_modules', '@dimforge', 'rapier3d-compat', 'package.json'), 'utf8')) as { version: string }).version;
-  const rapierSources: Record<string, string> = { 'index.html': sources['index.html']! };
-  for (const [name, text] of (readmeExamples() as Map<string, Map<string, string>>).get('With Rapier')!) rapierSources[`src/${name}`] = text;
-  rapierUrl = await makeApp(join(work, 'rapier-app'), rapierSources, [runtime, adapter, pack(rapierDir, packs), `three@${threeVersion}`, `@dimforge/rapier3d-compat@${rapierVersion}`]);
-}, 300_000);
+  urls.push(await makeApp(coiApp, { ...files, 'index.html': coiPage }, [runtime, `coi-serviceworker@${COI_SERVICEWORKER}`], NO_HEADERS_CONFIG, copyServiceWorker));
+  // the README's examples as they stand, in the vanilla-ts template, installed as the README says
+  const three = `three@${versionIn(threeDir, 'three')}`;
+  const threeTypes = `@types/three@${versionIn(threeDir, '@types/three')}`;
+  urls.push(await makeTemplateApp(join(work, 'three-app'), 'With three.js', [runtime, tarballs.get('@steadyframe/three')!, three], [threeTypes]));
+  const pixi = `pixi.js@${versionIn(pixiDir, 'pixi.js')}`;
+  urls.push(await makeTemplateApp(join(work, 'pixi-app'), 'With PixiJS', [runtime, tarballs.get('@steadyframe/pixi')!, pixi], []));
+  // the Rapier one in the three.js example's app, Rapier from the registry at the workspace's version
+  const rapier = `@dimforge/rapier3d-compat@${versionIn(rapierDir, '@dimforge/rapier3d-compat')}`;
+  urls.push(
+    await makeTemplateApp(join(work, 'rapier-app'), 'With Rapier', [runtime, tarballs.get('@steadyframe/three')!, three, tarballs.get('@steadyframe/rapier')!, rapier], [threeTypes]),
+  );
+}, 400_000);
 
 afterAll(async () => {
   await browser?.close();
   for (const server of servers) await server.close();
+  for (const child of processes) child.kill();
   rmSync(work, { recursive: true, force: true });
+});
+
+/** Every string an exports map points at (conditions nested or not). */
+function exportTargets(exports: unknown): string[] {
+  if (typeof exports === 'string') return [exports];
+  if (exports === null || typeof exports !== 'object') return [];
+  return Object.values(exports).flatMap(exportTargets);
+}
+
+/** All files under `dir`, relative to it, with forward slashes. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(dir, `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+  );
+}
+
+describe('the tarballs', () => {
+  const license = readFileSync(join(root, 'LICENSE'), 'utf8');
+  for (const name of ['steadyframe', '@steadyframe/three', '@steadyframe/pixi', '@steadyframe/rapier']) {
+    it(`${name}: a package.json npm can install, exports that resolve, LICENSE and maps inside`, () => {
+      const out = join(work, 'unpacked', name.replace('/', '+'));
+      mkdirSync(out, { recursive: true });
+      execFileSync('tar', ['-xzf', tarballs.get(name)!, '-C', out]);
+      const dir = join(out, 'package');
+      const text = readFileSync(join(dir, 'package.json'), 'utf8');
+      expect(text).not.toMatch(/"(catalog|workspace):/); // pnpm rewrote them; npm would not understand them
+      const manifest = JSON.parse(text) as Record<string, any>;
+      const files = new Set(filesUnder(dir));
+      const targets = exportTargets(manifest.exports);
+      expect(targets.length).toBeGreaterThan(0);
+      for (const target of targets) {
+        expect(target).toMatch(/^\.\/dist\//);
+        expect(files, `exports → ${target}`).toContain(normalize(target).replace(/^\.\//, ''));
+      }
+      expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toBe(license);
+      expect(license).toMatch(/^MIT License[\s\S]*steadyframe contributors/);
+      for (const field of ['repository', 'homepage', 'bugs']) expect(manifest[field], field).toBeTruthy();
+      // a source map beside every module and a declaration map beside every declaration, whose sources ship too
+      const built = [...files].filter((file) => file.startsWith('dist/') && /\.(js|d\.ts)$/.test(file));
+      expect(built.length).toBeGreaterThan(2);
+      for (const file of built) {
+        expect(files, `map of ${file}`).toContain(`${file}.map`);
+        const map = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')) as { sources: string[] };
+        for (const source of map.sources) expect(files, `${file}.map → ${source}`).toContain(normalize(join(dirname(file), source)));
+      }
+      // README links that work on npm: absolute or in-page only
+      const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+      for (const [, target] of readme.matchAll(/\]\(([^)]+)\)/g)) expect(target).toMatch(/^(https:\/\/|#)/);
+      if (name !== 'steadyframe') {
+        // the adapters share the app's one runtime: a peer with a bounded range that this version satisfies
+        expect(manifest.dependencies?.steadyframe).toBeUndefined();
+        expect(manifest.peerDependencies.steadyframe).toBe('^0.1.0');
+        for (const range of Object.values(manifest.peerDependencies) as string[]) expect(range).toMatch(/<|\^/);
+      }
+    });
+  }
 });
 
 it('installs from the packed tarball into a fresh app, builds with Vite and runs in Chromium', async () => {
@@ -137,6 +346,39 @@ it('installs from the packed tarball into a fresh app, builds with Vite and runs
   expect(errors).toEqual([]);
 });
 
+it("served by the README's Express recipe: isolated, on the shared transport", async () => {
+  const response = await fetch(expressUrl);
+  expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(response.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
+  const page = await browser!.newPage();
+  const errors = watchErrors(page) as string[];
+  await page.goto(expressUrl);
+  await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
+  expect(await page.evaluate('[crossOriginIsolated, window.transport]')).toEqual([true, 'shared']);
+  expect(errors).toEqual([]);
+});
+
+it('on a host that sends no isolation headers, coi-serviceworker isolates the page: the shared transport', async () => {
+  const url = urls[1]!;
+  const response = await fetch(url);
+  expect(response.headers.get('cross-origin-opener-policy')).toBeNull(); // really no headers from the server
+  expect(response.headers.get('cross-origin-embedder-policy')).toBeNull();
+  const page = await browser!.newPage();
+  const errors = watchErrors(page) as string[];
+  await page.goto(url);
+  // the first load registers the service worker and reloads; the second is served through it, isolated
+  let state: { transport?: string; isolated: boolean; controlled: boolean; frames: number } | undefined;
+  for (let i = 0; i < 300 && state?.transport !== 'shared'; i++) {
+    await page.waitForTimeout(100);
+    state = await page
+      .evaluate('({ transport: window.transport, isolated: crossOriginIsolated, controlled: !!navigator.serviceWorker.controller, frames: window.seen?.length ?? 0 })')
+      .then((value) => value as typeof state, () => undefined); // the reload can cut an evaluation short
+  }
+  expect(state).toMatchObject({ transport: 'shared', isolated: true, controlled: true });
+  await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
+  expect(errors).toEqual([]);
+});
+
 /** Opens an example app; its scene must be drawn (a PNG over `minBytes`), move, and log no errors. */
 async function expectMovingScene(url: string, minBytes: number): Promise<void> {
   const page = await browser!.newPage({ viewport: { width: 480, height: 320 } });
@@ -148,16 +390,23 @@ async function expectMovingScene(url: string, minBytes: number): Promise<void> {
   expect(first.length).toBeGreaterThan(minBytes); // not a blank canvas
   expect(Buffer.compare(first, second)).not.toBe(0); // it moves
   expect(errors).toEqual([]);
+  // the canvas fills the window from its corner: no body margin, no scrollbars
+  const layout = (await page.evaluate(`(() => {
+    const rect = document.querySelector('canvas').getBoundingClientRect();
+    const root = document.documentElement;
+    return [rect.left, rect.top, root.scrollWidth - innerWidth, root.scrollHeight - innerHeight];
+  })()`)) as number[];
+  expect(layout).toEqual([0, 0, 0, 0]);
 }
 
 it("runs the README's three.js example from the packed tarballs: a moving scene", async () => {
-  await expectMovingScene(urls[1]!, 10_000); // a thousand cones
+  await expectMovingScene(urls[2]!, 10_000); // a thousand cones
 });
 
 it("runs the README's PixiJS example from the packed tarballs: moving sprites", async () => {
-  await expectMovingScene(urls[2]!, 2_500); // a hundred squares (a blank page is about 1.3 kB)
+  await expectMovingScene(urls[3]!, 2_500); // a hundred squares (a blank page is about 1.3 kB)
 });
 
 it("runs the README's Rapier example from the packed tarballs: boxes falling", async () => {
-  await expectMovingScene(rapierUrl, 5_000); // a thousand boxes falling onto an unseen floor
+  await expectMovingScene(urls[4]!, 5_000); // a thousand boxes falling onto an unseen floor
 });

@@ -19,7 +19,7 @@ const examples = readmeExamples as () => Map<string, Map<string, string>>;
 it('finds the examples', () => {
   const found = examples();
   expect([...found.keys()]).toEqual(expect.arrayContaining(['Use it', 'With three.js', 'With PixiJS']));
-  expect([...found.get('With three.js')!.keys()]).toEqual(['ships.worker.ts', 'main.ts']);
+  expect([...found.get('With three.js')!.keys()]).toEqual(['vite.config.ts', 'ships.worker.ts', 'main.ts']);
 });
 
 it('type-checks every example', () => {

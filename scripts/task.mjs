@@ -1,0 +1,53 @@
+// The root npm scripts that need the workspace: `node scripts/task.mjs <task> [args...]`. Each installs pnpm's
+// dependencies first (quick when they are already there), runs pnpm from PATH or through npx, so a machine with
+// only Node and npm runs every one of them.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { installDependencies, pnpm, ROOT, run } from './bootstrap.mjs';
+
+const PACKAGES = ['packages/runtime', 'packages/three', 'packages/pixi', 'packages/rapier'];
+
+/** Task name -> what it says, and what it runs (after the install). */
+const TASKS = {
+  demo: ['serves the demo at http://127.0.0.1:5173/', (args) => pnpmRun(['--filter', '@steadyframe/demo', 'exec', 'vite', ...args])],
+  'demo:preview': [
+    'builds the demo and serves the build at http://127.0.0.1:4173/',
+    (args) => {
+      pnpmRun(['--filter', '@steadyframe/demo', 'exec', 'vite', 'build']);
+      pnpmRun(['--filter', '@steadyframe/demo', 'exec', 'vite', 'preview', ...args]);
+    },
+  ],
+  arena: ['serves the arena at http://127.0.0.1:5174/', (args) => pnpmRun(['--filter', '@steadyframe/arena', 'exec', 'vite', ...args])],
+  'bench:page': [
+    'serves the benchmark page (run one suite by hand; `npm run bench` runs them all)',
+    (args) => pnpmRun(['--filter', '@steadyframe/bench', 'exec', 'vite', ...args]),
+  ],
+  build: ['builds each package into its dist/ (what a tarball ships)', () => PACKAGES.forEach((dir) => pnpmRun(['run', 'build'], join(ROOT, dir)))],
+  pack: ['packs steadyframe, @steadyframe/three, @steadyframe/pixi and @steadyframe/rapier into packs/', () => pack()],
+};
+
+function pnpmRun(args, cwd = ROOT) {
+  const [command, ...prefix] = pnpm();
+  run(command, [...prefix, ...args], { cwd });
+}
+
+function pack() {
+  const packs = join(ROOT, 'packs');
+  rmSync(packs, { recursive: true, force: true });
+  mkdirSync(packs);
+  // pnpm, not npm: it rewrites catalog:/workspace: versions and swaps in publishConfig's exports (dist/)
+  for (const dir of PACKAGES) pnpmRun(['pack', '--pack-destination', packs], join(ROOT, dir));
+  const tarballs = readdirSync(packs).map((name) => join(packs, name));
+  console.log(`steadyframe: packed into ${packs}:\n${tarballs.map((path) => `  ${path}`).join('\n')}`);
+  console.log(`install them in your app: npm install ${tarballs.join(' ')}`);
+}
+
+const [name, ...args] = process.argv.slice(2);
+const task = TASKS[name];
+if (task === undefined) {
+  console.error(`steadyframe: no task "${name}"; the tasks: ${Object.keys(TASKS).join(', ')}`);
+  process.exit(1);
+}
+installDependencies();
+console.log(`steadyframe: ${name}: ${task[0]}`);
+task[1](args);
