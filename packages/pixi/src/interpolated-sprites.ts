@@ -1,0 +1,261 @@
+/**
+ * The GPU path: entities drawn as instances of one textured quad, a single Pixi `Mesh`, whose vertex shader
+ * blends each entity's previous and current state (sprite-shader.ts). The main thread never touches an entity
+ * per frame: per tick it copies the newly published state into instance buffers (a memcpy of each field's run),
+ * and per frame it sets three uniforms.
+ *
+ * ```text
+ *   update(time):
+ *     acquire the pair ──▶ new publish since the last upload?
+ *                            one  : overwrite the older state's buffers with the current state, flip
+ *                            more : copy previous and current runs (fields and generations, entities 0 .. count)
+ *                            none : copy nothing
+ *                          read PREV_TIME, CUR_TIME, COUNT, PREV_COUNT
+ *     release
+ *     sfAlpha = clamp((time - PREV_TIME) / (CUR_TIME - PREV_TIME), 0, 1); sfPrevCount; instanceCount = COUNT
+ * ```
+ *
+ * The instance buffers start at `initialCapacity` entities and double when a state holds more (never past the
+ * runtime's capacity), so a large capacity costs no GPU memory until entities fill it.
+ *
+ * This is the runtime's 'interpolate' mode without a render delay: a frame past the newest state holds it
+ * (alpha 1); `extrapolate`, `latest`, `renderDelay` and `snapDistance` do not apply here.
+ */
+import { Buffer, BufferUsage, Geometry, Mesh, Texture, type Shader } from 'pixi.js';
+import { alphaAt, META, type Runtime, type Schema } from 'steadyframe';
+import { resolveFields, type PoseFields } from './fields.ts';
+import { createSpriteShader, type AngleMode } from './sprite-shader.ts';
+
+/** The fields the GPU path reads: a 2D position and, optionally, an angle (see `PoseFields`). */
+export type SpriteFields<S extends Schema> = Pick<PoseFields<S>, 'position' | 'angle'>;
+
+export interface InterpolatedSpritesOptions {
+  /** Every instance's texture (a frame of an atlas works). Default `Texture.WHITE`. */
+  readonly texture?: Texture;
+  /** The quad's size in the mesh's local units. Default: the texture's size. */
+  readonly width?: number;
+  readonly height?: number;
+  /** Where the entity's position sits in the quad, 0..1 (0.5: the centre, the default; a number sets both). */
+  readonly anchor?: number | { readonly x: number; readonly y: number };
+  /** Entities the instance buffers hold before they first grow. Default 1024 (or the capacity, if less). */
+  readonly initialCapacity?: number;
+}
+
+/** Counters of what `update` did. */
+export interface InterpolatedSpritesStats {
+  /** Publishes uploaded by copying both states. */
+  fullUploads: number;
+  /** Publishes uploaded by copying the current state only (the previous one was already on the GPU). */
+  swaps: number;
+  /** Updates whose acquire gave up (the lock stayed busy): they kept the last pair. */
+  misses: number;
+  /** Times the instance buffers grew. */
+  grows: number;
+}
+
+/** What `createInterpolatedSprites` returns. */
+export interface InterpolatedSprites {
+  /** Add this to the stage. One draw call for every entity. */
+  readonly mesh: Mesh<Geometry, Shader>;
+  /**
+   * Brings the mesh to shared-clock time `time` (ms, on the `performance.now()` timeline: the rAF timestamp the
+   * frame is for): takes the runtime's lock once, copies a newly published state into the instance buffers
+   * (nothing when none was published since the last call), and sets the alpha uniform from where `time` falls
+   * between the pair's two states. Call it once per rendered frame. Allocates nothing, except when the
+   * buffers grow. Returns false when the lock stayed busy: the mesh keeps the last pair, at the new alpha.
+   */
+  update(time: number): boolean;
+  /** The alpha uniform set by the last update, in [0, 1]. */
+  readonly alpha: number;
+  /** Instances drawn: live entities in the pair last copied. */
+  readonly count: number;
+  /** Entities the instance buffers hold now. */
+  readonly bufferCapacity: number;
+  readonly stats: Readonly<InterpolatedSpritesStats>;
+  /** Destroys the mesh, its geometry and its buffers (not the texture). */
+  dispose(): void;
+}
+
+/** One field's two instance buffers (A and B) and the run of the state they are copied from. */
+interface Channel {
+  readonly name: string | null; // the schema field; null for the generations
+  readonly width: number;
+  readonly buffers: [Buffer, Buffer];
+}
+
+const PREFIX = '@steadyframe/pixi:';
+
+function instanceBuffer(integer: boolean, elements: number): Buffer {
+  const data = integer ? new Uint32Array(elements) : new Float32Array(elements);
+  return new Buffer({ data, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST, label: 'steadyframe instances' });
+}
+
+/**
+ * Creates a Mesh that draws the runtime's entities 0 .. count - 1 as textured quads, interpolated on the GPU.
+ * Entities the runtime would snap are drawn at their current state: those spawned this tick (index at or past
+ * the previous count) and those with a new generation (`world.snap`, `spawn`, `despawn`): the generations
+ * are uploaded too and compared in the shader.
+ *
+ * ```ts
+ * const bunnies = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, { texture });
+ * app.stage.addChild(bunnies.mesh);
+ * attachToTicker(app, runtime, bunnies); // each rendered frame: bunnies.update(the ticker's frame time)
+ * ```
+ *
+ * The mesh's own transform, tint and alpha apply to every instance. Its bounds are one quad's, not the
+ * instances': leave `cullable` off. Needs WebGL 2 (Pixi's default `preference: 'webgl'`; `gl_InstanceID`,
+ * integer attributes). Throws at set-up if a field does not fit, or a scale or alpha field is given (per-entity
+ * scale and alpha need the CPU path, `bindParticles`).
+ */
+export function createInterpolatedSprites<S extends Schema>(
+  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'>,
+  fields: SpriteFields<S>,
+  options: InterpolatedSpritesOptions = {},
+): InterpolatedSprites {
+  const extra = fields as PoseFields<S>;
+  if (typeof fields === 'object' && fields !== null && (extra.scale !== undefined || extra.alpha !== undefined)) {
+    throw new TypeError(`${PREFIX} the GPU path draws position and angle only; bind scale and alpha with bindParticles`);
+  }
+  const resolved = resolveFields(runtime.schema, fields);
+  const texture = options.texture ?? Texture.WHITE;
+  const width = options.width ?? texture.width;
+  const height = options.height ?? texture.height;
+  const anchor = options.anchor ?? 0.5;
+  const ax = typeof anchor === 'number' ? anchor : anchor.x;
+  const ay = typeof anchor === 'number' ? anchor : anchor.y;
+  for (const [name, value] of [['width', width], ['height', height], ['anchor x', ax], ['anchor y', ay]] as const) {
+    if (!Number.isFinite(value)) throw new RangeError(`${PREFIX} options.${name} must be a finite number; got ${String(value)}`);
+  }
+  const capacity = runtime.capacity;
+  const initial = options.initialCapacity ?? 1024;
+  if (!Number.isInteger(initial) || initial < 1) {
+    throw new RangeError(`${PREFIX} options.initialCapacity must be a whole number of at least 1; got ${String(initial)}`);
+  }
+  let bufferCapacity = Math.min(initial, capacity);
+
+  const angleMode: AngleMode = resolved.angle === null ? 0 : runtime.schema[resolved.angle]!.kind === 'angle' ? 1 : 2;
+  const channels: Channel[] = [{ name: resolved.position, width: 2, buffers: [instanceBuffer(false, 0), instanceBuffer(false, 0)] }];
+  if (resolved.angle !== null) channels.push({ name: resolved.angle, width: 1, buffers: [instanceBuffer(false, 0), instanceBuffer(false, 0)] });
+  channels.push({ name: null, width: 1, buffers: [instanceBuffer(true, 0), instanceBuffer(true, 0)] });
+  const allocate = (entities: number): void => {
+    for (const c of channels) {
+      for (const b of c.buffers) b.data = c.name === null ? new Uint32Array(entities) : new Float32Array(entities * c.width);
+    }
+  };
+  allocate(bufferCapacity);
+
+  // the quad: corners around the anchor, and the texture frame's uvs
+  const uvs = texture.uvs;
+  const x0 = -ax * width;
+  const y0 = -ay * height;
+  const position = channels[0]!.buffers;
+  const generation = channels[channels.length - 1]!.buffers;
+  const attributes: Record<string, { buffer: Buffer; format: 'float32' | 'float32x2' | 'uint32'; instance: true } | Float32Array> = {
+    aPosition: new Float32Array([x0, y0, x0 + width, y0, x0 + width, y0 + height, x0, y0 + height]),
+    aUV: new Float32Array([uvs.x0, uvs.y0, uvs.x1, uvs.y1, uvs.x2, uvs.y2, uvs.x3, uvs.y3]),
+    aPosA: { buffer: position[0], format: 'float32x2', instance: true },
+    aPosB: { buffer: position[1], format: 'float32x2', instance: true },
+    aGenA: { buffer: generation[0], format: 'uint32', instance: true },
+    aGenB: { buffer: generation[1], format: 'uint32', instance: true },
+  };
+  if (resolved.angle !== null) {
+    const angle = channels[1]!.buffers;
+    attributes.aAngleA = { buffer: angle[0], format: 'float32', instance: true };
+    attributes.aAngleB = { buffer: angle[1], format: 'float32', instance: true };
+  }
+  const geometry = new Geometry({ attributes, indexBuffer: new Uint16Array([0, 1, 2, 0, 2, 3]), instanceCount: 0 });
+  const { shader, uniforms } = createSpriteShader(angleMode, texture);
+  const values = uniforms.uniforms as { sfAlpha: number; sfPrevCount: number; sfFlip: number };
+  const mesh = new Mesh({ geometry, shader, texture, label: 'steadyframe sprites' });
+
+  const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, misses: 0, grows: 0 };
+  const reader = runtime.reader;
+  let uploaded = -1; // the publish count of the pair on the GPU
+  let flip = 0; // which buffer of each channel holds the previous state: flip, the current one: 1 - flip
+  let previousTime = 0;
+  let currentTime = 0;
+  let count = 0;
+  let alpha = 1;
+
+  /** Copies the first `entities` of `from` into buffer `which` of `c` and marks that range for upload. */
+  const copyRun = (c: Channel, which: number, from: Float32Array | Uint32Array, entities: number): void => {
+    if (entities === 0) return;
+    const buffer = c.buffers[which]!;
+    const elements = entities * c.width;
+    (buffer.data as Float32Array | Uint32Array).set(elements === from.length ? from : from.subarray(0, elements));
+    buffer.update(elements * 4);
+  };
+
+  return {
+    mesh,
+    get alpha() {
+      return alpha;
+    },
+    get count() {
+      return count;
+    },
+    get bufferCapacity() {
+      return bufferCapacity;
+    },
+    stats,
+    update(time) {
+      const pair = reader.acquire();
+      if (pair !== null) {
+        try {
+          const meta = pair.metaWords;
+          // exact while we hold the lock: the worker counts a publish only under it
+          const published = reader.publishCount();
+          count = meta[META.COUNT]!;
+          const previousCount = meta[META.PREV_COUNT]!;
+          if (published !== uploaded) {
+            let full = uploaded < 0 || published !== uploaded + 1;
+            const needed = Math.max(count, previousCount);
+            if (needed > bufferCapacity) {
+              // both states of every channel grow together (an instanced draw reads every buffer up to count)
+              while (bufferCapacity < needed) bufferCapacity = Math.min(bufferCapacity * 2, capacity);
+              allocate(bufferCapacity);
+              stats.grows++;
+              full = true; // the new buffers hold nothing yet
+            }
+            if (full) {
+              for (const c of channels) {
+                const from = c.name === null ? pair.previousGeneration : pair.previous[c.name as keyof S];
+                copyRun(c, flip, from, previousCount);
+              }
+              stats.fullUploads++;
+            } else {
+              // one publish on: its previous state is the current state uploaded last time; the older buffers
+              // take the new current state
+              flip = 1 - flip;
+              stats.swaps++;
+            }
+            for (const c of channels) {
+              const from = c.name === null ? pair.currentGeneration : pair.current[c.name as keyof S];
+              copyRun(c, 1 - flip, from, count);
+            }
+            uploaded = published;
+          }
+          // read every time: a restamp (resume, new time scale) moves the times without a publish
+          previousTime = meta[META.PREV_TIME]!;
+          currentTime = meta[META.CUR_TIME]!;
+          values.sfPrevCount = previousCount;
+        } finally {
+          // the worker may publish over this slot again
+          reader.release();
+        }
+      } else {
+        stats.misses++;
+      }
+      alpha = alphaAt(time, previousTime, currentTime);
+      values.sfAlpha = alpha;
+      values.sfFlip = flip;
+      geometry.instanceCount = count;
+      return pair !== null;
+    },
+    dispose() {
+      mesh.destroy();
+      geometry.destroy(true);
+      shader.destroy();
+    },
+  };
+}
