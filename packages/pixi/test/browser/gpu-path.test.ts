@@ -5,7 +5,9 @@
 import { afterEach, expect, it } from 'vitest';
 import { Container, RenderTexture, Texture, WebGLRenderer } from 'pixi.js';
 import { createInterpolatedSprites } from '@steadyframe/pixi';
-import { META } from 'steadyframe';
+import { createRuntime, META } from 'steadyframe';
+import { motionSchema } from './fixtures/schema.ts';
+import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { motionAt } from './fixtures/schema.ts';
 import { motionRuntime, steps, timeAt, type MotionFrame, type MotionRuntime } from './helpers.ts';
 
@@ -222,7 +224,7 @@ it('draws a teleported and a spawned entity at their new state, with no streak b
   sprites.dispose();
 });
 
-it('grows its instance buffers as the count grows past them, and draws every entity', async () => {
+it('grows its state textures as the count grows past them, and draws every entity', async () => {
   runtime = await motionRuntime();
   await steps(runtime, 2);
   const r = await createRenderer();
@@ -250,6 +252,48 @@ it('grows its instance buffers as the count grows past them, and draws every ent
   const after = runtime.sample(next);
   const again = Array.from({ length: 7 }, (_, i) => frameMarker(after, i));
   expectMarkers(draw(r, world, again, [again[0]![0] - 2, again[0]![1] - 4]), again, 'a flip after growing');
+  sprites.dispose();
+});
+
+it('places entities past the first rows of its state textures (1,024 a row), and draws nothing for no entities', async () => {
+  runtime = await createRuntime<typeof motionSchema, MotionCommands>({
+    worker: new Worker(new URL('./fixtures/motion.worker.ts', import.meta.url), { type: 'module', name: 'motion' }),
+    schema: motionSchema,
+    capacity: 4096,
+    pacing: { adaptive: false },
+  });
+  await runtime.commands.setCount(0);
+  await steps(runtime, 2);
+  const r = await createRenderer();
+  const sprites = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, options);
+  const world = new Container();
+  world.addChild(sprites.mesh);
+  sprites.update(timeAt(runtime, 0.5));
+  expect(sprites.count).toBe(0);
+  expect(draw(r, world, []).lit).toBe(0);
+
+  await runtime.commands.setCount(2100);
+  await steps(runtime, 2);
+  const time = timeAt(runtime, 0.5);
+  sprites.update(time);
+  expect(sprites.count).toBe(2100);
+  expect(sprites.bufferCapacity).toBe(4096);
+  const frame = runtime.sample(time);
+  // entities 1022 .. 1026 straddle rows 0 and 1, 2046 .. 2050 rows 1 and 2
+  for (const first of [1022, 2046]) {
+    const ids = [0, 1, 2, 3, 4].map((k) => first + k);
+    const expected = ids.map((i) => frameMarker(frame, i));
+    const m = motionAt(first, frame.previousTick + frame.alpha);
+    expect(expected[0]![0]).toBeCloseTo(marker(m.x, m.y, m.angle)[0], 3);
+    const origin: [number, number] = [expected[0]![0] - 2, expected[0]![1] - 4];
+    // the view holds these five and parts of their neighbours at the edges: count only the five
+    const drawn = draw(r, world, expected, origin);
+    for (const [k, m] of drawn.markers.entries()) {
+      expect(m.n, `entity ${ids[k]}`).toBeGreaterThan(48);
+      expect(Math.abs(m.x - expected[k]![0]), `entity ${ids[k]} x`).toBeLessThan(TOLERANCE);
+      expect(Math.abs(m.y - expected[k]![1]), `entity ${ids[k]} y`).toBeLessThan(TOLERANCE);
+    }
+  }
   sprites.dispose();
 });
 
