@@ -1,27 +1,28 @@
 /**
- * The GPU path's shader (WebGL 2). The states live in data textures, one texel per entity (entity e at texel
- * (e % STATE_TEXTURE_WIDTH, e / STATE_TEXTURE_WIDTH)), and the mesh is 4 vertices per entity drawn with one
- * plain indexed draw: vertex v is corner v % 4 of entity v / 4 (`gl_VertexID`). Not instancing: software
- * WebGL (SwiftShader) runs an instanced draw instance by instance, 8× slower than the same quads in one draw.
+ * The GPU path's shader (WebGL 2). Each entity is one point: its previous and current state are plain vertex
+ * attributes (entity e is vertex e, so a field's run is the attribute buffer as it is), the vertex shader
+ * blends them and sizes the point to hold the turned sprite, and the fragment shader turns each pixel back
+ * into the sprite's frame and samples the texture there (outside it: discarded). One vertex per entity, no
+ * instancing and no texture fetches in the vertex shader: software WebGL (SwiftShader) runs an instanced draw
+ * instance by instance (8× slower), and a vertex-shader texture fetch costs it more than the whole vertex.
  *
  * ```text
- *  per vertex:  entity = gl_VertexID >> 2, corner = gl_VertexID & 3
- *               state A (sfPosA, sfAngleA, sfGenA)   state B (sfPosB, sfAngleB, sfGenB), texelFetch at the entity
- *               sfFlip = 0: A is the previous state, B the current one; 1: the other way round
- *               snap?     spawned this tick (entity >= sfPrevCount) or a new generation (teleported)
- *               position  snap ? current : mix(previous, current, alpha)
- *               angle     the short way round (an angle field) or mix (a linear one); current when snapping
- *               the quad corner, turned by the angle, moved to the position, then Pixi's own transforms
+ *  vertex e:  state A (aPosA, aAngleA, aGenA)   state B (aPosB, aAngleB, aGenB)
+ *             sfFlip = 0: A is the previous state, B the current one; 1: the other way round
+ *             snap?     spawned this tick (e >= sfPrevCount) or a new generation (teleported)
+ *             position  snap ? current : mix(previous, current, alpha)
+ *             angle     the short way round (an angle field) or mix (a linear one); current when snapping
+ *             the point: at the sprite's centre (the anchor offset turned), as wide as its diagonal in pixels
+ *  fragment:  pixel offset from the centre ──▶ local units (the inverse of Pixi's transform) ──▶ turned back
+ *             ──▶ where in the sprite's quad: outside, discard; inside, the texture frame's uv there
  * ```
  *
- * The flip lets a new tick overwrite the older state's textures in place (one upload of one state a tick)
- * without re-binding anything. It is the same arithmetic as steadyframe's interpolation kernels at alpha in
- * [0, 1], in float32.
+ * The flip lets a new tick overwrite the older state's buffers in place (one upload of one state a tick)
+ * without re-pointing attributes, which Pixi's cached vertex array objects would not see. It is the same
+ * arithmetic as steadyframe's interpolation kernels at alpha in [0, 1], in float32. A sprite's point is at most
+ * the GPU's largest point size across (ALIASED_POINT_SIZE_RANGE: 1,024 px on SwiftShader and most desktops).
  */
-import { GlProgram, Shader, UniformGroup, type Texture, type TextureSource } from 'pixi.js';
-
-/** Entities per row of a state texture. */
-export const STATE_TEXTURE_WIDTH = 1024;
+import { GlProgram, Shader, UniformGroup, type Texture } from 'pixi.js';
 
 /** How the angle is blended: none bound, an angle field (short arc), a linear field. */
 export type AngleMode = 0 | 1 | 2;
@@ -31,7 +32,7 @@ export interface SpriteUniforms {
   sfAlpha: number;
   /** Live entities in the previous state; entities at or past it snap (they were spawned this tick). */
   sfPrevCount: number;
-  /** 0: textures A hold the previous state; 1: textures B do. */
+  /** 0: buffers A hold the previous state; 1: buffers B do. */
   sfFlip: number;
   /** The quad: x0, y0, width, height in the mesh's local units. */
   sfQuad: Float32Array;
@@ -43,92 +44,95 @@ export interface SpriteUniforms {
 const VERTEX = /* glsl */ `#version 300 es
 precision highp float;
 precision highp int;
+in vec2 aPosA;
+in vec2 aPosB;
+in uint aGenA;
+in uint aGenB;
+#if SF_ANGLE != 0
+in float aAngleA;
+in float aAngleB;
+#endif
 uniform mat3 uProjectionMatrix;
 uniform mat3 uWorldTransformMatrix;
 uniform vec4 uWorldColorAlpha;
+uniform vec2 uResolution;
 uniform mat3 uTransformMatrix;
 uniform vec4 uColor;
 uniform float sfAlpha;
 uniform float sfPrevCount;
 uniform float sfFlip;
 uniform vec4 sfQuad;
-uniform vec4 sfUv01;
-uniform vec4 sfUv23;
-uniform highp sampler2D sfPosA;
-uniform highp sampler2D sfPosB;
-uniform highp usampler2D sfGenA;
-uniform highp usampler2D sfGenB;
-#if SF_ANGLE != 0
-uniform highp sampler2D sfAngleA;
-uniform highp sampler2D sfAngleB;
-#endif
-out vec2 vUV;
-out vec4 vColor;
+flat out vec4 vToQuad;
+flat out vec2 vQuadAt;
+flat out vec4 vColor;
 
 void main() {
-  int entity = gl_VertexID >> 2;
-  int corner = gl_VertexID & 3;
-  ivec2 texel = ivec2(entity & (SF_WIDTH - 1), entity / SF_WIDTH);
   bool flip = sfFlip > 0.5;
-  vec2 pa = texelFetch(sfPosA, texel, 0).xy;
-  vec2 pb = texelFetch(sfPosB, texel, 0).xy;
-  uint ga = texelFetch(sfGenA, texel, 0).r;
-  uint gb = texelFetch(sfGenB, texel, 0).r;
-  vec2 p0 = flip ? pb : pa;
-  vec2 p1 = flip ? pa : pb;
+  vec2 p0 = flip ? aPosB : aPosA;
+  vec2 p1 = flip ? aPosA : aPosB;
+  uint g0 = flip ? aGenB : aGenA;
+  uint g1 = flip ? aGenA : aGenB;
   // spawned this tick (no previous state) or a new generation (teleported): the current state as it is
-  bool snap = float(entity) >= sfPrevCount || ga != gb;
+  bool snap = float(gl_VertexID) >= sfPrevCount || g0 != g1;
   vec2 position = snap ? p1 : mix(p0, p1, sfAlpha);
-  // corners 0 1 2 3: (x0, y0) (x1, y0) (x1, y1) (x0, y1)
-  vec2 local = sfQuad.xy + vec2(corner == 1 || corner == 2 ? sfQuad.z : 0.0, corner >= 2 ? sfQuad.w : 0.0);
+  float angle = 0.0;
 #if SF_ANGLE != 0
-  float aa = texelFetch(sfAngleA, texel, 0).r;
-  float ab = texelFetch(sfAngleB, texel, 0).r;
-  float a0 = flip ? ab : aa;
-  float a1 = flip ? aa : ab;
+  float a0 = flip ? aAngleB : aAngleA;
+  float a1 = flip ? aAngleA : aAngleB;
 #if SF_ANGLE == 1
   float d = a1 - a0;
   d -= 6.283185307179586 * floor((d + 3.141592653589793) / 6.283185307179586);
-  float angle = snap ? a1 : a0 + d * sfAlpha;
+  angle = snap ? a1 : a0 + d * sfAlpha;
 #else
-  float angle = snap ? a1 : mix(a0, a1, sfAlpha);
+  angle = snap ? a1 : mix(a0, a1, sfAlpha);
+#endif
 #endif
   float c = cos(angle);
   float s = sin(angle);
-  local = vec2(c * local.x - s * local.y, s * local.x + c * local.y);
-#endif
+  vec2 extent = 0.5 * sfQuad.zw;
+  vec2 centre = sfQuad.xy + extent; // the quad's centre from the entity, before the turn
+  vec2 offset = vec2(c * centre.x - s * centre.y, s * centre.x + c * centre.y);
   mat3 mvp = uProjectionMatrix * uWorldTransformMatrix * uTransformMatrix;
-  gl_Position = vec4((mvp * vec3(local + position, 1.0)).xy, 0.0, 1.0);
-  vUV = corner == 0 ? sfUv01.xy : corner == 1 ? sfUv01.zw : corner == 2 ? sfUv23.xy : sfUv23.zw;
+  gl_Position = vec4((mvp * vec3(position + offset, 1.0)).xy, 0.0, 1.0);
+  // window pixels (y up) per local unit along x and along y, and back
+  mat2 toPixels = mat2(mvp[0].xy * 0.5 * uResolution, mvp[1].xy * 0.5 * uResolution);
+  // as wide as the turned quad's extent along the window's axes (pixel centres inside it are inside the point)
+  vec2 d1 = toPixels * vec2(c * extent.x - s * extent.y, s * extent.x + c * extent.y);
+  vec2 d2 = toPixels * vec2(c * extent.x + s * extent.y, s * extent.x - c * extent.y);
+  float size = 2.0 * max(max(abs(d1.x), abs(d2.x)), max(abs(d1.y), abs(d2.y))) + 1.0;
+  gl_PointSize = size;
+  // gl_PointCoord (0..1, y down) to where in the quad (0..1 from corner 0 to corner 2), one affine map:
+  // window pixels from the centre, back to local units, turned back by the angle, over the quad's size
+  mat2 unturn = mat2(c, -s, s, c);
+  mat2 toQuad = mat2(1.0 / sfQuad.z, 0.0, 0.0, 1.0 / sfQuad.w) * unturn * inverse(toPixels) * mat2(size, 0.0, 0.0, -size);
+  vToQuad = vec4(toQuad[0], toQuad[1]);
+  vQuadAt = vec2(0.5) - toQuad * vec2(0.5);
   vColor = uColor * uWorldColorAlpha;
 }
 `;
 
 const FRAGMENT = /* glsl */ `#version 300 es
-precision mediump float;
-in vec2 vUV;
-in vec4 vColor;
+precision highp float;
+flat in vec4 vToQuad;
+flat in vec2 vQuadAt;
+flat in vec4 vColor;
+uniform vec4 sfUv01;
+uniform vec4 sfUv23;
 uniform sampler2D uTexture;
 out vec4 finalColor;
 
 void main() {
-  finalColor = texture(uTexture, vUV) * vColor;
+  vec2 q = mat2(vToQuad.xy, vToQuad.zw) * gl_PointCoord + vQuadAt;
+  if (q.x < 0.0 || q.x >= 1.0 || q.y < 0.0 || q.y >= 1.0) discard;
+  // the texture frame's uvs: corner 0 (x0, y0), 1 (x1, y1) along x, 3 (x3, y3) along y
+  vec2 uv = sfUv01.xy + (sfUv01.zw - sfUv01.xy) * q.x + (sfUv23.zw - sfUv01.xy) * q.y;
+  finalColor = texture(uTexture, uv) * vColor;
 }
 `;
 
-/** The state textures the shader reads, by uniform name; the angle ones only with an angle field. */
-export interface StateTextures {
-  sfPosA: TextureSource;
-  sfPosB: TextureSource;
-  sfGenA: TextureSource;
-  sfGenB: TextureSource;
-  sfAngleA?: TextureSource;
-  sfAngleB?: TextureSource;
-}
-
 /** The shader for one angle mode, and the uniform group it reads; the program is shared between sprite sets. */
-export function createSpriteShader(angle: AngleMode, texture: Texture, states: StateTextures): { shader: Shader; uniforms: UniformGroup } {
-  const vertex = VERTEX.replace('precision highp int;', `precision highp int;\n#define SF_ANGLE ${angle}\n#define SF_WIDTH ${STATE_TEXTURE_WIDTH}`);
+export function createSpriteShader(angle: AngleMode, texture: Texture): { shader: Shader; uniforms: UniformGroup } {
+  const vertex = VERTEX.replace('precision highp int;', `precision highp int;\n#define SF_ANGLE ${angle}`);
   const glProgram = GlProgram.from({ vertex, fragment: FRAGMENT, name: `steadyframe-sprites-${angle}` });
   const uniforms = new UniformGroup({
     sfAlpha: { value: 1, type: 'f32' },
@@ -138,6 +142,6 @@ export function createSpriteShader(angle: AngleMode, texture: Texture, states: S
     sfUv01: { value: new Float32Array(4), type: 'vec4<f32>' },
     sfUv23: { value: new Float32Array(4), type: 'vec4<f32>' },
   });
-  const shader = new Shader({ glProgram, resources: { sfUniforms: uniforms, uTexture: texture.source, ...states } });
+  const shader = new Shader({ glProgram, resources: { sfUniforms: uniforms, uTexture: texture.source } });
   return { shader, uniforms };
 }

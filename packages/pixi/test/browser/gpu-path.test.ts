@@ -1,6 +1,7 @@
 /**
  * The GPU path in a real PixiJS v8 WebGL 2 renderer (SwiftShader in headless Chromium): the pixels land where
- * the runtime's own interpolation puts each entity, snaps do not streak, and the instance buffers grow.
+ * the runtime's own interpolation puts each entity, sprites turn with it, snaps do not streak, and the vertex
+ * buffers grow.
  */
 import { afterEach, expect, it } from 'vitest';
 import { Container, RenderTexture, Texture, WebGLRenderer } from 'pixi.js';
@@ -90,7 +91,7 @@ function expectMarkers(result: ReturnType<typeof draw>, expected: Array<[number,
   expect(result.lit, `${what}: nothing lit but the squares`).toBe(result.markers.reduce((n, m) => n + m.n, 0));
 }
 
-it('draws each instance where runtime.sample puts it, at every alpha, uploading the state once', async () => {
+it('draws each sprite where runtime.sample puts it, at every alpha, uploading the state once', async () => {
   runtime = await motionRuntime();
   await steps(runtime, 3);
   const r = await createRenderer();
@@ -139,6 +140,66 @@ it('turns the short way round where the stored angle wraps, and blends a linear 
     expectMarkers(draw(r, world, expected, origin), expected, what);
     sprites.dispose();
   }
+});
+
+it('turns the sprite itself: a bar lies along the interpolated angle', async () => {
+  runtime = await motionRuntime();
+  await runtime.commands.setCount(1);
+  await steps(runtime, 4);
+  const r = await createRenderer();
+  // a 2 x 0.25 bar centred on the entity
+  const sprites = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, { texture: Texture.WHITE, width: 2, height: 0.25 });
+  const world = new Container();
+  world.addChild(sprites.mesh);
+  for (const alpha of [0, 0.5, 1]) {
+    const time = timeAt(runtime, alpha);
+    sprites.update(time);
+    const frame = runtime.sample(time);
+    const x = frame.fields.position[0]!;
+    const y = frame.fields.position[1]!;
+    const angle = frame.fields.angle[0]!;
+    const origin: [number, number] = [x - 5, y - 5];
+    world.scale.set(SCALE);
+    world.position.set(-origin[0] * SCALE, -origin[1] * SCALE);
+    const stage = new Container();
+    stage.addChild(world);
+    const target = RenderTexture.create({ width: WIDTH, height: HEIGHT });
+    r.render({ container: stage, target, clear: true, clearColor: 0x000000 } as never);
+    const { pixels, width } = r.extract.pixels(target);
+    target.destroy(true);
+    stage.removeChild(world);
+    // the lit pixels' centroid and principal axis
+    let n = 0;
+    let sx = 0;
+    let sy = 0;
+    let sxx = 0;
+    let syy = 0;
+    let sxy = 0;
+    for (let py = 0; py < HEIGHT; py++) {
+      for (let px = 0; px < width; px++) {
+        if (pixels[4 * (py * width + px)]! < 128) continue;
+        const wx = (px + 0.5) / SCALE + origin[0];
+        const wy = (py + 0.5) / SCALE + origin[1];
+        n++;
+        sx += wx;
+        sy += wy;
+        sxx += wx * wx;
+        syy += wy * wy;
+        sxy += wx * wy;
+      }
+    }
+    const cx = sx / n;
+    const cy = sy / n;
+    const axis = 0.5 * Math.atan2(2 * (sxy / n - cx * cy), sxx / n - cx * cx - (syy / n - cy * cy));
+    expect(n, `alpha ${alpha}: the bar's area, 2 x 0.25 units at 16 px a unit`).toBeGreaterThan(110);
+    expect(n).toBeLessThan(146);
+    expect(Math.abs(cx - x)).toBeLessThan(TOLERANCE);
+    expect(Math.abs(cy - y)).toBeLessThan(TOLERANCE);
+    // along the angle, modulo a half turn (a bar has no front)
+    const off = Math.abs(((axis - angle) % Math.PI) + Math.PI) % Math.PI;
+    expect(Math.min(off, Math.PI - off), `alpha ${alpha}: the bar's axis ${axis} vs the angle ${angle}`).toBeLessThan(0.05);
+  }
+  sprites.dispose();
 });
 
 it('after one publish reuses the uploaded state as the previous one (a flip), after two copies both', async () => {
@@ -224,7 +285,7 @@ it('draws a teleported and a spawned entity at their new state, with no streak b
   sprites.dispose();
 });
 
-it('grows its state textures as the count grows past them, and draws every entity', async () => {
+it('grows its vertex buffers as the count grows past them, and draws every entity', async () => {
   runtime = await motionRuntime();
   await steps(runtime, 2);
   const r = await createRenderer();
@@ -255,7 +316,7 @@ it('grows its state textures as the count grows past them, and draws every entit
   sprites.dispose();
 });
 
-it('places entities past the first rows of its state textures (1,024 a row), and draws nothing for no entities', async () => {
+it('draws thousands of entities from buffers grown to 4,096, and nothing for no entities', async () => {
   runtime = await createRuntime<typeof motionSchema, MotionCommands>({
     worker: new Worker(new URL('./fixtures/motion.worker.ts', import.meta.url), { type: 'module', name: 'motion' }),
     schema: motionSchema,
@@ -279,7 +340,7 @@ it('places entities past the first rows of its state textures (1,024 a row), and
   expect(sprites.count).toBe(2100);
   expect(sprites.bufferCapacity).toBe(4096);
   const frame = runtime.sample(time);
-  // entities 1022 .. 1026 straddle rows 0 and 1, 2046 .. 2050 rows 1 and 2
+  // a few far into the buffers
   for (const first of [1022, 2046]) {
     const ids = [0, 1, 2, 3, 4].map((k) => first + k);
     const expected = ids.map((i) => frameMarker(frame, i));
