@@ -1,5 +1,5 @@
 /**
- * The benchmark page: `?suite=frame|transport|motion|timing|lock` runs one suite (`&quick=1` for a short run)
+ * The benchmark page: `?suite=frame|transport|motion|timing|lock|pixi` runs one suite (`&quick=1` for a short run)
  * and leaves its results in `window.__results` (and `window.__done = true`), or `window.__error`.
  * scripts/bench.mjs opens one fresh page per suite and collects them.
  */
@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   motion: async () => (await import('./suites/motion.ts')).motion(quick),
   timing: async () => (await import('./suites/timing.ts')).timing(quick),
   lock: async () => (await import('./suites/lock.ts')).lock(quick),
+  pixi: async () => (await import('./suites/pixi.ts')).pixi(quick),
 };
 
 async function run(): Promise<void> {
