@@ -45,10 +45,7 @@ const PROPERTY = { angle: 'rotation', scale: 'vertex', alpha: 'color' } as const
  * const rocks = bindParticles(runtime, container, { position: 'position', angle: 'angle' },
  *   () => new Particle({ texture, anchorX: 0.5, anchorY: 0.5 }));
  * app.stage.addChild(container);
- * app.ticker.add(() => {
- *   const frame = runtime.frame(performance.now());
- *   if (frame !== null) rocks.update(frame);
- * });
+ * attachToTicker(app, runtime, (frame) => rocks.update(frame)); // the ticker's frame time; no render on skipped refreshes
  * ```
  *
  * `makeParticle` defaults to a particle of `container.texture` (or `Texture.WHITE`) anchored at its centre.

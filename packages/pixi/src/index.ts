@@ -7,8 +7,8 @@
  * - `bindSprites` moves a handful of display objects (Sprites, Graphics, Containers), hiding those without a
  *   live entity.
  * - `bindParticles` keeps a ParticleContainer's particles in step with the entities, for thousands of them.
- * - `createInterpolatedSprites` draws them as instances of one quad whose vertex shader blends the two
- *   states: per frame the main thread sets a uniform, whatever the count.
+ * - `createInterpolatedSprites` draws them as the points of one mesh whose vertex shader blends the two
+ *   states: per frame the main thread sets three uniforms, whatever the count.
  *
  * The CPU bindings copy the runtime's own Frame, which is already interpolated with snaps, render delay and
  * extrapolation applied, so every interpolation option of the runtime holds. `attachToTicker` drives either
