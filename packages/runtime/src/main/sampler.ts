@@ -188,6 +188,9 @@ export class Sampler<S extends Schema> {
   /** Per field, the first `count * width` floats of the scratch run, rebuilt only when the count changes. */
   #scratchCount = -1;
   readonly #scratchLive: Float32Array[] = [];
+  /** `latest` mode: per field, views of the live part of the last two source runs it copied (see `#copy`). */
+  readonly #liveViews: Float32Array[][] = [];
+  #liveCount = -1;
 
   constructor(
     readonly schema: S,
@@ -299,7 +302,7 @@ export class Sampler<S extends Schema> {
     const mode = this.#policy.mode;
     if (mode === 'latest') {
       // the newest state as published, bit for bit (NaNs, unnormalised quaternions, unwrapped angles)
-      this.#copy(slot.current);
+      this.#copy(slot.current, count);
       return;
     }
     if (mode === 'extrapolate') {
@@ -394,12 +397,27 @@ export class Sampler<S extends Schema> {
     }
   }
 
-  /** `latest` mode: the state's fields into the render buffer, bit for bit (a typed-array copy keeps NaN bits). */
-  #copy(state: FieldViews<S>): void {
+  /**
+   * `latest` mode: the first `count` entities of the state's fields into the render buffer, bit for bit (a
+   * typed-array copy keeps NaN bits), nothing of the dead capacity. The views of the live parts are kept per
+   * source run (the two slots', so the usual frame allocates nothing) and made anew when the count changes.
+   */
+  #copy(state: FieldViews<S>, count: number): void {
+    if (count !== this.#liveCount) {
+      this.#liveCount = count;
+      for (const views of this.#liveViews) views.length = 0;
+    }
     for (let i = 0; i < this.#fields.length; i++) {
-      const name = this.#fields[i]!.name as keyof S;
-      // whole runs (capacity, not count): `set` takes no length, and a subarray per field would allocate
-      this.#render[name].set(state[name]);
+      const field = this.#fields[i]!;
+      const source = state[field.name as keyof S];
+      const views = (this.#liveViews[i] ??= []);
+      let live = views[0]!;
+      if (views.length === 0 || live.buffer !== source.buffer || live.byteOffset !== source.byteOffset) {
+        live = views[1] !== undefined && views[1].buffer === source.buffer && views[1].byteOffset === source.byteOffset ? views[1] : source.subarray(0, count * field.width);
+        views[1] = views[0] ?? live;
+        views[0] = live;
+      }
+      this.#render[field.name as keyof S].set(live);
     }
   }
 
