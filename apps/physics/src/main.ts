@@ -3,7 +3,7 @@
  * and `window.pile` (hooks for the e2e test) up to date. Rapier never loads here: it runs in the worker.
  *
  * ```text
- *  rAF(ts) ─▶ runtime.pace(ts)   draw on this refresh?
+ *  rAF(ts) ─▶ runtime.pace()     draw on this refresh?
  *          ─▶ scene.draw(ts)     two GPU-blended meshes: copy the newest pair, set alpha, render
  * ```
  */
@@ -61,8 +61,8 @@ let fpsFrames = 0;
 let fpsSince = performance.now();
 await runtime.start();
 view.renderer.setAnimationLoop((ts) => {
-  if (!runtime.pace(ts)) return;
-  view.draw(ts);
+  if (!runtime.pace()) return;
+  view.draw(runtime.frameTime); // the frame's time (ts here)
   hooks.frames++;
   fpsFrames++;
   if (ts - fpsSince >= 500) {

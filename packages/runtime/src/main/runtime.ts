@@ -210,18 +210,31 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   stats(): Promise<RuntimeStats>;
   /**
    * One animation frame's work, for games that run their own loop (e.g. three.js `setAnimationLoop`): paces
-   * (returns null on a refresh the render interval skips: draw nothing then), samples the world at
-   * `timestamp`, tells the worker when the next frame is due, and raises fault and overload events. The time
-   * until the end of the current task (your draw) counts as the frame's cost. `start()` with `draw` calls it
-   * for you. With the shared transport it allocates nothing; the message transport posts a message a frame.
+   * (returns null on a refresh the render interval skips: draw nothing then), samples the world at the frame's
+   * time, tells the worker when the next frame is due, and raises fault and overload events. The time until the
+   * end of the current task (your draw) counts as the frame's cost. `start()` with `draw` calls it for you.
+   * With the shared transport it allocates nothing; the message transport posts a message a frame.
+   *
+   * Call it with no argument: the frame's time is then the animation frame's timestamp (inside a
+   * `requestAnimationFrame` callback or a loop driven by one, `document.timeline.currentTime`), or now where
+   * there is none (outside a callback, in a worker). A timestamp you pass (rAF's, a ticker's,
+   * `performance.now()`) is shared-clock ms (this thread's `performance.now()` timeline) and is used as given;
+   * none is ever drawn from a state older than the worker could have published (it holds for an announced
+   * frame only `FRAME_HOLD_MS`, then follows the clock).
    */
-  frame(timestamp: number): Frame<S> | null;
+  frame(timestamp?: number): Frame<S> | null;
   /**
    * `frame` without the sampling, for renderers that blend on the GPU from the raw states
    * (`reader.read(fn)`): paces, tells the worker when the next frame is due, raises events. Returns whether
-   * to draw on this refresh. The time until the end of the current task counts as the frame's cost.
+   * to draw on this refresh. The time until the end of the current task counts as the frame's cost. The
+   * timestamp is optional, as for `frame`.
    */
-  pace(timestamp: number): boolean;
+  pace(timestamp?: number): boolean;
+  /**
+   * The time of the newest frame `frame`, `pace` or the `draw` loop made, shared-clock ms (NaN before the
+   * first): what a GPU renderer blends at after `pace()` (`@steadyframe/three`'s `update()` reads it).
+   */
+  readonly frameTime: number;
   /** The input ring's writer, or null if the runtime was made with `input: false`. */
   readonly input: InputWriter | null;
   /**
