@@ -10,7 +10,7 @@
 import { createRuntime, type Runtime } from 'steadyframe';
 import { createPileScene } from './scene.ts';
 import { CAPACITY, HALF_FLOOR, SHAPES, START_BODIES, schema, type PhysicsSchema } from './schema.ts';
-import type { Commands, PileState } from './sim.worker.ts';
+import type { Commands, PileState, Setup } from './sim.worker.ts';
 
 export interface PileHooks {
   ready: boolean;
@@ -27,14 +27,14 @@ declare global {
 }
 
 const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'physics' });
-const runtime = await createRuntime<PhysicsSchema, Commands>({ worker, schema, capacity: CAPACITY });
+// `?bodies=N` starts with N bodies instead of START_BODIES: init gets it as set-up data
+const asked = Number(new URLSearchParams(location.search).get('bodies') ?? START_BODIES);
+const bodies = Number.isFinite(asked) ? Math.max(0, Math.min(CAPACITY - 8, asked)) : START_BODIES;
+const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({ worker, schema, capacity: CAPACITY, setup: { bodies } });
 const canvas = document.getElementById('view') as HTMLCanvasElement;
 const view = createPileScene(runtime, canvas);
 addEventListener('resize', () => view.resize());
 
-// `?bodies=N` starts with N bodies instead of START_BODIES (init takes no parameters: a reset asks for them)
-const asked = Number(new URLSearchParams(location.search).get('bodies') ?? START_BODIES);
-if (asked !== START_BODIES && Number.isFinite(asked)) await runtime.commands.reset(Math.max(0, Math.min(CAPACITY - 8, asked)));
 
 const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null };
 window.pile = hooks;

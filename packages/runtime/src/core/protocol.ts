@@ -9,6 +9,8 @@ import type { FlipStats } from './slots.ts';
 export interface AttachConfig {
   /** `schemaSignature` of the main thread's schema; the worker refuses a different one. */
   readonly signature: string;
+  /** `createRuntime`'s `setup` (structured-cloned): handed to the definition's `init`, again on restart('scratch'). */
+  readonly setup?: unknown;
   readonly capacity: number;
   /** Shared transport: the buffer laid out by layout.ts for this schema and capacity. */
   readonly buffer?: SharedArrayBuffer;

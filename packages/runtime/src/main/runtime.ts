@@ -22,12 +22,19 @@ export { ISOLATION_REQUIRED } from './runtime-setup.ts';
 export type { ClockSkew } from './clock-align.ts';
 export type { StateReader } from './state-reader.ts';
 
-export interface RuntimeOptions<S extends Schema> {
+export interface RuntimeOptions<S extends Schema, Setup = unknown> {
   /** A module Worker whose script calls `exposeSimulation` from 'steadyframe/worker' with the same schema. */
   readonly worker: Worker;
   readonly schema: S;
   /** Most entities the world can hold. Fixed for the runtime's life. */
   readonly capacity: number;
+  /**
+   * Set-up data for the simulation's `init(world, setup)`: counts, bounds, a seed, a level. Structured-cloned
+   * to the worker once, at attach (a value that cannot be cloned throws at set-up); `restart('scratch')` hands
+   * `init` the same value again. Type it with the worker's `export type Setup` as the third type argument of
+   * `createRuntime<typeof schema, Commands, Setup>`. Default: undefined.
+   */
+  readonly setup?: Setup;
   /** Called once per animation frame after `start()`, with the interpolated state. */
   readonly draw?: (frame: Frame<S>) => void;
   /** Called once if the simulation faults (its step threw). Default: console.error. */
@@ -276,6 +283,8 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
  * without isolation; rejects for a worker that fails to load, has another schema, or does not attach within
  * `attachTimeout` (it never calls `exposeSimulation`).
  */
-export function createRuntime<S extends Schema, C extends object = Record<never, never>>(options: RuntimeOptions<S>): Promise<Runtime<S, C>> {
+export function createRuntime<S extends Schema, C extends object = Record<never, never>, Setup = unknown>(
+  options: RuntimeOptions<S, Setup>,
+): Promise<Runtime<S, C>> {
   return setUpRuntime<S, C>(options);
 }

@@ -24,12 +24,20 @@ export interface TickInfo {
   readonly input: TickInput;
 }
 
-export interface SimulationDefinition<S extends Schema> {
+/**
+ * `Setup` is the type of the set-up data `createRuntime({ setup })` sends (structured-cloneable: counts, bounds,
+ * a seed, a level); `init` gets it. Export it from the worker module (`export type Setup = ...`) and name it on
+ * the main thread (`createRuntime<typeof schema, Commands, Setup>`) to type both ends.
+ */
+export interface SimulationDefinition<S extends Schema, Setup = undefined> {
   readonly schema: S;
   /** Ticks per simulated second. */
   readonly tickRate: number;
-  /** Fills the world for tick 0. Runs once, when the main thread attaches. */
-  init?(world: World<S>): void;
+  /**
+   * Fills the world for tick 0, with `createRuntime`'s `setup` (undefined when none was given). Runs once,
+   * when the main thread attaches, and again (same `setup`) on `restart('scratch')`.
+   */
+  init?(world: World<S>, setup: Setup): void;
   /** Advances the world by one tick of `tick.dt` seconds, in place. */
   step(world: World<S>, tick: TickInfo): void;
   /** Most ticks run in one go. Default: a quarter second's worth, at least 4. */

@@ -16,8 +16,8 @@ import { Simulation, type SimulationDefinition, type SimulationHost } from './si
  * Creates the simulation and serves it to the main thread over comlink (on `endpoint`, by default the
  * worker's global scope). Call it once, at the top level of the worker module. Returns the simulation.
  */
-export function exposeSimulation<S extends Schema>(
-  definition: SimulationDefinition<S>,
+export function exposeSimulation<S extends Schema, Setup = undefined>(
+  definition: SimulationDefinition<S, Setup>,
   endpoint?: Endpoint,
   host?: SimulationHost,
 ): Simulation<S> {

@@ -5,7 +5,7 @@ import type { Schema } from '../core/schema.ts';
 import type { Simulation, SimulationDefinition } from './simulation.ts';
 
 /** Serves `simulation` over comlink: the contract's calls, bound to it, and the definition's commands. */
-export function serveSimulation<S extends Schema>(simulation: Simulation<S>, definition: SimulationDefinition<S>, endpoint?: Endpoint): void {
+export function serveSimulation<S extends Schema>(simulation: Simulation<S>, definition: SimulationDefinition<S, unknown>, endpoint?: Endpoint): void {
   // only the contract's calls cross the thread boundary, bound to the simulation
   const remote: SimulationRemote & { commands: object } = {
     attach: (config) => simulation.attach(config),

@@ -100,7 +100,9 @@ interface Attached<S extends Schema> {
 
 /** A simulation, not yet attached to a buffer. `exposeSimulation` serves one over comlink. */
 export class Simulation<S extends Schema> implements SimulationRemote {
-  readonly #definition: SimulationDefinition<S>;
+  readonly #definition: SimulationDefinition<S, unknown>;
+  /** `createRuntime`'s `setup`, given at attach: `init` gets it, on attach and on restart('scratch'). */
+  #setup: unknown = undefined;
   /** Given by the caller, or chosen at attach by the transport. */
   #host: SimulationHost | null;
   #attached: Attached<S> | null = null;
@@ -153,7 +155,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     snaps: 0,
   };
 
-  constructor(definition: SimulationDefinition<S>, host?: SimulationHost) {
+  constructor(definition: SimulationDefinition<S, unknown>, host?: SimulationHost) {
     validateSchema(definition.schema);
     if (typeof definition.step !== 'function') {
       throw new TypeError('steadyframe: a simulation needs a step(world, tick) function');
@@ -213,7 +215,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     clock = () => raw() - this.#clockOffset;
     const input = new TickInputBuffer(transport.input);
     this.#tickInfo = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input };
-    this.#definition.init?.(world.world);
+    this.#setup = config.setup;
+    this.#definition.init?.(world.world, this.#setup);
     world.takeSnaps(); // tick 0 has nothing to blend from anyway
     const now = clock();
     this.#attached = { views, writer, clock, world, input, transport, timeline: createTimeline(0, now, this.#tickLength) };
@@ -328,7 +331,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       return;
     }
     a.world.clear();
-    this.#definition.init?.(a.world.world);
+    this.#definition.init?.(a.world.world, this.#setup);
     this.#simTime = 0;
     // publish the fresh world as a tick of its own, every entity snapping to it
     this.#repin(a, this.#tickLength);

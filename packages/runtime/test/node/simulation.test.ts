@@ -789,3 +789,42 @@ describe('world: spawns, despawns and teleports snap', () => {
     expect(() => (world!.count = -1)).toThrow(/got -1/);
   });
 });
+
+describe('set-up data (createRuntime({ setup }) → init(world, setup))', () => {
+  it('hands init the attach config setup, and the same setup again on restart from scratch', () => {
+    const seen: unknown[] = [];
+    const sim = new Simulation(
+      {
+        schema,
+        tickRate: 60,
+        init(world, setup: { count: number }) {
+          seen.push(setup);
+          world.count = setup.count;
+        },
+        step() {},
+      },
+      manualHost().host,
+    );
+    const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
+    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY, setup: { count: 3 } });
+    const reader = new SlotReader(createSharedViews(buffer, schema, CAPACITY));
+    const count = () => {
+      const slot = reader.acquire()!;
+      const n = slot.metaWords[META.COUNT]!;
+      reader.release();
+      return n;
+    };
+    expect(count()).toBe(3);
+    sim.restart('scratch');
+    expect(seen).toEqual([{ count: 3 }, { count: 3 }]);
+    sim.restart('last'); // no init
+    expect(seen).toHaveLength(2);
+  });
+
+  it('gives init undefined when the runtime sends no setup', () => {
+    const seen: unknown[] = [];
+    const sim = new Simulation({ schema, tickRate: 60, init: (_w, setup) => void seen.push(setup), step() {} }, manualHost().host);
+    sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
+    expect(seen).toEqual([undefined]);
+  });
+});
