@@ -65,8 +65,8 @@ export interface WorkerStats extends FlipStats {
   readonly timeScale: number;
   /** The catch-up cap in effect (the default follows the tick length: a quarter second's worth). */
   readonly maxCatchUpSteps: number;
-  /** Simulated ms since tick 0 (scaled time, unaffected by pauses). */
-  readonly simTime: number;
+  /** Simulated seconds since tick 0 (scaled time, unaffected by pauses; the unit of `tick.time`). */
+  readonly simSeconds: number;
   /** Times backlog was dropped (see the `backlog` policy). */
   readonly overloads: number;
   /** Shared-clock ms of backlog dropped. */

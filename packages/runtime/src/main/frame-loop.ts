@@ -90,7 +90,7 @@ export class FrameLoop<S extends Schema> {
       tick: 0,
       previousTime: 0,
       currentTime: 0,
-      simTime: 0,
+      simSeconds: 0,
       late: false,
       overtaken: false,
       snapped: 0,

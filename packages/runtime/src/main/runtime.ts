@@ -122,7 +122,7 @@ export interface Frame<S extends Schema> {
    * late frame under `whenLate: 'extrapolate'` (up to 1 + `maxPrediction`).
    */
   readonly alpha: number;
-  /** Shared-clock ms this frame shows the world at. */
+  /** Shared-clock ms this frame shows the world at (a clock time: ms, like every `...Time` here). */
   readonly time: number;
   /** Tick numbers of the two states blended. */
   readonly previousTick: number;
@@ -130,8 +130,12 @@ export interface Frame<S extends Schema> {
   /** Shared-clock ms those two states stand for. */
   readonly previousTime: number;
   readonly currentTime: number;
-  /** Simulated ms since tick 0 at the current state. */
-  readonly simTime: number;
+  /**
+   * Simulated seconds since tick 0 at the current state (the unit of `tick.time` and `tick.dt` in the worker).
+   * Simulated time is in seconds everywhere; clock times (`time`, `previousTime`, `currentTime`) are
+   * shared-clock ms.
+   */
+  readonly simSeconds: number;
   /** The frame's time was past the newest state (the worker was late); `whenLate` decided what it shows. */
   readonly late: boolean;
   /**

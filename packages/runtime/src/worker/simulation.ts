@@ -354,7 +354,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       tickRate: this.#tickRate,
       timeScale: this.#timeScale,
       maxCatchUpSteps: this.#maxCatchUpSteps,
-      simTime: this.#simTime,
+      simSeconds: this.#simTime / 1000,
       overloads: this.#overloads,
       droppedMs: this.#droppedMs,
       lastStepMs: this.#lastStepMs,

@@ -629,7 +629,7 @@ describe('faults, restarts, bad values, heartbeat', () => {
     expect(f).toMatchObject({ tick: 3, previousX: 2, x: 0, count: 1 });
     expect(f.snaps).toBeGreaterThan(0);
     expect(f.generation[0]).not.toBe(f.previousGeneration[0]);
-    expect(sim.stats().simTime).toBe(0);
+    expect(sim.stats().simSeconds).toBe(0);
     expect(() => sim.restart('later' as never)).toThrow(/restart from 'last' or 'scratch'/);
   });
 
@@ -826,5 +826,22 @@ describe('set-up data (createRuntime({ setup }) → init(world, setup))', () => 
     const sim = new Simulation({ schema, tickRate: 60, init: (_w, setup) => void seen.push(setup), step() {} }, manualHost().host);
     sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
     expect(seen).toEqual([undefined]);
+  });
+});
+
+describe('units: simulated time in seconds, clock times in ms', () => {
+  it('stats().simSeconds and the frame meta agree with tick.time (seconds), whatever the time scale', () => {
+    const times: number[] = [];
+    const sim = new Simulation({ schema, tickRate: 50, init: (w) => void (w.count = 1), step: (_w, tick) => void times.push(tick.time) }, manualHost().host);
+    const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
+    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+    sim.pause();
+    for (let i = 0; i < 10; i++) sim.stepOnce();
+    expect(times.at(-1)).toBeCloseTo(10 / 50, 12); // 10 ticks of 1/50 s
+    expect(sim.stats().simSeconds).toBeCloseTo(0.2, 12);
+    sim.setTimeScale(2); // scale moves ticks on the clock, not simulated seconds per tick
+    sim.stepOnce();
+    expect(sim.stats().simSeconds).toBeCloseTo(0.22, 12);
+    expect(times.at(-1)).toBeCloseTo(0.22, 12);
   });
 });
