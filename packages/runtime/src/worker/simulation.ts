@@ -60,7 +60,7 @@ import { connectWorkerTransport, type WorkerTransport } from './transport.ts';
 import type { SimulationHost } from './host.ts';
 import { TickInputBuffer } from './tick-input.ts';
 import { checkFinite, type NonFinitePolicy } from './finite-check.ts';
-import { createWorld, type WorldInternals } from './world.ts';
+import { createWorld, type PrivateFieldSpec, type WorldInternals } from './world.ts';
 
 export type { SleepReport } from './sleep-report.ts';
 export type { SimulationHost } from './host.ts';
@@ -91,7 +91,7 @@ interface Attached<S extends Schema> {
   readonly views: SharedViews<S>;
   readonly writer: SlotWriter<S>;
   readonly clock: Clock;
-  readonly world: WorldInternals<S>;
+  readonly world: WorldInternals<S, PrivateFieldSpec>;
   readonly timeline: Timeline;
   readonly input: TickInputBuffer;
   /** How states reach the page: the shared buffer, or messages. */
@@ -100,7 +100,7 @@ interface Attached<S extends Schema> {
 
 /** A simulation, not yet attached to a buffer. `exposeSimulation` serves one over comlink. */
 export class Simulation<S extends Schema> implements SimulationRemote {
-  readonly #definition: SimulationDefinition<S, unknown>;
+  readonly #definition: SimulationDefinition<S, unknown, PrivateFieldSpec>;
   /** `createRuntime`'s `setup`, given at attach: `init` gets it, on attach and on restart('scratch'). */
   #setup: unknown = undefined;
   /** Given by the caller, or chosen at attach by the transport. */
@@ -155,7 +155,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     snaps: 0,
   };
 
-  constructor(definition: SimulationDefinition<S, unknown>, host?: SimulationHost) {
+  constructor(definition: SimulationDefinition<S, unknown, PrivateFieldSpec>, host?: SimulationHost) {
     validateSchema(definition.schema);
     if (typeof definition.step !== 'function') {
       throw new TypeError('steadyframe: a simulation needs a step(world, tick) function');
@@ -207,7 +207,13 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     // the world is laid out like one block, in the buffer's world region (only this thread touches it), so a
     // publish copies within one buffer, live entities only (core/publish-copy.ts)
     const worldBlock = new Float32Array(views.buffer, layout.worldOffset, layout.blockBytes / 4);
-    const world = createWorld(layout, worldBlock, fieldViews<S>(views.buffer, layout.worldOffset, layout), generationView(views.buffer, layout.worldOffset, layout));
+    const world = createWorld(
+      layout,
+      worldBlock,
+      fieldViews<S>(views.buffer, layout.worldOffset, layout),
+      generationView(views.buffer, layout.worldOffset, layout),
+      this.#definition.privateFields ?? {},
+    );
     let clock: Clock = () => 0; // set below, once the host is known
     const writer = this.createWriter(views, worldBlock, () => clock(), transport.memory);
     const host = (this.#host ??= transport.defaultHost());
@@ -223,6 +229,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     this.#fillMeta(0, now, world.world.count, 0);
     writer.publishInitial(this.#meta);
     transport.published(writer.front);
+    world.published();
     this.#beat();
     // a heartbeat the main thread watches: a worker that stops beating is reported unresponsive
     this.#stopHeartbeat = host.every(HEARTBEAT_MS, () => this.#beat());
@@ -580,7 +587,10 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     Atomics.add(a.views.i32, I32.HEARTBEAT, 1);
     this.#fillMeta(previousTick, previousTime, previousCount, world.takeSnaps());
     // false: the page held the lock too long (a reader stall, counted); the next publish carries the world on
-    if (a.writer.publish(this.#meta)) a.transport.published(a.writer.front);
+    if (a.writer.publish(this.#meta)) {
+      a.transport.published(a.writer.front);
+      world.published(); // the private fields as of this state, for restart('last')
+    }
     return true;
   }
 
