@@ -3,7 +3,7 @@
  * (hooks for the e2e test) up to date.
  *
  * ```text
- *  rAF(ts) ─▶ runtime.pace(ts)     draw on this refresh? (and tells the worker when the next frame is due)
+ *  rAF(ts) ─▶ runtime.pace()       draw on this refresh? (and tells the worker when the next frame is due)
  *          ─▶ rocks.update(ts)     GPU path: copy the newest pair, set alpha; the vertex shader blends
  *          ─▶ runtime.sample(ts)   CPU: the ship and the bullets, a handful of entities
  * ```
@@ -52,9 +52,9 @@ let fpsFrames = 0;
 let fpsSince = performance.now();
 await runtime.start();
 view.renderer.setAnimationLoop((ts) => {
-  if (!runtime.pace(ts)) return;
-  const frame = runtime.sample(ts);
-  hooks.bullets = view.draw(ts, frame);
+  if (!runtime.pace()) return;
+  const frame = runtime.sample(runtime.frameTime); // the frame's time (ts here)
+  hooks.bullets = view.draw(runtime.frameTime, frame);
   hooks.maxBullets = Math.max(hooks.maxBullets, hooks.bullets);
   hooks.ship.x = frame.fields.position[0]!;
   hooks.ship.y = frame.fields.position[1]!;

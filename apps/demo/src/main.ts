@@ -2,7 +2,7 @@
  * The demo page. One runtime, sampled twice every animation frame:
  *
  * ```text
- *  rAF(ts) ─▶ runtime.frame(ts)      right panel, in the mode picked (paces, and tells the worker the next frame)
+ *  rAF(ts) ─▶ runtime.frame()        right panel, in the mode picked (paces, and tells the worker the next frame)
  *          ─▶ runtime.sample(...)    left panel, the newest tick as it is
  *          ─▶ overlay                one sample per frame for each frame plot, one per tick for the worker's
  * ```
@@ -336,7 +336,7 @@ async function main(): Promise<void> {
       runtime.setInterpolation(rightOptions);
       rightConfigured = true;
     }
-    const frame = runtime.frame(ts);
+    const frame = runtime.frame(); // at this animation frame's time (ts)
     if (frame === null) {
       metrics.skipped++;
       return;
@@ -369,7 +369,7 @@ async function main(): Promise<void> {
         runtime.setInterpolation(LATEST);
         rightConfigured = false;
       }
-      newest = runtime.sample(ts);
+      newest = runtime.sample(runtime.frameTime);
     }
     if (newest.fresh) left.draw(newest.fields, newest.count);
     const ticks = lastTick < 0 ? 0 : Math.max(0, newest.tick - lastTick);

@@ -3,14 +3,14 @@
  * and `window.pile` (hooks for the e2e test) up to date. Rapier never loads here: it runs in the worker.
  *
  * ```text
- *  rAF(ts) ─▶ runtime.pace(ts)   draw on this refresh?
+ *  rAF(ts) ─▶ runtime.pace()     draw on this refresh?
  *          ─▶ scene.draw(ts)     two GPU-blended meshes: copy the newest pair, set alpha, render
  * ```
  */
 import { createRuntime, type Runtime } from 'steadyframe';
 import { createPileScene } from './scene.ts';
 import { CAPACITY, HALF_FLOOR, SHAPES, START_BODIES, schema, type PhysicsSchema } from './schema.ts';
-import type { Commands, PileState } from './sim.worker.ts';
+import type { Commands, PileState, Setup } from './sim.worker.ts';
 
 export interface PileHooks {
   ready: boolean;
@@ -27,14 +27,14 @@ declare global {
 }
 
 const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'physics' });
-const runtime = await createRuntime<PhysicsSchema, Commands>({ worker, schema, capacity: CAPACITY });
+// `?bodies=N` starts with N bodies instead of START_BODIES: init gets it as set-up data
+const asked = Number(new URLSearchParams(location.search).get('bodies') ?? START_BODIES);
+const bodies = Number.isFinite(asked) ? Math.max(0, Math.min(CAPACITY - 8, asked)) : START_BODIES;
+const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({ worker, schema, capacity: CAPACITY, setup: { bodies } });
 const canvas = document.getElementById('view') as HTMLCanvasElement;
 const view = createPileScene(runtime, canvas);
 addEventListener('resize', () => view.resize());
 
-// `?bodies=N` starts with N bodies instead of START_BODIES (init takes no parameters: a reset asks for them)
-const asked = Number(new URLSearchParams(location.search).get('bodies') ?? START_BODIES);
-if (asked !== START_BODIES && Number.isFinite(asked)) await runtime.commands.reset(Math.max(0, Math.min(CAPACITY - 8, asked)));
 
 const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null };
 window.pile = hooks;
@@ -61,8 +61,8 @@ let fpsFrames = 0;
 let fpsSince = performance.now();
 await runtime.start();
 view.renderer.setAnimationLoop((ts) => {
-  if (!runtime.pace(ts)) return;
-  view.draw(ts);
+  if (!runtime.pace()) return;
+  view.draw(runtime.frameTime); // the frame's time (ts here)
   hooks.frames++;
   fpsFrames++;
   if (ts - fpsSince >= 500) {

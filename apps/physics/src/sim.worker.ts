@@ -27,8 +27,13 @@ let tick = 0;
 let fallen = 0;
 /** Fixed bodies (floor and walls) come first: entities 0 .. FIXED - 1, never removed. */
 let fixed = 0;
-/** Bodies a reset drops: START_BODIES until a reset asks for another number. */
+/** Bodies a reset drops: the page's `setup.bodies` until a reset asks for another number. */
 let startBodies = START_BODIES;
+
+/** What the page sends at `createRuntime({ setup })`: how many bodies the pile starts with. */
+export interface Setup {
+  readonly bodies: number;
+}
 
 const commands = {
   drop(n: number, x = 0, z = 0, shape: Shape = SHAPES.mixed): void {
@@ -59,10 +64,11 @@ exposePhysics(RAPIER, {
   schema,
   tickRate: TICK_RATE,
   commands,
-  init(p, world) {
+  init(p, world, setup: Setup) {
     physics = p;
     fallen = 0;
-    fill(p, world, START_BODIES);
+    startBodies = setup.bodies;
+    fill(p, world, startBodies);
   },
   beforeStep(p, t, world) {
     tick = t.tick;

@@ -10,11 +10,14 @@ import { exposeSimulation, type Schema, type SimulationDefinition, type TickInfo
 import { deferEndpoint, type Endpoint } from './deferred-endpoint.ts';
 import { createPhysics, type Physics, type PhysicsOptions, type Rapier } from './physics.ts';
 
-export interface PhysicsSimulationDefinition<S extends Schema>
-  extends Omit<SimulationDefinition<S>, 'init' | 'step'>,
+export interface PhysicsSimulationDefinition<S extends Schema, Setup = undefined>
+  extends Omit<SimulationDefinition<S, Setup>, 'init' | 'step'>,
     PhysicsOptions {
-  /** Adds the bodies of tick 0 (`physics.add`). Runs on attach and on `restart('scratch')`, on a new Rapier world. */
-  init?(physics: Physics, world: World<S>): void;
+  /**
+   * Adds the bodies of tick 0 (`physics.add`), with `createRuntime`'s `setup`. Runs on attach and on
+   * `restart('scratch')` (the same `setup`), on a new Rapier world.
+   */
+  init?(physics: Physics, world: World<S>, setup: Setup): void;
   /** Runs before each Rapier step: apply input, forces, spawns, teleports. */
   beforeStep?(physics: Physics, tick: TickInfo, world: World<S>): void;
   /** Runs after each Rapier step and copy pass: read contacts, despawn what fell out of the world. */
@@ -31,7 +34,10 @@ export interface PhysicsSimulationDefinition<S extends Schema>
  * `restart('last')` puts back the last published fields but not Rapier's state: the bodies carry on from where
  * Rapier has them, and the next copy pass overwrites the fields of every awake body.
  */
-export function physicsSimulation<S extends Schema>(rapier: Rapier, definition: PhysicsSimulationDefinition<S>): SimulationDefinition<S> {
+export function physicsSimulation<S extends Schema, Setup = undefined>(
+  rapier: Rapier,
+  definition: PhysicsSimulationDefinition<S, Setup>,
+): SimulationDefinition<S, Setup> {
   const { init, beforeStep, afterStep, onPhysics, gravity, position, rotation, ...rest } = definition;
   const options: PhysicsOptions = {
     ...(gravity === undefined ? {} : { gravity }),
@@ -41,11 +47,11 @@ export function physicsSimulation<S extends Schema>(rapier: Rapier, definition: 
   let physics: Physics | null = null;
   return {
     ...rest,
-    init(world) {
+    init(world, setup) {
       physics?.dispose();
       physics = createPhysics(rapier, world, options);
       onPhysics?.(physics);
-      init?.(physics, world);
+      init?.(physics, world, setup);
     },
     step(world, tick) {
       const p = physics!;
@@ -60,6 +66,10 @@ export function physicsSimulation<S extends Schema>(rapier: Rapier, definition: 
  * Initialises Rapier and serves the physics simulation to the main thread (call it once, at the top level of
  * the worker module, instead of `exposeSimulation`). Messages that arrive before Rapier is ready are held.
  */
-export function exposePhysics<S extends Schema>(rapier: Rapier, definition: PhysicsSimulationDefinition<S>, endpoint: Endpoint = globalThis as unknown as Endpoint): void {
+export function exposePhysics<S extends Schema, Setup = undefined>(
+  rapier: Rapier,
+  definition: PhysicsSimulationDefinition<S, Setup>,
+  endpoint: Endpoint = globalThis as unknown as Endpoint,
+): void {
   exposeSimulation(physicsSimulation(rapier, definition), deferEndpoint(endpoint, rapier.init()));
 }

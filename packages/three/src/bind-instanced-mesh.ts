@@ -2,7 +2,7 @@
  * The CPU path: each frame, the runtime's interpolated fields become an InstancedMesh's instance matrices.
  *
  * ```text
- *   runtime.frame(ts) ──▶ frame.fields (interpolated, snaps applied) ──▶ update(frame) ──▶ instanceMatrix[0 .. count)
+ *   runtime.frame() ──▶ frame.fields (interpolated, snaps applied) ──▶ update(frame) ──▶ instanceMatrix[0 .. count)
  * ```
  */
 import { DynamicDrawUsage, type InstancedMesh } from 'three';
@@ -15,7 +15,7 @@ export interface InstancedMeshBinding<S extends Schema> {
   readonly mesh: InstancedMesh;
   /**
    * Writes the frame's entities 0 .. count - 1 into the mesh's instance matrices, sets `mesh.count` and marks
-   * the matrices for upload (only the live range). Call it with each frame `runtime.frame(ts)` returns, or
+   * the matrices for upload (only the live range). Call it with each frame `runtime.frame()` returns, or
    * from `draw`. Entities past the mesh's own instance count are left out and counted in `overflow`.
    * Allocates nothing.
    */
@@ -34,8 +34,8 @@ export interface InstancedMeshBinding<S extends Schema> {
  *
  * ```ts
  * const ships = bindInstancedMesh(runtime, new InstancedMesh(geometry, material, capacity), { position: 'position', rotation: 'rotation' });
- * renderer.setAnimationLoop((ts) => {
- *   const frame = runtime.frame(ts);
+ * renderer.setAnimationLoop(() => {
+ *   const frame = runtime.frame(); // at the animation frame's time
  *   if (frame === null) return; // a refresh the render interval skips
  *   ships.update(frame);
  *   renderer.render(scene, camera);

@@ -15,8 +15,8 @@
  * import { createInterpolatedInstancedMesh } from '@steadyframe/three';
  * const ships = createInterpolatedInstancedMesh(runtime, geometry, new MeshStandardMaterial(), { position: 'position', rotation: 'rotation' });
  * scene.add(ships.mesh);
- * renderer.setAnimationLoop((ts) => {
- *   if (runtime.pace(ts)) { ships.update(ts); renderer.render(scene, camera); }
+ * renderer.setAnimationLoop(() => {
+ *   if (runtime.pace()) { ships.update(); renderer.render(scene, camera); }
  * });
  * ```
  */

@@ -56,11 +56,12 @@ export interface InterpolatedInstancedMesh<M extends Material = Material> {
   /**
    * Brings the mesh to shared-clock time `time` (ms): takes the runtime's lock once, copies a newly published
    * state into the instanced attributes (nothing when none was published since the last call), and sets the
-   * `alpha` uniform from where `time` falls between the pair's two states. Call once per rendered frame with
-   * the frame's time. Allocates a few typed-array views per published tick, nothing per entity. Returns false
+   * `alpha` uniform from where `time` falls between the pair's two states. Call once per rendered frame, after
+   * `runtime.pace()`; with no `time` it takes the frame's (`runtime.frameTime`, or now for a runtime without
+   * one). Allocates a few typed-array views per published tick, nothing per entity. Returns false
    * when the lock stayed busy: the mesh then keeps the last pair, at the new alpha.
    */
-  update(time: number): boolean;
+  update(time?: number): boolean;
   /** The alpha uniform set by the last update, in [0, 1]. */
   readonly alpha: number;
   /** Instances drawn: live entities in the pair last copied. */
@@ -112,9 +113,9 @@ function copyRun(to: InstancedBufferAttribute, from: Float32Array | Uint32Array,
  * ```ts
  * const ships = createInterpolatedInstancedMesh(runtime, new ConeGeometry(0.5, 1), new MeshStandardMaterial(), { position: 'position', rotation: 'rotation' });
  * scene.add(ships.mesh);
- * renderer.setAnimationLoop((ts) => {
- *   if (!runtime.pace(ts)) return; // pacing, and tells the worker when the next frame is due; no CPU blend
- *   ships.update(ts);
+ * renderer.setAnimationLoop(() => {
+ *   if (!runtime.pace()) return; // pacing, and tells the worker when the next frame is due; no CPU blend
+ *   ships.update(); // at the frame's time
  *   renderer.render(scene, camera);
  * });
  * ```
@@ -124,7 +125,7 @@ function copyRun(to: InstancedBufferAttribute, from: Float32Array | Uint32Array,
  * field does not fit (see `TransformFields`) or the material is already patched.
  */
 export function createInterpolatedInstancedMesh<S extends Schema, M extends Material>(
-  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'>,
+  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & Partial<Pick<Runtime<S>, 'frameTime'>>,
   geometry: BufferGeometry,
   material: M,
   fields: TransformFields<S>,
@@ -209,7 +210,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
       return count;
     },
     stats,
-    update(time) {
+    update(time = frameTime(runtime)) {
       const fresh = reader.read(upload) === true;
       if (!fresh) stats.misses++;
       alpha = alphaAt(time, previousTime, currentTime);
@@ -228,4 +229,10 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
       distance.dispose();
     },
   };
+}
+
+/** The time of the runtime's newest paced frame, or now for a runtime that has none. */
+function frameTime(runtime: Partial<Pick<Runtime<Schema>, 'frameTime'>>): number {
+  const time = runtime.frameTime;
+  return time === undefined || Number.isNaN(time) ? performance.now() : time;
 }

@@ -22,6 +22,7 @@ import { createRuntime, schema3d } from 'steadyframe';
 import { cpuMeter, nextFrame, sleep } from '../page.ts';
 import { buildPhysicsScene, EXTRA, GRAVITY, PHYSICS_TICK_RATE, PROBE, probeTimeAt, SUBSTEPS } from '../shared/physics-scene.ts';
 import { percentiles } from '../shared/stats.ts';
+import type { PhysicsSetup } from '../physics.worker.ts';
 
 export type PhysicsDesign = 'main' | 'worker';
 
@@ -143,8 +144,9 @@ async function mainThreadDesign(n: number): Promise<Design> {
 }
 
 async function workerDesign(n: number): Promise<Design> {
-  const worker = new Worker(new URL('../physics.worker.ts', import.meta.url), { type: 'module', name: `physics-${n}` });
-  const runtime = await createRuntime({ worker, schema: schema3d, capacity: n + EXTRA, pacing: { adaptive: false } });
+  const worker = new Worker(new URL('../physics.worker.ts', import.meta.url), { type: 'module', name: 'physics' });
+  const setup: PhysicsSetup = { bodies: n };
+  const runtime = await createRuntime({ worker, schema: schema3d, capacity: n + EXTRA, pacing: { adaptive: false }, setup });
   await runtime.start();
   let count = 0;
   return {

@@ -36,7 +36,7 @@ export async function physicsHarness(capacity: number, definition: Omit<PhysicsS
       onPhysics: (p) => (physics = p),
       init(p, w) {
         world = w;
-        definition.init?.(p, w);
+        definition.init?.(p, w, undefined);
       },
     }),
     host,

@@ -9,6 +9,8 @@ import type { FlipStats } from './slots.ts';
 export interface AttachConfig {
   /** `schemaSignature` of the main thread's schema; the worker refuses a different one. */
   readonly signature: string;
+  /** `createRuntime`'s `setup` (structured-cloned): handed to the definition's `init`, again on restart('scratch'). */
+  readonly setup?: unknown;
   readonly capacity: number;
   /** Shared transport: the buffer laid out by layout.ts for this schema and capacity. */
   readonly buffer?: SharedArrayBuffer;
@@ -63,8 +65,8 @@ export interface WorkerStats extends FlipStats {
   readonly timeScale: number;
   /** The catch-up cap in effect (the default follows the tick length: a quarter second's worth). */
   readonly maxCatchUpSteps: number;
-  /** Simulated ms since tick 0 (scaled time, unaffected by pauses). */
-  readonly simTime: number;
+  /** Simulated seconds since tick 0 (scaled time, unaffected by pauses; the unit of `tick.time`). */
+  readonly simSeconds: number;
   /** Times backlog was dropped (see the `backlog` policy). */
   readonly overloads: number;
   /** Shared-clock ms of backlog dropped. */

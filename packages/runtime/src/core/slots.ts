@@ -200,6 +200,7 @@ export interface PublishMeta {
   currentTime: number;
   count: number;
   previousCount: number;
+  /** Simulated ms since tick 0 (the meta word SIM_TIME; the public fields are seconds: `frame.simSeconds`). */
   simTime: number;
   scale: number;
   snaps: number;

@@ -12,6 +12,7 @@ import type { Clock } from '../core/clock.ts';
 import { fieldViews, type Layout } from '../core/layout.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 import type { BlendKernels } from '../core/simd-kernel.ts';
+import { animationFrameTime, frameTimeFor } from './frame-time.ts';
 import { createFramePacer, type FramePacer, type FramePacerOptions, type PacerChange } from './frame-pacer.ts';
 import type { Frame } from './runtime.ts';
 import { Sampler, type InterpolationOptions, type SampleResult } from './sampler.ts';
@@ -40,6 +41,10 @@ export class FrameLoop<S extends Schema> {
   /** The next frame time last published to the worker. */
   #expected = Number.NaN;
   #rafHandle = 0;
+  /** The animation frame the newest frame was drawn at (frame-time.ts). */
+  #animationTime = Number.NEGATIVE_INFINITY;
+  /** The time of the newest frame paced (`runtime.frameTime`); NaN before the first. */
+  time = Number.NaN;
   readonly #endFrame = (): void => {
     if (Number.isNaN(this.#frameStart)) return;
     this.pacer.reportFrameCost(this.#now() - this.#frameStart);
@@ -85,7 +90,7 @@ export class FrameLoop<S extends Schema> {
       tick: 0,
       previousTime: 0,
       currentTime: 0,
-      simTime: 0,
+      simSeconds: 0,
       late: false,
       overtaken: false,
       snapped: 0,
@@ -123,6 +128,14 @@ export class FrameLoop<S extends Schema> {
     this.#transport.expectFrame(time);
   }
 
+  /** The time a frame is drawn at for the timestamp the game gave (NaN: none): see frame-time.ts. */
+  frameTime(timestamp: number): number {
+    const animationTime = animationFrameTime();
+    const time = frameTimeFor(timestamp, animationTime, this.#animationTime, this.#now());
+    if (animationTime !== null && time === animationTime) this.#animationTime = animationTime;
+    return time;
+  }
+
   /** `runtime.frame`: the frame, or null on a refresh the render interval skips. */
   frameAt(timestamp: number): Frame<S> | null {
     return this.paced(timestamp, true) ? this.frame : null;
@@ -131,6 +144,7 @@ export class FrameLoop<S extends Schema> {
   /** Paces, samples if `sample` (and it is a refresh to render), publishes the next frame time, checks the worker. */
   paced(timestamp: number, sample: boolean): boolean {
     this.#endFrame(); // a frame whose task never ended (a throwing draw) still reports its cost
+    this.time = timestamp;
     const render = this.pacer.onAnimationFrame(timestamp);
     if (render) {
       this.#frameStart = this.#now();

@@ -120,12 +120,16 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
     this.#loop.expectFrame(time);
   }
 
-  frame(timestamp: number): Frame<S> | null {
-    return this.#loop.frameAt(timestamp);
+  get frameTime(): number {
+    return this.#loop.time;
   }
 
-  pace(timestamp: number): boolean {
-    return this.#loop.paced(timestamp, false);
+  frame(timestamp = Number.NaN): Frame<S> | null {
+    return this.#loop.frameAt(this.#loop.frameTime(timestamp));
+  }
+
+  pace(timestamp = Number.NaN): boolean {
+    return this.#loop.paced(this.#loop.frameTime(timestamp), false);
   }
 
   sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean {

@@ -54,6 +54,18 @@ function checkAttachTimeout(value: unknown): number {
   throw new RangeError(`steadyframe: attachTimeout must be a number of ms above 0 (default ${DEFAULT_ATTACH_TIMEOUT}; Infinity waits forever); got ${describeValue(value)}`);
 }
 
+/** `setup` must survive a structured clone (it is posted to the worker): say so at set-up, not as a DataCloneError. */
+function checkSetup(setup: unknown): void {
+  if (setup === undefined) return;
+  try {
+    structuredClone(setup);
+  } catch (error) {
+    throw new TypeError(
+      `steadyframe: setup must be structured-cloneable (numbers, strings, plain objects, arrays, typed arrays, Maps; no functions, class instances lose their methods); got ${describeValue(setup)}: ${(error as Error).message}`,
+    );
+  }
+}
+
 export async function setUpRuntime<S extends Schema, C extends object>(options: RuntimeOptions<S>, seams: RuntimeSeams = {}): Promise<Runtime<S, C>> {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`steadyframe: createRuntime() takes an options object ({ worker, schema, capacity, ... }); got ${describeValue(options)}`);
@@ -77,6 +89,7 @@ export async function setUpRuntime<S extends Schema, C extends object>(options: 
   const maxSpins = checkNumber('maxSpins', options.maxSpins ?? 10_000, 1, { integer: true });
   const heartbeatTimeout = checkHeartbeatTimeout(options.heartbeatTimeout);
   const attachTimeout = checkAttachTimeout(options.attachTimeout);
+  checkSetup(options.setup);
   const layout = computeLayout(schema, capacity);
   const anchor = currentTimeOrigin();
   const input = options.input === false ? null : { capacity: options.input?.capacity ?? 1024, payloadWidth: options.input?.payloadWidth ?? 4 };
@@ -133,7 +146,8 @@ export async function setUpRuntime<S extends Schema, C extends object>(options: 
     }
   });
   try {
-    info = await Promise.race([remote.attach(transfer(transport.attach, transport.transfer)), failed]);
+    const attach = options.setup === undefined ? transport.attach : { ...transport.attach, setup: options.setup };
+    info = await Promise.race([remote.attach(transfer(attach, transport.transfer)), failed]);
     clock = await Promise.race([alignClocks(remote, createSharedClock(anchor)), failed]);
   } catch (error) {
     remote[releaseProxy]();

@@ -22,12 +22,19 @@ export { ISOLATION_REQUIRED } from './runtime-setup.ts';
 export type { ClockSkew } from './clock-align.ts';
 export type { StateReader } from './state-reader.ts';
 
-export interface RuntimeOptions<S extends Schema> {
+export interface RuntimeOptions<S extends Schema, Setup = unknown> {
   /** A module Worker whose script calls `exposeSimulation` from 'steadyframe/worker' with the same schema. */
   readonly worker: Worker;
   readonly schema: S;
   /** Most entities the world can hold. Fixed for the runtime's life. */
   readonly capacity: number;
+  /**
+   * Set-up data for the simulation's `init(world, setup)`: counts, bounds, a seed, a level. Structured-cloned
+   * to the worker once, at attach (a value that cannot be cloned throws at set-up); `restart('scratch')` hands
+   * `init` the same value again. Type it with the worker's `export type Setup` as the third type argument of
+   * `createRuntime<typeof schema, Commands, Setup>`. Default: undefined.
+   */
+  readonly setup?: Setup;
   /** Called once per animation frame after `start()`, with the interpolated state. */
   readonly draw?: (frame: Frame<S>) => void;
   /** Called once if the simulation faults (its step threw). Default: console.error. */
@@ -115,7 +122,7 @@ export interface Frame<S extends Schema> {
    * late frame under `whenLate: 'extrapolate'` (up to 1 + `maxPrediction`).
    */
   readonly alpha: number;
-  /** Shared-clock ms this frame shows the world at. */
+  /** Shared-clock ms this frame shows the world at (a clock time: ms, like every `...Time` here). */
   readonly time: number;
   /** Tick numbers of the two states blended. */
   readonly previousTick: number;
@@ -123,8 +130,12 @@ export interface Frame<S extends Schema> {
   /** Shared-clock ms those two states stand for. */
   readonly previousTime: number;
   readonly currentTime: number;
-  /** Simulated ms since tick 0 at the current state. */
-  readonly simTime: number;
+  /**
+   * Simulated seconds since tick 0 at the current state (the unit of `tick.time` and `tick.dt` in the worker).
+   * Simulated time is in seconds everywhere; clock times (`time`, `previousTime`, `currentTime`) are
+   * shared-clock ms.
+   */
+  readonly simSeconds: number;
   /** The frame's time was past the newest state (the worker was late); `whenLate` decided what it shows. */
   readonly late: boolean;
   /**
@@ -210,18 +221,31 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   stats(): Promise<RuntimeStats>;
   /**
    * One animation frame's work, for games that run their own loop (e.g. three.js `setAnimationLoop`): paces
-   * (returns null on a refresh the render interval skips: draw nothing then), samples the world at
-   * `timestamp`, tells the worker when the next frame is due, and raises fault and overload events. The time
-   * until the end of the current task (your draw) counts as the frame's cost. `start()` with `draw` calls it
-   * for you. With the shared transport it allocates nothing; the message transport posts a message a frame.
+   * (returns null on a refresh the render interval skips: draw nothing then), samples the world at the frame's
+   * time, tells the worker when the next frame is due, and raises fault and overload events. The time until the
+   * end of the current task (your draw) counts as the frame's cost. `start()` with `draw` calls it for you.
+   * With the shared transport it allocates nothing; the message transport posts a message a frame.
+   *
+   * Call it with no argument: the frame's time is then the animation frame's timestamp (inside a
+   * `requestAnimationFrame` callback or a loop driven by one, `document.timeline.currentTime`), or now where
+   * there is none (outside a callback, in a worker). A timestamp you pass (rAF's, a ticker's,
+   * `performance.now()`) is shared-clock ms (this thread's `performance.now()` timeline) and is used as given;
+   * none is ever drawn from a state older than the worker could have published (it holds for an announced
+   * frame only `FRAME_HOLD_MS`, then follows the clock).
    */
-  frame(timestamp: number): Frame<S> | null;
+  frame(timestamp?: number): Frame<S> | null;
   /**
    * `frame` without the sampling, for renderers that blend on the GPU from the raw states
    * (`reader.read(fn)`): paces, tells the worker when the next frame is due, raises events. Returns whether
-   * to draw on this refresh. The time until the end of the current task counts as the frame's cost.
+   * to draw on this refresh. The time until the end of the current task counts as the frame's cost. The
+   * timestamp is optional, as for `frame`.
    */
-  pace(timestamp: number): boolean;
+  pace(timestamp?: number): boolean;
+  /**
+   * The time of the newest frame `frame`, `pace` or the `draw` loop made, shared-clock ms (NaN before the
+   * first): what a GPU renderer blends at after `pace()` (`@steadyframe/three`'s `update()` reads it).
+   */
+  readonly frameTime: number;
   /** The input ring's writer, or null if the runtime was made with `input: false`. */
   readonly input: InputWriter | null;
   /**
@@ -263,6 +287,8 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
  * without isolation; rejects for a worker that fails to load, has another schema, or does not attach within
  * `attachTimeout` (it never calls `exposeSimulation`).
  */
-export function createRuntime<S extends Schema, C extends object = Record<never, never>>(options: RuntimeOptions<S>): Promise<Runtime<S, C>> {
+export function createRuntime<S extends Schema, C extends object = Record<never, never>, Setup = unknown>(
+  options: RuntimeOptions<S, Setup>,
+): Promise<Runtime<S, C>> {
   return setUpRuntime<S, C>(options);
 }

@@ -89,7 +89,7 @@ export interface SampleResult {
   previousTime: number;
   currentTime: number;
   count: number;
-  simTime: number;
+  simSeconds: number;
   late: boolean;
   overtaken: boolean;
   snapped: number;
@@ -270,7 +270,7 @@ export class Sampler<S extends Schema> {
       history.record(meta[META.PREV_TICK]!, previousTime, meta[META.PREV_COUNT]!, slot.previousBlock);
       history.record(meta[META.CUR_TICK]!, currentTime, meta[META.COUNT]!, slot.currentBlock);
     }
-    out.simTime = meta[META.SIM_TIME]!;
+    out.simSeconds = meta[META.SIM_TIME]! / 1000; // the meta word is simulated ms
     if (this.#delaying) return;
     this.#lastTime = time; // so a render delay switched on later eases in from here
     const count = meta[META.COUNT]!;

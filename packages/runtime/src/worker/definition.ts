@@ -4,7 +4,7 @@ import type { BacklogPolicy } from '../core/fixed-step.ts';
 import type { Schema } from '../core/schema.ts';
 import type { NonFinitePolicy } from './finite-check.ts';
 import type { TickInput } from './tick-input.ts';
-import type { World } from './world.ts';
+import type { PrivateFieldSpec, World } from './world.ts';
 
 export const MAX_TICK_RATE = 100_000;
 export const MAX_TIME_SCALE = 1_000;
@@ -24,14 +24,29 @@ export interface TickInfo {
   readonly input: TickInput;
 }
 
-export interface SimulationDefinition<S extends Schema> {
+/**
+ * `Setup` is the type of the set-up data `createRuntime({ setup })` sends (structured-cloneable: counts, bounds,
+ * a seed, a level); `init` gets it. Export it from the worker module (`export type Setup = ...`) and name it on
+ * the main thread (`createRuntime<typeof schema, Commands, Setup>`) to type both ends.
+ */
+export interface SimulationDefinition<S extends Schema, Setup = undefined, P extends PrivateFieldSpec = Record<never, never>> {
   readonly schema: S;
+  /**
+   * Per-entity state that is simulated but not drawn (velocity, health, timers), e.g. `{ velocity: { width: 2 } }`:
+   * `world.private.velocity`, laid out in the worker only, never published (publishes copy none of it), moved by
+   * `despawn` with the entity, and restored by `restart('last')` as it was at the last publish. None by default;
+   * costs nothing when there are none.
+   */
+  readonly privateFields?: P;
   /** Ticks per simulated second. */
   readonly tickRate: number;
-  /** Fills the world for tick 0. Runs once, when the main thread attaches. */
-  init?(world: World<S>): void;
+  /**
+   * Fills the world for tick 0, with `createRuntime`'s `setup` (undefined when none was given). Runs once,
+   * when the main thread attaches, and again (same `setup`) on `restart('scratch')`.
+   */
+  init?(world: World<S, P>, setup: Setup): void;
   /** Advances the world by one tick of `tick.dt` seconds, in place. */
-  step(world: World<S>, tick: TickInfo): void;
+  step(world: World<S, P>, tick: TickInfo): void;
   /** Most ticks run in one go. Default: a quarter second's worth, at least 4. */
   readonly maxCatchUpSteps?: number;
   /**

@@ -3,9 +3,10 @@ import { expose, type Endpoint } from 'comlink';
 import type { SimulationRemote } from '../core/protocol.ts';
 import type { Schema } from '../core/schema.ts';
 import type { Simulation, SimulationDefinition } from './simulation.ts';
+import type { PrivateFieldSpec } from './world.ts';
 
 /** Serves `simulation` over comlink: the contract's calls, bound to it, and the definition's commands. */
-export function serveSimulation<S extends Schema>(simulation: Simulation<S>, definition: SimulationDefinition<S>, endpoint?: Endpoint): void {
+export function serveSimulation<S extends Schema>(simulation: Simulation<S>, definition: SimulationDefinition<S, unknown, PrivateFieldSpec>, endpoint?: Endpoint): void {
   // only the contract's calls cross the thread boundary, bound to the simulation
   const remote: SimulationRemote & { commands: object } = {
     attach: (config) => simulation.attach(config),

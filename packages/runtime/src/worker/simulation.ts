@@ -60,7 +60,7 @@ import { connectWorkerTransport, type WorkerTransport } from './transport.ts';
 import type { SimulationHost } from './host.ts';
 import { TickInputBuffer } from './tick-input.ts';
 import { checkFinite, type NonFinitePolicy } from './finite-check.ts';
-import { createWorld, type WorldInternals } from './world.ts';
+import { createWorld, type PrivateFieldSpec, type WorldInternals } from './world.ts';
 
 export type { SleepReport } from './sleep-report.ts';
 export type { SimulationHost } from './host.ts';
@@ -91,7 +91,7 @@ interface Attached<S extends Schema> {
   readonly views: SharedViews<S>;
   readonly writer: SlotWriter<S>;
   readonly clock: Clock;
-  readonly world: WorldInternals<S>;
+  readonly world: WorldInternals<S, PrivateFieldSpec>;
   readonly timeline: Timeline;
   readonly input: TickInputBuffer;
   /** How states reach the page: the shared buffer, or messages. */
@@ -100,7 +100,9 @@ interface Attached<S extends Schema> {
 
 /** A simulation, not yet attached to a buffer. `exposeSimulation` serves one over comlink. */
 export class Simulation<S extends Schema> implements SimulationRemote {
-  readonly #definition: SimulationDefinition<S>;
+  readonly #definition: SimulationDefinition<S, unknown, PrivateFieldSpec>;
+  /** `createRuntime`'s `setup`, given at attach: `init` gets it, on attach and on restart('scratch'). */
+  #setup: unknown = undefined;
   /** Given by the caller, or chosen at attach by the transport. */
   #host: SimulationHost | null;
   #attached: Attached<S> | null = null;
@@ -153,7 +155,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     snaps: 0,
   };
 
-  constructor(definition: SimulationDefinition<S>, host?: SimulationHost) {
+  constructor(definition: SimulationDefinition<S, unknown, PrivateFieldSpec>, host?: SimulationHost) {
     validateSchema(definition.schema);
     if (typeof definition.step !== 'function') {
       throw new TypeError('steadyframe: a simulation needs a step(world, tick) function');
@@ -205,7 +207,13 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     // the world is laid out like one block, in the buffer's world region (only this thread touches it), so a
     // publish copies within one buffer, live entities only (core/publish-copy.ts)
     const worldBlock = new Float32Array(views.buffer, layout.worldOffset, layout.blockBytes / 4);
-    const world = createWorld(layout, worldBlock, fieldViews<S>(views.buffer, layout.worldOffset, layout), generationView(views.buffer, layout.worldOffset, layout));
+    const world = createWorld(
+      layout,
+      worldBlock,
+      fieldViews<S>(views.buffer, layout.worldOffset, layout),
+      generationView(views.buffer, layout.worldOffset, layout),
+      this.#definition.privateFields ?? {},
+    );
     let clock: Clock = () => 0; // set below, once the host is known
     const writer = this.createWriter(views, worldBlock, () => clock(), transport.memory);
     const host = (this.#host ??= transport.defaultHost());
@@ -213,13 +221,15 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     clock = () => raw() - this.#clockOffset;
     const input = new TickInputBuffer(transport.input);
     this.#tickInfo = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input };
-    this.#definition.init?.(world.world);
+    this.#setup = config.setup;
+    this.#definition.init?.(world.world, this.#setup);
     world.takeSnaps(); // tick 0 has nothing to blend from anyway
     const now = clock();
     this.#attached = { views, writer, clock, world, input, transport, timeline: createTimeline(0, now, this.#tickLength) };
     this.#fillMeta(0, now, world.world.count, 0);
     writer.publishInitial(this.#meta);
     transport.published(writer.front);
+    world.published();
     this.#beat();
     // a heartbeat the main thread watches: a worker that stops beating is reported unresponsive
     this.#stopHeartbeat = host.every(HEARTBEAT_MS, () => this.#beat());
@@ -328,7 +338,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       return;
     }
     a.world.clear();
-    this.#definition.init?.(a.world.world);
+    this.#definition.init?.(a.world.world, this.#setup);
     this.#simTime = 0;
     // publish the fresh world as a tick of its own, every entity snapping to it
     this.#repin(a, this.#tickLength);
@@ -351,7 +361,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       tickRate: this.#tickRate,
       timeScale: this.#timeScale,
       maxCatchUpSteps: this.#maxCatchUpSteps,
-      simTime: this.#simTime,
+      simSeconds: this.#simTime / 1000,
       overloads: this.#overloads,
       droppedMs: this.#droppedMs,
       lastStepMs: this.#lastStepMs,
@@ -577,7 +587,10 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     Atomics.add(a.views.i32, I32.HEARTBEAT, 1);
     this.#fillMeta(previousTick, previousTime, previousCount, world.takeSnaps());
     // false: the page held the lock too long (a reader stall, counted); the next publish carries the world on
-    if (a.writer.publish(this.#meta)) a.transport.published(a.writer.front);
+    if (a.writer.publish(this.#meta)) {
+      a.transport.published(a.writer.front);
+      world.published(); // the private fields as of this state, for restart('last')
+    }
     return true;
   }
 

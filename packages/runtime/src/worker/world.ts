@@ -6,9 +6,24 @@ import type { Layout } from '../core/layout.ts';
 import { blockRuns, copyAcross } from '../core/publish-copy.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 
-export interface World<S extends Schema> {
+/**
+ * Per-entity state the simulation keeps but never publishes (velocity, health, an AI state): name -> floats per
+ * entity. Declared in the definition's `privateFields`, e.g. `{ velocity: { width: 2 } }`.
+ */
+export type PrivateFieldSpec = Readonly<Record<string, { readonly width: number }>>;
+
+/** One Float32Array per private field, entity i's components at i * width ... (like `fields`). */
+export type PrivateViews<P extends PrivateFieldSpec> = { readonly [K in keyof P]: Float32Array };
+
+export interface World<S extends Schema, P extends PrivateFieldSpec = Record<never, never>> {
   /** One view per schema field; stable for the life of the simulation, so they may be cached. */
   readonly fields: FieldViews<S>;
+  /**
+   * One view per private field (`privateFields`): simulated, never published, so never drawn and never copied by
+   * a publish; moved with `despawn`'s swap-remove, zeroed by a restart from scratch, and put back as they were at
+   * the last publish by `restart('last')`. Plain memory of this worker's own. Stable views.
+   */
+  readonly private: PrivateViews<P>;
   readonly capacity: number;
   /**
    * Live entities: indices 0 .. count - 1 are published. Setting it outside 0..capacity throws. Entities that
@@ -31,8 +46,14 @@ export interface World<S extends Schema> {
 }
 
 /** The world plus what the loop needs and the game does not see. */
-export interface WorldInternals<S extends Schema> {
-  readonly world: World<S>;
+export interface WorldInternals<S extends Schema, P extends PrivateFieldSpec = Record<never, never>> {
+  readonly world: World<S, P>;
+  /**
+   * After a publish that took: keeps the private fields' live entities as they are now, for `restore` (so
+   * `restart('last')` finds them as they were when the state it restores was published). Nothing to do, and
+   * nothing done, without private fields.
+   */
+  published(): void;
   /** Entities marked to snap since the last `takeSnaps`. */
   takeSnaps(): number;
   /** Puts back a published state (a block laid out like the world's): its first `count` entities, now live. */
@@ -41,14 +62,25 @@ export interface WorldInternals<S extends Schema> {
   clear(): void;
 }
 
-export function createWorld<S extends Schema>(
+export function createWorld<S extends Schema, P extends PrivateFieldSpec = Record<never, never>>(
   layout: Layout,
   block: Float32Array,
   fields: FieldViews<S>,
   generation: Uint32Array,
-): WorldInternals<S> {
+  privateFields: P = {} as P,
+): WorldInternals<S, P> {
   const capacity = layout.capacity;
-  const views = layout.fields.map((f) => ({ view: fields[f.name as keyof S], width: f.width }));
+  const privateRuns = Object.entries(privateFields).map(([name, { width }]) => {
+    if (!Number.isInteger(width) || width < 1) {
+      throw new RangeError(`steadyframe: private field "${name}" needs a whole width of at least 1 (floats per entity); got ${String(width)}`);
+    }
+    if (name in fields) throw new TypeError(`steadyframe: private field "${name}" has the name of a schema field; rename one`);
+    // the live values, and a copy as of the last publish (for restart('last'))
+    return { name, view: new Float32Array(capacity * width), kept: new Float32Array(capacity * width), width };
+  });
+  const privateViews = Object.fromEntries(privateRuns.map((r) => [r.name, r.view])) as PrivateViews<P>;
+  let keptCount = 0;
+  const views = [...layout.fields.map((f) => ({ view: fields[f.name as keyof S], width: f.width })), ...privateRuns];
   let count = 0;
   let snaps = 0;
   const snap = (index: number): void => {
@@ -56,8 +88,9 @@ export function createWorld<S extends Schema>(
     generation[index] = (generation[index]! + 1) >>> 0;
     snaps++;
   };
-  const world: World<S> = {
+  const world: World<S, P> = {
     fields,
+    private: privateViews,
     capacity,
     get count() {
       return count;
@@ -90,6 +123,11 @@ export function createWorld<S extends Schema>(
   };
   return {
     world,
+    published() {
+      if (privateRuns.length === 0) return;
+      for (const { view, kept, width } of privateRuns) kept.set(view.subarray(0, count * width));
+      keptCount = count;
+    },
     takeSnaps() {
       const taken = snaps;
       snaps = 0;
@@ -99,6 +137,10 @@ export function createWorld<S extends Schema>(
       // the published live entities only: past its count a published block holds older, dead values, and the
       // world's own generations there must not go back (a later spawn's bump must differ from any published one)
       copyAcross(from, block, blockRuns(layout), n);
+      // private fields as of that publish (the worker's own copy: they were never published)
+      for (const { view, kept, width } of privateRuns) {
+        view.set(kept.subarray(0, Math.min(n, keptCount) * width));
+      }
       count = n;
     },
     clear() {

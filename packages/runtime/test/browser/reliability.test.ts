@@ -32,6 +32,10 @@ describe('reliability with real workers', () => {
     const stats = await rt.stats();
     expect(stats.worker).toMatchObject({ status: 'running', restarts: 1, error: null });
     expect(faults).toHaveLength(1);
+    // the private counter came back as it was at tick 2 (3), not the failed step's 1000: at tick k it is k + 1
+    await rt.stop();
+    const newest = rt.sample(Number.POSITIVE_INFINITY);
+    expect(newest.fields.position[1]).toBe(newest.tick + 1);
   });
 
   it('notices a worker that died holding the lock, and stops spinning on it', async () => {

@@ -210,7 +210,7 @@ function pipelines(seed: number, by: Copy = 'copyWithin') {
   return { layout, views, world, worldBlock, writer, reader, ref, init, advance };
 }
 
-const results = (): SampleResult => ({ alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simTime: 0, late: false, overtaken: false, snapped: 0 });
+const results = (): SampleResult => ({ alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simSeconds: 0, late: false, overtaken: false, snapped: 0 });
 
 /** The first of the first `n` elements whose bits differ (NaN included), or -1: an exact comparison, fast. */
 function firstDiff(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array, n: number): number {

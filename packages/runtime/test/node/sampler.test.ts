@@ -59,7 +59,7 @@ function setup() {
     else writer.publish(meta);
     tick++;
   };
-  const out: SampleResult = { alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simTime: 0, late: false, overtaken: false, snapped: 0 };
+  const out: SampleResult = { alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simSeconds: 0, late: false, overtaken: false, snapped: 0 };
   /** What the main thread does each frame. */
   const sample = (time: number) => {
     const slot = reader.acquire()!;

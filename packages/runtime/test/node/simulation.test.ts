@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, schemaSignature } from 'steadyframe';
-import { Simulation, type SimulationDefinition, type SimulationHost, type World } from 'steadyframe/worker';
+import { Simulation, type PrivateFieldSpec, type SimulationDefinition, type SimulationHost, type World } from 'steadyframe/worker';
 import { allocateSharedBuffer, createSharedViews, I32, META, STATUS } from '../../src/core/layout.ts';
 import { frameNeedsWake, writeNextFrame } from '../../src/core/doorbell.ts';
 import { SlotReader } from '../../src/core/slots.ts';
@@ -629,7 +629,7 @@ describe('faults, restarts, bad values, heartbeat', () => {
     expect(f).toMatchObject({ tick: 3, previousX: 2, x: 0, count: 1 });
     expect(f.snaps).toBeGreaterThan(0);
     expect(f.generation[0]).not.toBe(f.previousGeneration[0]);
-    expect(sim.stats().simTime).toBe(0);
+    expect(sim.stats().simSeconds).toBe(0);
     expect(() => sim.restart('later' as never)).toThrow(/restart from 'last' or 'scratch'/);
   });
 
@@ -787,5 +787,154 @@ describe('world: spawns, despawns and teleports snap', () => {
     expect(world!.count).toBe(2);
     expect(() => (world!.count = 3)).toThrow(/from 0 to the capacity 2; got 3/);
     expect(() => (world!.count = -1)).toThrow(/got -1/);
+  });
+});
+
+describe('set-up data (createRuntime({ setup }) → init(world, setup))', () => {
+  it('hands init the attach config setup, and the same setup again on restart from scratch', () => {
+    const seen: unknown[] = [];
+    const sim = new Simulation(
+      {
+        schema,
+        tickRate: 60,
+        init(world, setup: { count: number }) {
+          seen.push(setup);
+          world.count = setup.count;
+        },
+        step() {},
+      },
+      manualHost().host,
+    );
+    const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
+    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY, setup: { count: 3 } });
+    const reader = new SlotReader(createSharedViews(buffer, schema, CAPACITY));
+    const count = () => {
+      const slot = reader.acquire()!;
+      const n = slot.metaWords[META.COUNT]!;
+      reader.release();
+      return n;
+    };
+    expect(count()).toBe(3);
+    sim.restart('scratch');
+    expect(seen).toEqual([{ count: 3 }, { count: 3 }]);
+    sim.restart('last'); // no init
+    expect(seen).toHaveLength(2);
+  });
+
+  it('gives init undefined when the runtime sends no setup', () => {
+    const seen: unknown[] = [];
+    const sim = new Simulation({ schema, tickRate: 60, init: (_w, setup) => void seen.push(setup), step() {} }, manualHost().host);
+    sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
+    expect(seen).toEqual([undefined]);
+  });
+});
+
+describe('units: simulated time in seconds, clock times in ms', () => {
+  it('stats().simSeconds and the frame meta agree with tick.time (seconds), whatever the time scale', () => {
+    const times: number[] = [];
+    const sim = new Simulation({ schema, tickRate: 50, init: (w) => void (w.count = 1), step: (_w, tick) => void times.push(tick.time) }, manualHost().host);
+    const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
+    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+    sim.pause();
+    for (let i = 0; i < 10; i++) sim.stepOnce();
+    expect(times.at(-1)).toBeCloseTo(10 / 50, 12); // 10 ticks of 1/50 s
+    expect(sim.stats().simSeconds).toBeCloseTo(0.2, 12);
+    sim.setTimeScale(2); // scale moves ticks on the clock, not simulated seconds per tick
+    sim.stepOnce();
+    expect(sim.stats().simSeconds).toBeCloseTo(0.22, 12);
+    expect(times.at(-1)).toBeCloseTo(0.22, 12);
+  });
+});
+
+describe('private fields (simulated, never published)', () => {
+  function privateSim() {
+    let throwNext = false;
+    const sim = new Simulation(
+      {
+        schema,
+        tickRate: 60,
+        privateFields: { vel: { width: 2 } },
+        init(world) {
+          world.count = 3;
+          for (let i = 0; i < 3; i++) {
+            world.fields.x[i] = 100 * i;
+            world.private.vel!.set([i + 1, -(i + 1)], 2 * i);
+          }
+        },
+        step(world) {
+          const vel = world.private.vel!;
+          for (let i = 0; i < world.count; i++) {
+            world.fields.x[i]! += vel[2 * i]!;
+            vel[2 * i]! *= 2; // state that only the worker keeps
+          }
+          if (throwNext) {
+            // half a step done: the private state moved on, the world is inconsistent
+            vel.fill(999);
+            throw new Error('boom');
+          }
+        },
+      },
+      manualHost().host,
+    );
+    const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
+    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+    const reader = new SlotReader(createSharedViews(buffer, schema, CAPACITY));
+    const xs = (): number[] => {
+      const slot = reader.acquire()!;
+      const n = slot.metaWords[META.COUNT]!;
+      const out = Array.from(slot.current.x.subarray(0, n));
+      reader.release();
+      return out;
+    };
+    return { sim, xs, throwOn: () => (throwNext = true), throwOff: () => (throwNext = false) };
+  }
+
+  it('lives in the worker only: views of plain memory, not the shared buffer', () => {
+    let seen: Float32Array | undefined;
+    const sim = new Simulation(
+      { schema, tickRate: 60, privateFields: { hp: { width: 1 } }, init: (w) => void (seen = w.private.hp!), step() {} },
+      manualHost().host,
+    );
+    const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
+    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+    expect(seen).toHaveLength(CAPACITY);
+    expect(seen!.buffer).not.toBe(buffer);
+    expect(seen!.buffer).toBeInstanceOf(ArrayBuffer);
+  });
+
+  it('restart("last") puts them back as they were at the last publish', () => {
+    const { sim, xs, throwOn, throwOff } = privateSim();
+    sim.pause();
+    sim.stepOnce(); // vel x: 1,2,3 → x 1,102,203; vel → 2,4,6
+    sim.stepOnce(); // x 3,106,209; vel → 4,8,12
+    expect(xs()).toEqual([3, 106, 209]);
+    throwOn();
+    sim.stepOnce(); // throws halfway: vel filled with 999
+    expect(sim.stats().status).toBe('faulted');
+    sim.restart('last');
+    throwOff();
+    sim.stepOnce(); // from x 3,106,209 and vel 4,8,12 (not the 999s the failed step left)
+    expect(xs()).toEqual([7, 114, 221]);
+  });
+
+  it('moves with despawn (swap-remove)', () => {
+    let world: World<typeof schema, PrivateFieldSpec> | undefined;
+    const sim = new Simulation(
+      {
+        schema,
+        tickRate: 60,
+        privateFields: { vel: { width: 2 } },
+        init(w) {
+          world = w;
+          w.count = 3;
+          for (let i = 0; i < 3; i++) w.private.vel!.set([10 * i, 10 * i + 1], 2 * i);
+        },
+        step() {},
+      },
+      manualHost().host,
+    );
+    sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
+    expect(world!.despawn(0)).toBe(2);
+    expect(Array.from(world!.private.vel!.subarray(0, 4))).toEqual([20, 21, 10, 11]);
   });
 });
