@@ -225,6 +225,8 @@ function writeMeta(f64: Float64Array, m: number, meta: PublishMeta): void {
  * goes on ticking, serves comlink calls and beats, and the page's watchdog blames the page, not the worker.
  */
 export const READER_STALL_MS = 500;
+/** After a stall, how long each later publish waits for the page to let go before it is skipped too, ms. */
+const STALLED_WAIT_MS = 1;
 
 /** The worker's side: copies a tick into the back slot, then flips. The only writer of slots and STATE_INDEX. */
 export class SlotWriter<S extends Schema> {
@@ -240,8 +242,9 @@ export class SlotWriter<S extends Schema> {
   #skippedSnaps = 0;
   #skippedMinCount = Number.POSITIVE_INFINITY;
   /**
-   * The page held the lock past `stallMs` and has not let go since: further publishes try the lock briefly and
-   * skip at once rather than block the worker `stallMs` per tick (ticks, comlink calls and the heartbeat go on).
+   * The page held the lock past `stallMs` and the worker has not had it since: further publishes ask for it as
+   * usual but wait STALLED_WAIT_MS, not `stallMs`, before they are skipped too, so the worker is not blocked
+   * `stallMs` per tick (ticks, comlink calls and the heartbeat go on), and a page that lets go still hands over.
    */
   #stalled = false;
   /** The live-range copies of a publish (publish-copy.ts); made on first use. */
@@ -370,50 +373,53 @@ export class SlotWriter<S extends Schema> {
    * little, then sleeps in `lockWaitMs` slices, beating HEARTBEAT each slice (the worker is alive, the page is
    * what holds it up). Past `stallMs` it takes the mark back (3 -> 1), counts a reader stall (READER_STALLS)
    * and returns false; if the page handed the lock over meanwhile, the worker has it after all. Until it next
-   * gets the lock, later calls only try it for a moment (`#stalled`): one stall blocks the worker once, not
-   * `stallMs` per tick.
+   * gets the lock, later calls wait STALLED_WAIT_MS instead (`#stalled`): one stall blocks the worker for
+   * `stallMs` once, not per tick.
    */
   protected lock(): boolean {
     const { i32 } = this.views;
-    if (this.#stalled) {
-      // the page held the lock past stallMs: while it still does, skip at once (no new request, no wait)
-      for (let spin = 0; spin < WRITER_SPINS; spin++) {
-        if (Atomics.compareExchange(i32, I32.LOCK, LOCK.FREE, LOCK.WRITER) === LOCK.FREE) {
-          this.#stalled = false;
-          return true;
-        }
-      }
-      return false;
-    }
+    // after a stall, until the lock is ours again, the same request and hand-over but a deadline of
+    // STALLED_WAIT_MS: a page that let go hands the lock over at once; one that still holds it costs each tick
+    // a moment, not stallMs (no second stall is counted for the same hold)
+    const stalled = this.#stalled;
+    const deadline = stalled ? Math.min(STALLED_WAIT_MS, this.stallMs) : this.stallMs;
     let started = Number.NaN;
     for (;;) {
       const seen = Atomics.compareExchange(i32, I32.LOCK, LOCK.FREE, LOCK.WRITER);
-      if (seen === LOCK.FREE) return true;
+      if (seen === LOCK.FREE) return this.#locked();
       // the reader holds it: ask for it to be handed over on release (READER -> READER_WAKE_WRITER)
       if (seen === LOCK.READER && Atomics.compareExchange(i32, I32.LOCK, LOCK.READER, READER_WAKE_WRITER) !== LOCK.READER) {
         continue; // the reader let go meanwhile: try again
       }
       // a frame holds the lock for well under a millisecond: spin a little before sleeping
       for (let spin = 0; spin < WRITER_SPINS; spin++) {
-        if (Atomics.load(i32, I32.LOCK) === LOCK.WRITER) return true; // handed over
+        if (Atomics.load(i32, I32.LOCK) === LOCK.WRITER) return this.#locked(); // handed over
       }
       const from = this.now();
       if (Number.isNaN(started)) started = from;
       this.stats.flipWaits++;
       // a worker may block; the page may not. Woken by the reader's release, or re-checks after the timeout.
-      Atomics.wait(i32, I32.LOCK, READER_WAKE_WRITER, this.lockWaitMs);
+      Atomics.wait(i32, I32.LOCK, READER_WAKE_WRITER, Math.min(this.lockWaitMs, deadline));
       const to = this.now();
       this.stats.flipWaitMs += to - from;
-      if (Atomics.load(i32, I32.LOCK) === LOCK.WRITER) return true; // handed over
+      if (Atomics.load(i32, I32.LOCK) === LOCK.WRITER) return this.#locked(); // handed over
       // alive, only held up: the page's watchdog must not take this for a hung worker
       Atomics.add(i32, I32.HEARTBEAT, 1);
-      if (to - started >= this.stallMs && Atomics.compareExchange(i32, I32.LOCK, READER_WAKE_WRITER, LOCK.READER) === READER_WAKE_WRITER) {
+      if (to - started >= deadline && Atomics.compareExchange(i32, I32.LOCK, READER_WAKE_WRITER, LOCK.READER) === READER_WAKE_WRITER) {
         // the page still holds it: withdraw the request (its release then just frees the lock) and report it
-        this.stats.readerStalls++;
-        Atomics.add(i32, I32.READER_STALLS, 1);
-        this.#stalled = true;
+        if (!stalled) {
+          this.stats.readerStalls++;
+          Atomics.add(i32, I32.READER_STALLS, 1);
+          this.#stalled = true;
+        }
         return false;
       }
     }
+  }
+
+  /** The lock is ours: a stall, if there was one, is over. */
+  #locked(): true {
+    this.#stalled = false;
+    return true;
   }
 }
