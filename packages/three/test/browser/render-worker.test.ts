@@ -1,0 +1,134 @@
+/**
+ * The render worker (the third thread) drawing with three.js into an OffscreenCanvas: frames keep coming while
+ * the page's main thread is busy, every sampled frame is one consistent tick pair, and the page still controls
+ * the simulation. Counts and orders only, never wall-clock timings.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRenderWorkerRuntime, type RenderWorkerRuntime } from 'steadyframe';
+import { motionSchema } from './fixtures/schema.ts';
+import type { MotionCommands } from './fixtures/motion.worker.ts';
+import { sleep } from './helpers.ts';
+
+type Counters = { drawn: number; checked: number; bad: number; calls: number; maxCount: number; lastCount: number; crossOriginIsolated: boolean; resizes: number[][]; firstBad: string; times: number[] };
+
+let runtime: RenderWorkerRuntime<typeof motionSchema, MotionCommands> | undefined;
+let canvas: HTMLCanvasElement | undefined;
+afterEach(() => {
+  runtime?.dispose();
+  canvas?.remove();
+  runtime = undefined;
+});
+
+let serial = 0;
+async function renderWorkerRuntime(path: 'cpu' | 'gpu') {
+  const name = `${path}-${serial++}`;
+  canvas = document.createElement('canvas');
+  canvas.style.width = '88px';
+  canvas.style.height = '72px';
+  document.body.append(canvas);
+  runtime = await createRenderWorkerRuntime<typeof motionSchema, MotionCommands>({
+    worker: new Worker(new URL('./fixtures/motion.worker.ts', import.meta.url), { type: 'module', name: 'motion' }),
+    renderWorker: new Worker(new URL('./fixtures/scene.render.ts', import.meta.url), { type: 'module', name }),
+    canvas,
+    schema: motionSchema,
+    capacity: 8,
+    pacing: { adaptive: false },
+    renderIn: 'worker',
+  });
+  const channel = new BroadcastChannel(name);
+  const counters = () =>
+    new Promise<Counters>((resolve) => {
+      channel.onmessage = (event: MessageEvent) => resolve(event.data as Counters);
+      channel.postMessage('counters');
+    });
+  return { runtime, counters, close: () => channel.close() };
+}
+
+async function waitUntil(what: string, predicate: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await predicate()) return;
+    await sleep(25);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * Runs `rounds` busy loops of 30 ms on the page, a turn of the event loop apart, and returns each loop's window on
+ * the shared clock and how many of the page's own animation frames ran in all (none can run inside a window).
+ */
+async function jank(now: () => number, rounds: number): Promise<{ windows: Array<[number, number]>; pageFrames: number }> {
+  let pageFrames = 0;
+  let handle = 0;
+  const count = () => {
+    pageFrames++;
+    handle = requestAnimationFrame(count);
+  };
+  handle = requestAnimationFrame(count);
+  const windows: Array<[number, number]> = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = now();
+    for (const until = performance.now() + 30; performance.now() < until; );
+    windows.push([start, now()]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  cancelAnimationFrame(handle);
+  return { windows, pageFrames };
+}
+
+describe.each(['cpu', 'gpu'] as const)('three.js in the render worker, %s path', (path) => {
+  it('draws in the render worker while the main thread is busy, every frame a consistent pair', async () => {
+    const { runtime, counters, close } = await renderWorkerRuntime(path);
+    expect(runtime.renderer).toBe('worker');
+    expect(runtime.renderFallback).toBeNull();
+    await runtime.start();
+    await waitUntil('frames in the render worker', async () => (await counters()).drawn >= 10);
+    const before = await counters();
+    const { windows } = await jank(runtime.now, 30); // ~1 s of a page that is busy 30 ms at a time
+    const after = await counters();
+    close();
+    // the page can draw nothing inside a busy loop; the render worker draws on: count its frames in each window
+    const inside = windows.map(([start, end]) => after.times.filter((t) => t >= start && t <= end).length);
+    const windowsWithFrames = inside.filter((n) => n > 0).length;
+    expect(after.drawn).toBeGreaterThan(before.drawn);
+    expect(windowsWithFrames, `frames per busy window: ${inside.join(' ')}`).toBeGreaterThanOrEqual(windows.length * 0.8);
+    expect(after.calls).toBeGreaterThan(0); // three.js issued draw calls into the OffscreenCanvas
+    expect(after.crossOriginIsolated).toBe(true);
+    if (path === 'cpu') {
+      expect(after.checked).toBeGreaterThan(10);
+      expect(after.bad, after.firstBad).toBe(0);
+    }
+    const stats = await runtime.stats();
+    expect(stats.render).toMatchObject({ thread: 'worker', fallback: null, crossOriginIsolated: true });
+    expect(stats.render.drawn).toBeGreaterThanOrEqual(after.drawn);
+    expect(stats.worker.tick).toBeGreaterThan(0);
+    // the page never read the buffer: the render worker is the one reader
+    expect(stats.lock.acquires).toBeGreaterThan(0);
+  });
+});
+
+it('keeps pause, commands, stats and resize on the main thread', async () => {
+  const { runtime, counters, close } = await renderWorkerRuntime('cpu');
+  await runtime.start();
+  await waitUntil('frames', async () => (await counters()).drawn >= 5);
+  // a game command reaches the simulation; the render worker draws its result
+  await runtime.commands.setCount(5);
+  await waitUntil('five entities drawn', async () => (await counters()).lastCount === 5);
+  await runtime.pause();
+  const paused = (await runtime.stats()).worker.tick;
+  const drawnPaused = (await counters()).drawn;
+  await sleep(300);
+  expect((await runtime.stats()).worker.status).toBe('paused');
+  expect((await runtime.stats()).worker.tick).toBe(paused);
+  // frames go on while paused (the picture holds still, the loop does not stop)
+  expect((await counters()).drawn).toBeGreaterThan(drawnPaused);
+  await runtime.resume();
+  await waitUntil('ticks after resume', async () => (await runtime.stats()).worker.tick > paused);
+  await runtime.resize(50, 40, 2);
+  await waitUntil('the resize', async () => (await counters()).resizes.some((r) => r[0] === 50 && r[3] === 100 && r[4] === 80));
+  const input = runtime.sendInput(7, 1);
+  expect(input).toBe(true);
+  const { bad, firstBad, checked } = await counters();
+  close();
+  expect(checked).toBeGreaterThan(5);
+  expect(bad, firstBad).toBe(0);
+});
