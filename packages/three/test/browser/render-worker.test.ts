@@ -3,13 +3,13 @@
  * the page's main thread is busy, every sampled frame is one consistent tick pair, and the page still controls
  * the simulation. Counts and orders only, never wall-clock timings.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRenderWorkerRuntime, type RenderWorkerRuntime } from 'steadyframe';
 import { motionSchema } from './fixtures/schema.ts';
 import type { MotionCommands } from './fixtures/motion.worker.ts';
+import { createScene, type SceneCounters as Counters } from './fixtures/scene.ts';
 import { sleep } from './helpers.ts';
 
-type Counters = { drawn: number; checked: number; bad: number; calls: number; maxCount: number; lastCount: number; crossOriginIsolated: boolean; resizes: number[][]; firstBad: string; times: number[] };
 
 let runtime: RenderWorkerRuntime<typeof motionSchema, MotionCommands> | undefined;
 let canvas: HTMLCanvasElement | undefined;
@@ -20,8 +20,9 @@ afterEach(() => {
 });
 
 let serial = 0;
-async function renderWorkerRuntime(path: 'cpu' | 'gpu') {
-  const name = `${path}-${serial++}`;
+async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'worker' | 'main' = 'worker', variant = '') {
+  const name = `${path}-${serial++}${variant}`;
+  const scene = createScene(path === 'gpu');
   canvas = document.createElement('canvas');
   canvas.style.width = '88px';
   canvas.style.height = '72px';
@@ -33,11 +34,13 @@ async function renderWorkerRuntime(path: 'cpu' | 'gpu') {
     schema: motionSchema,
     capacity: 8,
     pacing: { adaptive: false },
-    renderIn: 'worker',
+    renderIn,
+    fallback: scene.setup,
   });
+  const onMain = runtime.renderer === 'main';
   const channel = new BroadcastChannel(name);
-  const counters = () =>
-    new Promise<Counters>((resolve) => {
+  const counters = async () =>
+    onMain ? structuredClone(scene.counters) : new Promise<Counters>((resolve) => {
       channel.onmessage = (event: MessageEvent) => resolve(event.data as Counters);
       channel.postMessage('counters');
     });
@@ -75,6 +78,11 @@ async function jank(now: () => number, rounds: number): Promise<{ windows: Array
   return { windows, pageFrames };
 }
 
+/** Frames drawn inside each busy window: the render worker's `times` against the page's busy loops. */
+function framesInside(windows: Array<[number, number]>, times: number[]): number[] {
+  return windows.map(([start, end]) => times.filter((t) => t >= start && t <= end).length);
+}
+
 describe.each(['cpu', 'gpu'] as const)('three.js in the render worker, %s path', (path) => {
   it('draws in the render worker while the main thread is busy, every frame a consistent pair', async () => {
     const { runtime, counters, close } = await renderWorkerRuntime(path);
@@ -87,7 +95,7 @@ describe.each(['cpu', 'gpu'] as const)('three.js in the render worker, %s path',
     const after = await counters();
     close();
     // the page can draw nothing inside a busy loop; the render worker draws on: count its frames in each window
-    const inside = windows.map(([start, end]) => after.times.filter((t) => t >= start && t <= end).length);
+    const inside = framesInside(windows, after.times);
     const windowsWithFrames = inside.filter((n) => n > 0).length;
     expect(after.drawn).toBeGreaterThan(before.drawn);
     expect(windowsWithFrames, `frames per busy window: ${inside.join(' ')}`).toBeGreaterThanOrEqual(windows.length * 0.8);
@@ -104,6 +112,40 @@ describe.each(['cpu', 'gpu'] as const)('three.js in the render worker, %s path',
     // the page never read the buffer: the render worker is the one reader
     expect(stats.lock.acquires).toBeGreaterThan(0);
   });
+});
+
+it('the same scene drawn on the main thread draws nothing inside the busy loops (the contrast)', async () => {
+  const { runtime, counters, close } = await renderWorkerRuntime('cpu', 'main');
+  expect(runtime.renderer).toBe('main');
+  expect(runtime.renderFallback).toContain("renderIn: 'main'");
+  await runtime.start();
+  await waitUntil('frames on the page', async () => (await counters()).drawn >= 10);
+  const { windows } = await jank(runtime.now, 10);
+  const after = await counters();
+  close();
+  expect(framesInside(windows, after.times)).toEqual(windows.map(() => 0));
+  expect(after.bad, after.firstBad).toBe(0);
+  expect((await runtime.stats()).render).toMatchObject({ thread: 'main', fallback: runtime.renderFallback });
+});
+
+it('falls back to the main thread where the render worker has no requestAnimationFrame, and says why', async () => {
+  const warn = vi.spyOn(console, 'warn');
+  try {
+    const { runtime, counters, close } = await renderWorkerRuntime('cpu', 'auto', '-no-raf');
+    expect(runtime.renderer).toBe('main');
+    expect(runtime.renderFallback).toBe('this browser has no requestAnimationFrame in workers');
+    expect(warn.mock.calls.map((call) => String(call[0]))).toContain(`steadyframe: drawing on the main thread, not in the render worker: ${runtime.renderFallback}`);
+    await runtime.start();
+    await waitUntil('frames on the page', async () => (await counters()).drawn >= 5);
+    close();
+    expect((await runtime.stats()).render).toMatchObject({ thread: 'main', fallback: runtime.renderFallback });
+  } finally {
+    warn.mockRestore();
+  }
+});
+
+it("rejects with renderIn: 'worker' where the render worker cannot draw", async () => {
+  await expect(renderWorkerRuntime('cpu', 'worker', '-no-raf')).rejects.toThrow("steadyframe: renderIn: 'worker', but the render worker cannot be used: this browser has no requestAnimationFrame in workers");
 });
 
 it('keeps pause, commands, stats and resize on the main thread', async () => {
@@ -129,6 +171,7 @@ it('keeps pause, commands, stats and resize on the main thread', async () => {
   expect(input).toBe(true);
   const { bad, firstBad, checked } = await counters();
   close();
-  expect(checked).toBeGreaterThan(5);
+  // (frames while paused are late, holding the newest state: not checked)
+  expect(checked).toBeGreaterThan(0);
   expect(bad, firstBad).toBe(0);
 });
