@@ -12,13 +12,13 @@ import type { Clock } from '../core/clock.ts';
 import type { InputWriter } from '../core/input-ring.ts';
 import type { Layout } from '../core/layout.ts';
 import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from '../core/protocol.ts';
-import type { RenderHostRemote, RenderStats, RenderWorkerRemote } from '../core/render-protocol.ts';
+import type { RenderHostRemote, RenderProbe, RenderWorkerRemote } from '../render-worker/protocol.ts';
 import type { Schema } from '../core/schema.ts';
 import { rendererParts, sizeCanvas, type RendererSetup } from '../render-worker/renderer.ts';
 import { alignClocks, type ClockSkew } from './clock-align.ts';
 import { Emitter } from './events.ts';
 import { createRuntime, type Frame, type Runtime, type RuntimeEvents, type RuntimeOptions, type RuntimeStats } from './runtime.ts';
-import { DEFAULT_HEARTBEAT_TIMEOUT } from './runtime-setup.ts';
+import { DEFAULT_ATTACH_TIMEOUT, DEFAULT_HEARTBEAT_TIMEOUT } from './runtime-setup.ts';
 import { documentVisibility } from './visibility.ts';
 
 export interface RenderWorkerRuntimeOptions<S extends Schema> extends Omit<RuntimeOptions<S>, 'draw' | 'transport'> {
@@ -103,6 +103,42 @@ export function renderWorkerUnavailable(canvas: HTMLCanvasElement): string | nul
   return null;
 }
 
+/**
+ * The render worker's answer, or a rejection naming the likely cause when its script fails to load or throws
+ * (its `error` event) or, within `timeout` ms, never answers (it does not call exposeRenderer).
+ */
+function answerOf<T>(worker: Worker, answer: Promise<T>, timeout: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onError = (event: ErrorEvent): void => {
+      event.preventDefault();
+      done();
+      reject(new Error(`steadyframe: the render worker failed: ${event.message || 'it did not load (check its URL and that it calls exposeRenderer)'}`));
+    };
+    const done = (): void => {
+      clearTimeout(timer);
+      worker.removeEventListener('error', onError);
+    };
+    worker.addEventListener('error', onError);
+    if (Number.isFinite(timeout)) {
+      timer = setTimeout(() => {
+        done();
+        reject(new Error(`steadyframe: the render worker did not answer within ${timeout} ms: its module must call exposeRenderer() at its top level (raise attachTimeout if it is only slow to load)`));
+      }, timeout);
+    }
+    answer.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
+}
+
 const warned = new Set<string>();
 function warnFallback(reason: string): void {
   if (warned.has(reason)) return;
@@ -131,8 +167,15 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
   const wanted = options.renderIn ?? 'auto';
   let reason = wanted === 'main' ? "renderIn: 'main' was asked for" : renderWorkerUnavailable(canvas);
   const renderRemote = wrap<RenderWorkerRemote>(renderWorker);
+  const attachTimeout = options.attachTimeout ?? DEFAULT_ATTACH_TIMEOUT;
   if (reason === null) {
-    const probe = await renderRemote.probe();
+    let probe: RenderProbe;
+    try {
+      probe = await answerOf(renderWorker, renderRemote.probe(), attachTimeout);
+    } catch (error) {
+      renderRemote[releaseProxy]();
+      throw error;
+    }
     if (!probe.animationFrames) reason = 'this browser has no requestAnimationFrame in workers';
     else if (!probe.crossOriginIsolated) reason = 'the render worker is not cross-origin isolated';
   }
@@ -166,7 +209,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
   const heartbeatTimeout =
     options.heartbeatTimeout === false ? Number.POSITIVE_INFINITY : (options.heartbeatTimeout ?? DEFAULT_HEARTBEAT_TIMEOUT);
   try {
-    await renderRemote.init(
+    await answerOf(renderWorker, renderRemote.init(
       // the canvas and the port move to the render worker; the buffer is shared
       transfer(
         {
@@ -184,7 +227,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
         },
         [offscreen, channel.port2],
       ),
-    );
+    ), Number.POSITIVE_INFINITY);
   } catch (error) {
     runtime.dispose();
     renderWorker.terminate();
@@ -225,13 +268,13 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
     setInterpolation: async (interpolation) => renderRemote.setInterpolation(interpolation),
     resize: async (width, height, dpr) => renderRemote.resize(width, height, dpr),
     async stats() {
-      const [main, render] = await Promise.all([runtime.stats(), renderRemote.stats() as Promise<RenderStats>]);
+      const [main, render] = await Promise.all([runtime.stats(), renderRemote.stats()]);
       return {
         ...main,
         frames: render.frames,
         lock: render.lock,
-        sampling: render.sampling as unknown as RuntimeStats['sampling'],
-        pacing: render.pacing as RuntimeStats['pacing'],
+        sampling: render.sampling,
+        pacing: render.pacing,
         render: { thread: 'worker', fallback: null, drawn: render.drawn, crossOriginIsolated: render.crossOriginIsolated },
       };
     },

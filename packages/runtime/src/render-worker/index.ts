@@ -24,4 +24,4 @@ export function exposeRenderer<S extends Schema>(setup: RendererSetup<S>, endpoi
 
 export type { RenderContext, Renderer, RendererSetup } from './renderer.ts';
 export type { Frame } from '../main/runtime.ts';
-export type { RenderStats } from '../core/render-protocol.ts';
+export type { RenderStats } from './protocol.ts';

@@ -14,7 +14,7 @@ import type { Clock } from '../core/clock.ts';
 import { writeNextFrame } from '../core/doorbell.ts';
 import { computeLayout, createSharedViews, F64, type Layout } from '../core/layout.ts';
 import type { SimulationInfo, SimulationRemote } from '../core/protocol.ts';
-import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from '../core/render-protocol.ts';
+import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from './protocol.ts';
 import type { Schema } from '../core/schema.ts';
 import { SlotReader } from '../core/slots.ts';
 import { FrameLoop } from '../main/frame-loop.ts';
@@ -216,7 +216,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         frames: loop.frame.index,
         drawn,
         lock: { ...source!.stats },
-        sampling: { ...loop.sampler.stats } as unknown as Record<string, number>,
+        sampling: { ...loop.sampler.stats },
         pacing: {
           adaptive: pacer.adaptive,
           refreshPeriod: pacer.refreshPeriod,

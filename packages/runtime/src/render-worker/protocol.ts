@@ -4,9 +4,9 @@
  * what the render worker calls back on the page (`RenderHostRemote`, comlink on a transferred MessagePort), and
  * the one `init` message.
  */
-import type { SimulationInfo, WorkerStats } from './protocol.ts';
-import type { Schema } from './schema.ts';
-import type { ReadLockStats } from './slots.ts';
+import type { SimulationInfo, WorkerStats } from '../core/protocol.ts';
+import type { Schema } from '../core/schema.ts';
+import type { RuntimeStats } from '../main/runtime.ts';
 
 /** What the render worker can do, asked before the canvas is transferred (a canvas transferred cannot come back). */
 export interface RenderProbe {
@@ -38,28 +38,13 @@ export interface RenderInit<S extends Schema> {
   readonly dpr: number;
 }
 
-/** The render worker's frame counters, the page's `RuntimeStats` fields that live there. */
-export interface RenderStats {
-  readonly frames: number;
+/** The render worker's frame counters: the page's `RuntimeStats` fields that live there, and its own two. */
+export type RenderStats = Pick<RuntimeStats, 'frames' | 'lock' | 'sampling' | 'pacing'> & {
   /** Frames drawn (the renderer's draw called). */
   readonly drawn: number;
-  readonly lock: Readonly<ReadLockStats>;
-  readonly sampling: Readonly<Record<string, number>>;
-  readonly pacing: {
-    readonly adaptive: boolean;
-    readonly refreshPeriod: number;
-    readonly multiple: number;
-    readonly interval: number;
-    readonly renderedFrames: number;
-    readonly skippedVsyncs: number;
-    readonly overruns: number;
-    readonly grows: number;
-    readonly shrinks: number;
-    readonly lastChange: unknown;
-  };
   /** The render worker realm's `crossOriginIsolated`. */
   readonly crossOriginIsolated: boolean;
-}
+};
 
 /** The page's calls into the render worker. */
 export interface RenderWorkerRemote {
