@@ -4,7 +4,7 @@
  * the simulation. Counts and orders only, never wall-clock timings.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRenderWorkerRuntime, type RenderWorkerRuntime } from 'steadyframe';
+import { createRenderWorkerRuntime, manualVisibility, type RenderWorkerRuntime } from 'steadyframe';
 import { motionSchema } from './fixtures/schema.ts';
 import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { createScene, type SceneCounters as Counters } from './fixtures/scene.ts';
@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 let serial = 0;
-async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'worker' | 'main' = 'worker', variant = '') {
+async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'worker' | 'main' = 'worker', variant = '', visibility = manualVisibility(false)) {
   const name = `${path}-${serial++}${variant}`;
   const scene = createScene(path === 'gpu');
   canvas = document.createElement('canvas');
@@ -36,6 +36,7 @@ async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'work
     pacing: { adaptive: false },
     renderIn,
     fallback: scene.setup,
+    visibility,
   });
   const onMain = runtime.renderer === 'main';
   const channel = new BroadcastChannel(name);
@@ -174,4 +175,24 @@ it('keeps pause, commands, stats and resize on the main thread', async () => {
   // (frames while paused are late, holding the newest state: not checked)
   expect(checked).toBeGreaterThan(0);
   expect(bad, firstBad).toBe(0);
+});
+
+it('a hidden page stops the render worker\'s frames and tells the simulation; shown again, both go on', async () => {
+  const visibility = manualVisibility(false);
+  const { runtime, counters, close } = await renderWorkerRuntime('cpu', 'worker', '', visibility);
+  const events: boolean[] = [];
+  runtime.on('visibility', ({ hidden }) => events.push(hidden));
+  await runtime.start();
+  await waitUntil('frames', async () => (await counters()).drawn >= 5);
+  visibility.set(true);
+  await waitUntil('the simulation told', async () => (await runtime.stats()).worker.hidden);
+  const hiddenAt = (await counters()).drawn;
+  await sleep(300);
+  // at most a frame already requested when the call arrived
+  expect((await counters()).drawn).toBeLessThanOrEqual(hiddenAt + 1);
+  visibility.set(false);
+  await waitUntil('frames again', async () => (await counters()).drawn > hiddenAt + 5);
+  expect((await runtime.stats()).worker.hidden).toBe(false);
+  expect(events).toEqual([true, false]);
+  close();
 });
