@@ -31,10 +31,7 @@ export interface SpritesBinding<S extends Schema, C extends Container = Containe
  *
  * ```ts
  * const ships = bindSprites(runtime, sprites, { position: 'position', angle: 'angle' });
- * app.ticker.add(() => {
- *   const frame = runtime.frame(performance.now());
- *   if (frame !== null) ships.update(frame);
- * });
+ * attachToTicker(app, runtime, (frame) => ships.update(frame)); // the ticker's frame time; no render on skipped refreshes
  * ```
  *
  * Throws at set-up if a field does not fit (see `PoseFields`).

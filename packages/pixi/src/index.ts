@@ -1,22 +1,23 @@
 /**
  * @steadyframe/pixi: draws a steadyframe runtime's entities with PixiJS v8.
  *
- * Two bindings, same fields (`PoseFields`: a 2D position, an optional angle, scale and alpha):
+ * Two CPU bindings, same fields (`PoseFields`: a 2D position, an optional angle, scale and alpha), and a
+ * GPU path:
  *
  * - `bindSprites` moves a handful of display objects (Sprites, Graphics, Containers), hiding those without a
  *   live entity.
  * - `bindParticles` keeps a ParticleContainer's particles in step with the entities, for thousands of them.
+ * - `createInterpolatedSprites` draws them as the points of one mesh whose vertex shader blends the two
+ *   states: per frame the main thread sets three uniforms, whatever the count.
  *
- * Both copy the runtime's own Frame, which is already interpolated with snaps, render delay and
- * extrapolation applied, so every interpolation option of the runtime holds.
+ * The CPU bindings copy the runtime's own Frame, which is already interpolated with snaps, render delay and
+ * extrapolation applied, so every interpolation option of the runtime holds. `attachToTicker` drives either
+ * from `app.ticker` with the ticker's own frame time, and renders only on the refreshes the pacer presents.
  *
  * ```ts
- * import { bindSprites } from '@steadyframe/pixi';
+ * import { attachToTicker, bindSprites } from '@steadyframe/pixi';
  * const ships = bindSprites(runtime, sprites, { position: 'position', angle: 'angle' });
- * app.ticker.add(() => {
- *   const frame = runtime.frame(performance.now());
- *   if (frame !== null) ships.update(frame); // null: a refresh the render interval skips
- * });
+ * attachToTicker(app, runtime, (frame) => ships.update(frame));
  * ```
  */
 export { bindParticles } from './bind-particles.ts';
@@ -25,3 +26,7 @@ export { bindSprites } from './bind-sprites.ts';
 export type { SpritesBinding } from './bind-sprites.ts';
 export { resolveFields } from './fields.ts';
 export type { FieldOf, PoseFields, ResolvedFields } from './fields.ts';
+export { attachToTicker, tickerTime } from './attach-to-ticker.ts';
+export type { TickerApp, TickerLoop, TimedDrawable } from './attach-to-ticker.ts';
+export { createInterpolatedSprites } from './interpolated-sprites.ts';
+export type { InterpolatedSprites, InterpolatedSpritesOptions, InterpolatedSpritesStats, SpriteFields } from './interpolated-sprites.ts';

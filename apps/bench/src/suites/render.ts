@@ -1,5 +1,5 @@
 /**
- * Suite 8, the render worker against main-thread jank (issue #12): the same scene (the motion suite's bodies,
+ * Suite 9, the render worker against main-thread jank (issue #12): the same scene (the motion suite's bodies,
  * 30 ticks/s, interpolated, drawn on a 2D canvas) drawn from the main thread and from the render worker, each
  * without and with a 30 ms busy loop on the page every 500 ms. Per window: the longest interval between draws,
  * draws over 1.5 refresh periods apart (both from the draws' own clock readings: headless Chromium's rAF timestamps

@@ -170,14 +170,24 @@ export class SlotReader<S extends Schema> implements StateSource<S> {
     return true;
   }
 
-  /** LOCK 1 -> 0, or, if the worker asked for it meanwhile (3), hands it over (2) and wakes the worker. */
+  /**
+   * LOCK 1 -> 0, or, if the worker asked for it meanwhile (3), hands it over (3 -> 2) and wakes the worker. The
+   * hand-over is a compareExchange too: a worker past its stall deadline takes its request back (3 -> 1) at any
+   * moment, and a plain store of 2 after that would leave the lock with the writer's mark and no writer. Then
+   * the lock is ours again (1) and the loop releases it; the worker can take back at most one request per
+   * `READER_STALL_MS`, so this loops at most a few times.
+   */
   protected dropLock(): void {
     const { i32 } = this.views;
-    // release: the worker may now flip STATE_INDEX and reuse the slot we read
-    if (Atomics.compareExchange(i32, I32.LOCK, LOCK.READER, LOCK.FREE) === READER_WAKE_WRITER) {
+    for (;;) {
+      // release: the worker may now flip STATE_INDEX and reuse the slot we read
+      const seen = Atomics.compareExchange(i32, I32.LOCK, LOCK.READER, LOCK.FREE);
+      if (seen !== READER_WAKE_WRITER) return;
       // the worker asked for the lock while we held it: hand it over, then wake it
-      Atomics.store(i32, I32.LOCK, LOCK.WRITER);
-      Atomics.notify(i32, I32.LOCK, 1);
+      if (Atomics.compareExchange(i32, I32.LOCK, READER_WAKE_WRITER, LOCK.WRITER) === READER_WAKE_WRITER) {
+        Atomics.notify(i32, I32.LOCK, 1);
+        return;
+      }
     }
   }
 }
@@ -221,6 +231,18 @@ export class SlotWriter<S extends Schema> {
   #front: 0 | 1;
   /** A publish was skipped (reader stall): the next one's previous state is the front slot's current. */
   #skipped = false;
+  /**
+   * While publishes are skipped: the snaps they carried (summed) and the fewest entities any of them had, so
+   * the next publish, whose previous state is the front's current, still snaps every entity that was
+   * teleported, moved by a despawn, or absent at some point since the front's tick.
+   */
+  #skippedSnaps = 0;
+  #skippedMinCount = Number.POSITIVE_INFINITY;
+  /**
+   * The page held the lock past `stallMs` and has not let go since: further publishes try the lock briefly and
+   * skip at once rather than block the worker `stallMs` per tick (ticks, comlink calls and the heartbeat go on).
+   */
+  #stalled = false;
   /** The live-range copies of a publish (publish-copy.ts); made on first use. */
   #copier: PublishCopier | null = null;
 
@@ -294,11 +316,13 @@ export class SlotWriter<S extends Schema> {
     const m = this.views.slots[slot].meta;
     writeMeta(f64, m, meta);
     if (this.#skipped) {
-      // the state before this one was never published: the previous state is the front's current, say so
+      // the states before this one were never published: the previous state is the front's current, say so;
+      // entities absent at any skipped tick, and the snaps the skipped ticks marked, snap now
       const fm = this.views.slots[front].meta;
       f64[m + META.PREV_TICK] = f64[fm + META.CUR_TICK]!;
       f64[m + META.PREV_TIME] = f64[fm + META.CUR_TIME]!;
-      f64[m + META.PREV_COUNT] = f64[fm + META.COUNT]!;
+      f64[m + META.PREV_COUNT] = Math.min(f64[fm + META.COUNT]!, this.#skippedMinCount, meta.previousCount);
+      f64[m + META.SNAPS] = meta.snaps + this.#skippedSnaps;
     }
     // outside the lock: no reader looks at the back slot until the flip. Only the live entities: a reader reads
     // the previous state's first PREV_COUNT entities and the current state's first COUNT (entities at or past
@@ -314,7 +338,12 @@ export class SlotWriter<S extends Schema> {
   protected flip(next: 0 | 1): boolean {
     const { i32 } = this.views;
     if (!this.lock()) {
+      // what the skipped slot carried carries over to the next publish (see writeSlot)
+      const m = this.views.slots[next].meta;
+      const { f64 } = this.views;
       this.#skipped = true;
+      this.#skippedSnaps = f64[m + META.SNAPS]!;
+      this.#skippedMinCount = Math.min(f64[m + META.PREV_COUNT]!, f64[m + META.COUNT]!);
       return false;
     }
     // publish: slot `next`, written above, becomes the one readers read
@@ -324,6 +353,8 @@ export class SlotWriter<S extends Schema> {
     this.unlock();
     this.#front = next;
     this.#skipped = false;
+    this.#skippedSnaps = 0;
+    this.#skippedMinCount = Number.POSITIVE_INFINITY;
     this.stats.publishes++;
     return true;
   }
@@ -337,10 +368,22 @@ export class SlotWriter<S extends Schema> {
    * Takes the lock: CAS 0 -> 2, or, while the page holds it, marks it 3 (hand it over on release), spins a
    * little, then sleeps in `lockWaitMs` slices, beating HEARTBEAT each slice (the worker is alive, the page is
    * what holds it up). Past `stallMs` it takes the mark back (3 -> 1), counts a reader stall (READER_STALLS)
-   * and returns false; if the page handed the lock over meanwhile, the worker has it after all.
+   * and returns false; if the page handed the lock over meanwhile, the worker has it after all. Until it next
+   * gets the lock, later calls only try it for a moment (`#stalled`): one stall blocks the worker once, not
+   * `stallMs` per tick.
    */
   protected lock(): boolean {
     const { i32 } = this.views;
+    if (this.#stalled) {
+      // the page held the lock past stallMs: while it still does, skip at once (no new request, no wait)
+      for (let spin = 0; spin < WRITER_SPINS; spin++) {
+        if (Atomics.compareExchange(i32, I32.LOCK, LOCK.FREE, LOCK.WRITER) === LOCK.FREE) {
+          this.#stalled = false;
+          return true;
+        }
+      }
+      return false;
+    }
     let started = Number.NaN;
     for (;;) {
       const seen = Atomics.compareExchange(i32, I32.LOCK, LOCK.FREE, LOCK.WRITER);
@@ -367,6 +410,7 @@ export class SlotWriter<S extends Schema> {
         // the page still holds it: withdraw the request (its release then just frees the lock) and report it
         this.stats.readerStalls++;
         Atomics.add(i32, I32.READER_STALLS, 1);
+        this.#stalled = true;
         return false;
       }
     }

@@ -10,15 +10,25 @@
  * ```text
  *  vsync ms  0     16.7  33.3  50    66.7  83.3  100   ...   t-33  t-17  t     t+17  t+33
  *  rAF       R     R     R     .     R     .     R     ...   R     .     R     R     R
- *  cost      6     6     18          15          14          9           9     9     9
+ *  cost      6     6     18          9           9           9           9     9     9
  *  n         1     1     1->2        2           2           2           2->1  1     1
  *                        |           |                                   |     |
  *                        |           next render = 33.3 + 2 * 16.7       |     next render = t + 1 * 16.7
  *                        |                                               |
- *                        overrun: 18 > 16.7, so                          spare: 90 rendered frames since the
- *                        n = ceil(18 * 1.2 / 16.7) = 2                   grow (the cooldown), and the last 45
- *                                                                        in a row had 9 * 1.2 <= (2 - 1) * 16.7
+ *                        overrun: 18 > 16.7, so                          spare: every frame since 66.7, at least
+ *                        n = ceil(18 * 1.2 / 16.7) = 2                   250 ms of wall time (t - 66.7 >= 250),
+ *                                                                        fit in fewer periods with 20% to spare:
+ *                                                                        n = ceil(max cost 9 * 1.2 / 16.7) = 1
  * ```
+ *
+ * Growing is at once (note 003's `frameTime * 1.2`); shrinking waits for a run of evidence measured in wall
+ * time, never in rendered frames: at n = 4 frames come four times as slowly, and a cooldown counted in them
+ * kept one slow first frame (490 ms) holding the rate at 15 fps for 6 s. After a run of `spareMs` (250 ms) in
+ * which every frame fits a smaller interval, n drops straight to the one the run's costliest frame needs, so
+ * one outlier (a first frame, one GC pause) costs a quarter second of reduced rate, whatever n it grew to. The
+ * hysteresis: a frame grows n when it exceeds the interval (0% margin) but counts as spare only with 20% to
+ * spare, so costs alternating around a boundary never shrink it; and a grow soon after a shrink (within four
+ * runs' time) shows the shrink was premature and doubles the run a shrink needs, up to 16 times (4 s).
  *
  * A callback renders when its timestamp is at or after the next render time less half a refresh period, so a
  * vsync that arrives a little early (jitter) still renders and one that arrives a period early does not. The
@@ -62,13 +72,12 @@ export interface FramePacerOptions {
   /** Largest `n`. Default 4: a quarter of the display rate (15 fps at 60 Hz) is about where motion stops reading
    *  as motion; past it, frames simply render as soon as the last one lets them (counted as overruns). */
   readonly maxMultiple?: number;
-  /** Rendered frames in a row that must fit in `n - 1` periods with 20% to spare before `n` shrinks. Default
-   *  45: about 0.75 s at 60 fps, 1.5 s at 30, long enough to span a GC cycle or a periodic heavy system. */
-  readonly spareFrames?: number;
-  /** Rendered frames after a grow (or a refresh change) before any shrink. Default 90: twice `spareFrames`, so
-   *  a load that has just proved too heavy gets a few seconds to settle before the rate is raised again. A grow
-   *  within the cooldown after a shrink shows the shrink was premature and doubles it, up to 8 times. */
-  readonly cooldownFrames?: number;
+  /** How long, in wall time (ms), every rendered frame must fit a smaller interval with 20% to spare before
+   *  n shrinks (to the smallest n the costliest of them fits with that margin). Default 250: one outlier costs
+   *  a quarter second of reduced rate. A grow within four such runs after a shrink doubles it, up to 16 times
+   *  (4 s), so a load that keeps proving too heavy is not tried again every quarter second. Wall time, not
+   *  rendered frames: at a reduced rate frames come slowly, and recovery must not wait for them. */
+  readonly spareMs?: number;
   /** Refresh period assumed until rAF timestamps say otherwise, ms. Default 1000 / 60. */
   readonly initialPeriod?: number;
   /** Called synchronously after each change, once the pacer's state is complete. Must not throw. */
@@ -78,8 +87,7 @@ export interface FramePacerOptions {
 export const FRAME_PACER_DEFAULTS = {
   adaptive: true,
   maxMultiple: 4,
-  spareFrames: 45,
-  cooldownFrames: 90,
+  spareMs: 250,
   initialPeriod: 1000 / 60,
 } as const;
 
@@ -112,7 +120,7 @@ export interface FramePacer {
   readonly grows: number;
   readonly shrinks: number;
   readonly refreshChanges: number;
-  /** Rendered frames that must follow a grow before a shrink: `cooldownFrames`, more while backing off. */
+  /** How long frames must fit a smaller interval before a shrink, ms: `spareMs`, more while backing off. */
   readonly cooldown: number;
   readonly lastChange: PacerChange | null;
 }
@@ -143,8 +151,12 @@ const GROW_MARGIN = 1.2;
 /** Shrinking needs the same 20% headroom in the smaller interval, while growing fires at 0%: the band between
  *  the two is where neither happens, which is what keeps `n` from flapping. */
 const SHRINK_MARGIN = 1.2;
-/** Most the cooldown can grow by backing off: 8 x 90 frames is 12 s at 60 fps, 24 s at 30. */
-const MAX_BACKOFF = 8;
+/** A spare run also needs this many rendered frames, so a hidden tab's gap is no evidence on its own. */
+const MIN_SPARE_FRAMES = 3;
+/** A grow within this many spare runs after a shrink shows the shrink was premature (backs off). */
+const PREMATURE_RUNS = 4;
+/** Most the spare run can grow by backing off: 16 x 250 ms is 4 s. */
+const MAX_BACKOFF = 16;
 /** Absorbs float error in `cost * 1.2 / period` so an exact multiple does not round up one too many. */
 const EPSILON = 1e-9;
 
@@ -168,6 +180,21 @@ function checkOptions(options: FramePacerOptions): void {
   }
   if (options.onChange !== undefined && typeof options.onChange !== 'function') {
     throw new TypeError('steadyframe: frame pacer onChange must be a function (change) => void; leave it out for none');
+  }
+  for (const old of ['spareFrames', 'cooldownFrames'] as const) {
+    if ((options as Record<string, unknown>)[old] !== undefined) {
+      throw new TypeError(
+        `steadyframe: frame pacer ${old} is gone: recovery is measured in wall time now, not rendered frames ` +
+          `(which come slowly at a reduced rate); use spareMs (default ${FRAME_PACER_DEFAULTS.spareMs})`,
+      );
+    }
+  }
+  const spare = options.spareMs;
+  if (spare !== undefined && !(typeof spare === 'number' && spare >= 0 && spare < Number.POSITIVE_INFINITY)) {
+    throw new RangeError(
+      `steadyframe: frame pacer spareMs must be a duration in ms of at least 0 (how long frames must have time ` +
+        `to spare before the interval shrinks); got ${String(spare)}`,
+    );
   }
   const period = options.initialPeriod;
   if (period !== undefined && !(typeof period === 'number' && period >= MIN_PERIOD && period <= MAX_PERIOD)) {
@@ -302,15 +329,13 @@ function createRefreshEstimate(initial: number): RefreshEstimate {
 export function createFramePacer(options: FramePacerOptions = {}): FramePacer {
   checkOptions(options);
   const adaptive = options.adaptive ?? FRAME_PACER_DEFAULTS.adaptive;
-  const { maxMultiple: maxDefault, spareFrames: spareDefault, cooldownFrames: cooldownDefault } = FRAME_PACER_DEFAULTS;
-  const maxMultiple = checkWhole('maxMultiple', options.maxMultiple ?? maxDefault, 1, 'the longest interval, in n');
-  const spareFrames = checkWhole('spareFrames', options.spareFrames ?? spareDefault, 1, 'cheap frames before a shrink');
-  const cooldownFrames = checkWhole(
-    'cooldownFrames',
-    options.cooldownFrames ?? cooldownDefault,
-    0,
-    'rendered frames after a grow before a shrink',
+  const maxMultiple = checkWhole(
+    'maxMultiple',
+    options.maxMultiple ?? FRAME_PACER_DEFAULTS.maxMultiple,
+    1,
+    'the longest interval, in n',
   );
+  const spareMs = options.spareMs ?? FRAME_PACER_DEFAULTS.spareMs;
   const onChange = options.onChange;
 
   const refresh = createRefreshEstimate(options.initialPeriod ?? FRAME_PACER_DEFAULTS.initialPeriod);
@@ -323,10 +348,12 @@ export function createFramePacer(options: FramePacerOptions = {}): FramePacer {
   let busy = 0; // cost reported in the current callback, if any
   let costPending = false; // the current callback rendered and its cost is not in yet
   let lastCost = 0;
-  let spareRun = 0;
-  let cooldown = cooldownFrames; // the current cooldown: cooldownFrames, doubled while shrinks keep failing
-  let sinceGrow = cooldownFrames; // no cooldown before the first grow
-  let sinceShrink = Number.POSITIVE_INFINITY;
+  // the spare run: rendered frames in a row that fit a smaller interval with SHRINK_MARGIN to spare
+  let runFrames = 0;
+  let runStart = 0; // the rAF timestamp of its first frame
+  let runMax = 0; // its costliest frame, ms
+  let cooldown = spareMs; // how long the run must last: spareMs, doubled while shrinks keep failing
+  let lastShrink = Number.NaN; // the rAF timestamp of the last shrink
   let pending: PacerChange | null = null;
 
   const counts = { renderedFrames: 0, skippedVsyncs: 0, overruns: 0, grows: 0, shrinks: 0, refreshChanges: 0 };
@@ -353,8 +380,7 @@ export function createFramePacer(options: FramePacerOptions = {}): FramePacer {
   function learn(gap: number, at: number): void {
     if (refresh.observe(gap)) {
       // size n for the last measured cost on the new display, as if that cost had just overrun
-      spareRun = 0;
-      sinceGrow = 0;
+      runFrames = 0;
       counts.refreshChanges++;
       const n = adaptive ? multipleFor(lastCost, refresh.period, maxMultiple) : 1;
       change(refresh.period, n, 'refresh-change', at, refresh.previous * multiple);
@@ -405,28 +431,33 @@ export function createFramePacer(options: FramePacerOptions = {}): FramePacer {
       const over = ms > interval;
       if (over) counts.overruns++;
       if (!adaptive) return;
-      sinceGrow++;
-      sinceShrink++;
       if (over) {
-        spareRun = 0;
+        runFrames = 0;
         const n = multipleFor(ms, period, maxMultiple);
         if (n > multiple) {
           // undoing a recent shrink: wait longer before the next one; a shrink that held: back to the base
-          cooldown = sinceShrink <= cooldown ? Math.min(cooldown * 2, cooldownFrames * MAX_BACKOFF) : cooldownFrames;
+          const premature = lastRender - lastShrink <= cooldown * PREMATURE_RUNS; // false while lastShrink is NaN
+          cooldown = premature ? Math.min(cooldown * 2, spareMs * MAX_BACKOFF) : spareMs;
           counts.grows++;
-          sinceGrow = 0;
           change(period, n, 'overrun', lastRender);
         }
       } else if (multiple > 1 && ms * SHRINK_MARGIN <= (multiple - 1) * period) {
-        spareRun++;
-        if (spareRun >= spareFrames && sinceGrow >= cooldown) {
-          spareRun = 0;
-          sinceShrink = 0;
+        if (runFrames === 0) {
+          runStart = lastRender;
+          runMax = 0;
+        }
+        runFrames++;
+        if (ms > runMax) runMax = ms;
+        if (runFrames >= MIN_SPARE_FRAMES && lastRender - runStart >= cooldown) {
+          // the run's costliest frame fits n - 1 with the margin, so this is at most n - 1
+          const n = Math.max(1, Math.ceil((runMax * SHRINK_MARGIN) / period - EPSILON));
+          runFrames = 0;
+          lastShrink = lastRender;
           counts.shrinks++;
-          change(period, multiple - 1, 'spare', lastRender);
+          change(period, n, 'spare', lastRender);
         }
       } else {
-        spareRun = 0;
+        runFrames = 0;
       }
       notify();
     },

@@ -33,6 +33,7 @@
  *                               history holds k, k+1 (recorded by F-1) → blends k..k+1 exactly  (watching)
  * ```
  */
+import { describeValue } from '../core/describe-value.ts';
 import { createPlacement, placeFrame, type InterpolationMode, type LatePolicy } from '../core/frame-placement.ts';
 import { extrapolateField, interpolateField } from '../core/interpolate.ts';
 import { createBlendKernels, type BlendKernels } from '../core/simd-kernel.ts';
@@ -111,48 +112,34 @@ interface FieldInfo {
   readonly velocity: string | null;
 }
 
-/**
- * A value as a message should name it: numbers as they are, anything else with its type ("the string '60'",
- * "an object"), so `renderDelay: '1'` does not read as "got 1".
- */
-function nameValue(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return `the string '${value}'`;
-  if (typeof value === 'bigint') return `the bigint ${value}n`;
-  if (typeof value === 'boolean' || typeof value === 'symbol') return `the ${typeof value} ${String(value)}`;
-  if (value === undefined || value === null) return String(value);
-  if (typeof value === 'function') return 'a function';
-  return Array.isArray(value) ? 'an array' : 'an object';
-}
-
 export function validateInterpolation<S extends Schema>(schema: S, options: InterpolationOptions<S>): void {
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`steadyframe: interpolation options must be an object, e.g. { mode: 'interpolate' }; got ${nameValue(options)}`);
+    throw new TypeError(`steadyframe: interpolation options must be an object, e.g. { mode: 'interpolate' }; got ${describeValue(options)}`);
   }
   const { mode, renderDelay, whenLate, maxPrediction, snapDistance } = options;
   if (mode !== undefined && mode !== 'interpolate' && mode !== 'extrapolate' && mode !== 'latest') {
-    throw new RangeError(`steadyframe: interpolation mode must be 'interpolate', 'extrapolate' or 'latest'; got ${nameValue(mode)}`);
+    throw new RangeError(`steadyframe: interpolation mode must be 'interpolate', 'extrapolate' or 'latest'; got ${describeValue(mode)}`);
   }
   if (renderDelay !== undefined && !(typeof renderDelay === 'number' && renderDelay >= 0 && renderDelay <= MAX_RENDER_DELAY)) {
-    throw new RangeError(`steadyframe: renderDelay is in ticks, from 0 to ${MAX_RENDER_DELAY}; got ${nameValue(renderDelay)}`);
+    throw new RangeError(`steadyframe: renderDelay is in ticks, from 0 to ${MAX_RENDER_DELAY}; got ${describeValue(renderDelay)}`);
   }
   if (whenLate !== undefined && whenLate !== 'hold' && whenLate !== 'extrapolate') {
-    throw new RangeError(`steadyframe: whenLate must be 'hold' or 'extrapolate'; got ${nameValue(whenLate)}`);
+    throw new RangeError(`steadyframe: whenLate must be 'hold' or 'extrapolate'; got ${describeValue(whenLate)}`);
   }
   if (maxPrediction !== undefined && !(typeof maxPrediction === 'number' && maxPrediction >= 0 && Number.isFinite(maxPrediction))) {
-    throw new RangeError(`steadyframe: maxPrediction is a finite number of ticks, at least 0; got ${nameValue(maxPrediction)}`);
+    throw new RangeError(`steadyframe: maxPrediction is a finite number of ticks, at least 0; got ${describeValue(maxPrediction)}`);
   }
   if (snapDistance !== undefined && snapDistance !== null) {
     if (typeof snapDistance !== 'object') {
-      throw new RangeError(`steadyframe: snapDistance must be { field, distance } or null; got ${nameValue(snapDistance)}`);
+      throw new RangeError(`steadyframe: snapDistance must be { field, distance } or null; got ${describeValue(snapDistance)}`);
     }
     const field = typeof snapDistance.field === 'string' && Object.hasOwn(schema, snapDistance.field) ? schema[snapDistance.field] : undefined;
     if (field === undefined || field.kind !== 'linear') {
-      throw new RangeError(`steadyframe: snapDistance.field must name a linear field of the schema; got ${nameValue(snapDistance.field)}`);
+      throw new RangeError(`steadyframe: snapDistance.field must name a linear field of the schema; got ${describeValue(snapDistance.field)}`);
     }
     const { distance } = snapDistance;
     if (!(typeof distance === 'number' && distance > 0 && Number.isFinite(distance))) {
-      throw new RangeError(`steadyframe: snapDistance.distance must be a finite number above 0; got ${nameValue(distance)}`);
+      throw new RangeError(`steadyframe: snapDistance.distance must be a finite number above 0; got ${describeValue(distance)}`);
     }
   }
 }
@@ -201,6 +188,9 @@ export class Sampler<S extends Schema> {
   /** Per field, the first `count * width` floats of the scratch run, rebuilt only when the count changes. */
   #scratchCount = -1;
   readonly #scratchLive: Float32Array[] = [];
+  /** `latest` mode: per field, views of the live part of the last two source runs it copied (see `#copy`). */
+  readonly #liveViews: Float32Array[][] = [];
+  #liveCount = -1;
 
   constructor(
     readonly schema: S,
@@ -312,7 +302,7 @@ export class Sampler<S extends Schema> {
     const mode = this.#policy.mode;
     if (mode === 'latest') {
       // the newest state as published, bit for bit (NaNs, unnormalised quaternions, unwrapped angles)
-      this.#copy(slot.current);
+      this.#copy(slot.current, count);
       return;
     }
     if (mode === 'extrapolate') {
@@ -407,12 +397,27 @@ export class Sampler<S extends Schema> {
     }
   }
 
-  /** `latest` mode: the state's fields into the render buffer, bit for bit (a typed-array copy keeps NaN bits). */
-  #copy(state: FieldViews<S>): void {
+  /**
+   * `latest` mode: the first `count` entities of the state's fields into the render buffer, bit for bit (a
+   * typed-array copy keeps NaN bits), nothing of the dead capacity. The views of the live parts are kept per
+   * source run (the two slots', so the usual frame allocates nothing) and made anew when the count changes.
+   */
+  #copy(state: FieldViews<S>, count: number): void {
+    if (count !== this.#liveCount) {
+      this.#liveCount = count;
+      for (const views of this.#liveViews) views.length = 0;
+    }
     for (let i = 0; i < this.#fields.length; i++) {
-      const name = this.#fields[i]!.name as keyof S;
-      // whole runs (capacity, not count): `set` takes no length, and a subarray per field would allocate
-      this.#render[name].set(state[name]);
+      const field = this.#fields[i]!;
+      const source = state[field.name as keyof S];
+      const views = (this.#liveViews[i] ??= []);
+      let live = views[0]!;
+      if (views.length === 0 || live.buffer !== source.buffer || live.byteOffset !== source.byteOffset) {
+        live = views[1] !== undefined && views[1].buffer === source.buffer && views[1].byteOffset === source.byteOffset ? views[1] : source.subarray(0, count * field.width);
+        views[1] = views[0] ?? live;
+        views[0] = live;
+      }
+      this.#render[field.name as keyof S].set(live);
     }
   }
 

@@ -5,6 +5,7 @@ import {
   type FramePacer,
   type FramePacerOptions,
   type PacerChange,
+  type PacerChangeReason,
 } from '../../src/main/frame-pacer.ts';
 import { mulberry32 as prng } from './prng.ts';
 
@@ -36,14 +37,35 @@ function recorded(options: Omit<FramePacerOptions, 'onChange'> = {}) {
 }
 
 /** Drives the pacer as the runtime does: each callback, and the cost of each rendered frame. */
-function drive(pacer: FramePacer, timestamps: readonly number[], cost: (frame: number) => number = () => 5): boolean[] {
+function drive(
+  pacer: FramePacer,
+  timestamps: readonly number[],
+  cost: (frame: number, timestamp: number) => number = () => 5,
+): boolean[] {
   const pattern: boolean[] = [];
   for (const ts of timestamps) {
     const render = pacer.onAnimationFrame(ts);
     pattern.push(render);
-    if (render) pacer.reportFrameCost(cost(pacer.renderedFrames));
+    if (render) pacer.reportFrameCost(cost(pacer.renderedFrames, ts));
   }
   return pattern;
+}
+
+/** A cost function: 17 ms on the first frame at or after each multiple of `every` ms (until `until`), else 5. */
+function spikes(every: number, until = Number.POSITIVE_INFINITY): (frame: number, timestamp: number) => number {
+  let next = 0;
+  return (_, timestamp) => {
+    if (timestamp < next || timestamp >= until) return 5;
+    while (next <= timestamp) next += every;
+    return 17;
+  };
+}
+
+/** The first timestamp from which every callback rendered, or NaN if the last one did not. */
+function everyRefreshFrom(timestamps: readonly number[], pattern: readonly boolean[]): number {
+  let i = pattern.length;
+  while (i > 0 && pattern[i - 1]) i--;
+  return i === pattern.length ? Number.NaN : timestamps[i]!;
 }
 
 /** Hands out successive vsyncs of one display so a scenario can run in phases. */
@@ -147,7 +169,7 @@ describe('the refresh estimate', () => {
 });
 
 describe('the adaptive interval', () => {
-  it('keeps n = 1 on 5 ms frames, grows on 20 ms (n = 2) and 40 ms (n = 3), then shrinks one step at a time', () => {
+  it('keeps n = 1 on 5 ms frames, grows at once on 20 ms (n = 2) and 40 ms (n = 3), shrinks after 250 ms', () => {
     const { pacer, changes, changedAt } = recorded();
     const screen = display(P60);
 
@@ -167,37 +189,65 @@ describe('the adaptive interval', () => {
     drive(pacer, screen.take(60), () => 40);
     expect(pacer.multiple).toBe(3); // 40 * 1.2 = 48, ceil(48 / 16.67) = 3
     expect(changes[1]).toMatchObject({ reason: 'overrun', fromMultiple: 2, toMultiple: 3 });
-    const grewAt = changedAt[1]!;
 
-    drive(pacer, screen.take(2000), () => 5);
+    const cheap = screen.take(600);
+    drive(pacer, cheap, () => 5);
     expect(pacer.multiple).toBe(1);
-    expect(changes.slice(2)).toMatchObject([
-      { reason: 'spare', fromMultiple: 3, toMultiple: 2 },
-      { reason: 'spare', fromMultiple: 2, toMultiple: 1 },
-    ]);
-    // the first shrink waits out the cooldown (90 rendered frames), the next needs 45 cheap frames in a row
-    expect(changedAt[2]! - grewAt).toBe(FRAME_PACER_DEFAULTS.cooldownFrames);
-    expect(changedAt[3]! - changedAt[2]!).toBe(FRAME_PACER_DEFAULTS.spareFrames);
+    // straight to the n the run's costliest frame needs, once 250 ms of cheap frames are in
+    expect(changes.slice(2)).toMatchObject([{ reason: 'spare', fromMultiple: 3, toMultiple: 1 }]);
+    const firstCheap = cheap.find((t) => t >= changes[1]!.at + 3 * P60 - 1)!; // the first frame rendered after
+    expect(changes[2]!.at - firstCheap).toBeGreaterThanOrEqual(FRAME_PACER_DEFAULTS.spareMs);
+    expect(changes[2]!.at - firstCheap).toBeLessThan(FRAME_PACER_DEFAULTS.spareMs + 3 * P60 + 1e-6);
     expect(pacer.grows).toBe(2);
-    expect(pacer.shrinks).toBe(2);
-    expect(pacer.lastChange).toBe(changes[3]);
+    expect(pacer.shrinks).toBe(1);
+    expect(pacer.lastChange).toBe(changes[2]);
   });
 
-  it('does not shrink before the cooldown even when every frame since the grow was cheap', () => {
-    const { pacer, changedAt } = recorded({ cooldownFrames: 200, spareFrames: 10 });
-    const screen = display(P60);
-    drive(pacer, screen.take(1), () => 20);
-    expect(pacer.multiple).toBe(2);
-    drive(pacer, screen.take(2 * 199), () => 1);
-    expect(pacer.multiple).toBe(2);
-    drive(pacer, screen.take(2), () => 1);
-    expect(pacer.multiple).toBe(1);
-    expect(changedAt).toEqual([1, 201]);
+  it('a 490 ms first frame, then 1 ms frames at 60 Hz: every refresh renders again within 0.5 s', () => {
+    for (const jitter of [0, 1]) {
+      const { pacer, changes } = recorded();
+      // the browser cannot call rAF while the first frame runs: the next callback is the first vsync after it
+      const ts = [0, ...vsyncs(600, P60, 30 * P60, jitter, 5)];
+      const pattern = drive(pacer, ts, (frame) => (frame === 1 ? 490 : 1));
+      expect(changes[0]).toMatchObject({ reason: 'overrun', fromMultiple: 1, toMultiple: 4, at: 0 });
+      expect(changes.slice(1)).toMatchObject([{ reason: 'spare', fromMultiple: 4, toMultiple: 1 }]);
+      const from = everyRefreshFrom(ts, pattern);
+      expect(from - 490).toBeLessThanOrEqual(500);
+      expect(from - 490).toBeGreaterThanOrEqual(FRAME_PACER_DEFAULTS.spareMs); // a quarter second of evidence
+      expect(pacer.multiple).toBe(1);
+    }
+  });
+
+  it('one GC pause mid-run (60 ms) costs at most 0.5 s of reduced rate, and n comes back in one change', () => {
+    const { pacer, changes } = recorded();
+    const before = vsyncs(120, P60, 0, 0.5, 6);
+    const after = vsyncs(300, P60, 124 * P60, 0.5, 7); // the pause swallows three vsyncs
+    const ts = [...before, ...after];
+    const pattern = drive(pacer, ts, (frame) => (frame === 120 ? 60 : 1));
+    expect(changes.map((c) => [c.reason, c.toMultiple])).toEqual([
+      ['overrun', 4],
+      ['spare', 1],
+    ]);
+    expect(everyRefreshFrom(ts, pattern) - (before[119]! + 60)).toBeLessThanOrEqual(500);
+  });
+
+  it('sustained overload grows and stays grown: 10 s of 15-22 ms frames hold n = 2, of 36-40 ms n = 3', () => {
+    for (const [low, high, n] of [
+      [15, 22, 2], // 15 * 1.2 = 18 never fits one period with the margin
+      [36, 40, 3], // 40 * 1.2 = 48 fits three periods; 36 * 1.2 = 43.2 never fits two
+    ] as const) {
+      const { pacer, changes } = recorded();
+      const random = prng(n);
+      drive(pacer, vsyncs(600, P60, 0, 0.5, 9), () => low + random() * (high - low));
+      expect(pacer.multiple).toBe(n);
+      expect(pacer.shrinks).toBe(0);
+      expect(changes.every((c) => c.reason === 'overrun')).toBe(true);
+    }
   });
 
   it('does not oscillate on costs alternating across a boundary', () => {
     for (const [low, high, n] of [
-      [12, 17, 2], // 17 > 16.7 grows; 12 * 1.2 = 14.4 would fit n = 1, but never 45 times in a row
+      [12, 17, 2], // 17 > 16.7 grows; 12 * 1.2 = 14.4 would fit n = 1, but never for 250 ms in a row
       [16, 17.5, 2], // hugging the 1x boundary
       [27, 34, 3], // 34 > 33.3 at n = 2: grows to ceil(40.8 / 16.7) = 3; 27 * 1.2 = 32.4 <= 33.3 only every other frame
     ] as const) {
@@ -209,16 +259,76 @@ describe('the adaptive interval', () => {
     }
   });
 
-  it('backs off when shrinks keep failing: a 17 ms spike every 100 frames changes n ever more rarely', () => {
-    const { pacer, changes, changedAt } = recorded();
-    drive(pacer, vsyncs(20000, P60), (frame) => (frame % 100 === 0 ? 17 : 10));
-    const grewAt = changedAt.filter((_, i) => changes[i]!.reason === 'overrun');
-    const spacing = grewAt.slice(1).map((at, i) => at - grewAt[i]!);
-    // each shrink is undone by the next spike, so the wait doubles (90, 180, 360, 720 frames) and stays at 8 x 90
-    expect(spacing).toEqual([100, 200, 400, ...Array.from({ length: spacing.length - 3 }, () => 800)]);
-    expect(pacer.cooldown).toBe(FRAME_PACER_DEFAULTS.cooldownFrames * 8);
-    // without back-off: a grow and a shrink every 100 rendered frames
-    expect(changes.length).toBeLessThan((pacer.renderedFrames / 100) * 2 * 0.2);
+  it('does not flap on a spike every 300 ms: one premature shrink, then n holds', () => {
+    // 5 ms frames and one 17 ms frame every 300 ms: 250 ms runs fit between the spikes, so n = 1 is tried
+    // once; the next spike comes 50 ms after the shrink, which doubles the run a shrink needs to 500 ms
+    const { pacer, changes } = recorded();
+    drive(pacer, vsyncs(6000, P60, 0, 0.5, 10), spikes(300));
+    expect(changes.map((c) => [c.reason, c.toMultiple])).toEqual([
+      ['overrun', 2],
+      ['spare', 1],
+      ['overrun', 2],
+    ]);
+    expect(pacer.cooldown).toBe(2 * FRAME_PACER_DEFAULTS.spareMs);
+    expect(pacer.multiple).toBe(2);
+  });
+
+  it('holds n on a spike every second, and lets a spike every 2 s cost only a quarter second each', () => {
+    const each = recorded();
+    // the first shrink (300 ms after the spike) is premature, the second (500 ms) too; then the runs a shrink
+    // needs (1 s) no longer fit between the spikes, and n holds until they stop
+    drive(each.pacer, vsyncs(70 * 60, P60, 0, 0.5, 12), spikes(1000, 60_000));
+    expect(each.changes.map((c) => [c.reason, Math.round(c.at / 100) / 10])).toEqual([
+      ['overrun', 0],
+      ['spare', 0.3],
+      ['overrun', 1],
+      ['spare', 1.6],
+      ['overrun', 2],
+      ['spare', 60.1],
+    ]);
+
+    const rare = recorded();
+    const ts = vsyncs(60 * 60, P60, 0, 0.5, 13);
+    const pattern = drive(rare.pacer, ts, spikes(2000));
+    // a shrink that held 1.7 s is not premature: each spike costs 250 ms of half rate, and no more
+    expect(rare.pacer.grows).toBe(30);
+    expect(rare.pacer.shrinks).toBe(30);
+    expect(rare.pacer.cooldown).toBe(FRAME_PACER_DEFAULTS.spareMs);
+    expect(pattern.filter(Boolean).length / pattern.length).toBeGreaterThan(0.92);
+  });
+
+  it('backs off when shrinks keep failing, up to 16 x 250 ms, and returns to 250 ms once a shrink holds', () => {
+    const { pacer, changes } = recorded();
+    // the worst case: a spike 100 ms after every shrink, for 40 s; then calm until 60 s; then one spike
+    let shrinks = 0;
+    let spikeAt = 0;
+    drive(pacer, vsyncs(61 * 60, P60, 0, 0.5, 14), (_, t) => {
+      if (pacer.shrinks > shrinks) {
+        shrinks = pacer.shrinks;
+        spikeAt = t + 100;
+      }
+      if ((t < 40_000 && t >= spikeAt) || (t >= 60_000 && spikeAt < 60_000)) {
+        spikeAt = t >= 60_000 ? t : Number.POSITIVE_INFINITY;
+        return 17;
+      }
+      return 5;
+    });
+    const grows = changes.filter((c) => c.reason === 'overrun').map((c) => c.at);
+    const waits = changes.filter((c) => c.reason === 'spare').map((c, i) => Math.round(c.at - grows[i]!));
+    const base = FRAME_PACER_DEFAULTS.spareMs;
+    const expected = [1, 2, 4, 8, 16, 16, 16, 16].map((k) => base * k);
+    expect(waits.length).toBeGreaterThan(expected.length);
+    // each wait is the run it needed, from the first frame after the grow (two periods at n = 2) to the first
+    // frame at or past its end (two more)
+    for (const [i, wait] of waits.slice(0, expected.length).entries()) {
+      expect(wait).toBeGreaterThanOrEqual(expected[i]!);
+      expect(wait).toBeLessThanOrEqual(expected[i]! + 4 * P60 + 2);
+    }
+    // the last spike, 20 s after the last shrink, is an outlier again: a quarter second
+    expect(grows.at(-1)).toBeGreaterThanOrEqual(60_000);
+    expect(waits.at(-1)).toBeLessThanOrEqual(base + 4 * P60 + 2);
+    expect(pacer.cooldown).toBe(base);
+    expect(pacer.multiple).toBe(1);
   });
 
   it('grows no further than maxMultiple and counts the overruns it cannot absorb', () => {
@@ -358,14 +468,8 @@ describe('options', () => {
     const pacer = createFramePacer();
     expect(pacer.adaptive).toBe(true);
     expect(pacer.refreshPeriod).toBe(P60);
-    expect(pacer.cooldown).toBe(90);
-    expect(FRAME_PACER_DEFAULTS).toEqual({
-      adaptive: true,
-      maxMultiple: 4,
-      spareFrames: 45,
-      cooldownFrames: 90,
-      initialPeriod: P60,
-    });
+    expect(pacer.cooldown).toBe(250);
+    expect(FRAME_PACER_DEFAULTS).toEqual({ adaptive: true, maxMultiple: 4, spareMs: 250, initialPeriod: P60 });
     expect(createFramePacer({ initialPeriod: P144 }).interval).toBe(P144);
   });
 
@@ -376,8 +480,11 @@ describe('options', () => {
       [{ maxMultiple: 2.5 }, /maxMultiple .* got 2\.5/],
       [{ maxMultiple: Number.NaN }, /maxMultiple/],
       [{ maxMultiple: '4' }, /maxMultiple/],
-      [{ spareFrames: 0 }, /spareFrames must be a whole number of at least 1/],
-      [{ cooldownFrames: -1 }, /cooldownFrames must be a whole number of at least 0/],
+      [{ spareMs: -1 }, /spareMs must be a duration in ms of at least 0/],
+      [{ spareMs: Number.NaN }, /spareMs .* got NaN/],
+      [{ spareMs: '250' }, /spareMs/],
+      [{ spareFrames: 45 }, /spareFrames is gone: .* use spareMs/],
+      [{ cooldownFrames: 90 }, /cooldownFrames is gone: .* use spareMs/],
       [{ initialPeriod: 0 }, /initialPeriod must be a refresh period in ms from 2 to 250/],
       [{ initialPeriod: Number.POSITIVE_INFINITY }, /initialPeriod/],
       [{ adaptive: 'yes' }, /adaptive must be true or false/],
@@ -387,6 +494,6 @@ describe('options', () => {
       expect(() => createFramePacer(options as FramePacerOptions)).toThrow(/^steadyframe: frame pacer /);
       expect(() => createFramePacer(options as FramePacerOptions)).toThrow(message);
     }
-    expect(() => createFramePacer({ maxMultiple: 1, spareFrames: 1, cooldownFrames: 0 })).not.toThrow();
+    expect(() => createFramePacer({ maxMultiple: 1, spareMs: 0 })).not.toThrow();
   });
 });

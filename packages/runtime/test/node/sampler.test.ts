@@ -179,6 +179,25 @@ describe('sampler: extrapolate and latest', () => {
     expect(bits(render.pos, 2)).toEqual(bits(new Float32Array([Number.NaN, Number.NaN]), 2));
     expect(bits(render.spin, 4)).toEqual(bits(spin, 4));
   });
+
+  it("'latest' copies the live entities only, as the count moves both ways", () => {
+    const { publish, sample, render, sampler } = setup();
+    sampler.configure({ mode: 'latest' });
+    render.pos.fill(-1);
+    publish(0, (i) => 10 + i, { count: 1 });
+    publish(100, (i) => 20 + i, { count: 1 });
+    sample(100);
+    expect(Array.from(render.pos.subarray(0, 3))).toEqual([20, -1, -1]); // nothing past COUNT is copied
+    publish(200, (i) => 30 + i, { count: 3 });
+    sample(200);
+    expect(Array.from(render.pos.subarray(0, 3))).toEqual([30, 31, 32]);
+    publish(300, (i) => 40 + i, { count: 2 });
+    sample(300);
+    expect(Array.from(render.pos.subarray(0, 3))).toEqual([40, 41, 32]);
+    publish(400, (i) => 50 + i, { count: 2 });
+    sample(400);
+    expect(Array.from(render.pos.subarray(0, 2))).toEqual([50, 51]); // the other slot's views, kept
+  });
 });
 
 describe('sampler: overtaken frames (the worker published past the frame before it sampled)', () => {

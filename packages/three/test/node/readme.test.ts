@@ -60,4 +60,4 @@ it('type-checks every example', () => {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-});
+}, 60_000); // tsc over every example: seconds on a loaded 2-core machine

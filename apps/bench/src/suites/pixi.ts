@@ -1,0 +1,224 @@
+/**
+ * Suite 6, PixiJS: the same scene of moving, turning sprites (one 2×2 white texture, a ParticleContainer or
+ * one instanced Mesh, a 640×480 canvas in the page) drawn every animation frame three ways:
+ *
+ * | design  | where the motion is made                  | each frame                                            |
+ * |---------|-------------------------------------------|-------------------------------------------------------|
+ * | `plain` | the main thread: x += vx dt, angle += w dt | plain PixiJS: the update loop over every particle,    |
+ * |         |                                           | then app.render (ParticleContainer, dynamic position  |
+ * |         |                                           | and rotation)                                         |
+ * | `cpu`   | a steadyframe worker (30 ticks/s)         | attachToTicker + bindParticles: runtime.frame blends, |
+ * |         |                                           | the binding copies into the particles, app.render     |
+ * | `gpu`   | a steadyframe worker (30 ticks/s)         | attachToTicker + createInterpolatedSprites: pace,     |
+ * |         |                                           | copy a new tick's state for upload (once a tick),     |
+ * |         |                                           | three uniforms, app.render; the vertex shader blends  |
+ *
+ * All three render on every animation frame (`pacing: { adaptive: false }`), so they do the same number of
+ * frames. Measured per 1 s window (repeated): the renderer main thread's CPU per frame from /proc (everything
+ * the page's main thread did, the browser's frame work and GC included) and the page's own timing of the
+ * ticker's work per frame (from the first listener to the last: the update and app.render).
+ */
+import { Application, Particle, ParticleContainer, Texture, UPDATE_PRIORITY, type Ticker } from 'pixi.js';
+import { createRuntime, schema2d, type Runtime } from 'steadyframe';
+import { attachToTicker, bindParticles, createInterpolatedSprites, type TickerLoop } from '@steadyframe/pixi';
+import { BenchWorld } from '../shared/sims.ts';
+import { spread, type Spread } from '../shared/stats.ts';
+import { collectGarbage, cpuMeter, log, sleep } from '../page.ts';
+import { simWorker } from '../workers.ts';
+
+export type PixiDesign = 'plain' | 'cpu' | 'gpu';
+
+export const PIXI_TICK_RATE = 30;
+
+export interface PixiWindow {
+  readonly frames: number;
+  readonly fps: number;
+  /** /proc CPU ms of the page's main thread per frame. */
+  readonly mainCpuPerFrame: number;
+  /** The page's own timing of the ticker's work (update + render) per frame, ms. */
+  readonly workPerFrame: number;
+}
+
+export interface PixiRow {
+  readonly design: PixiDesign;
+  readonly count: number;
+  readonly windows: readonly PixiWindow[];
+  readonly summary: Record<keyof PixiWindow, Spread>;
+  /** ms the first frame's update took (the CPU path makes every particle then). */
+  readonly firstUpdateMs: number;
+}
+
+interface Scene {
+  readonly app: Application;
+  dispose(): void;
+}
+
+const WIDTH = 640;
+const HEIGHT = 480;
+
+async function application(): Promise<Application> {
+  const app = new Application();
+  await app.init({ width: WIDTH, height: HEIGHT, preference: 'webgl', background: 0x000000, antialias: false });
+  document.body.append(app.canvas);
+  return app;
+}
+
+/** The world box (±100 units, BenchWorld's) onto the canvas. */
+function place(container: { position: { set(x: number, y: number): void }; scale: { set(s: number): void } }): void {
+  container.position.set(WIDTH / 2, HEIGHT / 2);
+  container.scale.set(2);
+}
+
+const texture = () => Texture.WHITE;
+
+async function plainScene(count: number, firstUpdate: (ms: number) => void): Promise<Scene> {
+  const app = await application();
+  const world = new BenchWorld('2d', count);
+  const position = new Float32Array(2 * count);
+  const angle = new Float32Array(count);
+  world.init(position, angle, count);
+  const particles: Particle[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < count; i++) {
+    const p = new Particle({ texture: texture(), anchorX: 0.5, anchorY: 0.5, x: position[2 * i]!, y: position[2 * i + 1]!, rotation: angle[i]! });
+    particles.push(p);
+  }
+  firstUpdate(performance.now() - t0);
+  const container = new ParticleContainer({ texture: texture(), particles, dynamicProperties: { position: true, rotation: true } });
+  place(container);
+  app.stage.addChild(container);
+  const v = world.velocity;
+  const spin = world.spin;
+  // what a game on the main thread does each frame: move every particle by its velocity (the same motion the
+  // worker simulates), then Pixi renders
+  const update = (ticker: Ticker) => {
+    const dt = ticker.deltaMS / 1000;
+    for (let i = 0; i < count; i++) {
+      const p = particles[i]!;
+      p.x += v[2 * i]! * dt;
+      p.y += v[2 * i + 1]! * dt;
+      p.rotation += spin[i]! * dt;
+    }
+  };
+  app.ticker.add(update);
+  return {
+    app,
+    dispose() {
+      app.ticker.remove(update);
+      app.destroy(true, { children: true });
+    },
+  };
+}
+
+async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) => void): Promise<Scene> {
+  const runtime: Runtime<typeof schema2d> = await createRuntime({
+    worker: simWorker({ kind: '2d', count, tickRate: PIXI_TICK_RATE }),
+    schema: schema2d,
+    capacity: count,
+    visibility: null,
+    pacing: { adaptive: false },
+  });
+  const app = await application();
+  let loop: TickerLoop;
+  let disposeDrawing: () => void;
+  let first = true;
+  if (gpu) {
+    const sprites = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, { texture: texture(), initialCapacity: count });
+    place(sprites.mesh);
+    app.stage.addChild(sprites.mesh);
+    loop = attachToTicker(app, runtime, {
+      update(time) {
+        const t0 = performance.now();
+        sprites.update(time);
+        if (first) firstUpdate(performance.now() - t0);
+        first = false;
+      },
+    });
+    disposeDrawing = () => sprites.dispose();
+  } else {
+    const container = new ParticleContainer({ texture: texture(), dynamicProperties: { position: true, rotation: true } });
+    place(container);
+    app.stage.addChild(container);
+    const particles = bindParticles(runtime, container, { position: 'position', angle: 'angle' });
+    loop = attachToTicker(app, runtime, (frame) => {
+      const t0 = performance.now();
+      particles.update(frame);
+      if (first) firstUpdate(performance.now() - t0);
+      first = false;
+    });
+    disposeDrawing = () => undefined;
+  }
+  await runtime.start();
+  return {
+    app,
+    dispose() {
+      loop.detach();
+      disposeDrawing();
+      app.destroy(true, { children: true });
+      runtime.dispose();
+    },
+  };
+}
+
+async function measure(design: PixiDesign, count: number, windows: number, windowMs: number): Promise<PixiRow> {
+  let firstUpdateMs = Number.NaN;
+  const onFirst = (ms: number) => {
+    firstUpdateMs = ms;
+  };
+  const scene = design === 'plain' ? await plainScene(count, onFirst) : await oursScene(count, design === 'gpu', onFirst);
+  const ticker = scene.app.ticker;
+  // the ticker's work per frame: from before its first listener to after its last
+  let frames = 0;
+  let work = 0;
+  let started = 0;
+  const begin = () => {
+    started = performance.now();
+  };
+  const end = () => {
+    work += performance.now() - started;
+    frames++;
+  };
+  ticker.add(begin, undefined, UPDATE_PRIORITY.INTERACTION + 1);
+  ticker.add(end, undefined, UPDATE_PRIORITY.UTILITY - 1);
+  await sleep(1500); // warm-up: the first frames build the buffers, the JIT settles
+  const results: PixiWindow[] = [];
+  for (let w = 0; w < windows; w++) {
+    const meter = cpuMeter();
+    await meter.start();
+    frames = 0;
+    work = 0;
+    await sleep(windowMs);
+    const cpu = await meter.stop();
+    results.push({
+      frames,
+      fps: (frames * 1000) / cpu.wallMs,
+      mainCpuPerFrame: cpu.main / frames,
+      workPerFrame: work / Math.max(1, frames),
+    });
+  }
+  ticker.remove(begin);
+  ticker.remove(end);
+  scene.dispose();
+  const keys = Object.keys(results[0]!) as (keyof PixiWindow)[];
+  const summary = Object.fromEntries(keys.map((k) => [k, spread(results.map((r) => r[k]))])) as Record<keyof PixiWindow, Spread>;
+  return { design, count, windows: results, summary, firstUpdateMs };
+}
+
+export async function pixi(quick: boolean): Promise<{ tickRate: number; rows: PixiRow[] }> {
+  const sizes = quick ? [20_000, 100_000] : [10_000, 100_000, 200_000];
+  const windows = quick ? 2 : 5;
+  const rows: PixiRow[] = [];
+  for (const count of sizes) {
+    for (const design of ['plain', 'cpu', 'gpu'] as const) {
+      await collectGarbage();
+      const row = await measure(design, count, windows, 1000);
+      const s = row.summary;
+      log(
+        `pixi ${design} ${count}: main CPU ${s.mainCpuPerFrame.median.toFixed(3)} ms/frame, ticker work ${s.workPerFrame.median.toFixed(3)} ms/frame, ` +
+          `${s.fps.median.toFixed(0)} fps, first update ${row.firstUpdateMs.toFixed(1)} ms`,
+      );
+      rows.push(row);
+    }
+  }
+  return { tickRate: PIXI_TICK_RATE, rows };
+}

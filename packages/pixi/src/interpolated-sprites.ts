@@ -1,0 +1,280 @@
+/**
+ * The GPU path: entities drawn as textured sprites of a single Pixi `Mesh`, one point each, whose vertex shader
+ * blends each entity's previous and current state (sprite-shader.ts). The main thread never touches an entity
+ * per frame: per tick it copies the newly published state into vertex buffers (a memcpy of each field's run,
+ * uploaded as the range the live entities fill), and per frame it sets three uniforms.
+ *
+ * ```text
+ *   update(time):
+ *     acquire the pair ──▶ new publish since the last upload?
+ *                            one  : overwrite the older state's buffers with the current state, flip
+ *                            more : copy previous and current runs (fields and generations, entities 0 .. count)
+ *                            none : copy nothing
+ *                          read PREV_TIME, CUR_TIME, COUNT, PREV_COUNT
+ *     release
+ *     sfAlpha = clamp((time - PREV_TIME) / (CUR_TIME - PREV_TIME), 0, 1); sfPrevCount; points drawn = COUNT
+ * ```
+ *
+ * The buffers start at `initialCapacity` entities and double when a state holds more (never past the runtime's capacity), so a large capacity costs no GPU memory until entities fill it.
+ *
+ * This is the runtime's 'interpolate' mode without a render delay: a frame past the newest state holds it
+ * (alpha 1); `extrapolate`, `latest`, `renderDelay` and `snapDistance` do not apply here.
+ */
+import { Buffer, BufferUsage, Geometry, Mesh, Texture, type Shader } from 'pixi.js';
+import { alphaAt, META, type Runtime, type Schema, type StatePair } from 'steadyframe';
+import { resolveFields, type PoseFields } from './fields.ts';
+import { createSpriteShader, type AngleMode } from './sprite-shader.ts';
+
+/** The fields the GPU path reads: a 2D position and, optionally, an angle (see `PoseFields`). */
+export type SpriteFields<S extends Schema> = Pick<PoseFields<S>, 'position' | 'angle'>;
+
+export interface InterpolatedSpritesOptions {
+  /** Every sprite's texture (a frame of an atlas works). Default `Texture.WHITE`. */
+  readonly texture?: Texture;
+  /** A sprite's size in the mesh's local units. Default: the texture's size. */
+  readonly width?: number;
+  readonly height?: number;
+  /** Where the entity's position sits in the sprite, 0..1 (0.5: the centre, the default; a number sets both). */
+  readonly anchor?: number | { readonly x: number; readonly y: number };
+  /** Entities the vertex buffers hold before they first grow. Default 1024 (or the capacity, if less). */
+  readonly initialCapacity?: number;
+}
+
+/** Counters of what `update` did. */
+export interface InterpolatedSpritesStats {
+  /** Publishes uploaded by copying both states. */
+  fullUploads: number;
+  /** Publishes uploaded by copying the current state only (the previous one was already on the GPU). */
+  swaps: number;
+  /** Updates whose acquire gave up (the lock stayed busy): they kept the last pair. */
+  misses: number;
+  /** Times the vertex buffers grew. */
+  grows: number;
+}
+
+/** What `createInterpolatedSprites` returns. */
+export interface InterpolatedSprites {
+  /** Add this to the stage. One draw call for every entity. */
+  readonly mesh: Mesh<Geometry, Shader>;
+  /**
+   * Brings the mesh to shared-clock time `time` (ms, on the `performance.now()` timeline: the rAF timestamp the
+   * frame is for): takes the runtime's lock once, copies a newly published state into the vertex buffers
+   * (nothing when none was published since the last call), and sets the alpha uniform from where `time` falls
+   * between the pair's two states. Call it once per rendered frame. Allocates nothing, except when the
+   * buffers grow. Returns false when the lock stayed busy: the mesh keeps the last pair, at the new alpha.
+   */
+  update(time: number): boolean;
+  /** The alpha uniform set by the last update, in [0, 1]. */
+  readonly alpha: number;
+  /** Instances drawn: live entities in the pair last copied. */
+  readonly count: number;
+  /** Entities the vertex buffers hold now. */
+  readonly bufferCapacity: number;
+  readonly stats: Readonly<InterpolatedSpritesStats>;
+  /** Destroys the mesh, its geometry and its buffers (not the texture). */
+  dispose(): void;
+}
+
+/** One field's two vertex buffers (A and B) and the run of the state they are copied from. */
+interface Channel {
+  readonly name: string | null; // the schema field; null for the generations
+  readonly width: number;
+  readonly buffers: readonly [Buffer, Buffer];
+}
+
+const PREFIX = '@steadyframe/pixi:';
+
+function vertexBuffer(integer: boolean, elements: number): Buffer {
+  const data = integer ? new Uint32Array(elements) : new Float32Array(elements);
+  return new Buffer({ data, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST, label: 'steadyframe state' });
+}
+
+/** 0, 1, 2 ... entities - 1: the points, as an index buffer (its count says how many to draw). */
+function pointIndices(entities: number): Uint32Array {
+  const indices = new Uint32Array(entities);
+  for (let e = 0; e < entities; e++) indices[e] = e;
+  return indices;
+}
+
+/**
+ * Creates a Mesh that draws the runtime's entities 0 .. count - 1 as textured sprites, interpolated on the GPU.
+ * One draw call; the main thread's work per frame does not grow with the count.
+ * Entities the runtime would snap are drawn at their current state: those spawned this tick (index at or past
+ * the previous count) and those with a new generation (`world.snap`, `spawn`, `despawn`): the generations
+ * are uploaded too and compared in the shader.
+ *
+ * ```ts
+ * const bunnies = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, { texture });
+ * app.stage.addChild(bunnies.mesh);
+ * attachToTicker(app, runtime, bunnies); // each rendered frame: bunnies.update(the ticker's frame time)
+ * ```
+ *
+ * The mesh's own transform, tint and alpha apply to every sprite. Its bounds are empty (the shader places the
+ * entities): leave `cullable` off. Each sprite is drawn as one point, so its bounding square (the turned
+ * sprite's extent, in pixels) must fit the GPU's largest point size: `gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE)`
+ * (WebGL guarantees 1 px; SwiftShader allows 1,023, desktops often more, some mobile GPUs 64): for big
+ * sprites use `bindParticles`. Needs WebGL 2 (Pixi's default `preference: 'webgl'`: integer attributes,
+ * `gl_VertexID`); a WebGPU renderer is not supported. Throws at set-up if a field does not fit, or a scale or
+ * alpha field is given (per-entity scale and alpha need the CPU path, `bindParticles`).
+ */
+export function createInterpolatedSprites<S extends Schema>(
+  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'>,
+  fields: SpriteFields<S>,
+  options: InterpolatedSpritesOptions = {},
+): InterpolatedSprites {
+  const extra = fields as PoseFields<S>;
+  if (typeof fields === 'object' && fields !== null && (extra.scale !== undefined || extra.alpha !== undefined)) {
+    throw new TypeError(`${PREFIX} the GPU path draws position and angle only; bind scale and alpha with bindParticles`);
+  }
+  const resolved = resolveFields(runtime.schema, fields);
+  const texture = options.texture ?? Texture.WHITE;
+  const width = options.width ?? texture.width;
+  const height = options.height ?? texture.height;
+  const anchor = options.anchor ?? 0.5;
+  const ax = typeof anchor === 'number' ? anchor : anchor.x;
+  const ay = typeof anchor === 'number' ? anchor : anchor.y;
+  for (const [name, value] of [['width', width], ['height', height], ['anchor x', ax], ['anchor y', ay]] as const) {
+    if (!Number.isFinite(value)) throw new RangeError(`${PREFIX} options.${name} must be a finite number; got ${String(value)}`);
+  }
+  const capacity = runtime.capacity;
+  const initial = options.initialCapacity ?? 1024;
+  if (!Number.isInteger(initial) || initial < 1) {
+    throw new RangeError(`${PREFIX} options.initialCapacity must be a whole number of at least 1; got ${String(initial)}`);
+  }
+  let bufferCapacity = Math.min(initial, capacity);
+
+  const angleMode: AngleMode = resolved.angle === null ? 0 : runtime.schema[resolved.angle]!.kind === 'angle' ? 1 : 2;
+  const channel = (name: string | null, width: number): Channel => ({
+    name,
+    width,
+    buffers: [vertexBuffer(name === null, bufferCapacity * width), vertexBuffer(name === null, bufferCapacity * width)],
+  });
+  const channels: Channel[] = [channel(resolved.position, 2)];
+  if (resolved.angle !== null) channels.push(channel(resolved.angle, 1));
+  const gen = channel(null, 1);
+  channels.push(gen);
+  const pos = channels[0]!.buffers;
+  const attributes: Record<string, { buffer: Buffer; format: 'float32' | 'float32x2' | 'uint32' }> = {
+    aPosA: { buffer: pos[0], format: 'float32x2' },
+    aPosB: { buffer: pos[1], format: 'float32x2' },
+    aGenA: { buffer: gen.buffers[0], format: 'uint32' },
+    aGenB: { buffer: gen.buffers[1], format: 'uint32' },
+  };
+  if (resolved.angle !== null) {
+    const angle = channels[1]!.buffers;
+    attributes.aAngleA = { buffer: angle[0], format: 'float32' };
+    attributes.aAngleB = { buffer: angle[1], format: 'float32' };
+  }
+  const geometry = new Geometry({ attributes, indexBuffer: pointIndices(bufferCapacity), topology: 'point-list' });
+  const { shader, uniforms } = createSpriteShader(angleMode, texture);
+  const values = uniforms.uniforms as unknown as {
+    sfAlpha: number;
+    sfPrevCount: number;
+    sfFlip: number;
+    sfQuad: Float32Array;
+    sfUv01: Float32Array;
+    sfUv23: Float32Array;
+  };
+  const uvs = texture.uvs;
+  values.sfQuad.set([-ax * width, -ay * height, width, height]);
+  values.sfUv01.set([uvs.x0, uvs.y0, uvs.x1, uvs.y1]);
+  values.sfUv23.set([uvs.x2, uvs.y2, uvs.x3, uvs.y3]);
+  const mesh = new Mesh({ geometry, shader, texture, label: 'steadyframe sprites' });
+  mesh.renderable = false; // no entities yet: an index count of 0 would draw the whole index buffer
+
+  /** Buffers for `entities` entities (the same GL buffers, re-allocated: the vertex array stays valid). */
+  const grow = (entities: number): void => {
+    for (const c of channels) {
+      for (const b of c.buffers) b.data = c.name === null ? new Uint32Array(entities) : new Float32Array(entities * c.width);
+    }
+    geometry.indexBuffer.data = pointIndices(entities);
+  };
+
+  const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, misses: 0, grows: 0 };
+  const reader = runtime.reader;
+  let uploaded = -1; // the publish count of the pair on the GPU
+  let flip = 0; // which buffer of each channel holds the previous state: flip, the current one: 1 - flip
+  let previousTime = 0;
+  let currentTime = 0;
+  let count = 0;
+  let alpha = 1;
+
+  /** Copies the first `entities` of `from` into buffer `which` of `c` and marks that range for upload. */
+  const copyRun = (c: Channel, which: number, from: Float32Array | Uint32Array, entities: number): void => {
+    if (entities === 0) return;
+    const buffer = c.buffers[which]!;
+    const elements = entities * c.width;
+    (buffer.data as Float32Array | Uint32Array).set(elements === from.length ? from : from.subarray(0, elements));
+    buffer.update(elements * 4);
+  };
+
+  /** Under the lock (`reader.read` takes and releases it): uploads what changed since the last publish seen. */
+  const upload = (pair: StatePair<S>, published: number): true => {
+    const meta = pair.metaWords;
+    count = meta[META.COUNT]!;
+    const previousCount = meta[META.PREV_COUNT]!;
+    if (published !== uploaded) {
+      // one publish on (modulo 2^32: the count wraps) swaps; anything else uploads both states
+      let full = uploaded < 0 || ((published - uploaded) >>> 0) !== 1;
+      const needed = Math.max(count, previousCount);
+      if (needed > bufferCapacity) {
+        // both states of every channel grow together
+        while (bufferCapacity < needed) bufferCapacity = Math.min(bufferCapacity * 2, capacity);
+        grow(bufferCapacity);
+        stats.grows++;
+        full = true; // the new buffers hold nothing yet
+      }
+      if (full) {
+        for (const c of channels) {
+          const from = c.name === null ? pair.previousGeneration : pair.previous[c.name as keyof S];
+          copyRun(c, flip, from, previousCount);
+        }
+        stats.fullUploads++;
+      } else {
+        // one publish on: its previous state is the current state uploaded last time; the older
+        // buffers take the new current state
+        flip = 1 - flip;
+        stats.swaps++;
+      }
+      for (const c of channels) {
+        const from = c.name === null ? pair.currentGeneration : pair.current[c.name as keyof S];
+        copyRun(c, 1 - flip, from, count);
+      }
+      uploaded = published;
+    }
+    // read every time: a restamp (resume, new time scale) moves the times without a publish
+    previousTime = meta[META.PREV_TIME]!;
+    currentTime = meta[META.CUR_TIME]!;
+    values.sfPrevCount = previousCount;
+    return true;
+  };
+
+  return {
+    mesh,
+    get alpha() {
+      return alpha;
+    },
+    get count() {
+      return count;
+    },
+    get bufferCapacity() {
+      return bufferCapacity;
+    },
+    stats,
+    update(time) {
+      const fresh = reader.read(upload) === true;
+      if (!fresh) stats.misses++;
+      alpha = alphaAt(time, previousTime, currentTime);
+      values.sfAlpha = alpha;
+      values.sfFlip = flip;
+      if (count > 0) geometry.indexCount = count;
+      if (mesh.renderable !== count > 0) mesh.renderable = count > 0;
+      return fresh;
+    },
+    dispose() {
+      mesh.destroy();
+      geometry.destroy(true);
+      shader.destroy();
+    },
+  };
+}
