@@ -3,7 +3,7 @@
 // against baselines measured in the same run, and writes docs/benchmarks.json and docs/benchmarks.md.
 //
 //   STEADYFRAME_BENCH_QUICK=1        a short run to try things out (writes nothing unless ..._OUT is set)
-//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi)
+//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi, render)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_JS_FLAGS=' --x' more V8 flags for the browser (experiments, e.g. ' --no-liftoff')
 //   STEADYFRAME_BENCH_RENDER=file    only re-render benchmarks.md beside that benchmarks.json (no measuring)
@@ -21,7 +21,7 @@ import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './chromiu
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
-const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi'];
+const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'render'];
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
 const suites = (process.env.STEADYFRAME_BENCH_SUITES ?? ALL_SUITES.join(','))
   .split(',')
@@ -393,6 +393,7 @@ function goals(results) {
       why: 'both write every particle each frame and Pixi uploads them; the runtime blends in SIMD where plain PixiJS runs its update loop (within 5%: the windows\' own noise).',
     });
   }
+  out.push(...renderGoals(results.render?.data));
   return out;
 }
 
@@ -815,6 +816,59 @@ ${table(['ticks/s asked', 'frames / s', 'spins / acquire', 'max spins', 'misses 
 `;
 }
 
+/** Issue #12's goal, from the render suite: the render worker against main-thread jank. */
+function renderGoals(render) {
+  const goal = 'render worker: a 30 ms main-thread busy loop every 500 ms changes nothing measurable (longest frame interval ≤ 1.5 refresh periods, judder p99 ≤ 1% of a tick), while the main-thread renderer shows the stall';
+  if (render === undefined) return [{ goal, measured: 'not measured (suite render did not run)', met: null, why: '' }];
+  const at = (drawIn, jank) => render.rows.find((r) => r.drawIn === drawIn && r.jank === jank);
+  const wJ = at('worker', true);
+  const mJ = at('main', true);
+  const w0 = at('worker', false);
+  if (!wJ || !mJ || !w0) return [{ goal, measured: 'some runs missing', met: null, why: '' }];
+  const limit = 1.5 * render.period;
+  const fell = [wJ, mJ].find((r) => r.renderer !== r.drawIn);
+  const workerOk = wJ.summary.longestFrame.max <= limit && wJ.summary.p99.max <= 0.01;
+  const mainStalls = mJ.summary.longestFrame.median > limit;
+  const describe = (r) =>
+    `longest ${num(r.summary.longestFrame.max, 1)} ms, ${num(r.summary.droppedFrames.median, 0)} frames over 1.5 periods, judder p99 ${num(100 * r.summary.p99.max, 2)}%`;
+  return [
+    {
+      goal,
+      measured: `refresh ${num(render.period, 1)} ms (limit ${num(limit, 1)} ms); with jank: render worker ${describe(wJ)}; main thread ${describe(mJ)}; render worker without jank ${describe(w0)}`,
+      met: fell ? false : workerOk && mainStalls,
+      why: fell
+        ? `the ${fell.drawIn} run drew on the ${fell.renderer} thread (${fell.fallback}): nothing was compared`
+        : `${workerOk ? 'the render worker paces and draws on its own requestAnimationFrame, reading the shared buffer; the page\'s busy loop delays only control calls' : 'the render worker\'s frames were still late or uneven in some window (worst values given: on a shared 2-vCPU machine the busy loop and the render worker compete for the same cores)'}; ${mainStalls ? 'the main-thread renderer loses the frames the busy loop covers' : 'the main-thread renderer did not show the stall in this run'}.`,
+    },
+  ];
+}
+
+function renderSection(render) {
+  if (render === undefined) return '';
+  const rows = render.rows.map((r) => [
+    `${r.drawIn === 'worker' ? 'render worker' : 'main thread'}${r.renderer === r.drawIn ? '' : ` (fell back: ${r.fallback})`}`,
+    r.jank ? `${render.jankMs} ms every ${render.jankEveryMs} ms` : 'none',
+    sp(r.summary.frames, 0),
+    sp(r.summary.longestFrame, 1),
+    sp(r.summary.droppedFrames, 0),
+    pct(r.summary.p99, 2),
+    pct(r.summary.max, 2),
+  ]);
+  return `## 9. The render worker against main-thread jank
+
+The same scene (the motion suite's ${render.bodies} bodies at ${render.tickRate} ticks/s, interpolated, squares on a 2D canvas;
+\`apps/bench/src/shared/jank-scene.ts\`) drawn by \`createRenderWorkerRuntime\` from the main thread (\`renderIn: 'main'\`,
+the same setup as the fallback) and from the render worker (an OffscreenCanvas on its own requestAnimationFrame),
+each without and with a ${render.jankMs} ms busy loop on the page every ${render.jankEveryMs} ms. Per window: frames drawn, the
+**longest frame interval** and **frames over 1.5 refresh periods** (refresh ${num(render.period, 1)} ms, the median rAF gap),
+both between the draws' own clock readings (headless Chromium's rAF timestamps advance one period per callback even
+across a stall, so they would hide it), and **judder**: the drawn position's error against the true position at the frame's time, in % of a tick of motion
+(the motion suite's measure). Median (min–max) over windows.
+
+${table(['drawn on', 'page jank', 'frames', 'longest frame ms', 'frames > 1.5 periods', 'judder p99 %', 'judder max %'], rows)}
+`;
+}
+
 function pixiSection(pixi) {
   if (pixi === undefined) return '';
   const sizes = [...new Set(pixi.rows.map((r) => r.count))];
@@ -881,6 +935,7 @@ ${lockSection(results.lock?.data)}
 ${publishSection(results.publish?.data)}
 ${physicsSection(results.physics?.data)}
 ${pixiSection(results.pixi?.data)}
+${renderSection(results.render?.data)}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 

@@ -3,12 +3,16 @@
  * (hooks for the e2e test) up to date.
  *
  * ```text
- *  rAF(ts) ─▶ runtime.pace()       draw on this refresh? (and tells the worker when the next frame is due)
- *          ─▶ rocks.update(ts)     GPU path: copy the newest pair, set alpha; the vertex shader blends
- *          ─▶ runtime.sample(ts)   CPU: the ship and the bullets, a handful of entities
+ *  rAF(ts) ─▶ runtime.pace()      draw on this refresh? (and tells the worker when the next frame is due)
+ *          ─▶ rocks.update()       GPU path: copy the newest pair, set alpha; the vertex shader blends
+ *          ─▶ runtime.sample(runtime.frameTime)   CPU: the ship and the bullets, a handful of entities
  * ```
+ *
+ * With `?draw=worker` the same scene (arena-renderer.ts) is drawn in a render worker instead: the page keeps the
+ * keys, the HUD and the game state, and reads no frames (the render worker is the buffer's one reader).
  */
-import { createRuntime, type Runtime } from 'steadyframe';
+import { createRenderWorkerRuntime, createRuntime, type RenderWorkerRuntime, type Runtime } from 'steadyframe';
+import { setupArena } from './arena-renderer.ts';
 import { createHud } from './hud.ts';
 import type { GameState } from './game.ts';
 import { bindKeyboard } from './keyboard.ts';
@@ -18,7 +22,11 @@ import type { Commands } from './sim.worker.ts';
 
 export interface ArenaHooks {
   ready: boolean;
-  runtime: Runtime<ArenaSchema, Commands>;
+  /** The runtime when the page draws; null while the render worker draws (`?draw=worker`). */
+  runtime: Runtime<ArenaSchema, Commands> | null;
+  /** Where frames are drawn, and why not in the render worker when it was asked for. */
+  drawnIn: 'main' | 'worker';
+  renderFallback: string | null;
   frames: number;
   /** Bullets drawn in the last frame, and the most drawn in one frame so far. */
   bullets: number;
@@ -37,42 +45,88 @@ declare global {
 }
 
 const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'arena' });
-const runtime = await createRuntime<ArenaSchema, Commands>({ worker, schema, capacity: CAPACITY });
 const canvas = document.getElementById('view') as HTMLCanvasElement;
-const view = createScene(runtime, canvas);
-addEventListener('resize', () => view.resize());
-bindKeyboard(runtime);
-
-const hooks: ArenaHooks = { ready: false, runtime, frames: 0, bullets: 0, maxBullets: 0, ship: { x: 0, y: 0 }, game: null, interval: 0 };
-window.arena = hooks;
-runtime.on('interval', (change) => (hooks.interval = change.to));
-
-let fps = 0;
-let fpsFrames = 0;
-let fpsSince = performance.now();
-await runtime.start();
-view.renderer.setAnimationLoop((ts) => {
-  if (!runtime.pace()) return;
-  const frame = runtime.sample(runtime.frameTime); // the frame's time (ts here)
-  hooks.bullets = view.draw(runtime.frameTime, frame);
-  hooks.maxBullets = Math.max(hooks.maxBullets, hooks.bullets);
-  hooks.ship.x = frame.fields.position[0]!;
-  hooks.ship.y = frame.fields.position[1]!;
-  hooks.frames++;
-  fpsFrames++;
-  if (ts - fpsSince >= 500) {
-    fps = (1000 * fpsFrames) / (ts - fpsSince);
-    fpsFrames = 0;
-    fpsSince = ts;
-  }
-});
-
+const inWorker = new URLSearchParams(location.search).get('draw') === 'worker';
 const hud = createHud(document.getElementById('hud')!);
-async function poll(): Promise<void> {
-  const [stats, game] = await Promise.all([runtime.stats(), runtime.commands.state()]);
-  hooks.game = game;
-  hooks.interval = stats.pacing.interval;
-  hooks.ready = hooks.frames > 0;
-  hud({ transport: runtime.transport, interval: stats.pacing.interval, refresh: stats.pacing.refreshPeriod, fps, game });
+let fps = 0;
+if (inWorker) await drawInRenderWorker();
+else await drawOnPage();
+
+/** The arena as it always ran: the page samples and draws every paced frame. */
+async function drawOnPage(): Promise<void> {
+  const runtime = await createRuntime<ArenaSchema, Commands>({ worker, schema, capacity: CAPACITY });
+  const view = createScene(runtime, canvas);
+  addEventListener('resize', () => view.resize());
+  bindKeyboard(runtime);
+
+  const hooks: ArenaHooks = { ready: false, runtime, drawnIn: 'main', renderFallback: null, frames: 0, bullets: 0, maxBullets: 0, ship: { x: 0, y: 0 }, game: null, interval: 0 };
+  window.arena = hooks;
+  runtime.on('interval', (change) => (hooks.interval = change.to));
+
+  let fpsFrames = 0;
+  let fpsSince = performance.now();
+  await runtime.start();
+  view.renderer.setAnimationLoop((ts) => {
+    if (!runtime.pace()) return;
+    const frame = runtime.sample(runtime.frameTime); // the frame's time (ts here)
+    hooks.bullets = view.draw(runtime.frameTime, frame);
+    hooks.maxBullets = Math.max(hooks.maxBullets, hooks.bullets);
+    hooks.ship.x = frame.fields.position[0]!;
+    hooks.ship.y = frame.fields.position[1]!;
+    hooks.frames++;
+    fpsFrames++;
+    if (ts - fpsSince >= 500) {
+      fps = (1000 * fpsFrames) / (ts - fpsSince);
+      fpsFrames = 0;
+      fpsSince = ts;
+    }
+  });
+  poll(runtime, hooks, () => {});
 }
-setInterval(() => void poll().catch((error: unknown) => console.error(error)), 250);
+
+/** `?draw=worker`: the scene in a render worker; frames, fps and pacing come from its stats. */
+async function drawInRenderWorker(): Promise<void> {
+  const runtime: RenderWorkerRuntime<ArenaSchema, Commands> = await createRenderWorkerRuntime<ArenaSchema, Commands>({
+    worker,
+    renderWorker: new Worker(new URL('./arena.render.ts', import.meta.url), { type: 'module', name: 'arena-render' }),
+    canvas,
+    schema,
+    capacity: CAPACITY,
+    fallback: setupArena,
+  });
+  bindKeyboard(runtime);
+  const hooks: ArenaHooks = {
+    ready: false,
+    runtime: null,
+    drawnIn: runtime.renderer,
+    renderFallback: runtime.renderFallback,
+    frames: 0,
+    bullets: 0,
+    maxBullets: 0,
+    ship: { x: 0, y: 0 },
+    game: null,
+    interval: 0,
+  };
+  window.arena = hooks;
+  await runtime.start();
+  let framesAt = { frames: 0, at: performance.now() };
+  poll(runtime, hooks, (frames) => {
+    const now = performance.now();
+    fps = (1000 * (frames - framesAt.frames)) / (now - framesAt.at);
+    framesAt = { frames, at: now };
+    hooks.frames = frames;
+  });
+}
+
+/** The HUD and the hooks, four times a second. */
+function poll(runtime: Pick<Runtime<ArenaSchema, Commands>, 'stats' | 'commands' | 'transport'>, hooks: ArenaHooks, onFrames: (frames: number) => void): void {
+  const once = async (): Promise<void> => {
+    const [stats, game] = await Promise.all([runtime.stats(), runtime.commands.state()]);
+    onFrames(stats.frames);
+    hooks.game = game;
+    hooks.interval = stats.pacing.interval;
+    hooks.ready = hooks.frames > 0;
+    hud({ transport: runtime.transport, interval: stats.pacing.interval, refresh: stats.pacing.refreshPeriod, fps, game });
+  };
+  setInterval(() => void once().catch((error: unknown) => console.error(error)), 250);
+}

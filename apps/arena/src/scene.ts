@@ -42,9 +42,24 @@ function shipGeometry(): BufferGeometry {
   return cone;
 }
 
-export function createScene(runtime: Pick<Runtime<ArenaSchema>, 'schema' | 'capacity' | 'reader'>, canvas: HTMLCanvasElement): ArenaScene {
+/** A canvas's CSS size and the device pixel ratio (handed to a render worker, which cannot measure its canvas). */
+export interface CssSize {
+  readonly width: number;
+  readonly height: number;
+  readonly dpr: number;
+}
+
+/**
+ * The scene on `canvas`: the page's, or an OffscreenCanvas in the render worker, which gets its CSS size from
+ * `size` (the page's runtime forwards it on every resize).
+ */
+export function createScene(
+  runtime: Pick<Runtime<ArenaSchema>, 'schema' | 'capacity' | 'reader'>,
+  canvas: HTMLCanvasElement | OffscreenCanvas,
+  size: () => CssSize = () => ({ width: (canvas as HTMLCanvasElement).clientWidth, height: (canvas as HTMLCanvasElement).clientHeight, dpr: globalThis.devicePixelRatio || 1 }),
+): ArenaScene {
   const renderer = new WebGLRenderer({ canvas, antialias: true });
-  renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
+  renderer.setPixelRatio(Math.min(size().dpr, 2));
   renderer.setClearColor(0x070b16);
   const scene = new Scene();
   const camera = new OrthographicCamera(-HALF_W, HALF_W, HALF_H, -HALF_H, 0.1, 100);
@@ -86,8 +101,8 @@ export function createScene(runtime: Pick<Runtime<ArenaSchema>, 'schema' | 'capa
   const one = new Vector3(1, 1, 1);
 
   function resize(): void {
-    const w = canvas.clientWidth;
-    const h = canvas.clientHeight;
+    const { width: w, height: h, dpr } = size();
+    renderer.setPixelRatio(Math.min(dpr, 2));
     renderer.setSize(w, h, false);
     // fit the whole arena, with a margin, whatever the window's shape
     const scale = Math.max((HALF_W * 1.04) / (w / 2), (HALF_H * 1.04) / (h / 2));

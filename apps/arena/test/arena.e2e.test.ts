@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
-import { openBuiltApp, waitUntil } from '../../../scripts/e2e-support.mjs';
+import { openBuiltApp, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 let page: Page;
@@ -101,6 +101,29 @@ describe('the arena, built and served by vite preview', () => {
       expect(help.y + help.height).toBeLessThanOrEqual(viewport.height); // and still on screen
     }
     await page.setViewportSize({ width: 1200, height: 820 });
+  });
+
+  it('runs with the render worker (?draw=worker): frames from the worker, keys still reach the game', async () => {
+    const other = await page.context().browser()!.newPage({ viewport: { width: 1200, height: 820 } });
+    const otherErrors: string[] = watchErrors(other);
+    try {
+      await other.goto(`${new URL(page.url()).origin}/?draw=worker`);
+      await waitUntil(other, 'the render worker drawing', "window.arena?.ready === true && window.arena.drawnIn === 'worker' && window.arena.game !== null");
+      expect(await other.evaluate('window.arena.runtime')).toBeNull(); // the page reads no frames
+      expect(await other.evaluate('window.arena.renderFallback')).toBeNull();
+      const frames = (await other.evaluate('window.arena.frames')) as number;
+      await waitUntil(other, 'more frames from the render worker', `window.arena.frames > ${frames + 10}`);
+      const shot = await other.locator('#view').screenshot();
+      expect(shot.length).toBeGreaterThan(20_000);
+      // keys go from the page straight into the input ring: the game's step reads the press
+      const presses = (await other.evaluate('window.arena.game.presses[1]')) as number;
+      await other.keyboard.down('ArrowRight');
+      await waitUntil(other, 'the press read by a step', `window.arena.game.presses[1] > ${presses}`);
+      await other.keyboard.up('ArrowRight');
+      expect(otherErrors).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('logged no console errors', () => {

@@ -22,6 +22,10 @@ export interface Settings {
   delayTicks: number;
   whenLate: 'hold' | 'extrapolate';
   adaptive: boolean;
+  /** Where the blue panel is drawn: on the page's main thread, or in a render worker (an OffscreenCanvas). */
+  drawIn: 'main' | 'worker';
+  /** A busy loop of this many ms on the page every 500 ms (main-thread jank); 0 is off. */
+  pageJankMs: number;
 }
 
 export function defaultSettings(): Settings {
@@ -36,6 +40,8 @@ export function defaultSettings(): Settings {
     delayTicks: 1,
     whenLate: 'hold',
     adaptive: true,
+    drawIn: 'main',
+    pageJankMs: 0,
   };
 }
 
@@ -61,6 +67,9 @@ export interface ControlHandlers {
   /** Mode, delay or when-late changed. */
   interpolation(): void;
   adaptive(on: boolean): void;
+  /** Draw the blue panel on the page or in the render worker (recreates the runtime). */
+  drawIn(where: 'main' | 'worker'): void;
+  pageJank(ms: number): void;
 }
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -116,6 +125,8 @@ export function bindControls(settings: Settings, on: ControlHandlers): { setEnab
     on.interpolation();
   });
   adaptive.addEventListener('change', () => on.adaptive((settings.adaptive = adaptive.checked)));
+  byId('drawIn').addEventListener('change', (e) => on.drawIn((settings.drawIn = (e.target as HTMLSelectElement).value as Settings['drawIn'])));
+  byId('pageJank').addEventListener('change', (e) => on.pageJank((settings.pageJankMs = number(e.target))));
 
   window.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== 'radio' && e.target.type !== 'checkbox') return;

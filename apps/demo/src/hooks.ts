@@ -34,9 +34,13 @@ export interface DemoHooks {
   readonly settings: Readonly<Settings>;
   readonly runtime: Runtime<DemoSchema, Commands> | null;
   readonly metrics: Readonly<FrameMetrics>;
-  /** The last `runtime.stats()`, polled four times a second. */
+  /** The last `stats()`, polled four times a second (`render` says where frames were drawn, with a render worker). */
   readonly stats: RuntimeStats | null;
   readonly renderer: 'webgl2' | 'canvas2d' | null;
+  /** Where the blue panel is drawn ('worker': the render worker, and then `runtime` is null: the page reads nothing). */
+  readonly drawnIn: 'main' | 'worker' | null;
+  /** Why the blue panel is drawn on the page although the render worker was asked for. */
+  readonly renderFallback: string | null;
   /** Times the runtime was made again (the adaptive interval is fixed at creation). */
   readonly recreations: number;
   /** True once the first frame has been drawn. */

@@ -13,7 +13,7 @@
  *
  * Without cross-origin isolation the page says so and runs anyway, on the runtime's message transport.
  */
-import { createRuntime, type InterpolationOptions, type Runtime } from 'steadyframe';
+import { createRenderWorkerRuntime, createRuntime, type InterpolationOptions, type RenderWorkerRuntime, type Runtime } from 'steadyframe';
 import { bindControls, defaultSettings, interpolationFor, type Settings } from './controls.ts';
 import type { DemoHooks, FrameMetrics } from './hooks.ts';
 import { Overlay } from './overlay.ts';
@@ -22,24 +22,24 @@ import { createGlRenderer } from './renderer-gl.ts';
 import { CAPACITY, schema, type DemoSchema } from './schema.ts';
 import type { Commands, SavedState } from './sim.worker.ts';
 import { createTickLog, TickLogReader } from './tick-log.ts';
-import type { BodyRenderer, Palette } from './view.ts';
+import { panelRenderer } from './panel-renderer.ts';
+import { LEFT_PALETTE, RIGHT_PALETTE, type BodyRenderer, type Palette } from './view.ts';
 
 type DemoRuntime = Runtime<DemoSchema, Commands>;
+type DemoRenderWorkerRuntime = RenderWorkerRuntime<DemoSchema, Commands>;
 
 interface Session {
-  readonly runtime: DemoRuntime;
+  /** The runtime, when the page draws (null while the render worker draws: then the page never reads the buffer). */
+  readonly runtime: DemoRuntime | null;
+  /** The control calls and stats, whichever draws. */
+  readonly control: DemoRuntime | DemoRenderWorkerRuntime;
+  /** Where the blue panel is drawn, and why not in the render worker when it was asked for. */
+  readonly drawnIn: 'main' | 'worker';
+  readonly renderFallback: string | null;
   /** The worker's per-tick timing; null without cross-origin isolation. */
   readonly log: TickLogReader | null;
 }
 
-const LEFT_PALETTE: Palette = [
-  [0.98, 0.58, 0.3],
-  [0.93, 0.33, 0.42],
-];
-const RIGHT_PALETTE: Palette = [
-  [0.3, 0.8, 0.96],
-  [0.48, 0.56, 1.0],
-];
 const LATEST: InterpolationOptions<DemoSchema> = { mode: 'latest' };
 const HOLD: InterpolationOptions<DemoSchema> = { whenLate: 'hold' };
 
@@ -73,42 +73,57 @@ function showIsolation(): void {
 }
 
 /** WebGL2 where there is one; `?renderer=canvas2d` asks for the fallback. */
+const wantedRenderer = (): 'webgl2' | 'canvas2d' => (new URLSearchParams(location.search).get('renderer') === 'canvas2d' ? 'canvas2d' : 'webgl2');
 function bodyRenderer(canvas: HTMLCanvasElement, palette: Palette): BodyRenderer {
-  const wanted = new URLSearchParams(location.search).get('renderer');
-  return (wanted === 'canvas2d' ? null : createGlRenderer(canvas, palette)) ?? create2dRenderer(canvas, palette);
+  return (wantedRenderer() === 'canvas2d' ? null : createGlRenderer(canvas, palette)) ?? create2dRenderer(canvas, palette);
 }
 
-async function openSession(settings: Settings, saved: SavedState | null, onInterval: (ms: number) => void): Promise<Session> {
+/**
+ * A runtime for the settings. Drawing in the render worker, the blue panel's canvas moves there for good
+ * (`transferControlToOffscreen`), so the panel gets a fresh canvas element first: `onCanvas` hears of it.
+ */
+async function openSession(settings: Settings, saved: SavedState | null, onInterval: (ms: number) => void, onCanvas: (canvas: HTMLCanvasElement) => void): Promise<Session> {
   const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'simulation' });
-  let runtime: DemoRuntime;
+  const old = byId<HTMLCanvasElement>('right');
+  const canvas = old.cloneNode(false) as HTMLCanvasElement;
+  old.replaceWith(canvas);
+  onCanvas(canvas);
+  let runtime: DemoRuntime | null = null;
+  let control: DemoRuntime | DemoRenderWorkerRuntime;
+  let drawnIn: Session['drawnIn'] = 'main';
+  let renderFallback: string | null = null;
+  const options = { worker, schema, capacity: CAPACITY, pacing: { adaptive: settings.adaptive }, interpolation: interpolationFor(settings) };
   try {
-    runtime = await createRuntime<DemoSchema, Commands>({
-      worker,
-      schema,
-      capacity: CAPACITY,
-      pacing: { adaptive: settings.adaptive },
-      interpolation: interpolationFor(settings),
-    });
+    if (settings.drawIn === 'worker') {
+      const renderWorker = new Worker(new URL('./panel.render.ts', import.meta.url), { type: 'module', name: wantedRenderer() });
+      const made = await createRenderWorkerRuntime<DemoSchema, Commands>({ ...options, renderWorker, canvas, fallback: panelRenderer(RIGHT_PALETTE, wantedRenderer()) });
+      control = made;
+      drawnIn = made.renderer;
+      renderFallback = made.renderFallback;
+    } else {
+      runtime = await createRuntime<DemoSchema, Commands>(options);
+      control = runtime;
+    }
   } catch (error) {
     worker.terminate();
     throw error;
   }
-  runtime.on('interval', (change) => onInterval(change.to));
+  control.on('interval', (change) => onInterval(change.to));
   // the worker's tick log is a SharedArrayBuffer of the demo's own: only on an isolated page
-  const logBuffer = runtime.transport === 'shared' ? createTickLog() : null;
-  const { commands } = runtime;
+  const logBuffer = control.transport === 'shared' ? createTickLog() : null;
+  const { commands } = control;
   await Promise.all([
-    logBuffer === null ? null : commands.setTickLog(logBuffer, performance.timeOrigin, runtime.clock.skew),
+    logBuffer === null ? null : commands.setTickLog(logBuffer, performance.timeOrigin, control.clock.skew),
     commands.setCount(settings.count),
     commands.setLoad(settings.loadMs),
     commands.setJank(settings.jankMs),
-    runtime.setTickRate(settings.tickRate),
-    runtime.setTimeScale(settings.timeScale),
+    control.setTickRate(settings.tickRate),
+    control.setTimeScale(settings.timeScale),
   ]);
   if (saved !== null) await commands.restore(saved);
-  await runtime.start();
-  if (settings.paused) await runtime.pause();
-  return { runtime, log: logBuffer === null ? null : new TickLogReader(logBuffer) };
+  await control.start();
+  if (settings.paused) await control.pause();
+  return { runtime, control, drawnIn, renderFallback, log: logBuffer === null ? null : new TickLogReader(logBuffer) };
 }
 
 /** The newest state's bodies, copied, to carry the scene over to a new runtime. */
@@ -147,6 +162,12 @@ async function main(): Promise<void> {
     get runtime() {
       return session?.runtime ?? null;
     },
+    get drawnIn() {
+      return session?.drawnIn ?? null;
+    },
+    get renderFallback() {
+      return session?.renderFallback ?? null;
+    },
     metrics,
     stats: null,
     renderer: null,
@@ -172,8 +193,15 @@ async function main(): Promise<void> {
   showIsolation();
 
   const left = bodyRenderer(byId('left'), LEFT_PALETTE);
-  const right = bodyRenderer(byId('right'), RIGHT_PALETTE);
-  hooks.renderer = right.kind;
+  /** The blue panel's renderer on the page (null while the render worker draws it). */
+  let right: BodyRenderer | null = null;
+  const onCanvas = (canvas: HTMLCanvasElement) => {
+    right = settings.drawIn === 'main' ? bodyRenderer(canvas, RIGHT_PALETTE) : null;
+    hooks.renderer = right?.kind ?? wantedRenderer();
+    // one reader per runtime: while the render worker reads the buffer, the page samples nothing for the other panel
+    byId('left').parentElement!.querySelector('span')!.textContent =
+      settings.drawIn === 'main' ? 'no interpolation: what a plain renderer shows' : 'paused while the render worker draws the blue panel (the page reads no state)';
+  };
   const overlay = new Overlay(byId('overlay'));
   const plots = overlay.plots;
 
@@ -195,16 +223,48 @@ async function main(): Promise<void> {
   showCaption();
 
   try {
-    session = await openSession(settings, null, onInterval);
+    session = await openSession(settings, null, onInterval, onCanvas);
   } catch (error) {
     showProblem(error instanceof Error ? error.message : String(error));
     return;
   }
 
-  const withRuntime = (act: (runtime: DemoRuntime) => Promise<unknown>) => {
-    if (session !== null) void act(session.runtime);
+  const withRuntime = (act: (runtime: DemoRuntime | DemoRenderWorkerRuntime) => Promise<unknown>) => {
+    if (session !== null) void act(session.control);
   };
   let recreating = false;
+  // the page's own jank: a busy loop on the main thread every 500 ms (the render worker draws on through it)
+  let pageJankTimer: ReturnType<typeof setInterval> | undefined;
+  const setPageJank = (ms: number) => {
+    clearInterval(pageJankTimer);
+    pageJankTimer = ms > 0 ? setInterval(() => {
+      for (const until = performance.now() + ms; performance.now() < until; );
+    }, 500) : undefined;
+  };
+  /** Makes a new runtime for the settings, carrying the bodies over where the page can read them. */
+  const recreate = () => {
+    if (session === null || recreating) return;
+    recreating = true;
+    controls.setEnabled(false);
+    const old = session;
+    session = null;
+    const saved = old.runtime === null ? null : saveState(old.runtime);
+    old.control.dispose();
+    pacerInterval = Number.NaN;
+    openSession(settings, saved, onInterval, onCanvas)
+      .then((next) => {
+        session = next;
+        rightConfigured = true;
+        optionsChanged = true;
+        lastTick = -1;
+        hooks.recreations++;
+      })
+      .catch((error: unknown) => showProblem(error instanceof Error ? error.message : String(error)))
+      .finally(() => {
+        recreating = false;
+        controls.setEnabled(true);
+      });
+  };
   const controls = bindControls(settings, {
     tickRate: (hz) => withRuntime((r) => r.setTickRate(hz)),
     count: (n) => withRuntime((r) => r.commands.setCount(n)),
@@ -219,30 +279,10 @@ async function main(): Promise<void> {
       optionsChanged = true;
       showCaption();
     },
-    adaptive: () => {
-      // the pacing option is fixed when a runtime is made: make a new one, carrying the bodies over
-      if (session === null || recreating) return;
-      recreating = true;
-      controls.setEnabled(false);
-      const old = session;
-      session = null;
-      const saved = saveState(old.runtime);
-      old.runtime.dispose();
-      pacerInterval = Number.NaN;
-      openSession(settings, saved, onInterval)
-        .then((next) => {
-          session = next;
-          rightConfigured = true;
-          optionsChanged = true;
-          lastTick = -1;
-          hooks.recreations++;
-        })
-        .catch((error: unknown) => showProblem(error instanceof Error ? error.message : String(error)))
-        .finally(() => {
-          recreating = false;
-          controls.setEnabled(true);
-        });
-    },
+    // the pacing option is fixed when a runtime is made: make a new one, carrying the bodies over
+    adaptive: recreate,
+    drawIn: recreate,
+    pageJank: setPageJank,
   });
 
   // stats: one comlink round trip four times a second, for the readings beside the plots
@@ -260,7 +300,7 @@ async function main(): Promise<void> {
     if (current === null || polling) return;
     polling = true;
     try {
-      const stats = await current.runtime.stats();
+      const stats = await current.control.stats();
       if (current !== session) return;
       hooks.stats = stats;
       updateReadings(stats);
@@ -273,8 +313,14 @@ async function main(): Promise<void> {
   };
   setInterval(() => void poll(), 250);
 
+  /** The render worker's frame count at the last reading (its frames are counted there, not on the page). */
+  let workerFramesSeen = 0;
   const updateReadings = (stats: NonNullable<DemoHooks['stats']>) => {
     const now = performance.now();
+    if (session?.runtime === null) {
+      windowFrames = Math.max(0, stats.frames - workerFramesSeen);
+      workerFramesSeen = stats.frames;
+    } else workerFramesSeen = 0;
     const seconds = (now - windowStart) / 1000;
     const frames = Math.max(1, windowFrames);
     const fps = windowFrames / seconds;
@@ -290,11 +336,18 @@ async function main(): Promise<void> {
     overlay.setValue('jitter', session?.log === null ? 'off: not isolated' : windowJitterCount === 0 ? '–' : `±${(windowJitter / windowJitterCount).toFixed(1)} ms`);
     overlay.setValue('step', `${worker.lastStepMs.toFixed(1)} ms · max ${worker.maxStepMs.toFixed(0)}`);
     overlay.setValue('lock', `${lock.spins} spins · ${lock.misses} missed · ${worker.flipWaits} waits`);
+    if (session?.runtime === null) {
+      // the render worker draws: the page reads no frames, so the per-frame readings come from its stats
+      metrics.frames = stats.frames;
+      metrics.count = settings.count;
+      if (stats.frames > 0) hooks.ready = true;
+    }
     const overloads = worker.overloads > 0 ? ` · ${worker.overloads} overloads (${worker.droppedMs.toFixed(0)} ms dropped)` : '';
     byId('status').textContent =
       `${fps.toFixed(0)} fps · tick ${worker.tick} at ${worker.tickRate} Hz × ${worker.timeScale} · ${metrics.count.toLocaleString('en')} bodies · ` +
-      `${worker.status} · ${right.kind === 'webgl2' ? 'WebGL2' : 'Canvas2D'} · ` +
-      `${session?.runtime.transport === 'message' ? 'message transport (not isolated)' : 'SharedArrayBuffer (isolated)'}${overloads}`;
+      `${worker.status} · ${hooks.renderer === 'webgl2' ? 'WebGL2' : 'Canvas2D'} · ` +
+      `${session?.drawnIn === 'worker' ? 'drawn in the render worker' : session?.renderFallback ? `drawn on the page (${session.renderFallback})` : 'drawn on the page'} · ` +
+      `${session?.control.transport === 'message' ? 'message transport (not isolated)' : 'SharedArrayBuffer (isolated)'}${overloads}`;
     windowStart = now;
     windowFrames = windowTicks = windowAge = windowJitter = windowJitterCount = windowInterval = windowCost = 0;
   };
@@ -331,6 +384,8 @@ async function main(): Promise<void> {
     const current = session;
     if (current === null) return;
     const runtime = current.runtime;
+    // drawn in the render worker: the page reads nothing (the render worker is the buffer's one reader)
+    if (runtime === null || right === null) return;
     const started = performance.now();
     if (!rightConfigured) {
       runtime.setInterpolation(rightOptions);

@@ -4,17 +4,17 @@
  */
 import type { FieldViews } from 'steadyframe';
 import { BOX_X, BOX_Y, type DemoSchema } from './schema.ts';
-import { fitCanvas, SPINNER_HALF, type BodyRenderer, type Palette } from './view.ts';
+import { fitCanvas, SPINNER_HALF, type BodyRenderer, type CssSize, type Palette, type PanelCanvas } from './view.ts';
 
 const css = (rgb: readonly [number, number, number]) => `rgb(${rgb.map((c) => Math.round(c * 255)).join(' ')})`;
 
-export function create2dRenderer(canvas: HTMLCanvasElement, palette: Palette): BodyRenderer {
+export function create2dRenderer(canvas: PanelCanvas, palette: Palette, cssSize?: () => CssSize): BodyRenderer {
   const ctx = canvas.getContext('2d', { alpha: false })!;
   const fill = css([(palette[0][0] + palette[1][0]) / 2, (palette[0][1] + palette[1][1]) / 2, (palette[0][2] + palette[1][2]) / 2]);
   return {
     kind: 'canvas2d',
     draw(fields: FieldViews<DemoSchema>, count: number): void {
-      const { width, height, scale, radius } = fitCanvas(canvas, count);
+      const { width, height, scale, radius } = fitCanvas(canvas, count, cssSize?.());
       const cx = width / 2;
       const cy = height / 2;
       ctx.fillStyle = '#090b0f';

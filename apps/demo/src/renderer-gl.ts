@@ -8,7 +8,7 @@
  */
 import type { FieldViews } from 'steadyframe';
 import { BOX_X, BOX_Y, CAPACITY, type DemoSchema } from './schema.ts';
-import { fitCanvas, SPINNER_HALF, type BodyRenderer, type Palette } from './view.ts';
+import { fitCanvas, SPINNER_HALF, type BodyRenderer, type CssSize, type Palette, type PanelCanvas } from './view.ts';
 
 /** Bodies: one point per body, sized to the body; the fragment shader cuts a disc and turns its nose. */
 const BODY_VERTEX = `#version 300 es
@@ -94,7 +94,7 @@ function link(gl: WebGL2RenderingContext, vertex: string, fragment: string): Web
 }
 
 /** A WebGL2 renderer for the canvas, or null where WebGL2 is missing (the caller falls back to Canvas2D). */
-export function createGlRenderer(canvas: HTMLCanvasElement, palette: Palette): BodyRenderer | null {
+export function createGlRenderer(canvas: PanelCanvas, palette: Palette, size?: () => CssSize): BodyRenderer | null {
   const gl = canvas.getContext('webgl2', { antialias: false, alpha: false, depth: false, powerPreference: 'high-performance' });
   if (gl === null) return null;
   const bodies = link(gl, BODY_VERTEX, BODY_FRAGMENT);
@@ -128,7 +128,7 @@ export function createGlRenderer(canvas: HTMLCanvasElement, palette: Palette): B
   return {
     kind: 'webgl2',
     draw(fields: FieldViews<DemoSchema>, count: number): void {
-      const view = fitCanvas(canvas, count);
+      const view = fitCanvas(canvas, count, size?.());
       const { width, height, scale } = view;
       gl.viewport(0, 0, width, height);
       gl.clearColor(BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], 1);

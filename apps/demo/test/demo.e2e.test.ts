@@ -109,6 +109,29 @@ describe('the demo, built and served by vite preview', () => {
     await until('adaptive again', 'window.demo.stats?.pacing.adaptive === true');
   });
 
+  it('draws the blue panel in the render worker, on through page jank, and back on the page', async () => {
+    await page.locator('#pageJank').selectOption('30');
+    const made = await read<number>('window.demo.recreations');
+    await page.locator('#drawIn').selectOption('worker');
+    await until('the render worker drawing', `window.demo.recreations > ${made} && window.demo.drawnIn === 'worker' && window.demo.stats?.render?.thread === 'worker'`);
+    expect(await read('window.demo.runtime')).toBeNull(); // the page reads nothing: the render worker is the one reader
+    expect(await read('window.demo.renderFallback')).toBeNull();
+    expect(await read('window.demo.stats.render.crossOriginIsolated')).toBe(true);
+    const drawn = await read<number>('window.demo.stats.render.drawn');
+    const panel = page.locator('#right');
+    const first = await panel.screenshot();
+    await until('thirty more frames from the render worker', `window.demo.stats.render.drawn > ${drawn + 30}`);
+    const second = await panel.screenshot();
+    expect(first.length).toBeGreaterThan(20_000);
+    expect(Buffer.compare(first, second)).not.toBe(0);
+    expect(await page.locator('#status').textContent()).toContain('drawn in the render worker');
+    await page.locator('#pageJank').selectOption('0');
+    await page.locator('#drawIn').selectOption('main');
+    await until('the page drawing again', "window.demo.drawnIn === 'main' && window.demo.runtime !== null");
+    const frames = await read<number>('window.demo.metrics.frames');
+    await until('frames on the page', `window.demo.metrics.frames > ${frames + 10}`);
+  });
+
   it('says it is cross-origin isolated in words above the fold, and the captions sit above the panels', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const line = page.locator('#isolation');

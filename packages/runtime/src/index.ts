@@ -15,6 +15,9 @@
  */
 export { createRuntime, ISOLATION_REQUIRED } from './main/runtime.ts';
 export type { ClockSkew, Frame, Runtime, RuntimeEvents, RuntimeOptions, RuntimeStats, StateReader } from './main/runtime.ts';
+export { createRenderWorkerRuntime, renderWorkerUnavailable } from './main/render-worker-runtime.ts';
+export type { RenderWorkerRuntime, RenderWorkerRuntimeOptions, RenderWorkerRuntimeStats } from './main/render-worker-runtime.ts';
+export type { RenderContext, Renderer, RendererSetup } from './render-worker/renderer.ts';
 export type { InterpolationMode, InterpolationOptions, LatePolicy, SampleStats } from './main/sampler.ts';
 export { createFramePacer, FRAME_PACER_DEFAULTS } from './main/frame-pacer.ts';
 export type { FramePacer, FramePacerOptions, PacerChange, PacerChangeReason } from './main/frame-pacer.ts';

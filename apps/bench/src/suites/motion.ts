@@ -18,7 +18,10 @@
 import MainLoop from 'mainloop.js';
 import { createRuntime, type InterpolationOptions } from 'steadyframe';
 import { busyWait, CIRCLE_TURN, motionAt, motionSchema } from '../shared/sims.ts';
-import { percentiles, quantile, spread, type Spread } from '../shared/stats.ts';
+
+export type { MotionWindow } from '../shared/motion-recorder.ts';
+import { Recorder, type MotionWindow } from '../shared/motion-recorder.ts';
+import { quantile, spread, type Spread } from '../shared/stats.ts';
 import { collectGarbage, log, nextFrame, sleep } from '../page.ts';
 import { simWorker } from '../workers.ts';
 
@@ -29,29 +32,6 @@ const STALL_MS = 20;
 
 export type MotionDesign = 'latest' | 'interpolate' | 'extrapolate' | 'delay1' | 'mainloop';
 
-export interface MotionWindow {
-  /** Error in ticks of motion over every (frame, body). */
-  readonly p50: number;
-  readonly p99: number;
-  readonly max: number;
-  readonly frames: number;
-  /** Frames whose time was past the newest state (steadyframe's own count; NaN for MainLoop.js). */
-  readonly lateFrames: number;
-  /**
-   * Frames whose time was before the front slot's previous state (steadyframe's `stats().sampling.overtaken +
-   * recovered`; NaN for MainLoop.js): the worker had already published past the frame's time, so the slot no
-   * longer held the pair around it. Since the runtime serves such frames from states it keeps (`recovered`) the
-   * frame's own fields no longer show it (its previousTime is then at or before its time): count from stats.
-   */
-  readonly overtakenFrames: number;
-  /** rAF intervals longer than 1.5 refresh periods: frames the display did not get. */
-  readonly droppedFrames: number;
-  /** The longest rAF interval, ms. */
-  readonly longestFrame: number;
-  /** The frame with the largest error, described (for the record). */
-  readonly worst: string;
-}
-
 export interface MotionRow {
   readonly design: MotionDesign;
   readonly stall: boolean;
@@ -59,64 +39,6 @@ export interface MotionRow {
   readonly lagMs: number;
   readonly windows: readonly MotionWindow[];
   readonly summary: Record<Exclude<keyof MotionWindow, 'worst'>, Spread>;
-}
-
-/** What a design draws: position of body i is at [2i, 2i + 1]; `shown` the simulated seconds it should show. */
-interface Sample {
-  readonly ts: number;
-  readonly late: boolean;
-}
-
-/** Collects per-frame errors into windows. */
-class Recorder {
-  errors: number[] = [];
-  gaps: number[] = [];
-  late = 0;
-  frames = 0;
-  lastTs = Number.NaN;
-  worstError = -1;
-  worst = '';
-  readonly truth = new Float64Array(4);
-
-  record(sample: Sample, position: ArrayLike<number>, simSeconds: number, describe: () => string): void {
-    this.frames++;
-    if (sample.late) this.late++;
-    if (!Number.isNaN(this.lastTs)) this.gaps.push(sample.ts - this.lastTs);
-    this.lastTs = sample.ts;
-    for (let i = 0; i < BODIES; i++) {
-      motionAt(i, simSeconds, MOTION_TICK_RATE, this.truth);
-      // every body moves 1 unit per tick: units are ticks of motion
-      const error = Math.hypot(position[2 * i]! - this.truth[0]!, position[2 * i + 1]! - this.truth[1]!);
-      this.errors.push(error);
-      if (error > this.worstError) {
-        this.worstError = error;
-        this.worst = `${(100 * error).toFixed(2)}% at ${sample.ts.toFixed(1)} ms (sim ${simSeconds.toFixed(4)} s): ${describe()}`;
-      }
-    }
-  }
-
-  /** The window so far; `overtaken`: steadyframe's count of frames overtaken in it (NaN for MainLoop.js). */
-  take(period: number, countsLate: boolean, overtaken = Number.NaN): MotionWindow {
-    const p = percentiles(this.errors);
-    const window: MotionWindow = {
-      p50: p.p50,
-      p99: p.p99,
-      max: p.max,
-      frames: this.frames,
-      lateFrames: countsLate ? this.late : Number.NaN,
-      overtakenFrames: overtaken,
-      droppedFrames: this.gaps.filter((g) => g > 1.5 * period).length,
-      longestFrame: Math.max(0, ...this.gaps),
-      worst: this.worst,
-    };
-    this.worstError = -1;
-    this.worst = '';
-    this.errors = [];
-    this.gaps = [];
-    this.late = 0;
-    this.frames = 0;
-    return window;
-  }
 }
 
 /** The display's refresh period, from a few rAF intervals. */
@@ -141,7 +63,7 @@ async function runSteadyframe(design: Exclude<MotionDesign, 'mainloop'>, stall: 
     interpolation,
   });
   const lagMs = design === 'delay1' ? 1000 / MOTION_TICK_RATE : 0;
-  const recorder = new Recorder();
+  const recorder = new Recorder(BODIES, MOTION_TICK_RATE);
   /** Simulated seconds at page time `t`, fixed once after the warm-up: s = s0 + (t - t0) / 1000. */
   let s0 = Number.NaN;
   let t0 = Number.NaN;
@@ -204,7 +126,7 @@ async function runMainLoop(stall: boolean, windows: number, windowMs: number, pe
   };
   place(current, 0);
   previous.set(current);
-  const recorder = new Recorder();
+  const recorder = new Recorder(BODIES, MOTION_TICK_RATE);
   let updates = 0;
   let ts = 0;
   let s0 = Number.NaN;

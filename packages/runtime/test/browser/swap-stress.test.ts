@@ -6,10 +6,10 @@
  * 'unlocked-flip' a page that skips the lock too) must fail the same verifier, which shows it can catch a torn read.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime, StatePair } from 'steadyframe';
+import type { Runtime } from 'steadyframe';
 import { createTestRuntime, type TestFault } from 'steadyframe/testing';
-import { META } from '../../src/core/layout.ts';
 import { stressSchema } from './fixtures/schemas.ts';
+import { createStressVerifier, type Verdict } from './fixtures/stress-verifier.ts';
 import { fixtureWorker, waitFor, yieldToPage } from './helpers.ts';
 
 declare const __STRESS_ACQUIRES__: number;
@@ -23,43 +23,9 @@ const SOAK_TIMEOUT = 60_000 + ACQUIRES * 0.05;
 let runtime: Runtime<typeof stressSchema> | undefined;
 afterEach(() => runtime?.dispose());
 
-interface Verdict {
-  acquires: number;
-  violations: number;
-  firstViolation: string | null;
-  distinctTicks: number;
-  lastTick: number;
-}
-
 async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAtFirst: boolean): Promise<Verdict> {
   const { reader } = rt;
-  const verdict: Verdict = { acquires: 0, violations: 0, firstViolation: null, distinctTicks: 0, lastTick: -1 };
-  const n = CAPACITY;
-  /** What is wrong with the pair, or null; under the lock (read() releases it after). */
-  const check = (slot: StatePair<typeof stressSchema>): string | null => {
-    const cur = slot.current;
-    const prev = slot.previous;
-    const t = cur.position[0]!;
-    const meta = slot.metaWords;
-    // tick t - 1, or an older one after publishes skipped for a stalled reader (a page descheduled under the
-    // lock for READER_STALL_MS on a loaded machine): the previous state must then hold that older tick
-    const expectPrev = meta[META.PREV_TICK]!;
-    let bad: string | null = null;
-    if (t < verdict.lastTick) bad = `tick went back from ${verdict.lastTick} to ${t}`;
-    if (meta[META.CUR_TICK] !== t) bad ??= `meta tick ${meta[META.CUR_TICK]} with data tick ${t}`;
-    if (t === 0 ? expectPrev !== 0 : !(expectPrev < t && expectPrev >= 0)) bad ??= `meta previous tick ${expectPrev} with data tick ${t}`;
-    for (let j = 0; j < 3 * n && bad === null; j++) {
-      if (cur.position[j] !== t) bad = `current position[${j}] = ${cur.position[j]} in tick ${t}`;
-      else if (prev.position[j] !== expectPrev) bad = `previous position[${j}] = ${prev.position[j]} in tick ${t}`;
-    }
-    for (let j = 0; j < 4 * n && bad === null; j++) {
-      if (cur.rotation[j] !== t) bad = `current rotation[${j}] = ${cur.rotation[j]} in tick ${t}`;
-      else if (prev.rotation[j] !== expectPrev) bad = `previous rotation[${j}] = ${prev.rotation[j]} in tick ${t}`;
-    }
-    if (t !== verdict.lastTick) verdict.distinctTicks++;
-    verdict.lastTick = Math.max(verdict.lastTick, t);
-    return bad;
-  };
+  const { verdict, check } = createStressVerifier(CAPACITY);
   while (verdict.acquires < acquires) {
     const bad = reader.read(check);
     if (bad === undefined) continue; // a miss: counted in reader.stats

@@ -1,0 +1,406 @@
+/**
+ * `createRenderWorkerRuntime`: the page's side of the render worker (the third thread; ARCHITECTURE.md, "The
+ * render worker"). It makes the state buffer and the input ring and attaches the simulation worker exactly as
+ * `createRuntime` does, then hands the canvas (`transferControlToOffscreen`), the buffer and a host port to the
+ * render worker, which from then on is the buffer's one reader and draws on its own requestAnimationFrame. The
+ * page keeps the control calls, the game's commands, the events and `sendInput` (straight into the shared
+ * ring). Where a render worker cannot be used, it says why (console, `renderFallback`, `stats().render`) and
+ * draws on the page with the same `setup` (`fallback`).
+ */
+import { expose, releaseProxy, transfer, wrap, type Remote } from 'comlink';
+import type { Clock } from '../core/clock.ts';
+import type { InputWriter } from '../core/input-ring.ts';
+import type { Layout } from '../core/layout.ts';
+import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from '../core/protocol.ts';
+import type { RenderHostRemote, RenderProbe, RenderWorkerRemote } from '../render-worker/protocol.ts';
+import type { Schema } from '../core/schema.ts';
+import { rendererParts, sizeCanvas, type RendererSetup } from '../render-worker/renderer.ts';
+import { alignClocks, type ClockSkew } from './clock-align.ts';
+import { Emitter } from './events.ts';
+import { createRuntime, type Frame, type Runtime, type RuntimeEvents, type RuntimeOptions, type RuntimeStats } from './runtime.ts';
+import { DEFAULT_ATTACH_TIMEOUT, DEFAULT_HEARTBEAT_TIMEOUT } from './runtime-setup.ts';
+import { documentVisibility } from './visibility.ts';
+
+export interface RenderWorkerRuntimeOptions<S extends Schema> extends Omit<RuntimeOptions<S>, 'draw' | 'transport'> {
+  /** A module Worker whose script calls `exposeRenderer` from 'steadyframe/render-worker'. */
+  readonly renderWorker: Worker;
+  /** The canvas to draw into. With a render worker its control moves there: the page can no longer draw on it. */
+  readonly canvas: HTMLCanvasElement;
+  /**
+   * The same setup the render worker module hands `exposeRenderer`, run on this thread when the render worker
+   * cannot be used (no OffscreenCanvas, no requestAnimationFrame in workers, no cross-origin isolation). Without
+   * it, those cases reject naming the reason.
+   */
+  readonly fallback?: RendererSetup<S>;
+  /** Where to draw: 'auto' (default: the render worker where it can), 'worker' (reject where it cannot), 'main'. */
+  readonly renderIn?: 'auto' | 'worker' | 'main';
+  /** Forward the canvas's CSS size and devicePixelRatio to the renderer as they change (ResizeObserver). Default true. */
+  readonly autoResize?: boolean;
+}
+
+export interface RenderWorkerRuntimeStats extends RuntimeStats {
+  readonly render: {
+    /** Where frames are drawn. */
+    readonly thread: 'worker' | 'main';
+    /** Why not in the render worker (null when they are). */
+    readonly fallback: string | null;
+    /** Frames the renderer drew. */
+    readonly drawn: number;
+    /** The drawing realm's `crossOriginIsolated`. */
+    readonly crossOriginIsolated: boolean;
+  };
+}
+
+/** The page's runtime with a render worker: `Runtime` without the frame calls (the render worker reads, not the page). */
+export interface RenderWorkerRuntime<S extends Schema, C extends object = Record<never, never>>
+  extends Pick<
+    Runtime<S, C>,
+    | 'schema'
+    | 'capacity'
+    | 'layout'
+    | 'info'
+    | 'clock'
+    | 'remote'
+    | 'commands'
+    | 'transport'
+    | 'now'
+    | 'input'
+    | 'sendInput'
+    | 'on'
+    | 'pause'
+    | 'resume'
+    | 'stepOnce'
+    | 'setTimeScale'
+    | 'setTickRate'
+    | 'restart'
+  > {
+  /** Where frames are drawn: 'worker' (the render worker) or 'main' (the fallback). */
+  readonly renderer: 'worker' | 'main';
+  /** Why frames are not drawn in the render worker, or null when they are. */
+  readonly renderFallback: string | null;
+  /** The render worker's comlink proxy (null in the fallback). */
+  readonly renderRemote: Remote<RenderWorkerRemote> | null;
+  /** Starts the simulation and the frames (in the render worker, or on the page). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Changes how frames are made, where they are made. */
+  setInterpolation(options: NonNullable<RuntimeOptions<S>['interpolation']>): Promise<void>;
+  /** The canvas's CSS size or the device pixel ratio changed (automatic with `autoResize`). */
+  resize(width: number, height: number, dpr: number): Promise<void>;
+  stats(): Promise<RenderWorkerRuntimeStats>;
+  /** Stops everything and terminates both workers. */
+  dispose(): void;
+}
+
+/** Why a render worker cannot be used on this page, checked before anything is transferred; null: it can. */
+export function renderWorkerUnavailable(canvas: HTMLCanvasElement): string | null {
+  if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated !== true) {
+    return 'the page is not cross-origin isolated (no SharedArrayBuffer for the render worker to read; serve COOP/COEP headers)';
+  }
+  if (typeof canvas?.transferControlToOffscreen !== 'function' || typeof OffscreenCanvas === 'undefined') {
+    return 'this browser has no OffscreenCanvas (canvas.transferControlToOffscreen)';
+  }
+  return null;
+}
+
+/**
+ * The render worker's answer, or a rejection naming the likely cause when its script fails to load or throws
+ * (its `error` event) or, within `timeout` ms, never answers (it does not call exposeRenderer).
+ */
+function answerOf<T>(worker: Worker, answer: Promise<T>, timeout: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onError = (event: ErrorEvent): void => {
+      event.preventDefault();
+      done();
+      reject(new Error(`steadyframe: the render worker failed: ${event.message || 'it did not load (check its URL and that it calls exposeRenderer)'}`));
+    };
+    const done = (): void => {
+      clearTimeout(timer);
+      worker.removeEventListener('error', onError);
+    };
+    worker.addEventListener('error', onError);
+    if (Number.isFinite(timeout)) {
+      timer = setTimeout(() => {
+        done();
+        reject(new Error(`steadyframe: the render worker did not answer within ${timeout} ms: its module must call exposeRenderer() at its top level (raise attachTimeout if it is only slow to load)`));
+      }, timeout);
+    }
+    answer.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
+}
+
+const warned = new Set<string>();
+function warnFallback(reason: string): void {
+  if (warned.has(reason)) return;
+  warned.add(reason);
+  console.warn(`steadyframe: drawing on the main thread, not in the render worker: ${reason}`);
+}
+
+/** The canvas's CSS size (at least 1 x 1) and the page's device pixel ratio. */
+function canvasSize(canvas: HTMLCanvasElement): { width: number; height: number; dpr: number } {
+  return { width: Math.max(1, canvas.clientWidth || canvas.width), height: Math.max(1, canvas.clientHeight || canvas.height), dpr: globalThis.devicePixelRatio || 1 };
+}
+
+/**
+ * Creates the runtime with its drawing in a render worker: the state buffer and input ring, the simulation
+ * worker attached (as `createRuntime`), then the canvas, the buffer and a port handed to the render worker.
+ * Falls back to drawing on this thread with `fallback` where the render worker cannot be used, and says why.
+ * Rejects as `createRuntime` does, and for a render worker that fails its `setup`.
+ */
+export async function createRenderWorkerRuntime<S extends Schema, C extends object = Record<never, never>>(
+  options: RenderWorkerRuntimeOptions<S>,
+): Promise<RenderWorkerRuntime<S, C>> {
+  const { renderWorker, canvas } = options;
+  if (typeof renderWorker?.postMessage !== 'function') {
+    throw new TypeError("steadyframe: options.renderWorker must be a Worker whose module calls exposeRenderer(setup) from 'steadyframe/render-worker'");
+  }
+  const wanted = options.renderIn ?? 'auto';
+  let reason = wanted === 'main' ? "renderIn: 'main' was asked for" : renderWorkerUnavailable(canvas);
+  const renderRemote = wrap<RenderWorkerRemote>(renderWorker);
+  const attachTimeout = options.attachTimeout ?? DEFAULT_ATTACH_TIMEOUT;
+  if (reason === null) {
+    let probe: RenderProbe;
+    try {
+      probe = await answerOf(renderWorker, renderRemote.probe(), attachTimeout);
+    } catch (error) {
+      renderRemote[releaseProxy]();
+      throw error;
+    }
+    if (!probe.animationFrames) reason = 'this browser has no requestAnimationFrame in workers';
+    else if (!probe.crossOriginIsolated) reason = 'the render worker is not cross-origin isolated';
+  }
+  if (reason !== null) {
+    if (wanted === 'worker') throw new Error(`steadyframe: renderIn: 'worker', but the render worker cannot be used: ${reason}`);
+    renderRemote[releaseProxy]();
+    renderWorker.terminate();
+    return createMainThreadRenderer<S, C>(options, reason);
+  }
+
+  const events = new Emitter<RuntimeEvents>();
+  events.on('fault', options.onError ?? ((error) => console.error(error)));
+  const visibility = options.visibility === undefined ? documentVisibility() : options.visibility;
+  const runtime = await createRuntime<S, C>({
+    ...options,
+    transport: 'shared',
+    visibility,
+    onError: (error) => events.emit('fault', error),
+  });
+  let disposed = false;
+  const channel = new MessageChannel();
+  const host: RenderHostRemote = {
+    emit: (type, event) => {
+      if (!disposed) events.emit(type as keyof RuntimeEvents, event as never);
+    },
+    workerStats: () => runtime.remote.stats(),
+  };
+  expose(host, channel.port1);
+  const size = canvasSize(canvas);
+  const offscreen = canvas.transferControlToOffscreen();
+  const heartbeatTimeout =
+    options.heartbeatTimeout === false ? Number.POSITIVE_INFINITY : (options.heartbeatTimeout ?? DEFAULT_HEARTBEAT_TIMEOUT);
+  try {
+    await answerOf(renderWorker, renderRemote.init(
+      // the canvas and the port move to the render worker; the buffer is shared
+      transfer(
+        {
+          canvas: offscreen,
+          host: channel.port2,
+          buffer: runtime.views!.buffer as SharedArrayBuffer,
+          schema: options.schema,
+          capacity: options.capacity,
+          maxSpins: options.maxSpins ?? 10_000,
+          heartbeatTimeout,
+          interpolation: options.interpolation,
+          pacing: options.pacing,
+          info: runtime.info,
+          ...size,
+        },
+        [offscreen, channel.port2],
+      ),
+    ), Number.POSITIVE_INFINITY);
+  } catch (error) {
+    runtime.dispose();
+    renderWorker.terminate();
+    channel.port1.close();
+    throw error;
+  }
+  // the render worker's clock against the page's, corrected as the simulation worker's was
+  await alignClocks(renderRemote as unknown as Remote<SimulationRemote>, runtime.now);
+
+  const unsubscribe = runtime.on('visibility', (event) => {
+    void renderRemote.setHidden(event.hidden);
+    events.emit('visibility', event);
+  });
+  if (visibility?.hidden === true) void renderRemote.setHidden(true);
+  let observer: ResizeObserver | null = null;
+  if (options.autoResize !== false && typeof ResizeObserver === 'function') {
+    observer = new ResizeObserver(() => {
+      const next = canvasSize(canvas);
+      void renderRemote.resize(next.width, next.height, next.dpr);
+    });
+    observer.observe(canvas);
+  }
+
+  return {
+    ...forward(runtime),
+    on: (type, listener) => events.on(type, listener),
+    renderer: 'worker',
+    renderFallback: null,
+    renderRemote,
+    async start() {
+      await runtime.start();
+      await renderRemote.start();
+    },
+    async stop() {
+      await renderRemote.stop();
+      await runtime.stop();
+    },
+    setInterpolation: async (interpolation) => renderRemote.setInterpolation(interpolation),
+    resize: async (width, height, dpr) => renderRemote.resize(width, height, dpr),
+    async stats() {
+      const [main, render] = await Promise.all([runtime.stats(), renderRemote.stats()]);
+      return {
+        ...main,
+        frames: render.frames,
+        lock: render.lock,
+        sampling: render.sampling,
+        pacing: render.pacing,
+        render: { thread: 'worker', fallback: null, drawn: render.drawn, crossOriginIsolated: render.crossOriginIsolated },
+      };
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      observer?.disconnect();
+      unsubscribe();
+      runtime.dispose();
+      renderRemote[releaseProxy]();
+      renderWorker.terminate();
+      channel.port1.close();
+    },
+  };
+}
+
+/** The calls both kinds forward to the page's runtime unchanged. */
+function forward<S extends Schema, C extends object>(runtime: Runtime<S, C>) {
+  return {
+    schema: runtime.schema,
+    capacity: runtime.capacity,
+    layout: runtime.layout as Layout,
+    info: runtime.info as SimulationInfo,
+    clock: runtime.clock as ClockSkew,
+    remote: runtime.remote,
+    commands: runtime.commands,
+    transport: runtime.transport as TransportKind,
+    now: runtime.now as Clock,
+    input: runtime.input as InputWriter | null,
+    sendInput: (code: number, p0?: number, p1?: number, p2?: number, p3?: number) => runtime.sendInput(code, p0, p1, p2, p3),
+    pause: () => runtime.pause(),
+    resume: () => runtime.resume(),
+    stepOnce: () => runtime.stepOnce(),
+    setTimeScale: (scale: number) => runtime.setTimeScale(scale),
+    setTickRate: (hz: number) => runtime.setTickRate(hz),
+    restart: (from?: 'last' | 'scratch') => runtime.restart(from),
+  };
+}
+
+/** The fallback: `createRuntime` with the renderer's `setup` run on this thread over the page's canvas. */
+async function createMainThreadRenderer<S extends Schema, C extends object>(
+  options: RenderWorkerRuntimeOptions<S>,
+  reason: string,
+): Promise<RenderWorkerRuntime<S, C>> {
+  if (options.fallback === undefined) {
+    throw new Error(`steadyframe: the render worker cannot be used: ${reason}; pass fallback (the renderer's setup) to draw on the main thread instead`);
+  }
+  warnFallback(reason);
+  let parts: ReturnType<typeof rendererParts<S>> | null = null;
+  let drawn = 0;
+  const draw = (frame: Frame<S>): void => {
+    if (parts === null) return;
+    drawn++;
+    parts.draw(frame, frame.time);
+  };
+  const runtime = await createRuntime<S, C>({ ...options, draw });
+  const { canvas } = options;
+  const size = canvasSize(canvas);
+  sizeCanvas(canvas, size.width, size.height, size.dpr);
+  parts = rendererParts(
+    await options.fallback({
+      canvas,
+      schema: options.schema,
+      capacity: options.capacity,
+      layout: runtime.layout,
+      reader: runtime.reader,
+      now: runtime.now,
+      info: runtime.info,
+      ...size,
+      thread: 'main',
+    }),
+  );
+  if (!parts.sample) {
+    // the GPU path reads the states itself: pace only, and hand it the frame's time
+    const gpu = parts;
+    // not refreshed on this path (the renderer reads the states itself), as in the render worker
+    const stale = runtime.sample();
+    let handle = 0;
+    const onFrame = (timestamp: number): void => {
+      handle = requestAnimationFrame(onFrame);
+      if (runtime.pace(timestamp)) {
+        drawn++;
+        gpu.draw(stale, timestamp);
+      }
+    };
+    const start = runtime.start.bind(runtime);
+    const stop = runtime.stop.bind(runtime);
+    return mainThreadRuntime(runtime, reason, () => drawn, async () => {
+      await start();
+      if (handle === 0) handle = requestAnimationFrame(onFrame);
+    }, async () => {
+      cancelAnimationFrame(handle);
+      handle = 0;
+      await stop();
+    }, parts.resize, canvas);
+  }
+  return mainThreadRuntime(runtime, reason, () => drawn, () => runtime.start(), () => runtime.stop(), parts.resize, canvas);
+}
+
+function mainThreadRuntime<S extends Schema, C extends object>(
+  runtime: Runtime<S, C>,
+  reason: string,
+  drawn: () => number,
+  start: () => Promise<void>,
+  stop: () => Promise<void>,
+  onResize: (width: number, height: number, dpr: number) => void,
+  canvas: HTMLCanvasElement,
+): RenderWorkerRuntime<S, C> {
+  const resize = async (width: number, height: number, dpr: number): Promise<void> => {
+    sizeCanvas(canvas, width, height, dpr);
+    onResize(width, height, dpr);
+  };
+  return {
+    ...forward(runtime),
+    on: (type, listener) => runtime.on(type, listener),
+    renderer: 'main',
+    renderFallback: reason,
+    renderRemote: null,
+    start,
+    stop,
+    setInterpolation: async (interpolation) => runtime.setInterpolation(interpolation),
+    resize,
+    async stats() {
+      const stats = await runtime.stats();
+      return { ...stats, render: { thread: 'main', fallback: reason, drawn: drawn(), crossOriginIsolated: globalThis.crossOriginIsolated === true } };
+    },
+    dispose: () => runtime.dispose(),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The render worker's contract (the third thread: see ARCHITECTURE.md, "The render worker"), one file for both
+ * sides: what the page calls in the render worker (`RenderWorkerRemote`, comlink on the render worker's scope),
+ * what the render worker calls back on the page (`RenderHostRemote`, comlink on a transferred MessagePort), and
+ * the one `init` message.
+ */
+import type { SimulationInfo, WorkerStats } from '../core/protocol.ts';
+import type { Schema } from '../core/schema.ts';
+import type { RuntimeStats } from '../main/runtime.ts';
+
+/** What the render worker can do, asked before the canvas is transferred (a canvas transferred cannot come back). */
+export interface RenderProbe {
+  /** `requestAnimationFrame` exists in the render worker's scope. */
+  readonly animationFrames: boolean;
+  /** The render worker realm's `crossOriginIsolated`. */
+  readonly crossOriginIsolated: boolean;
+}
+
+/** Everything the render worker needs, sent once with the canvas and the host port transferred. */
+export interface RenderInit<S extends Schema> {
+  readonly canvas: OffscreenCanvas;
+  /** The page's end of the host channel: events and the simulation's stats go back over it. */
+  readonly host: MessagePort;
+  /** The state buffer the simulation worker publishes into (the WebAssembly memory's buffer with SIMD). */
+  readonly buffer: SharedArrayBuffer;
+  readonly schema: S;
+  readonly capacity: number;
+  readonly maxSpins: number;
+  /** Ms of heartbeat silence before `unresponsive`; Infinity: never. */
+  readonly heartbeatTimeout: number;
+  /** The interpolation and pacing options (structured-clone-safe: no functions). */
+  readonly interpolation: unknown;
+  readonly pacing: unknown;
+  readonly info: SimulationInfo;
+  /** The canvas's CSS size and the page's devicePixelRatio at set-up. */
+  readonly width: number;
+  readonly height: number;
+  readonly dpr: number;
+}
+
+/** The render worker's frame counters: the page's `RuntimeStats` fields that live there, and its own two. */
+export type RenderStats = Pick<RuntimeStats, 'frames' | 'lock' | 'sampling' | 'pacing'> & {
+  /** Frames drawn (the renderer's draw called). */
+  readonly drawn: number;
+  /** The render worker realm's `crossOriginIsolated`. */
+  readonly crossOriginIsolated: boolean;
+};
+
+/** The page's calls into the render worker. */
+export interface RenderWorkerRemote {
+  probe(): RenderProbe;
+  /** Builds the frame machinery over the buffer and runs the renderer's `setup`; resolves once it has returned. */
+  init(config: RenderInit<Schema>): Promise<void>;
+  /** The render worker's shared clock now (for `alignClocks`), and its correction. */
+  clockProbe(): number;
+  setClockOffset(ms: number): void;
+  /** Starts / stops the animation-frame loop. */
+  start(): void;
+  stop(): void;
+  /** Hidden: no frames are requested until shown again. */
+  setHidden(hidden: boolean): void;
+  /** The canvas's CSS size and the device pixel ratio changed. */
+  resize(width: number, height: number, dpr: number): void;
+  setInterpolation(options: unknown): void;
+  stats(): RenderStats;
+}
+
+/** The render worker's calls back to the page (over the host port). */
+export interface RenderHostRemote {
+  /** An event for the page's `runtime.on` (fault, overload, interval, unresponsive, responsive, readerStall). */
+  emit(type: string, event: unknown): void;
+  /** The simulation worker's stats (a fault's error, an overload's figures): only the page can ask it. */
+  workerStats(): Promise<WorkerStats>;
+}

@@ -1,0 +1,236 @@
+/**
+ * The render worker's frames: the page's own FrameLoop (pacer, sampler, kernels), SlotReader and Watchdog,
+ * built over the state buffer the page handed over, driven by this worker's requestAnimationFrame. The render
+ * worker is the buffer's one reader (ARCHITECTURE.md, "The render worker"); it never blocks: its acquire is
+ * the bounded spin, its loop rAF-driven.
+ *
+ * ```text
+ *  rAF(ts) ─▶ t = ts + origin gap ─▶ FrameLoop.frameAt(t) ─frame─▶ draw(frame, t) ─▶ OffscreenCanvas
+ *                                        └ pace, acquire, sample, release, NEXT_FRAME, watchdog
+ * ```
+ */
+import { wrap, type Remote } from 'comlink';
+import type { Clock } from '../core/clock.ts';
+import { writeNextFrame } from '../core/doorbell.ts';
+import { computeLayout, createSharedViews, F64, type Layout } from '../core/layout.ts';
+import type { SimulationInfo, SimulationRemote } from '../core/protocol.ts';
+import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from './protocol.ts';
+import type { Schema } from '../core/schema.ts';
+import { SlotReader } from '../core/slots.ts';
+import { FrameLoop } from '../main/frame-loop.ts';
+import type { FramePacerOptions } from '../main/frame-pacer.ts';
+import type { Frame } from '../main/runtime.ts';
+import type { InterpolationOptions } from '../main/sampler.ts';
+import { createStateReader, type StateReader } from '../main/state-reader.ts';
+import type { MainTransport } from '../main/transport.ts';
+import { Watchdog } from '../main/watchdog.ts';
+
+/** What a renderer's `setup` gets in the render worker (or on the page, in the fallback). */
+export interface RenderContext<S extends Schema> {
+  /** The canvas to draw into: an OffscreenCanvas in the render worker, the page's canvas in the fallback. */
+  readonly canvas: OffscreenCanvas | HTMLCanvasElement;
+  readonly schema: S;
+  readonly capacity: number;
+  readonly layout: Layout;
+  /** The raw published states, for renderers that blend on the GPU (`createInterpolatedInstancedMesh`). */
+  readonly reader: StateReader<S>;
+  /** Shared-clock ms now. */
+  readonly now: Clock;
+  readonly info: SimulationInfo;
+  /** The canvas's CSS size and the device pixel ratio at set-up (later ones come to `resize`). */
+  readonly width: number;
+  readonly height: number;
+  readonly dpr: number;
+  /** Where this runs: 'worker' (the render worker) or 'main' (the fallback). */
+  readonly thread: 'worker' | 'main';
+}
+
+/** What `setup` returns: a draw function, or one with a resize hook and the GPU path's `sample: false`. */
+export type Renderer<S extends Schema> =
+  | ((frame: Frame<S>, time: number) => void)
+  | {
+      /** Called once per rendered frame; `time` is the frame's shared-clock time. */
+      readonly draw: (frame: Frame<S>, time: number) => void;
+      /** The canvas's CSS size or the device pixel ratio changed (the backing size is already set). */
+      readonly resize?: (width: number, height: number, dpr: number) => void;
+      /**
+       * False for renderers that read the raw states themselves (`context.reader`, the GPU path): the loop then
+       * only paces, and `frame` is not refreshed (use `time`). Default true.
+       */
+      readonly sample?: boolean;
+    };
+
+/** The game's render set-up: builds its scene on the canvas, returns how to draw a frame. */
+export type RendererSetup<S extends Schema> = (context: RenderContext<S>) => Renderer<S> | Promise<Renderer<S>>;
+
+/** The parts of a renderer, normalised. */
+export function rendererParts<S extends Schema>(renderer: Renderer<S>): {
+  draw: (frame: Frame<S>, time: number) => void;
+  resize: (width: number, height: number, dpr: number) => void;
+  sample: boolean;
+} {
+  if (typeof renderer === 'function') return { draw: renderer, resize: () => {}, sample: true };
+  if (typeof renderer?.draw !== 'function') {
+    throw new TypeError('steadyframe: a renderer setup must return a draw function, or { draw, resize?, sample? }');
+  }
+  return { draw: renderer.draw, resize: renderer.resize ?? (() => {}), sample: renderer.sample ?? true };
+}
+
+/** Sets a canvas's backing store to its CSS size times the pixel ratio (at least one pixel). */
+export function sizeCanvas(canvas: OffscreenCanvas | HTMLCanvasElement, width: number, height: number, dpr: number): void {
+  canvas.width = Math.max(1, Math.round(width * dpr));
+  canvas.height = Math.max(1, Math.round(height * dpr));
+}
+
+/** The render worker's side: what `exposeRenderer` serves. */
+export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): RenderWorkerRemote {
+  const scope = globalThis as unknown as {
+    requestAnimationFrame?: (callback: (timestamp: number) => void) => number;
+    cancelAnimationFrame?: (handle: number) => void;
+    crossOriginIsolated?: boolean;
+  };
+  let loop: FrameLoop<S> | null = null;
+  let parts: ReturnType<typeof rendererParts<S>> | null = null;
+  let canvas: OffscreenCanvas | null = null;
+  let watchdog: Watchdog | null = null;
+  let source: SlotReader<S> | null = null;
+  /** Ms to add to this worker's performance.now() (and rAF timestamps) for the shared clock. */
+  let offset = 0;
+  let running = false;
+  let hidden = false;
+  let handle = 0;
+  let drawn = 0;
+
+  const onFrame = (timestamp: number): void => {
+    handle = 0;
+    if (!running || hidden || loop === null || parts === null) return;
+    // schedule first, so a throwing draw does not end the loop
+    handle = scope.requestAnimationFrame!(onFrame);
+    const time = timestamp + offset;
+    if (parts.sample) {
+      const frame = loop.frameAt(time);
+      if (frame === null) return;
+      drawn++;
+      parts.draw(frame, time);
+    } else if (loop.paced(time, false)) {
+      drawn++;
+      parts.draw(loop.frame, time);
+    }
+  };
+  const schedule = (): void => {
+    if (running && !hidden && handle === 0) handle = scope.requestAnimationFrame!(onFrame);
+  };
+  const unschedule = (): void => {
+    if (handle !== 0) scope.cancelAnimationFrame?.(handle);
+    handle = 0;
+  };
+
+  return {
+    probe: (): RenderProbe => ({
+      animationFrames: typeof scope.requestAnimationFrame === 'function',
+      crossOriginIsolated: scope.crossOriginIsolated === true,
+    }),
+    async init(config: RenderInit<Schema>): Promise<void> {
+      if (loop !== null) throw new Error('steadyframe: this render worker is already initialised; make one render worker per runtime');
+      const schema = config.schema as S;
+      const layout = computeLayout(schema, config.capacity);
+      const views = createSharedViews<S>(config.buffer, schema, config.capacity);
+      // the shared clock is this realm's timeOrigin + now less the page's time origin (the header's anchor)
+      offset = performance.timeOrigin - views.f64[F64.CLOCK_ANCHOR]!;
+      const now: Clock = () => offset + performance.now();
+      const host = wrap<RenderHostRemote>(config.host);
+      source = new SlotReader<S>(views, config.maxSpins);
+      // the page's transport, seen from here: the same reader, header words and doorbell; input stays on the page
+      const transport: MainTransport<S> = {
+        kind: 'shared',
+        attach: { signature: layout.signature, capacity: layout.capacity },
+        transfer: [],
+        source,
+        header: views.i32,
+        views,
+        input: null,
+        expectFrame: (time) => void writeNextFrame(views, time),
+        inputPushed: () => {},
+        close: () => {},
+      };
+      const emit = (type: string, event: unknown): void => void host.emit(type, event);
+      // the watchdog asks the simulation's stats for a fault or an overload: only the page can, so it asks the page
+      const simulation = { stats: () => host.workerStats() } as unknown as Remote<SimulationRemote>;
+      watchdog = new Watchdog(views.i32, config.heartbeatTimeout, simulation, emit, () => true);
+      loop = new FrameLoop<S>(schema, layout, transport, null, watchdog, now, {
+        draw: undefined,
+        interpolation: config.interpolation as InterpolationOptions<S> | undefined,
+        pacing: config.pacing as Omit<FramePacerOptions, 'onChange'> | undefined,
+        onInterval: (change) => emit('interval', change),
+      });
+      canvas = config.canvas;
+      sizeCanvas(canvas, config.width, config.height, config.dpr);
+      const renderer = await setup({
+        canvas,
+        schema,
+        capacity: config.capacity,
+        layout,
+        reader: createStateReader(source),
+        now,
+        info: config.info,
+        width: config.width,
+        height: config.height,
+        dpr: config.dpr,
+        thread: 'worker',
+      });
+      parts = rendererParts(renderer);
+    },
+    clockProbe: () => offset + performance.now(),
+    setClockOffset(ms: number): void {
+      offset -= ms;
+    },
+    start(): void {
+      running = true;
+      schedule();
+    },
+    stop(): void {
+      running = false;
+      unschedule();
+    },
+    setHidden(next: boolean): void {
+      hidden = next;
+      if (hidden) unschedule();
+      else {
+        // no frames while hidden: the heartbeat's silence is measured from when we can see again
+        watchdog?.restartSilence();
+        schedule();
+      }
+    },
+    resize(width: number, height: number, dpr: number): void {
+      if (canvas === null || parts === null) return;
+      sizeCanvas(canvas, width, height, dpr);
+      parts.resize(width, height, dpr);
+    },
+    setInterpolation(options: unknown): void {
+      loop?.sampler.configure(options as InterpolationOptions<S>);
+    },
+    stats(): RenderStats {
+      if (loop === null) throw new Error('steadyframe: stats() before init()');
+      const pacer = loop.pacer;
+      return {
+        frames: loop.frame.index,
+        drawn,
+        lock: { ...source!.stats },
+        sampling: { ...loop.sampler.stats },
+        pacing: {
+          adaptive: pacer.adaptive,
+          refreshPeriod: pacer.refreshPeriod,
+          multiple: pacer.multiple,
+          interval: pacer.interval,
+          renderedFrames: pacer.renderedFrames,
+          skippedVsyncs: pacer.skippedVsyncs,
+          overruns: pacer.overruns,
+          grows: pacer.grows,
+          shrinks: pacer.shrinks,
+          lastChange: pacer.lastChange,
+        },
+        crossOriginIsolated: scope.crossOriginIsolated === true,
+      };
+    },
+  };
+}

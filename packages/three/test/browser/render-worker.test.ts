@@ -1,0 +1,198 @@
+/**
+ * The render worker (the third thread) drawing with three.js into an OffscreenCanvas: frames keep coming while
+ * the page's main thread is busy, every sampled frame is one consistent tick pair, and the page still controls
+ * the simulation. Counts and orders only, never wall-clock timings.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createRenderWorkerRuntime, manualVisibility, type RenderWorkerRuntime } from 'steadyframe';
+import { motionSchema } from './fixtures/schema.ts';
+import type { MotionCommands } from './fixtures/motion.worker.ts';
+import { createScene, type SceneCounters as Counters } from './fixtures/scene.ts';
+import { sleep } from './helpers.ts';
+
+
+let runtime: RenderWorkerRuntime<typeof motionSchema, MotionCommands> | undefined;
+let canvas: HTMLCanvasElement | undefined;
+afterEach(() => {
+  runtime?.dispose();
+  canvas?.remove();
+  runtime = undefined;
+});
+
+let serial = 0;
+async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'worker' | 'main' = 'worker', variant = '', visibility = manualVisibility(false)) {
+  const name = `${path}-${serial++}${variant}`;
+  const scene = createScene(path === 'gpu');
+  canvas = document.createElement('canvas');
+  canvas.style.width = '88px';
+  canvas.style.height = '72px';
+  document.body.append(canvas);
+  runtime = await createRenderWorkerRuntime<typeof motionSchema, MotionCommands>({
+    worker: new Worker(new URL('./fixtures/motion.worker.ts', import.meta.url), { type: 'module', name: 'motion' }),
+    renderWorker: new Worker(new URL('./fixtures/scene.render.ts', import.meta.url), { type: 'module', name }),
+    canvas,
+    schema: motionSchema,
+    capacity: 8,
+    pacing: { adaptive: false },
+    renderIn,
+    fallback: scene.setup,
+    visibility,
+  });
+  const onMain = runtime.renderer === 'main';
+  const channel = new BroadcastChannel(name);
+  const counters = async () =>
+    onMain ? structuredClone(scene.counters) : new Promise<Counters>((resolve) => {
+      channel.onmessage = (event: MessageEvent) => resolve(event.data as Counters);
+      channel.postMessage('counters');
+    });
+  return { runtime, counters, close: () => channel.close() };
+}
+
+async function waitUntil(what: string, predicate: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await predicate()) return;
+    await sleep(25);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * Runs `rounds` busy loops of 30 ms on the page, a turn of the event loop apart, and returns each loop's window on
+ * the shared clock and how many of the page's own animation frames ran in all (none can run inside a window).
+ */
+async function jank(now: () => number, rounds: number): Promise<{ windows: Array<[number, number]>; pageFrames: number }> {
+  let pageFrames = 0;
+  let handle = 0;
+  const count = () => {
+    pageFrames++;
+    handle = requestAnimationFrame(count);
+  };
+  handle = requestAnimationFrame(count);
+  const windows: Array<[number, number]> = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = now();
+    for (const until = performance.now() + 30; performance.now() < until; );
+    windows.push([start, now()]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  cancelAnimationFrame(handle);
+  return { windows, pageFrames };
+}
+
+/** Frames drawn inside each busy window: the render worker's `times` against the page's busy loops. */
+function framesInside(windows: Array<[number, number]>, times: number[]): number[] {
+  return windows.map(([start, end]) => times.filter((t) => t >= start && t <= end).length);
+}
+
+describe.each(['cpu', 'gpu'] as const)('three.js in the render worker, %s path', (path) => {
+  it('draws in the render worker while the main thread is busy, every frame a consistent pair', async () => {
+    const { runtime, counters, close } = await renderWorkerRuntime(path);
+    expect(runtime.renderer).toBe('worker');
+    expect(runtime.renderFallback).toBeNull();
+    await runtime.start();
+    await waitUntil('frames in the render worker', async () => (await counters()).drawn >= 10);
+    const before = await counters();
+    const { windows } = await jank(runtime.now, 30); // ~1 s of a page that is busy 30 ms at a time
+    const after = await counters();
+    close();
+    // the page can draw nothing inside a busy loop; the render worker draws on: count its frames in each window
+    const inside = framesInside(windows, after.times);
+    const windowsWithFrames = inside.filter((n) => n > 0).length;
+    expect(after.drawn).toBeGreaterThan(before.drawn);
+    expect(windowsWithFrames, `frames per busy window: ${inside.join(' ')}`).toBeGreaterThanOrEqual(windows.length * 0.8);
+    expect(after.calls).toBeGreaterThan(0); // three.js issued draw calls into the OffscreenCanvas
+    expect(after.crossOriginIsolated).toBe(true);
+    if (path === 'cpu') {
+      expect(after.checked).toBeGreaterThan(10);
+      expect(after.bad, after.firstBad).toBe(0);
+    }
+    const stats = await runtime.stats();
+    expect(stats.render).toMatchObject({ thread: 'worker', fallback: null, crossOriginIsolated: true });
+    expect(stats.render.drawn).toBeGreaterThanOrEqual(after.drawn);
+    expect(stats.worker.tick).toBeGreaterThan(0);
+    // the page never read the buffer: the render worker is the one reader
+    expect(stats.lock.acquires).toBeGreaterThan(0);
+  });
+});
+
+it('the same scene drawn on the main thread draws nothing inside the busy loops (the contrast)', async () => {
+  const { runtime, counters, close } = await renderWorkerRuntime('cpu', 'main');
+  expect(runtime.renderer).toBe('main');
+  expect(runtime.renderFallback).toContain("renderIn: 'main'");
+  await runtime.start();
+  await waitUntil('frames on the page', async () => (await counters()).drawn >= 10);
+  const { windows } = await jank(runtime.now, 10);
+  const after = await counters();
+  close();
+  expect(framesInside(windows, after.times)).toEqual(windows.map(() => 0));
+  expect(after.bad, after.firstBad).toBe(0);
+  expect((await runtime.stats()).render).toMatchObject({ thread: 'main', fallback: runtime.renderFallback });
+});
+
+it('falls back to the main thread where the render worker has no requestAnimationFrame, and says why', async () => {
+  const warn = vi.spyOn(console, 'warn');
+  try {
+    const { runtime, counters, close } = await renderWorkerRuntime('cpu', 'auto', '-no-raf');
+    expect(runtime.renderer).toBe('main');
+    expect(runtime.renderFallback).toBe('this browser has no requestAnimationFrame in workers');
+    expect(warn.mock.calls.map((call) => String(call[0]))).toContain(`steadyframe: drawing on the main thread, not in the render worker: ${runtime.renderFallback}`);
+    await runtime.start();
+    await waitUntil('frames on the page', async () => (await counters()).drawn >= 5);
+    close();
+    expect((await runtime.stats()).render).toMatchObject({ thread: 'main', fallback: runtime.renderFallback });
+  } finally {
+    warn.mockRestore();
+  }
+});
+
+it("rejects with renderIn: 'worker' where the render worker cannot draw", async () => {
+  await expect(renderWorkerRuntime('cpu', 'worker', '-no-raf')).rejects.toThrow("steadyframe: renderIn: 'worker', but the render worker cannot be used: this browser has no requestAnimationFrame in workers");
+});
+
+it('keeps pause, commands, stats and resize on the main thread', async () => {
+  const { runtime, counters, close } = await renderWorkerRuntime('cpu');
+  await runtime.start();
+  await waitUntil('frames', async () => (await counters()).drawn >= 5);
+  // a game command reaches the simulation; the render worker draws its result
+  await runtime.commands.setCount(5);
+  await waitUntil('five entities drawn', async () => (await counters()).lastCount === 5);
+  await runtime.pause();
+  const paused = (await runtime.stats()).worker.tick;
+  const drawnPaused = (await counters()).drawn;
+  await sleep(300);
+  expect((await runtime.stats()).worker.status).toBe('paused');
+  expect((await runtime.stats()).worker.tick).toBe(paused);
+  // frames go on while paused (the picture holds still, the loop does not stop)
+  expect((await counters()).drawn).toBeGreaterThan(drawnPaused);
+  await runtime.resume();
+  await waitUntil('ticks after resume', async () => (await runtime.stats()).worker.tick > paused);
+  await runtime.resize(50, 40, 2);
+  await waitUntil('the resize', async () => (await counters()).resizes.some((r) => r[0] === 50 && r[3] === 100 && r[4] === 80));
+  const input = runtime.sendInput(7, 1);
+  expect(input).toBe(true);
+  const { bad, firstBad, checked } = await counters();
+  close();
+  // (frames while paused are late, holding the newest state: not checked)
+  expect(checked).toBeGreaterThan(0);
+  expect(bad, firstBad).toBe(0);
+});
+
+it('a hidden page stops the render worker\'s frames and tells the simulation; shown again, both go on', async () => {
+  const visibility = manualVisibility(false);
+  const { runtime, counters, close } = await renderWorkerRuntime('cpu', 'worker', '', visibility);
+  const events: boolean[] = [];
+  runtime.on('visibility', ({ hidden }) => events.push(hidden));
+  await runtime.start();
+  await waitUntil('frames', async () => (await counters()).drawn >= 5);
+  visibility.set(true);
+  await waitUntil('the simulation told', async () => (await runtime.stats()).worker.hidden);
+  const hiddenAt = (await counters()).drawn;
+  await sleep(300);
+  // at most a frame already requested when the call arrived
+  expect((await counters()).drawn).toBeLessThanOrEqual(hiddenAt + 1);
+  visibility.set(false);
+  await waitUntil('frames again', async () => (await counters()).drawn > hiddenAt + 5);
+  expect((await runtime.stats()).worker.hidden).toBe(false);
+  expect(events).toEqual([true, false]);
+  close();
+});
