@@ -75,26 +75,29 @@ it('skips app.render on the refreshes the pacer skips, and detach gives the app 
   const loop = attachToTicker(application, rt, () => {
     drawn++;
     if (drawn === 1) {
-      // one slow frame: 40 ms grows the render interval to n = 3 (40 * 1.2 / 16.7)
-      const until = performance.now() + 40;
+      // one slow frame: 30 ms grows the render interval to n = 3 (30 * 1.2 / 16.7 = 2.2), or more on a loaded
+      // machine (the frame's cost is wall time): the counts below follow the n it grew to
+      const until = performance.now() + 30;
       while (performance.now() < until);
     }
   });
   const start = performance.now();
   for (let i = 0; i < 12; i++) await refresh(application, start + i * PERIOD);
   const stats = await rt.stats();
-  expect(stats.pacing.multiple).toBe(3);
-  // the first refresh drew; then every third
-  expect(drawn).toBe(4);
-  expect(loop.rendered).toBe(4);
-  expect(loop.skipped).toBe(8);
-  expect(renders()).toBe(4); // no redraw of the unchanged stage on a skipped refresh
-  expect(stats.pacing.skippedVsyncs).toBe(8);
+  const n = stats.pacing.multiple;
+  expect(n).toBeGreaterThanOrEqual(3);
+  // the first refresh drew; then every n-th
+  const drawnFrames = 1 + Math.floor(11 / n);
+  expect(drawn).toBe(drawnFrames);
+  expect(loop.rendered).toBe(drawnFrames);
+  expect(loop.skipped).toBe(12 - drawnFrames);
+  expect(renders()).toBe(drawnFrames); // no redraw of the unchanged stage on a skipped refresh
+  expect(stats.pacing.skippedVsyncs).toBe(12 - drawnFrames);
 
   loop.detach();
   const before = renders();
   for (let i = 12; i < 15; i++) await refresh(application, start + i * PERIOD);
-  expect(drawn).toBe(4);
+  expect(drawn).toBe(drawnFrames);
   expect(renders() - before).toBe(3); // the app's own render listener again, every refresh
 });
 
