@@ -14,7 +14,7 @@ import type { FieldViews, Schema } from '../core/schema.ts';
 import type { BlendKernels } from '../core/simd-kernel.ts';
 import { animationFrameTime, frameTimeFor } from './frame-time.ts';
 import { createFramePacer, type FramePacer, type FramePacerOptions, type PacerChange } from './frame-pacer.ts';
-import type { Frame } from './runtime.ts';
+import type { Frame, RuntimeStats } from './runtime.ts';
 import { Sampler, type InterpolationOptions, type SampleResult } from './sampler.ts';
 import type { MainTransport } from './transport.ts';
 import type { Watchdog } from './watchdog.ts';
@@ -173,4 +173,20 @@ export class FrameLoop<S extends Schema> {
     if (next === this.#expected) return;
     this.expectFrame(next);
   }
+}
+
+/** The pacer's counters as `stats().pacing` reports them (the page's runtime and the render worker alike). */
+export function pacingStats(pacer: FramePacer): RuntimeStats['pacing'] {
+  return {
+    adaptive: pacer.adaptive,
+    refreshPeriod: pacer.refreshPeriod,
+    multiple: pacer.multiple,
+    interval: pacer.interval,
+    renderedFrames: pacer.renderedFrames,
+    skippedVsyncs: pacer.skippedVsyncs,
+    overruns: pacer.overruns,
+    grows: pacer.grows,
+    shrinks: pacer.shrinks,
+    lastChange: pacer.lastChange,
+  };
 }

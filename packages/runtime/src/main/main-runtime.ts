@@ -12,7 +12,7 @@ import type { FieldViews, Schema } from '../core/schema.ts';
 import type { BlendBackend, BlendKernels } from '../core/simd-kernel.ts';
 import type { ClockSkew } from './clock-align.ts';
 import { Emitter } from './events.ts';
-import { FrameLoop } from './frame-loop.ts';
+import { FrameLoop, pacingStats } from './frame-loop.ts';
 import type { Frame, Runtime, RuntimeEvents, RuntimeOptions, RuntimeStats } from './runtime.ts';
 import type { InterpolationOptions } from './sampler.ts';
 import { createStateReader, type StateReader } from './state-reader.ts';
@@ -178,23 +178,11 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
 
   async stats(): Promise<RuntimeStats> {
     this.#alive('stats');
-    const pacer = this.#loop.pacer;
     return {
       frames: this.#loop.frame.index,
       lock: { ...this.reader.stats },
       sampling: { ...this.#loop.sampler.stats },
-      pacing: {
-        adaptive: pacer.adaptive,
-        refreshPeriod: pacer.refreshPeriod,
-        multiple: pacer.multiple,
-        interval: pacer.interval,
-        renderedFrames: pacer.renderedFrames,
-        skippedVsyncs: pacer.skippedVsyncs,
-        overruns: pacer.overruns,
-        grows: pacer.grows,
-        shrinks: pacer.shrinks,
-        lastChange: pacer.lastChange,
-      },
+      pacing: pacingStats(this.#loop.pacer),
       inputRejected: this.input?.rejected ?? 0,
       worker: await this.#call('stats', this.remote.stats()),
     };

@@ -17,7 +17,7 @@ import type { SimulationInfo, SimulationRemote } from '../core/protocol.ts';
 import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from './protocol.ts';
 import type { Schema } from '../core/schema.ts';
 import { SlotReader } from '../core/slots.ts';
-import { FrameLoop } from '../main/frame-loop.ts';
+import { FrameLoop, pacingStats } from '../main/frame-loop.ts';
 import type { FramePacerOptions } from '../main/frame-pacer.ts';
 import type { Frame } from '../main/runtime.ts';
 import type { InterpolationOptions } from '../main/sampler.ts';
@@ -211,24 +211,12 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
     },
     stats(): RenderStats {
       if (loop === null) throw new Error('steadyframe: stats() before init()');
-      const pacer = loop.pacer;
       return {
         frames: loop.frame.index,
         drawn,
         lock: { ...source!.stats },
         sampling: { ...loop.sampler.stats },
-        pacing: {
-          adaptive: pacer.adaptive,
-          refreshPeriod: pacer.refreshPeriod,
-          multiple: pacer.multiple,
-          interval: pacer.interval,
-          renderedFrames: pacer.renderedFrames,
-          skippedVsyncs: pacer.skippedVsyncs,
-          overruns: pacer.overruns,
-          grows: pacer.grows,
-          shrinks: pacer.shrinks,
-          lastChange: pacer.lastChange,
-        },
+        pacing: pacingStats(loop.pacer),
         crossOriginIsolated: scope.crossOriginIsolated === true,
       };
     },
