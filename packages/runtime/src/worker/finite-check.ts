@@ -10,24 +10,28 @@ export type NonFinitePolicy = 'count' | 'hold' | 'off';
 
 /**
  * Scans entities 0 .. count - 1 of every field; returns how many components were not finite. With `last`
- * (the last published state) each such component is replaced by its value there. Allocates nothing.
+ * (the last published state, whose first `lastCount` entities are live) each such component is replaced by its
+ * value there, or by 0 for an entity past `lastCount` (new this tick: the last state has nothing of its own for
+ * it, only an older tick's dead values, since a publish copies live entities only). Allocates nothing.
  */
 export function checkFinite<S extends Schema>(
   layout: Layout,
   fields: FieldViews<S>,
   count: number,
   last: FieldViews<S> | null,
+  lastCount = count,
 ): number {
   let found = 0;
   for (const field of layout.fields) {
     const view = fields[field.name as keyof S];
     const previous = last === null ? null : last[field.name as keyof S];
+    const held = Math.min(lastCount, count) * field.width;
     for (let i = 0, n = count * field.width; i < n; i++) {
       const v = view[i]!;
       // v - v is 0 for every finite v, NaN for NaN and both infinities
       if (v - v !== 0) {
         found++;
-        if (previous !== null) view[i] = previous[i]!;
+        if (previous !== null) view[i] = i < held ? previous[i]! : 0;
       }
     }
   }

@@ -576,7 +576,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     if (step) this.#simTime += dt * 1000;
     if (this.#nonFinite !== 'off') {
       const last = this.#nonFinite === 'hold' ? a.views.slots[a.writer.front].current : null;
-      const found = checkFinite(a.views.layout, world.world.fields, world.world.count, last);
+      const found = checkFinite(a.views.layout, world.world.fields, world.world.count, last, a.writer.frontMeta(META.COUNT));
       if (found > 0) {
         this.#nonFiniteValues += found;
         this.#nonFiniteTicks++;
