@@ -20,6 +20,7 @@
 import { blockOffset, createSharedViews, initStateBuffer, computeLayout, type SharedViews } from '../../../packages/runtime/src/core/layout.ts';
 import { blockRuns, MERGE_GAP_FLOATS, PublishCopier } from '../../../packages/runtime/src/core/publish-copy.ts';
 import { SlotWriter, type PublishMeta } from '../../../packages/runtime/src/core/slots.ts';
+import { uleb } from '../../../packages/runtime/src/core/wasm-encoding.ts';
 import { schema3d } from './shared/sims.ts';
 import type { PublishCase, PublishConfig, PublishMethod, PublishRow, PublishToPage, PublishToWorker } from './shared/publish.ts';
 import { spread } from './shared/stats.ts';
@@ -30,18 +31,6 @@ const log = (message: string) => post({ type: 'log', message });
 const pool: ArrayBuffer[] = [];
 /** Resolves once the page has sent back enough buffers. */
 let poolWaiter: (() => void) | null = null;
-
-/** Unsigned LEB128. */
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
 
 /**
  * `copy(dst, src, bytes)`: WebAssembly `memory.copy` within `memory` (shared, `pages` pages). As WAT:

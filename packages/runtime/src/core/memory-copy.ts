@@ -14,20 +14,10 @@
  * The import's limits (0 pages up, at most 65536) accept a memory of any size, so one compiled module per
  * kind (shared or not) serves every buffer of the realm.
  */
+import { uleb } from './wasm-encoding.ts';
 
 /** Copies `bytes` bytes from byte `from` to byte `to` of the memory (the two ranges may overlap). */
 export type MemoryCopy = (to: number, from: number, bytes: number) => void;
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
 
 function moduleBytes(shared: boolean): Uint8Array<ArrayBuffer> {
   // limits: 0x03 = a maximum and shared; 0x00 = a minimum only

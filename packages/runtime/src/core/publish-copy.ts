@@ -38,6 +38,8 @@ export interface BlockRuns {
   readonly offsets: Int32Array;
   /** Floats per entity of each run. */
   readonly widths: Int32Array;
+  /** Scratch for `liveSpans`: [start, end) float indices, two per span (one thread uses a BlockRuns). */
+  readonly spans: Int32Array;
 }
 
 export function blockRuns(layout: Layout): BlockRuns {
@@ -50,7 +52,35 @@ export function blockRuns(layout: Layout): BlockRuns {
   });
   offsets[n - 1] = layout.generationOffset / 4;
   widths[n - 1] = 1;
-  return { offsets, widths };
+  return { offsets, widths, spans: new Int32Array(2 * n) };
+}
+
+/**
+ * The spans a copy of entities 0 .. count - 1 of every run takes: the live part of each run, runs closer than
+ * MERGE_GAP_FLOATS merged into one span. Writes them into `runs.spans` ([start, end) float indices from the
+ * start of a block) and returns how many there are (0 for no entities). Allocates nothing.
+ */
+export function liveSpans(runs: BlockRuns, count: number): number {
+  if (count <= 0) return 0;
+  const { offsets, widths, spans } = runs;
+  let n = 0;
+  let start = offsets[0]!;
+  let end = start + count * widths[0]!;
+  for (let i = 1; i < offsets.length; i++) {
+    const runStart = offsets[i]!;
+    const runEnd = runStart + count * widths[i]!;
+    if (runStart - end <= MERGE_GAP_FLOATS) {
+      end = runEnd;
+      continue;
+    }
+    spans[n++] = start;
+    spans[n++] = end;
+    start = runStart;
+    end = runEnd;
+  }
+  spans[n++] = start;
+  spans[n++] = end;
+  return n / 2;
 }
 
 /**
@@ -58,42 +88,14 @@ export function blockRuns(layout: Layout): BlockRuns {
  * index `to`, both in `f32` (a view over a whole buffer). Blocks may not overlap. Allocates nothing.
  */
 export function copyLive(f32: Float32Array, runs: BlockRuns, from: number, to: number, count: number): void {
-  if (count <= 0) return;
-  const { offsets, widths } = runs;
-  let start = offsets[0]!;
-  let end = start + count * widths[0]!;
-  for (let i = 1; i < offsets.length; i++) {
-    const runStart = offsets[i]!;
-    const runEnd = runStart + count * widths[i]!;
-    if (runStart - end <= MERGE_GAP_FLOATS) {
-      end = runEnd;
-      continue;
-    }
-    f32.copyWithin(to + start, from + start, from + end);
-    start = runStart;
-    end = runEnd;
-  }
-  f32.copyWithin(to + start, from + start, from + end);
+  const { spans } = runs;
+  for (let k = 0, n = 2 * liveSpans(runs, count); k < n; k += 2) f32.copyWithin(to + spans[k]!, from + spans[k]!, from + spans[k + 1]!);
 }
 
 /** `copyLive` by WebAssembly `memory.copy`: the blocks at byte offsets `from` and `to` of the memory. */
 export function copyLiveBytes(copy: MemoryCopy, runs: BlockRuns, from: number, to: number, count: number): void {
-  if (count <= 0) return;
-  const { offsets, widths } = runs;
-  let start = offsets[0]!;
-  let end = start + count * widths[0]!;
-  for (let i = 1; i < offsets.length; i++) {
-    const runStart = offsets[i]!;
-    const runEnd = runStart + count * widths[i]!;
-    if (runStart - end <= MERGE_GAP_FLOATS) {
-      end = runEnd;
-      continue;
-    }
-    copy(to + 4 * start, from + 4 * start, 4 * (end - start));
-    start = runStart;
-    end = runEnd;
-  }
-  copy(to + 4 * start, from + 4 * start, 4 * (end - start));
+  const { spans } = runs;
+  for (let k = 0, n = 2 * liveSpans(runs, count); k < n; k += 2) copy(to + 4 * spans[k]!, from + 4 * spans[k]!, 4 * (spans[k + 1]! - spans[k]!));
 }
 
 /**
@@ -101,22 +103,8 @@ export function copyLiveBytes(copy: MemoryCopy, runs: BlockRuns, from: number, t
  * block). Allocates two views per copied span.
  */
 export function copyAcross(from: Float32Array, to: Float32Array, runs: BlockRuns, count: number): void {
-  if (count <= 0) return;
-  const { offsets, widths } = runs;
-  let start = offsets[0]!;
-  let end = start + count * widths[0]!;
-  for (let i = 1; i < offsets.length; i++) {
-    const runStart = offsets[i]!;
-    const runEnd = runStart + count * widths[i]!;
-    if (runStart - end <= MERGE_GAP_FLOATS) {
-      end = runEnd;
-      continue;
-    }
-    to.set(from.subarray(start, end), start);
-    start = runStart;
-    end = runEnd;
-  }
-  to.set(from.subarray(start, end), start);
+  const { spans } = runs;
+  for (let k = 0, n = 2 * liveSpans(runs, count); k < n; k += 2) to.set(from.subarray(spans[k]!, spans[k + 1]!), spans[k]!);
 }
 
 /**

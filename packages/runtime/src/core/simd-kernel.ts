@@ -55,6 +55,7 @@
  * writing the same render memory (option `renderMemory`). None fields use the JS kernels; so do engines
  * without SIMD.
  */
+import { uleb } from './wasm-encoding.ts';
 import { angleField, lerpField, quaternionField } from './interpolate.ts';
 
 export type BlendBackend = 'wasm-simd' | 'js';
@@ -81,18 +82,6 @@ export interface BlendKernels {
 
 // ---------------------------------------------------------------------------------------------------------
 // A few bytes of WebAssembly, assembled by hand
-
-/** Unsigned LEB128. */
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
 
 /** Signed LEB128 (small i32 constants). */
 function sleb(n: number): number[] {
