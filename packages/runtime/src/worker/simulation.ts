@@ -256,9 +256,11 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const a = this.#require('setClockOffset');
     if (!Number.isFinite(ms)) throw new RangeError(`steadyframe: a clock offset is a finite number of ms; got ${describeValue(ms)}`);
     this.#clockOffset += ms;
-    // what was published so far was stamped by the old clock: move it onto the corrected one
-    this.#restamp(a, a.writer.frontMeta(META.PREV_TIME) - ms, a.writer.frontMeta(META.CUR_TIME) - ms);
-    reanchor(a.timeline, timeOfTick(a.timeline) - ms);
+    // what was published so far was stamped by the old clock: move it onto the corrected one. Refused (a reader
+    // stall), the page goes on with the old stamps, so the timeline keeps them too and the next state joins on
+    if (this.#restamp(a, a.writer.frontMeta(META.PREV_TIME) - ms, a.writer.frontMeta(META.CUR_TIME) - ms)) {
+      reanchor(a.timeline, timeOfTick(a.timeline) - ms);
+    }
   }
 
   start(): void {
@@ -422,14 +424,24 @@ export class Simulation<S extends Schema> implements SimulationRemote {
    * Re-times the front slot around now so the picture neither jumps nor stalls: whatever fraction of the way
    * from the previous to the current state the main thread shows now, it keeps, and the rest of the way takes
    * `tickLength` from here. The timeline follows. Used on start, resume, stepOnce and a new scale or rate.
+   *
+   * If the page held the lock past READER_STALL_MS, the restamp is refused and the page goes on with the front
+   * slot's old times: the timeline then keeps the current tick where the page sees it (or now, if that is past:
+   * no catch-up for a pause) and only the pace changes, so the next state joins on to the picture, which neither
+   * stalls nor jumps when the page lets go.
+   *
+   * ```text
+   *   front slot  [P ........ C]            refused: C stays; ticks go on C, C + L', C + 2L', ...
+   *   restamped   [now - αL' .... now + (1 - α)L']  ticks go on from there, L' apart
+   * ```
    */
   #repin(a: Attached<S>, tickLength: number): void {
     const now = a.clock();
     const alpha = alphaAt(now, a.writer.frontMeta(META.PREV_TIME), a.writer.frontMeta(META.CUR_TIME));
     const currentTime = now + (1 - alpha) * tickLength;
     const previousTime = currentTime - tickLength;
-    this.#restamp(a, previousTime, currentTime);
-    reanchor(a.timeline, currentTime, tickLength);
+    const restamped = this.#restamp(a, previousTime, currentTime);
+    reanchor(a.timeline, restamped ? currentTime : Math.max(timeOfTick(a.timeline), a.clock()), tickLength);
   }
 
   #setStatus(status: StatusCode): void {
@@ -594,8 +606,11 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     return true;
   }
 
-  #restamp(a: Attached<S>, previousTime: number, currentTime: number): void {
-    if (a.writer.restamp(previousTime, currentTime)) a.transport.restamped(a.writer.front);
+  /** Re-times the front slot; false if the page held the lock past READER_STALL_MS (nothing changed). */
+  #restamp(a: Attached<S>, previousTime: number, currentTime: number): boolean {
+    if (!a.writer.restamp(previousTime, currentTime)) return false;
+    a.transport.restamped(a.writer.front);
+    return true;
   }
 
   /** The slot writer over the transport's memory map. A seam for the test-only faulty disciplines (`steadyframe/testing`). */

@@ -3,7 +3,9 @@ import { computeLayout, defineSchema, schemaSignature } from 'steadyframe';
 import { Simulation, type PrivateFieldSpec, type SimulationDefinition, type SimulationHost, type World } from 'steadyframe/worker';
 import { allocateSharedBuffer, createSharedViews, I32, META, STATUS } from '../../src/core/layout.ts';
 import { frameNeedsWake, writeNextFrame } from '../../src/core/doorbell.ts';
-import { SlotReader } from '../../src/core/slots.ts';
+import { SlotReader, SlotWriter } from '../../src/core/slots.ts';
+import type { SharedViews } from '../../src/core/layout.ts';
+import type { Schema } from '../../src/core/schema.ts';
 import { allocateInputRing, InputWriter } from '../../src/core/input-ring.ts';
 
 const schema = defineSchema({ x: { width: 1, kind: 'linear' } });
@@ -66,10 +68,21 @@ function manualHost(start = 1000) {
 
 type Options = Partial<Omit<SimulationDefinition<typeof schema>, 'schema' | 'init'>>;
 
-/** x of entity 0 moves by 1 per tick. */
-function setup(options: Options = {}, input?: ArrayBufferLike) {
+/**
+ * A simulation whose slot writer gives up a held lock after `STALL_MS` of real time (the real bound is 500 ms):
+ * the lock waits are real Atomics.waits, so their deadline runs on performance.now, not on the hand-driven clock.
+ */
+class QuickStallSimulation<S extends Schema> extends Simulation<S> {
+  protected override createWriter(views: SharedViews<S>, world: Float32Array, _now: () => number, memory: WebAssembly.Memory | null): SlotWriter<S> {
+    return new SlotWriter(views, world, () => performance.now(), 1, STALL_MS, memory);
+  }
+}
+const STALL_MS = 5;
+
+/** x of entity 0 moves by 1 per tick. With `quickStall`, a page holding the lock 5 ms is a reader stall. */
+function setup(options: Options = {}, input?: ArrayBufferLike, quickStall = false) {
   const clock = manualHost();
-  const sim = new Simulation(
+  const sim = new (quickStall ? QuickStallSimulation : Simulation)(
     {
       schema,
       tickRate: 200,
@@ -109,7 +122,7 @@ function setup(options: Options = {}, input?: ArrayBufferLike) {
     reader.release();
     return seen;
   };
-  return { sim, clock, views, front, info };
+  return { sim, clock, views, front, info, reader };
 }
 
 describe('simulation loop (worker side, clock driven by hand)', () => {
@@ -580,6 +593,77 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     sim.setClockOffset(3);
     expect(sim.clockProbe()).toBe(997);
     expect(front()).toMatchObject({ previousTime: 997, currentTime: 997 });
+  });
+
+  describe('a re-timing refused because the page holds the lock (a reader stall)', () => {
+    /** The picture the page draws at `t` from the front slot: x blended as the sampler blends it. */
+    const pictureAt = (f: { previousTime: number; currentTime: number; previousX: number; x: number }, t: number) => {
+      const span = f.currentTime - f.previousTime;
+      const alpha = span > 0 ? Math.min(1, Math.max(0, (t - f.previousTime) / span)) : 1;
+      return f.previousX + alpha * (f.x - f.previousX);
+    };
+    /** Running at 20 Hz: tick 1 (x 0 -> 1) published over [1000, 1050], the page drawing at 1010. */
+    const running = () => {
+      const s = setup({ tickRate: 20 }, undefined, true);
+      writeNextFrame(s.views, 1016);
+      s.sim.start();
+      expect(s.front()).toMatchObject({ previousTick: 0, tick: 1, previousTime: 1000, currentTime: 1050, x: 1 });
+      s.clock.now = 1010;
+      return s;
+    };
+    /** Runs `fn` while the page holds the lock: the worker's restamp waits out STALL_MS and gives up. */
+    const whileHeld = (s: ReturnType<typeof running>, fn: () => void) => {
+      s.reader.acquire();
+      try {
+        fn();
+      } finally {
+        s.reader.release();
+      }
+      expect(s.sim.stats().readerStalls).toBe(1);
+    };
+
+    it('a slow-down keeps the picture moving: the page still has the old times, so the timeline keeps them', async () => {
+      const s = running();
+      whileHeld(s, () => s.sim.setTimeScale(0.1)); // a tick now lasts 500 ms
+      // refused: the page goes on reading tick 1 over [1000, 1050]
+      expect(s.front()).toMatchObject({ tick: 1, previousTime: 1000, currentTime: 1050 });
+      s.clock.now = 1300;
+      writeNextFrame(s.views, 1316);
+      await s.clock.wake();
+      // tick 2 goes on from where the page sees tick 1, at the new pace; the picture keeps moving. (It froze at
+      // x = 1 until 1410: the timeline had moved tick 1 to 1010 + 0.8 * 500 while the page still had 1050.)
+      const f = s.front();
+      expect(f).toMatchObject({ previousTick: 1, tick: 2, previousTime: 1050, currentTime: 1550 });
+      expect(pictureAt(f, 1300)).toBeCloseTo(1.5, 9);
+    });
+
+    it('a clock correction leaves the next state joined to the one the page sees', async () => {
+      const s = running();
+      whileHeld(s, () => s.sim.setClockOffset(3));
+      expect(s.sim.clockProbe()).toBe(1007); // the clock is corrected all the same
+      expect(s.front()).toMatchObject({ tick: 1, previousTime: 1000, currentTime: 1050 });
+      const old = s.front();
+      s.clock.now = 1049;
+      writeNextFrame(s.views, 1049 + 16);
+      await s.clock.wake();
+      const f = s.front();
+      // the next pair starts where the page's tick 1 ends (it started at 1047, on a timeline moved under a front
+      // slot that was not: the picture jumped 3 ms worth ahead at the join)
+      expect(f).toMatchObject({ previousTick: 1, tick: 2, previousTime: 1050, currentTime: 1100 });
+      expect(pictureAt(f, old.currentTime)).toBe(pictureAt(old, old.currentTime));
+    });
+
+    it('a resume after a pause still starts from now: the paused time is not caught up', async () => {
+      const s = running();
+      s.sim.pause();
+      s.clock.now = 5000;
+      whileHeld(s, () => s.sim.start());
+      expect(s.front()).toMatchObject({ tick: 1, currentTime: 1050 }); // refused: the page holds tick 1 (past)
+      writeNextFrame(s.views, 5016);
+      s.clock.now = 5010;
+      await s.clock.wake();
+      expect(s.front()).toMatchObject({ previousTick: 1, tick: 2, previousTime: 5000, currentTime: 5050 });
+    });
   });
 
   it('validates its definition', () => {
