@@ -1,11 +1,13 @@
 // Opens a page in headless Chromium and saves a screenshot:
-//   node scripts/screenshot.mjs URL OUT.png [waitMs] [WIDTHxHEIGHT] [full]
-// (viewport 1280x800 unless given; `full` saves the whole page, not only the viewport).
+//   node scripts/screenshot.mjs URL OUT.png [waitMs] [WIDTHxHEIGHT] [full|view] [CLICK-SELECTOR [afterMs]]
+// (viewport 1280x800 unless given; `full` saves the whole page, not only the viewport). With a selector, it
+// clicks that element after waitMs and shoots afterMs later (default 1500): the demo's slow frame, say:
+//   node scripts/screenshot.mjs http://127.0.0.1:4173/ docs/demo.png 3000 1280x800 full '#slowFrame'
 // Prints the page's console errors, if any, and exits non-zero when there were some.
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './chromium.mjs';
 
-const [url = 'http://127.0.0.1:5173/', out = 'screenshot.png', wait = '2000', size = '1280x800', full] = process.argv.slice(2);
+const [url = 'http://127.0.0.1:5173/', out = 'screenshot.png', wait = '2000', size = '1280x800', full, click, after = '1500'] = process.argv.slice(2);
 const [width, height] = size.split('x').map(Number);
 const executablePath = findChromium();
 if (executablePath === null) {
@@ -19,6 +21,10 @@ page.on('console', (message) => message.type() === 'error' && errors.push(messag
 page.on('pageerror', (error) => errors.push(error.message));
 await page.goto(url);
 await page.waitForTimeout(Number(wait));
+if (click !== undefined) {
+  await page.locator(click).click();
+  await page.waitForTimeout(Number(after));
+}
 await page.screenshot({ path: out, fullPage: full === 'full' });
 await browser.close();
 console.log(`saved ${out}`);

@@ -5,6 +5,9 @@
 import type { InterpolationOptions } from 'steadyframe';
 import { DEFAULT_COUNT, DEFAULT_TICK_RATE, type DemoSchema } from './schema.ts';
 
+/** The slow-frame control's frame, ms: about the first frame of a 50k-sprite PixiJS scene (issue 11). */
+export const SLOW_FRAME_MS = 500;
+
 export type PanelMode = 'latest' | 'interpolate' | 'extrapolate' | 'delay';
 const MODES: readonly PanelMode[] = ['latest', 'interpolate', 'extrapolate', 'delay'];
 
@@ -70,6 +73,8 @@ export interface ControlHandlers {
   /** Draw the blue panel on the page or in the render worker (recreates the runtime). */
   drawIn(where: 'main' | 'worker'): void;
   pageJank(ms: number): void;
+  /** Make the next rendered frame take this long (one slow frame). */
+  slowFrame(ms: number): void;
 }
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -127,6 +132,7 @@ export function bindControls(settings: Settings, on: ControlHandlers): { setEnab
   adaptive.addEventListener('change', () => on.adaptive((settings.adaptive = adaptive.checked)));
   byId('drawIn').addEventListener('change', (e) => on.drawIn((settings.drawIn = (e.target as HTMLSelectElement).value as Settings['drawIn'])));
   byId('pageJank').addEventListener('change', (e) => on.pageJank((settings.pageJankMs = number(e.target))));
+  byId('slowFrame').addEventListener('click', () => on.slowFrame(SLOW_FRAME_MS));
 
   window.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== 'radio' && e.target.type !== 'checkbox') return;

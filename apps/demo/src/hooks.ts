@@ -3,6 +3,8 @@
  * Everything here is read-only from outside; the controls are the way to change it.
  */
 import type { Runtime, RuntimeStats } from 'steadyframe';
+import type { CardName } from './overlay.ts';
+import type { SeriesData } from './plot.ts';
 import type { Settings } from './controls.ts';
 import type { DemoSchema } from './schema.ts';
 import type { Commands } from './sim.worker.ts';
@@ -28,6 +30,10 @@ export interface FrameMetrics {
   /** Ticks the worker logged (see tick-log.ts), and the longest step among them, ms. */
   ticksLogged: number;
   maxStepMs: number;
+  /** Slow frames injected by the control, and how long after the last one ended every refresh rendered again
+   *  (the pacer's change back to n = 1), ms; NaN until it has. */
+  slowFrames: number;
+  slowFrameRecoveryMs: number;
 }
 
 export interface DemoHooks {
@@ -47,6 +53,8 @@ export interface DemoHooks {
   readonly ready: boolean;
   /** Why the page cannot run, if it cannot. */
   readonly problem: string | null;
+  /** What a card's plot draws now, per series (the render interval: [slow frames (time, ms), n at each rendered frame and change]). */
+  plotData(card: CardName): SeriesData[];
 }
 
 declare global {

@@ -13,7 +13,7 @@
  *
  * Without cross-origin isolation the page says so and runs anyway, on the runtime's message transport.
  */
-import { createRenderWorkerRuntime, createRuntime, type InterpolationOptions, type RenderWorkerRuntime, type Runtime } from 'steadyframe';
+import { createRenderWorkerRuntime, createRuntime, type InterpolationOptions, type PacerChange, type RenderWorkerRuntime, type Runtime } from 'steadyframe';
 import { bindControls, defaultSettings, interpolationFor, type Settings } from './controls.ts';
 import type { DemoHooks, FrameMetrics } from './hooks.ts';
 import { Overlay } from './overlay.ts';
@@ -60,6 +60,9 @@ const CAPTIONS: Record<Settings['mode'], (s: Settings) => [string, string]> = {
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
+/** 2nd, 3rd, 4th... refresh. */
+const ordinal = (n: number): string => `${n}${n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
 /** Says in words, at the top of the page, whether it is cross-origin isolated, and if not, why. */
 function showIsolation(): void {
   const line = byId('isolation');
@@ -82,7 +85,7 @@ function bodyRenderer(canvas: HTMLCanvasElement, palette: Palette): BodyRenderer
  * A runtime for the settings. Drawing in the render worker, the blue panel's canvas moves there for good
  * (`transferControlToOffscreen`), so the panel gets a fresh canvas element first: `onCanvas` hears of it.
  */
-async function openSession(settings: Settings, saved: SavedState | null, onInterval: (ms: number) => void, onCanvas: (canvas: HTMLCanvasElement) => void): Promise<Session> {
+async function openSession(settings: Settings, saved: SavedState | null, onInterval: (change: PacerChange) => void, onCanvas: (canvas: HTMLCanvasElement) => void): Promise<Session> {
   const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'simulation' });
   const old = byId<HTMLCanvasElement>('right');
   const canvas = old.cloneNode(false) as HTMLCanvasElement;
@@ -108,7 +111,7 @@ async function openSession(settings: Settings, saved: SavedState | null, onInter
     worker.terminate();
     throw error;
   }
-  control.on('interval', (change) => onInterval(change.to));
+  control.on('interval', onInterval);
   // the worker's tick log is a SharedArrayBuffer of the demo's own: only on an isolated page
   const logBuffer = control.transport === 'shared' ? createTickLog() : null;
   const { commands } = control;
@@ -155,6 +158,8 @@ async function main(): Promise<void> {
     whenLate: '',
     ticksLogged: 0,
     maxStepMs: 0,
+    slowFrames: 0,
+    slowFrameRecoveryMs: Number.NaN,
   };
   let session: Session | null = null;
   const hooks = {
@@ -174,6 +179,7 @@ async function main(): Promise<void> {
     recreations: 0,
     ready: false,
     problem: null,
+    plotData: (card) => overlay.plots[card].data(performance.now()),
   } as { -readonly [K in keyof DemoHooks]: DemoHooks[K] };
   window.demo = hooks;
 
@@ -205,9 +211,24 @@ async function main(): Promise<void> {
   const overlay = new Overlay(byId('overlay'));
   const plots = overlay.plots;
 
-  /** The render interval the pacer last moved to (NaN until it moves: then the polled stats say). */
-  let pacerInterval = Number.NaN;
-  const onInterval = (ms: number) => (pacerInterval = ms);
+  /** The render interval's n as the pacer last moved it (NaN until it moves: then the polled stats say). */
+  let pacerMultiple = Number.NaN;
+  /** The slow-frame control: busy-wait this long in the next rendered frame (then 0), ms. */
+  let slowFrameMs = 0;
+  /** When the last injected slow frame ended (the page clock; NaN: none yet, or its recovery was shown). */
+  let slowFrameEnd = Number.NaN;
+  const onInterval = (change: PacerChange) => {
+    pacerMultiple = change.toMultiple;
+    // at the rendered frame that moved it: the step rises at the slow frame itself, falls where the pacer let go
+    plots.interval.push(1, change.at, change.toMultiple);
+    // back to every refresh: by a run of frames with time to spare, or (headless Chromium's rAF cadence wanders
+    // between 60 and 30 Hz) by a new refresh estimate that re-sizes n for the last, cheap frame
+    if (change.toMultiple === 1 && change.fromMultiple > 1 && !Number.isNaN(slowFrameEnd)) {
+      metrics.slowFrameRecoveryMs = change.at - slowFrameEnd;
+      overlay.setLegend('interval', 1, `a slow frame: every refresh again ${(metrics.slowFrameRecoveryMs / 1000).toFixed(2)} s after it`);
+      slowFrameEnd = Number.NaN;
+    }
+  };
   let lastTick = -1;
 
   let rightOptions = interpolationFor(settings);
@@ -250,7 +271,7 @@ async function main(): Promise<void> {
     session = null;
     const saved = old.runtime === null ? null : saveState(old.runtime);
     old.control.dispose();
-    pacerInterval = Number.NaN;
+    pacerMultiple = Number.NaN;
     openSession(settings, saved, onInterval, onCanvas)
       .then((next) => {
         session = next;
@@ -283,6 +304,7 @@ async function main(): Promise<void> {
     adaptive: recreate,
     drawIn: recreate,
     pageJank: setPageJank,
+    slowFrame: (ms) => (slowFrameMs = ms),
   });
 
   // stats: one comlink round trip four times a second, for the readings beside the plots
@@ -326,7 +348,7 @@ async function main(): Promise<void> {
     const fps = windowFrames / seconds;
     const { pacing, worker, lock } = stats;
     overlay.setValue('frameTime', `${(windowInterval / frames).toFixed(1)} ms · work ${(windowCost / frames).toFixed(1)}`);
-    overlay.setValue('interval', pacing.adaptive ? `${pacing.interval.toFixed(1)} ms = ${pacing.multiple} × refresh` : `every refresh (${pacing.interval.toFixed(1)} ms)`);
+    overlay.setValue('interval', `${pacing.multiple === 1 ? 'every refresh' : `every ${ordinal(pacing.multiple)}`} · ${pacing.interval.toFixed(1)} ms${pacing.adaptive ? '' : ' (fixed)'}`);
     overlay.setValue('ticks', `${(windowTicks / frames).toFixed(2)} · ${(windowTicks / seconds).toFixed(0)}/s`);
     overlay.setValue('alpha', metrics.alpha.toFixed(2));
     const age = windowAge / frames;
@@ -398,6 +420,17 @@ async function main(): Promise<void> {
     }
     // the right panel: interpolated at this frame's time, in the mode picked
     if (frame.fresh) right.draw(frame.fields, frame.count);
+    if (slowFrameMs > 0) {
+      // one slow frame, as a first frame that makes every object or a long GC pause would be: the runtime counts
+      // this frame's cost until its task ends, so the pacer sees it
+      for (const until = performance.now() + slowFrameMs; performance.now() < until; );
+      slowFrameMs = 0;
+      slowFrameEnd = performance.now();
+      metrics.slowFrames++;
+      metrics.slowFrameRecoveryMs = Number.NaN;
+      plots.interval.push(0, ts, slowFrameEnd - ts); // the frame, from its timestamp to the end of its work
+      overlay.setLegend('interval', 1, 'a slow frame: the pacer recovering…');
+    }
     metrics.alpha = frame.alpha;
     metrics.shownBehindMs = ts - frame.time;
     if (frame.late) metrics.lateFrames++;
@@ -444,10 +477,7 @@ async function main(): Promise<void> {
     plots.frameTime.push(0, ts, cost);
     plots.frameTime.push(1, ts, interval);
     const pacing = hooks.stats?.pacing;
-    if (pacing !== undefined) {
-      plots.interval.push(0, ts, pacing.refreshPeriod);
-      plots.interval.push(1, ts, Number.isNaN(pacerInterval) || !pacing.adaptive ? pacing.interval : pacerInterval);
-    }
+    if (pacing !== undefined) plots.interval.push(1, ts, Number.isNaN(pacerMultiple) || !pacing.adaptive ? pacing.multiple : pacerMultiple);
     plots.ticks.push(0, ts, ticks);
     plots.age.push(0, ts, metrics.stateAge);
     plots.lock.push(0, ts, lock.spins - spinsSeen);

@@ -18,10 +18,20 @@ const CARDS = {
     legend: [['between frames', PALE], ['main-thread work', BLUE]],
     plot: { series: [{ color: BLUE, style: 'bars' }, { color: PALE, style: 'line' }], min: 0, max: 20, guides: [1000 / 60, 2000 / 60] },
   },
+  // the pacer's decision, in refreshes (n: a frame every n-th refresh), not ms: a refresh estimate that wobbles
+  // (headless rAF is not vsync-locked) does not move it. Series 0: the slow frames the control injects, each a
+  // band as long as the frame took
   interval: {
     title: 'render interval',
-    legend: [['interval', AMBER], ['display refresh', PALE]],
-    plot: { series: [{ color: PALE, style: 'step' }, { color: AMBER, style: 'step' }], min: 0, max: 20 },
+    legend: [['a frame every n-th refresh', AMBER], ['a slow frame', RED]],
+    plot: {
+      series: [{ color: RED, style: 'spans' }, { color: AMBER, style: 'step' }],
+      min: 0.5,
+      max: 4.5,
+      fixed: true,
+      guides: [1, 2, 3, 4],
+      guideLabel: (n: number) => `${n}×`,
+    },
   },
   ticks: {
     title: 'ticks per frame',
@@ -60,10 +70,12 @@ export type CardName = keyof typeof CARDS;
 export class Overlay {
   readonly plots: Record<CardName, Plot>;
   readonly #values: Record<CardName, HTMLElement>;
+  readonly #legends: Record<CardName, HTMLElement[]>;
 
   constructor(root: HTMLElement) {
     const plots: Partial<Record<CardName, Plot>> = {};
     const values: Partial<Record<CardName, HTMLElement>> = {};
+    const legends: Partial<Record<CardName, HTMLElement[]>> = {};
     for (const [name, card] of Object.entries(CARDS) as [CardName, (typeof CARDS)[CardName]][]) {
       const element = document.createElement('div');
       element.className = 'card';
@@ -78,11 +90,14 @@ export class Overlay {
       const canvas = document.createElement('canvas');
       const legend = document.createElement('div');
       legend.className = 'legend';
+      const items: HTMLElement[] = [];
+      legends[name] = items;
       for (const [label, color] of card.legend) {
         const item = document.createElement('span');
         item.style.setProperty('--swatch', color);
         item.textContent = label;
         legend.append(item);
+        items.push(item);
       }
       element.append(head, canvas, legend);
       root.append(element);
@@ -91,6 +106,13 @@ export class Overlay {
     }
     this.plots = plots as Record<CardName, Plot>;
     this.#values = values as Record<CardName, HTMLElement>;
+    this.#legends = legends as Record<CardName, HTMLElement[]>;
+  }
+
+  /** The text of one legend item of a card. */
+  setLegend(name: CardName, item: number, text: string): void {
+    const element = this.#legends[name][item];
+    if (element !== undefined && element.textContent !== text) element.textContent = text;
   }
 
   /** The reading beside a card's title. */

@@ -2,9 +2,11 @@
  * A sparkline: the last few seconds of one or more series, drawn into a small canvas, newest at the right.
  * Samples carry their own times, so a series sampled per frame and one sampled per tick share the time axis.
  * The y range follows the data (growing at once, shrinking slowly, so the picture does not breathe).
+ * `spans` draws each sample as a full-height band from its time for `value` ms (an event that lasts: a slow
+ * frame), off the y scale.
  * `push` allocates nothing; `draw` only strokes paths.
  */
-export type SeriesStyle = 'line' | 'step' | 'bars' | 'dots' | 'signed';
+export type SeriesStyle = 'line' | 'step' | 'bars' | 'dots' | 'signed' | 'spans';
 
 export interface SeriesSpec {
   readonly color: string;
@@ -23,6 +25,14 @@ export interface PlotOptions {
   readonly fixed?: boolean;
   /** Dashed horizontal guides, e.g. a 16.7 ms frame or 0. */
   readonly guides?: readonly number[];
+  /** A label written at each guide's left end (the plot's only y scale). */
+  readonly guideLabel?: (value: number) => string;
+}
+
+/** One series' samples within the plot's span, oldest first: what the plot draws (for tests and the curious). */
+export interface SeriesData {
+  readonly times: number[];
+  readonly values: number[];
 }
 
 /** Enough for 5 s of 120 fps frames, or of ticks at 240 Hz. */
@@ -87,6 +97,20 @@ export class Plot {
     return ring.count === 0 ? Number.NaN : ring.at(ring.count - 1);
   }
 
+  /** The samples of every series that `draw(now)` would draw. Allocates: not for the frame loop. */
+  data(now: number): SeriesData[] {
+    const since = now - this.#span;
+    return this.#rings.map((ring) => {
+      const times: number[] = [];
+      const values: number[] = [];
+      for (let i = ring.firstSince(since); i < ring.count; i++) {
+        times.push(ring.timeAt(i));
+        values.push(ring.at(i));
+      }
+      return { times, values };
+    });
+  }
+
   /** Draws the span of history that ends at `now`. */
   draw(now: number): void {
     const canvas = this.#canvas;
@@ -117,6 +141,15 @@ export class Plot {
       ctx.stroke();
     }
     ctx.setLineDash([]);
+    const label = this.#options.guideLabel;
+    if (label !== undefined) {
+      ctx.font = `${9 * ratio}px system-ui, sans-serif`;
+      ctx.fillStyle = '#ffffff70';
+      ctx.textBaseline = 'middle';
+      for (const guide of this.#options.guides ?? []) {
+        if (guide >= low && guide <= this.#high) ctx.fillText(label(guide), 2 * ratio, Math.min(Math.max(y(guide), 5 * ratio), height - 5 * ratio));
+      }
+    }
 
     this.#options.series.forEach((spec, s) => {
       const ring = this.#rings[s]!;
@@ -137,6 +170,17 @@ export class Plot {
           const barWidth = Math.max(ratio, gap > 3 * ratio ? gap - ratio : gap);
           if (spec.style === 'signed') ctx.fillStyle = v > 0 ? (spec.above ?? spec.color) : spec.color;
           ctx.fillRect(right - barWidth, Math.min(top, zero), barWidth, Math.max(ratio, Math.abs(zero - top)));
+        }
+        return;
+      }
+      if (spec.style === 'spans') {
+        for (let i = first; i < n; i++) {
+          const from = x(ring.timeAt(i));
+          const to = Math.max(from + 2 * ratio, x(ring.timeAt(i) + ring.at(i)));
+          ctx.globalAlpha = 0.35;
+          ctx.fillRect(from, 0, to - from, height);
+          ctx.globalAlpha = 1;
+          ctx.fillRect(from, 0, ratio, height);
         }
         return;
       }
@@ -162,7 +206,9 @@ export class Plot {
     if (fixed === true) return;
     let low = min;
     let high = max;
-    for (const ring of this.#rings) {
+    for (let s = 0; s < this.#rings.length; s++) {
+      if (this.#options.series[s]!.style === 'spans') continue; // events: their values are durations, off the y scale
+      const ring = this.#rings[s]!;
       for (let i = ring.firstSince(since); i < ring.count; i++) {
         const v = ring.at(i);
         if (v < low) low = v;

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLOW_FRAME_MS } from '../src/controls.ts';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
 import { buildAndPreview, openBuiltApp, watchErrors, waitUntil } from '../../../scripts/e2e-support.mjs';
 
@@ -107,6 +108,35 @@ describe('the demo, built and served by vite preview', () => {
     await until('a runtime without adaptive pacing', `window.demo.recreations > ${made} && window.demo.stats?.pacing.adaptive === false`);
     await page.locator('#adaptive').check();
     await until('adaptive again', 'window.demo.stats?.pacing.adaptive === true');
+  });
+
+  it('plots the recovery from one slow frame: n goes up once at it, back to every refresh in one change, and stays', async () => {
+    await page.locator('#count').selectOption('1000'); // cheap frames: no overrun of their own
+    await until('1,000 bodies', 'window.demo.metrics.count === 1000');
+    const slow = await read<number>('window.demo.metrics.slowFrames');
+    await page.locator('#slowFrame').click();
+    await until('the slow frame', `window.demo.metrics.slowFrames === ${slow + 1}`);
+    await until('every refresh again', '!Number.isNaN(window.demo.metrics.slowFrameRecoveryMs)', 10_000);
+    const frames = await read<number>('window.demo.metrics.frames');
+    await until('forty more frames', `window.demo.metrics.frames > ${frames + 40}`);
+    // what the render interval plot draws now (its 5 s window): the slow frame's band, and n per rendered frame
+    const [spans, n] = await read<{ times: number[]; values: number[] }[]>("window.demo.plotData('interval')");
+    expect(spans!.times.length).toBe(1); // one slow frame, one band
+    expect(spans!.values[0]).toBeGreaterThanOrEqual(SLOW_FRAME_MS); // as long as the frame took
+    const at = spans!.times[0]!;
+    // n at every rendered frame after the slow one, runs of equal values squeezed: grown at it, then one step back to
+    // 1, then 1 to the end (no stepping down through 3 and 2, no flapping back up)
+    const after = n!.values.filter((_, i) => n!.times[i]! > at);
+    const runs = after.filter((v, i) => i === 0 || v !== after[i - 1]);
+    expect(runs[0]).toBeGreaterThanOrEqual(2);
+    expect(runs.slice(1)).toEqual([1]);
+    expect(after.filter((v) => v === 1).length).toBeGreaterThan(40); // the forty frames since, and more, at every refresh
+    // refreshes spent at the reduced rate, counted from the frames (each at n covers n refreshes): at most 30, half a
+    // second of a 60 Hz display (a cooldown counted in rendered frames took seconds: hundreds of refreshes)
+    const reduced = after.filter((v) => v > 1).reduce((sum, v) => sum + v, 0);
+    expect(reduced).toBeGreaterThan(0);
+    expect(reduced).toBeLessThanOrEqual(30);
+    expect(await page.locator('[data-card=interval] .legend').textContent()).toMatch(/every refresh again \d+\.\d\d s after it/);
   });
 
   it('draws the blue panel in the render worker, on through page jank, and back on the page', async () => {
