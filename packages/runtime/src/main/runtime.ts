@@ -229,9 +229,11 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
    * Call it with no argument: the frame's time is then the animation frame's timestamp (inside a
    * `requestAnimationFrame` callback or a loop driven by one, `document.timeline.currentTime`), or now where
    * there is none (outside a callback, in a worker). A timestamp you pass (rAF's, a ticker's,
-   * `performance.now()`) is shared-clock ms (this thread's `performance.now()` timeline) and is used as given;
-   * none is ever drawn from a state older than the worker could have published (it holds for an announced
-   * frame only `FRAME_HOLD_MS`, then follows the clock).
+   * `performance.now()`) is shared-clock ms (this thread's `performance.now()` timeline); in the first frame of
+   * an animation frame, one at or after that animation frame's time (a `performance.now()` read after a slow
+   * update) counts as the animation frame's time, the one the worker simulated to (frame-time.ts); otherwise it
+   * is used as given. None is ever drawn from a state older than the worker could have published (it holds for
+   * an announced frame only `FRAME_HOLD_MS`, then follows the clock).
    */
   frame(timestamp?: number): Frame<S> | null;
   /**
