@@ -1,0 +1,72 @@
+/**
+ * The README's "Drawing in a render worker" example, run: its scene.ts, render.worker.ts and main.ts, with the
+ * three.js example's ships.worker.ts and vite.config.ts, built by Vite in a scratch app inside the workspace (so
+ * the packages resolve as source; the packed-tarball apps in packed.e2e.test.ts cover the install path), served
+ * by `vite preview` with the README's headers, and opened in headless Chromium. The frames must be drawn in the
+ * render worker (no fallback) and move.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+// @ts-expect-error: plain .mjs helpers shared with the other e2e tests; no type declarations.
+import { buildAndPreview, launchChromium, watchErrors, waitUntil } from '../../../../scripts/e2e-support.mjs';
+// @ts-expect-error: plain .mjs helper shared with other tests; no type declarations.
+import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+const scratch = join(root, '.readme-render-check'); // not .readme-check: readme.test.ts clears that one, maybe meanwhile
+const examples = readmeExamples as () => Map<string, Map<string, string>>;
+
+let browser: Browser;
+let page: Page;
+let errors: string[] = [];
+let served: { url: string; close(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(join(scratch, 'src'), { recursive: true });
+  const three = examples().get('With three.js')!;
+  writeFileSync(join(scratch, 'vite.config.ts'), three.get('vite.config.ts')!);
+  writeFileSync(join(scratch, 'src', 'ships.worker.ts'), three.get('ships.worker.ts')!);
+  for (const [name, source] of examples().get('Drawing in a render worker')!) {
+    // the page's runtime, for the test to read
+    const text = name === 'main.ts' ? `${source}\n(globalThis as unknown as { runtime: unknown }).runtime = runtime;\n` : source;
+    writeFileSync(join(scratch, 'src', name), text);
+  }
+  writeFileSync(
+    join(scratch, 'index.html'),
+    '<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">' +
+      '<canvas style="display:block;width:640px;height:480px"></canvas><script type="module" src="/src/main.ts"></script></body></html>',
+  );
+  served = await buildAndPreview(scratch);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 640, height: 480 } });
+  errors = watchErrors(page);
+  await page.goto(served!.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+it("draws the README's render-worker example in the render worker, moving, with a clean console", async () => {
+  await waitUntil(page, 'the runtime', 'globalThis.runtime !== undefined', 30_000);
+  expect(await page.evaluate('crossOriginIsolated')).toBe(true);
+  expect(await page.evaluate('runtime.renderer')).toBe('worker');
+  expect(await page.evaluate('runtime.renderFallback')).toBeNull();
+  const drawn = (): Promise<number> => page.evaluate('runtime.stats().then((s) => s.render.drawn)') as Promise<number>;
+  await waitUntil(page, 'frames from the render worker', 'runtime.stats().then((s) => s.render.drawn > 5)');
+  const canvas = page.locator('canvas');
+  const first = await canvas.screenshot();
+  const before = await drawn();
+  await waitUntil(page, 'ten more frames', `runtime.stats().then((s) => s.render.drawn > ${before + 10})`);
+  const second = await canvas.screenshot();
+  expect(first.length).toBeGreaterThan(5_000); // a thousand shaded boxes, not a blank canvas
+  expect(Buffer.compare(first, second)).not.toBe(0);
+  expect(await page.evaluate('runtime.stats().then((s) => s.render.thread)')).toBe('worker');
+  expect(errors).toEqual([]);
+});
