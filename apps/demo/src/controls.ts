@@ -130,9 +130,16 @@ export function bindControls(settings: Settings, on: ControlHandlers): { setEnab
     on.interpolation();
   });
   adaptive.addEventListener('change', () => on.adaptive((settings.adaptive = adaptive.checked)));
-  byId('drawIn').addEventListener('change', (e) => on.drawIn((settings.drawIn = (e.target as HTMLSelectElement).value as Settings['drawIn'])));
+  // the slow frame is one of the page's frames: with the render worker drawing, the page draws none
+  const slowFrame = byId<HTMLButtonElement>('slowFrame');
+  slowFrame.disabled = settings.drawIn === 'worker';
+  byId('drawIn').addEventListener('change', (e) => {
+    settings.drawIn = (e.target as HTMLSelectElement).value as Settings['drawIn'];
+    slowFrame.disabled = settings.drawIn === 'worker';
+    on.drawIn(settings.drawIn);
+  });
   byId('pageJank').addEventListener('change', (e) => on.pageJank((settings.pageJankMs = number(e.target))));
-  byId('slowFrame').addEventListener('click', () => on.slowFrame(SLOW_FRAME_MS));
+  slowFrame.addEventListener('click', () => on.slowFrame(SLOW_FRAME_MS));
 
   window.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== 'radio' && e.target.type !== 'checkbox') return;
@@ -153,6 +160,7 @@ export function bindControls(settings: Settings, on: ControlHandlers): { setEnab
       for (const element of all) {
         if (element === step) element.disabled = !enabled || !settings.paused;
         else if (element === delay) element.disabled = !enabled || settings.mode !== 'delay';
+        else if (element === slowFrame) element.disabled = !enabled || settings.drawIn === 'worker';
         else element.disabled = !enabled;
       }
     },

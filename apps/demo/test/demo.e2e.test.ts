@@ -145,6 +145,7 @@ describe('the demo, built and served by vite preview', () => {
     await page.locator('#drawIn').selectOption('worker');
     await until('the render worker drawing', `window.demo.recreations > ${made} && window.demo.drawnIn === 'worker' && window.demo.stats?.render?.thread === 'worker'`);
     expect(await read('window.demo.runtime')).toBeNull(); // the page reads nothing: the render worker is the one reader
+    expect(await page.locator('#slowFrame').isDisabled()).toBe(true); // a slow frame is a page frame: there are none
     expect(await read('window.demo.renderFallback')).toBeNull();
     expect(await read('window.demo.stats.render.crossOriginIsolated')).toBe(true);
     const drawn = await read<number>('window.demo.stats.render.drawn');
