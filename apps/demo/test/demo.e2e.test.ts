@@ -110,32 +110,45 @@ describe('the demo, built and served by vite preview', () => {
     await until('adaptive again', 'window.demo.stats?.pacing.adaptive === true');
   });
 
-  it('plots the recovery from one slow frame: n goes up once at it, back to every refresh in one change, and stays', async () => {
-    await page.locator('#count').selectOption('1000'); // cheap frames: no overrun of their own
+  it("plots the recovery from one slow frame: a band, n grown at it, every change the pacer made, and back to every refresh", async () => {
+    await page.locator('#count').selectOption('1000'); // cheap frames
     await until('1,000 bodies', 'window.demo.metrics.count === 1000');
+    // the pacer's own record of what it decided, to hold the plot to
+    await page.evaluate("window.pacerChanges = []; window.demo.runtime.on('interval', (c) => window.pacerChanges.push(c))");
     const slow = await read<number>('window.demo.metrics.slowFrames');
     await page.locator('#slowFrame').click();
     await until('the slow frame', `window.demo.metrics.slowFrames === ${slow + 1}`);
     await until('every refresh again', '!Number.isNaN(window.demo.metrics.slowFrameRecoveryMs)', 10_000);
     const frames = await read<number>('window.demo.metrics.frames');
-    await until('forty more frames', `window.demo.metrics.frames > ${frames + 40}`);
-    // what the render interval plot draws now (its 5 s window): the slow frame's band, and n per rendered frame
-    const [spans, n] = await read<{ times: number[]; values: number[] }[]>("window.demo.plotData('interval')");
+    await until('twenty more frames', `window.demo.metrics.frames > ${frames + 20}`);
+    // what the render interval plot draws now (its 5 s window), and what the pacer decided, read together
+    type Change = { reason: string; fromMultiple: number; toMultiple: number; at: number };
+    const { plot, changes: all } = await read<{ plot: { times: number[]; values: number[] }[]; changes: Change[] }>(
+      "({ plot: window.demo.plotData('interval'), changes: window.pacerChanges })",
+    );
+    const [spans, n] = plot;
     expect(spans!.times.length).toBe(1); // one slow frame, one band
     expect(spans!.values[0]).toBeGreaterThanOrEqual(SLOW_FRAME_MS); // as long as the frame took
     const at = spans!.times[0]!;
-    // n at every rendered frame after the slow one, runs of equal values squeezed: grown at it, then one step back to
-    // 1, then 1 to the end (no stepping down through 3 and 2, no flapping back up)
+    // the changes of n from the slow frame on: the first is that frame's own overrun, at its timestamp
+    const changes = all.filter((c) => c.at >= at && c.fromMultiple !== c.toMultiple);
+    expect(changes[0]).toMatchObject({ reason: 'overrun', at });
+    expect(changes[0]!.toMultiple).toBeGreaterThan(changes[0]!.fromMultiple);
+    const back = changes.findIndex((c) => c.toMultiple === 1);
+    expect(back).toBeGreaterThan(0); // and n came back to every refresh
+    // the plot's n at every rendered frame after the slow one, runs of equal values squeezed, is exactly the
+    // sequence the pacer went through: no step it did not take, none it took left out (on a quiet machine that is
+    // [4, 1]; under load, overruns of the frames' own can add steps, and the plot must show those too)
     const after = n!.values.filter((_, i) => n!.times[i]! > at);
     const runs = after.filter((v, i) => i === 0 || v !== after[i - 1]);
-    expect(runs[0]).toBeGreaterThanOrEqual(2);
-    expect(runs.slice(1)).toEqual([1]);
-    expect(after.filter((v) => v === 1).length).toBeGreaterThan(40); // the forty frames since, and more, at every refresh
-    // refreshes spent at the reduced rate, counted from the frames (each at n covers n refreshes): at most 30, half a
-    // second of a 60 Hz display (a cooldown counted in rendered frames took seconds: hundreds of refreshes)
-    const reduced = after.filter((v) => v > 1).reduce((sum, v) => sum + v, 0);
+    expect(runs).toEqual(changes.map((c) => c.toMultiple).filter((v, i, a) => i === 0 || v !== a[i - 1]));
+    // refreshes spent at the reduced rate until then, counted from the frames (each at n covers n refreshes): a
+    // quarter second or so, here at most 60 (a second of a 60 Hz display; a cooldown counted in rendered frames
+    // took seconds: hundreds)
+    const until1 = after.findIndex((v, i) => v === 1 && i > 0);
+    const reduced = after.slice(0, until1).reduce((sum, v) => sum + v, 0);
     expect(reduced).toBeGreaterThan(0);
-    expect(reduced).toBeLessThanOrEqual(30);
+    expect(reduced).toBeLessThanOrEqual(60);
     expect(await page.locator('[data-card=interval] .legend').textContent()).toMatch(/every refresh again \d+\.\d\d s after it/);
   });
 
