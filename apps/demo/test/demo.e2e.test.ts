@@ -115,6 +115,8 @@ describe('the demo, built and served by vite preview', () => {
     await until('1,000 bodies', 'window.demo.metrics.count === 1000');
     // the pacer's own record of what it decided, to hold the plot to
     await page.evaluate("window.pacerChanges = []; window.demo.runtime.on('interval', (c) => window.pacerChanges.push(c))");
+    // from every refresh (a loaded machine can hold n up by itself: then the slow frame would have nothing to move)
+    await until('every refresh before the slow frame', "window.demo.plotData('interval')[1].values.at(-1) === 1", 30_000);
     const slow = await read<number>('window.demo.metrics.slowFrames');
     await page.locator('#slowFrame').click();
     await until('the slow frame', `window.demo.metrics.slowFrames === ${slow + 1}`);
