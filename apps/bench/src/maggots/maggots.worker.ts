@@ -1,14 +1,15 @@
 /**
  * The maggots' simulation: the example's per-frame update, moved into fixed ticks. The example adds per frame
  * (at 60 frames a second) `turningSpeed * 0.01` to the direction, `speed * scale.y` px along it and 0.1 to the
- * wobble's phase; a tick of `dt` seconds adds `dt * 60` times as much. A maggot that leaves the bounds wraps
- * round to the other side: a teleport, so `world.snap(i)` (it is drawn there at once instead of streaking across).
+ * wobble's phase; a tick of `dt` seconds adds `dt * 60` times as much (the phase: 6 per simulated second). A
+ * maggot that leaves the bounds wraps round to the other side: a teleport, so `world.snap(i)` (drawn there at
+ * once instead of streaking across the screen).
  */
 import { exposeSimulation } from 'steadyframe/worker';
 import { MAGGOT, maggotSchema, type MaggotSetup } from './schema.ts';
 
+/** Set by init from the set-up data, the same again on restart: nothing a restart would need to put back. */
 let bounds = { x: 0, y: 0, width: 0, height: 0 };
-let phase = 0;
 
 exposeSimulation({
   schema: maggotSchema,
@@ -19,7 +20,6 @@ exposeSimulation({
     world.count = setup.count;
     const pad = MAGGOT.boundsPadding;
     bounds = { x: -pad, y: -pad, width: setup.width + 2 * pad, height: setup.height + 2 * pad };
-    phase = 0;
     const { position, angle, scale } = world.fields;
     const { direction, turningSpeed, speed, offset } = world.private;
     for (let i = 0; i < world.count; i++) {
@@ -37,6 +37,9 @@ exposeSimulation({
   },
   step(world, tick) {
     const frames = tick.dt * MAGGOT.frameRate; // example frames in this tick
+    // the example's wobble phase (`tick`, 0.1 a frame), from the simulated time rather than a variable of this
+    // module, which restart('last') would not put back
+    const phase = 0.1 * MAGGOT.frameRate * tick.time;
     const { position, angle, scale } = world.fields;
     const { direction, turningSpeed, speed, offset } = world.private;
     const { x: left, y: top, width, height } = bounds;
@@ -57,6 +60,5 @@ exposeSimulation({
       position[2 * i + 1] = y;
       if (wrapped) world.snap(i);
     }
-    phase += 0.1 * frames;
   },
 });

@@ -184,7 +184,7 @@ async function originalScene(count: number, particles: boolean): Promise<Scene> 
 async function portScene(count: number): Promise<Scene> {
   const app = await application();
   const texture = maggotTexture(app);
-  const runtime = await createRuntime<typeof maggotSchema, Record<string, never>, MaggotSetup>({
+  const runtime = await createRuntime<typeof maggotSchema, Record<never, never>, MaggotSetup>({
     worker: new Worker(new URL('../maggots/maggots.worker.ts', import.meta.url), { type: 'module', name: 'maggots' }),
     schema: maggotSchema,
     capacity: count,
