@@ -71,6 +71,12 @@ export function bindParticles<S extends Schema>(
     (resolved.alpha !== null && isStatic(PROPERTY.alpha));
   /** Every particle made or adopted, in entity order; the container's list is a prefix of it. */
   const pool: Particle[] = container.particleChildren.slice() as Particle[];
+  /**
+   * Nothing uploaded yet: Pixi (8.22) uploads a ParticleContainer's static data (quad corners, uvs, colours) only
+   * after `addParticle` or `update()`, so particles handed to its constructor would be drawn as nothing, and the
+   * binding may never need to grow the list they already fill.
+   */
+  let uploaded = false;
   return {
     container,
     get made() {
@@ -79,7 +85,8 @@ export function bindParticles<S extends Schema>(
     update(frame) {
       const list = container.particleChildren as Particle[];
       const count = frame.count;
-      if (list.length !== count) {
+      if (list.length !== count || !uploaded) {
+        uploaded = true;
         if (list.length > count) list.length = count;
         else {
           for (let i = list.length; i < count; i++) {
@@ -87,7 +94,7 @@ export function bindParticles<S extends Schema>(
             list.push(pool[i]!);
           }
         }
-        // new particles' static data (texture, uvs, anchors) must reach the GPU
+        // new (or adopted) particles' static data (texture, uvs, anchors) must reach the GPU
         container.update();
       } else if (reuploadEachFrame) container.update();
       const views = frame.fields as { readonly [name: string]: Float32Array };

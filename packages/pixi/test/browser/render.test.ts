@@ -103,3 +103,26 @@ it('draws bound particles at the interpolated places', async () => {
   }
   expect(lit).toBe(markers.reduce((n, m) => n + m.n, 0));
 });
+
+it('draws particles adopted from the ParticleContainer constructor (Pixi never uploads their static data itself)', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 3);
+  const world = new Container();
+  // as many particles as entities, handed to the constructor: the binding adopts them and never needs to grow
+  // the list, while Pixi (8.22) uploads the quad corners, uvs and colours of such particles only when told to
+  const own = [0, 1, 2].map(() => new Particle({ texture: Texture.WHITE, anchorX: 0.5, anchorY: 0.5, scaleX: SIDE, scaleY: SIDE }));
+  const container = new ParticleContainer({ texture: Texture.WHITE, particles: own, dynamicProperties: { position: true, rotation: true } });
+  world.addChild(container);
+  const binding = bindParticles(runtime, container, { position: 'position', angle: 'angle' });
+  const frame = runtime.sample(timeAt(runtime, 0.5));
+  binding.update(frame);
+  expect(container.particleChildren).toEqual(own);
+  const expected = [0, 1, 2].map((i): [number, number] => [motionAt(i, 2.5).x, motionAt(i, 2.5).y]);
+  const { lit, markers } = await drawn(world, expected);
+  for (const [i, m] of markers.entries()) {
+    expect(m.n, `entity ${i}`).toBeGreaterThan(40);
+    expect(m.x).toBeCloseTo(expected[i]![0], 1);
+    expect(m.y).toBeCloseTo(expected[i]![1], 1);
+  }
+  expect(lit).toBe(markers.reduce((n, m) => n + m.n, 0));
+});
