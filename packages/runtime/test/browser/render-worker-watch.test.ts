@@ -1,0 +1,174 @@
+/**
+ * The page's watch over the render worker, and the blend kernels it runs. The render worker blends with the
+ * page's WebAssembly SIMD kernels over the handed-over memory (the JS ones where it has no WebAssembly, or the
+ * page asked for them); a render worker that throws raises `renderFault`, one that stops finishing frames
+ * (a draw that hangs, a worker terminated) raises `renderUnresponsive` (and `renderResponsive` when its frames
+ * come back), each with a console message naming the fix and a `stats().render` field; a hidden page is not a
+ * hung renderer. Counts and events only, never wall-clock timings.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createRenderWorkerRuntime, manualVisibility, type RenderWorkerRuntime, type VisibilityHook } from 'steadyframe';
+import type { MotionCommands } from './fixtures/motion.worker.ts';
+import { motionSchema } from './fixtures/schemas.ts';
+import { fixtureWorker, sleep, waitFor } from './helpers.ts';
+
+let runtime: RenderWorkerRuntime<typeof motionSchema, MotionCommands> | undefined;
+afterEach(() => {
+  runtime?.dispose();
+  runtime = undefined;
+  vi.restoreAllMocks();
+});
+
+type Counters = { drawn: number; checked: number; bad: number; firstBad: string };
+let serial = 0;
+
+async function watched(variant: string, options: { kernels?: 'js'; heartbeatTimeout?: number; visibility?: VisibilityHook } = {}) {
+  const name = `watched-${variant}-${serial++}`;
+  const renderWorker = new Worker(new URL('./fixtures/watched.render.ts', import.meta.url), { type: 'module', name });
+  runtime = await createRenderWorkerRuntime<typeof motionSchema, MotionCommands>({
+    worker: fixtureWorker('motion'),
+    renderWorker,
+    canvas: document.createElement('canvas'),
+    schema: motionSchema,
+    capacity: 4,
+    renderIn: 'worker',
+    visibility: options.visibility ?? manualVisibility(false),
+    ...(options.kernels === undefined ? {} : { kernels: options.kernels }),
+    ...(options.heartbeatTimeout === undefined ? {} : { heartbeatTimeout: options.heartbeatTimeout }),
+  });
+  const channel = new BroadcastChannel(name);
+  const counters = () =>
+    new Promise<Counters>((resolve) => {
+      channel.onmessage = (event: MessageEvent) => resolve(event.data as Counters);
+      channel.postMessage('counters');
+    });
+  const events: string[] = [];
+  for (const type of ['renderFault', 'renderUnresponsive', 'renderResponsive'] as const) runtime.on(type, () => events.push(type));
+  return { runtime, renderWorker, counters, events, close: () => channel.close() };
+}
+
+async function until(what: string, predicate: () => Promise<boolean> | boolean): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await predicate()) return;
+    await sleep(25);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('the blend kernels in the render worker', () => {
+  it("are the page's WebAssembly SIMD kernels, over the handed-over memory, and blend every frame right", async () => {
+    const { runtime, counters, close } = await watched('wasm');
+    await runtime.start();
+    await until('checked frames', async () => (await counters()).checked >= 20);
+    const { bad, firstBad } = await counters();
+    close();
+    expect(bad, firstBad).toBe(0);
+    const stats = await runtime.stats();
+    expect(stats.render.kernels).toBe('wasm-simd');
+    // and they ran: every blend of the three fields in wasm, none handed to JS (views not in their memory)
+    expect(stats.render.kernelCalls.wasm).toBeGreaterThanOrEqual(3 * 20);
+    expect(stats.render.kernelCalls.fallback).toBe(0);
+  });
+
+  it('are the JS kernels in a render worker without WebAssembly, still right', async () => {
+    const { runtime, counters, close } = await watched('no-wasm');
+    await runtime.start();
+    await until('checked frames', async () => (await counters()).checked >= 20);
+    const { bad, firstBad } = await counters();
+    close();
+    expect(bad, firstBad).toBe(0);
+    const stats = await runtime.stats();
+    expect(stats.render.kernels).toBe('js');
+    expect(stats.render.kernelCalls).toEqual({ wasm: 0, fallback: 0 });
+  });
+
+  it("are the JS kernels where the page asked for them (kernels: 'js': no memory to hand over)", async () => {
+    const { runtime, counters, close } = await watched('js', { kernels: 'js' });
+    await runtime.start();
+    await until('checked frames', async () => (await counters()).checked >= 10);
+    const { bad, firstBad } = await counters();
+    close();
+    expect(bad, firstBad).toBe(0);
+    expect((await runtime.stats()).render.kernels).toBe('js');
+  });
+});
+
+describe("the page's watch over the render worker", () => {
+  it('raises renderFault for a draw that throws, says so in the console, and the frames go on', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { runtime, counters, events, close } = await watched('throws');
+    const faults: Error[] = [];
+    runtime.on('renderFault', (fault) => faults.push(fault));
+    await runtime.start();
+    await until('the fault', () => faults.length > 0);
+    const drawn = (await counters()).drawn;
+    await until('frames after the throw', async () => (await counters()).drawn > drawn + 10);
+    close();
+    expect(faults).toHaveLength(1);
+    expect(faults[0]!.message).toMatch(/^steadyframe: the render worker threw: .*the draw threw on purpose/);
+    expect(faults[0]!.message).toContain('fix the renderer');
+    expect(error.mock.calls.map((call) => String(call[0]))).toContain(String(faults[0]));
+    expect(events).toEqual(['renderFault']);
+    const stats = await runtime.stats();
+    expect(stats.render.errors).toBe(1);
+    expect(stats.render.lastError).toContain('the draw threw on purpose');
+    expect(stats.render.unresponsive).toBe(false);
+  });
+
+  it('raises renderUnresponsive for a draw that hangs, and renderResponsive when its frames come back', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { runtime, counters, events, close } = await watched('hangs', { heartbeatTimeout: 400 });
+    const silences: number[] = [];
+    runtime.on('renderUnresponsive', ({ silentMs }) => silences.push(silentMs));
+    await runtime.start();
+    await until('renderUnresponsive', () => events.includes('renderUnresponsive'));
+    // stats() answers while the render worker cannot: its last answer, marked unresponsive
+    const stuck = await runtime.stats();
+    expect(stuck.render.unresponsive).toBe(true);
+    expect(error.mock.calls.map((call) => String(call[0])).some((m) => m.startsWith('steadyframe: the render worker finished no frame for'))).toBe(true);
+    await until('renderResponsive', () => events.includes('renderResponsive'));
+    const drawn = (await counters()).drawn;
+    await until('frames again', async () => (await counters()).drawn > drawn + 5);
+    close();
+    expect(events).toEqual(['renderUnresponsive', 'renderResponsive']);
+    expect(silences[0]).toBeGreaterThan(400);
+    expect((await runtime.stats()).render.unresponsive).toBe(false);
+  });
+
+  it('raises renderUnresponsive for a render worker terminated under it, and stats() still answers', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { runtime, renderWorker, counters, events, close } = await watched('terminated', { heartbeatTimeout: 300 });
+    await runtime.start();
+    await until('frames', async () => (await counters()).drawn >= 5);
+    close();
+    renderWorker.terminate();
+    await until('renderUnresponsive', () => events.includes('renderUnresponsive'));
+    const stats = await runtime.stats();
+    expect(stats.render.unresponsive).toBe(true);
+    const drawn = stats.render.drawn;
+    await sleep(200);
+    expect((await runtime.stats()).render.drawn).toBe(drawn);
+    // the simulation is the page's, untouched: it still answers
+    expect(stats.worker.tick).toBeGreaterThan(0);
+    expect(events).toEqual(['renderUnresponsive']);
+  });
+
+  it('does not take a hidden page, or a stopped runtime, for a hung renderer', async () => {
+    const error = vi.spyOn(console, 'error');
+    const visibility = manualVisibility(false);
+    const { runtime, counters, events, close } = await watched('hidden', { heartbeatTimeout: 200, visibility });
+    await runtime.start();
+    await until('frames', async () => (await counters()).drawn >= 5);
+    visibility.set(true);
+    await sleep(800); // four timeouts without a frame
+    visibility.set(false);
+    const drawn = (await counters()).drawn;
+    await until('frames again', async () => (await counters()).drawn > drawn + 5);
+    await runtime.stop();
+    await sleep(800);
+    close();
+    expect(events).toEqual([]);
+    expect(error).not.toHaveBeenCalled();
+    expect((await runtime.stats()).render.unresponsive).toBe(false);
+  });
+});
