@@ -17,6 +17,7 @@ import type { BlendBackend } from '../core/simd-kernel.ts';
 import type { RenderHostRemote, RenderProbe, RenderStats, RenderWorkerRemote } from '../render-worker/protocol.ts';
 import type { Schema } from '../core/schema.ts';
 import { rendererParts, sizeCanvas, type RendererSetup } from '../render-worker/renderer.ts';
+import { canvasSize, followCanvasSize } from './canvas-size.ts';
 import { alignClocks, type ClockSkew } from './clock-align.ts';
 import { Emitter } from './events.ts';
 import { createRuntime, type Frame, type Runtime, type RuntimeEvents, type RuntimeOptions, type RuntimeStats } from './runtime.ts';
@@ -37,7 +38,10 @@ export interface RenderWorkerRuntimeOptions<S extends Schema> extends Omit<Runti
   readonly fallback?: RendererSetup<S>;
   /** Where to draw: 'auto' (default: the render worker where it can), 'worker' (reject where it cannot), 'main'. */
   readonly renderIn?: 'auto' | 'worker' | 'main';
-  /** Forward the canvas's CSS size and devicePixelRatio to the renderer as they change (ResizeObserver). Default true. */
+  /**
+   * Forward the canvas's CSS size and devicePixelRatio to the renderer as they change (a ResizeObserver, and a
+   * resolution media query for a ratio change alone), in the render worker or on the page. Default true.
+   */
   readonly autoResize?: boolean;
 }
 
@@ -161,10 +165,6 @@ function warnFallback(reason: string): void {
   console.warn(`steadyframe: drawing on the main thread, not in the render worker: ${reason}`);
 }
 
-/** The canvas's CSS size (at least 1 x 1) and the page's device pixel ratio. */
-function canvasSize(canvas: HTMLCanvasElement): { width: number; height: number; dpr: number } {
-  return { width: Math.max(1, canvas.clientWidth || canvas.width), height: Math.max(1, canvas.clientHeight || canvas.height), dpr: globalThis.devicePixelRatio || 1 };
-}
 
 /**
  * Creates the runtime with its drawing in a render worker: the state buffer and input ring, the simulation
@@ -305,14 +305,8 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
     events.emit('visibility', event);
   });
   if (hidden) void renderRemote.setHidden(true);
-  let observer: ResizeObserver | null = null;
-  if (options.autoResize !== false && typeof ResizeObserver === 'function') {
-    observer = new ResizeObserver(() => {
-      const next = canvasSize(canvas);
-      void renderRemote.resize(next.width, next.height, next.dpr);
-    });
-    observer.observe(canvas);
-  }
+  const unfollow =
+    options.autoResize === false ? () => {} : followCanvasSize(canvas, (next) => void renderRemote.resize(next.width, next.height, next.dpr));
 
   return {
     ...forward(runtime),
@@ -374,7 +368,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
       disposed = true;
       clearInterval(timer);
       renderWorker.removeEventListener('error', onRenderError);
-      observer?.disconnect();
+      unfollow();
       unsubscribe();
       runtime.dispose();
       renderRemote[releaseProxy]();
@@ -462,9 +456,9 @@ async function createMainThreadRenderer<S extends Schema, C extends object>(
       cancelAnimationFrame(handle);
       handle = 0;
       await stop();
-    }, parts.resize, canvas);
+    }, parts.resize, canvas, options.autoResize !== false);
   }
-  return mainThreadRuntime(runtime, reason, () => drawn, () => runtime.start(), () => runtime.stop(), parts.resize, canvas);
+  return mainThreadRuntime(runtime, reason, () => drawn, () => runtime.start(), () => runtime.stop(), parts.resize, canvas, options.autoResize !== false);
 }
 
 function mainThreadRuntime<S extends Schema, C extends object>(
@@ -475,11 +469,13 @@ function mainThreadRuntime<S extends Schema, C extends object>(
   stop: () => Promise<void>,
   onResize: (width: number, height: number, dpr: number) => void,
   canvas: HTMLCanvasElement,
+  autoResize: boolean,
 ): RenderWorkerRuntime<S, C> {
   const resize = async (width: number, height: number, dpr: number): Promise<void> => {
     sizeCanvas(canvas, width, height, dpr);
     onResize(width, height, dpr);
   };
+  const unfollow = autoResize ? followCanvasSize(canvas, (next) => void resize(next.width, next.height, next.dpr)) : () => {};
   return {
     ...forward(runtime),
     on: (type, listener) => runtime.on(type, listener),
@@ -508,6 +504,9 @@ function mainThreadRuntime<S extends Schema, C extends object>(
         },
       };
     },
-    dispose: () => runtime.dispose(),
+    dispose() {
+      unfollow();
+      runtime.dispose();
+    },
   };
 }
