@@ -1,3 +1,4 @@
+/// <reference types="@vitest/browser-playwright" />
 /**
  * The render worker (the third thread) drawing with three.js into an OffscreenCanvas: frames keep coming while
  * the page's main thread is busy, every sampled frame is one consistent tick pair, and the page still controls
