@@ -36,6 +36,13 @@ export interface RenderWorkerRuntimeOptions<S extends Schema> extends Omit<Runti
    * it, those cases reject naming the reason.
    */
   readonly fallback?: RendererSetup<S>;
+  /**
+   * Ms without a finished frame in the render worker (the runtime started, the page visible) before
+   * `renderUnresponsive`; false: never. Default 5000: one frame is one long task there (a first frame that
+   * compiles shaders on a software GPU under load can take seconds), unlike the simulation's heartbeat, which
+   * beats inside long bursts (`heartbeatTimeout`).
+   */
+  readonly renderTimeout?: number | false;
   /** Where to draw: 'auto' (default: the render worker where it can), 'worker' (reject where it cannot), 'main'. */
   readonly renderIn?: 'auto' | 'worker' | 'main';
   /**
@@ -65,7 +72,7 @@ export interface RenderWorkerRuntimeStats extends RuntimeStats {
     readonly errors: number;
     /** The last one's message, or null. */
     readonly lastError: string | null;
-    /** The render worker finished no frame for `heartbeatTimeout` ms while it should have (see `renderUnresponsive`). */
+    /** The render worker finished no frame for `renderTimeout` ms while it should have (see `renderUnresponsive`). */
     readonly unresponsive: boolean;
   };
 }
@@ -158,6 +165,9 @@ function answerOf<T>(worker: Worker, answer: Promise<T>, timeout: number): Promi
   });
 }
 
+/** Ms without a finished render-worker frame before `renderUnresponsive`, by default (`renderTimeout`). */
+export const DEFAULT_RENDER_TIMEOUT = 5000;
+
 const warned = new Set<string>();
 function warnFallback(reason: string): void {
   if (warned.has(reason)) return;
@@ -180,6 +190,8 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
     throw new TypeError("steadyframe: options.renderWorker must be a Worker whose module calls exposeRenderer(setup) from 'steadyframe/render-worker'");
   }
   const wanted = options.renderIn ?? 'auto';
+  const renderTimeout = options.renderTimeout === false ? Number.POSITIVE_INFINITY : (options.renderTimeout ?? DEFAULT_RENDER_TIMEOUT);
+  if (!(renderTimeout > 0)) throw new RangeError(`steadyframe: renderTimeout must be a number of ms above 0, or false (never); got ${String(options.renderTimeout)}`);
   let reason = wanted === 'main' ? "renderIn: 'main' was asked for" : renderWorkerUnavailable(canvas);
   const renderRemote = wrap<RenderWorkerRemote>(renderWorker);
   const attachTimeout = options.attachTimeout ?? DEFAULT_ATTACH_TIMEOUT;
@@ -278,10 +290,11 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
     events.emit('renderFault', error);
   };
   renderWorker.addEventListener('error', onRenderError);
-  const watch = new RenderWatch(() => readBeat(beatWords).frames, heartbeatTimeout, (type, event) => {
+  const watch = new RenderWatch(() => readBeat(beatWords).frames, renderTimeout, (type, event) => {
     if (disposed) return;
+    // a warning, not an error: it may be one slow frame, and renderResponsive follows when frames come back
     if (type === 'renderUnresponsive') {
-      console.error(
+      console.warn(
         `steadyframe: the render worker finished no frame for ${Math.round(event.silentMs)} ms while the page was visible: ` +
           'its draw is stuck (a loop that never ends?), or the worker was terminated or crashed. The canvas is the render ' +
           "worker's, so the picture stays frozen: fix the renderer's draw, or dispose() this runtime and create it again " +
@@ -294,8 +307,8 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
   let hidden = visibility?.hidden === true;
   const watching = (): void => watch.expect(started && !hidden);
   // a few checks per timeout: silence is noticed within a quarter of it late at most (and a page stall later)
-  const timer = Number.isFinite(heartbeatTimeout)
-    ? setInterval(() => watch.check(performance.now()), Math.min(250, Math.max(20, heartbeatTimeout / 4)))
+  const timer = Number.isFinite(renderTimeout)
+    ? setInterval(() => watch.check(performance.now()), Math.min(250, Math.max(20, renderTimeout / 4)))
     : undefined;
 
   const unsubscribe = runtime.on('visibility', (event) => {
@@ -332,7 +345,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
       const main = await runtime.stats();
       // a render worker that hangs or was terminated never answers: then the last answer, marked by `unresponsive`
       if (!watch.unresponsive) {
-        const wait = Number.isFinite(heartbeatTimeout) ? heartbeatTimeout : DEFAULT_HEARTBEAT_TIMEOUT;
+        const wait = Number.isFinite(renderTimeout) ? renderTimeout : DEFAULT_RENDER_TIMEOUT;
         let timeout: ReturnType<typeof setTimeout> | undefined;
         const answer = await Promise.race([
           renderRemote.stats(),

@@ -113,8 +113,9 @@ export interface RuntimeEvents {
    */
   renderFault: Error;
   /**
-   * With a render worker only: it finished no frame for `heartbeatTimeout` ms while the page was visible and
-   * the runtime started (a draw that never returns, a worker terminated or crashed). The picture is frozen.
+   * With a render worker only: it finished no frame for `renderTimeout` ms while the page was visible and the
+   * runtime started (a draw that never returns, a worker terminated or crashed): the picture is frozen. The
+   * console gets a warning naming the fix.
    */
   renderUnresponsive: { readonly silentMs: number };
   /** With a render worker only: its frames came back after `renderUnresponsive`. */

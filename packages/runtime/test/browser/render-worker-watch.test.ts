@@ -22,7 +22,7 @@ afterEach(() => {
 type Counters = { drawn: number; checked: number; bad: number; firstBad: string };
 let serial = 0;
 
-async function watched(variant: string, options: { kernels?: 'js'; heartbeatTimeout?: number; visibility?: VisibilityHook } = {}) {
+async function watched(variant: string, options: { kernels?: 'js'; renderTimeout?: number; visibility?: VisibilityHook } = {}) {
   const name = `watched-${variant}-${serial++}`;
   const renderWorker = new Worker(new URL('./fixtures/watched.render.ts', import.meta.url), { type: 'module', name });
   runtime = await createRenderWorkerRuntime<typeof motionSchema, MotionCommands>({
@@ -34,7 +34,7 @@ async function watched(variant: string, options: { kernels?: 'js'; heartbeatTime
     renderIn: 'worker',
     visibility: options.visibility ?? manualVisibility(false),
     ...(options.kernels === undefined ? {} : { kernels: options.kernels }),
-    ...(options.heartbeatTimeout === undefined ? {} : { heartbeatTimeout: options.heartbeatTimeout }),
+    ...(options.renderTimeout === undefined ? {} : { renderTimeout: options.renderTimeout }),
   });
   const channel = new BroadcastChannel(name);
   const counters = () =>
@@ -116,8 +116,8 @@ describe("the page's watch over the render worker", () => {
   });
 
   it('raises renderUnresponsive for a draw that hangs, and renderResponsive when its frames come back', async () => {
-    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { runtime, counters, events, close } = await watched('hangs', { heartbeatTimeout: 400 });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { runtime, counters, events, close } = await watched('hangs', { renderTimeout: 400 });
     const silences: number[] = [];
     runtime.on('renderUnresponsive', ({ silentMs }) => silences.push(silentMs));
     await runtime.start();
@@ -125,7 +125,9 @@ describe("the page's watch over the render worker", () => {
     // stats() answers while the render worker cannot: its last answer, marked unresponsive
     const stuck = await runtime.stats();
     expect(stuck.render.unresponsive).toBe(true);
-    expect(error.mock.calls.map((call) => String(call[0])).some((m) => m.startsWith('steadyframe: the render worker finished no frame for'))).toBe(true);
+    // a warning (it may be one slow frame) naming the causes and the fix
+    const warning = warn.mock.calls.map((call) => String(call[0])).find((m) => m.startsWith('steadyframe: the render worker finished no frame for'));
+    expect(warning).toContain("fix the renderer's draw");
     await until('renderResponsive', () => events.includes('renderResponsive'));
     const drawn = (await counters()).drawn;
     await until('frames again', async () => (await counters()).drawn > drawn + 5);
@@ -136,8 +138,8 @@ describe("the page's watch over the render worker", () => {
   });
 
   it('raises renderUnresponsive for a render worker terminated under it, and stats() still answers', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { runtime, renderWorker, counters, events, close } = await watched('terminated', { heartbeatTimeout: 300 });
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { runtime, renderWorker, counters, events, close } = await watched('terminated', { renderTimeout: 300 });
     await runtime.start();
     await until('frames', async () => (await counters()).drawn >= 5);
     close();
@@ -155,8 +157,9 @@ describe("the page's watch over the render worker", () => {
 
   it('does not take a hidden page, or a stopped runtime, for a hung renderer', async () => {
     const error = vi.spyOn(console, 'error');
+    const warn = vi.spyOn(console, 'warn');
     const visibility = manualVisibility(false);
-    const { runtime, counters, events, close } = await watched('hidden', { heartbeatTimeout: 200, visibility });
+    const { runtime, counters, events, close } = await watched('hidden', { renderTimeout: 200, visibility });
     await runtime.start();
     await until('frames', async () => (await counters()).drawn >= 5);
     visibility.set(true);
@@ -169,6 +172,24 @@ describe("the page's watch over the render worker", () => {
     close();
     expect(events).toEqual([]);
     expect(error).not.toHaveBeenCalled();
+    expect(warn).not.toHaveBeenCalled();
     expect((await runtime.stats()).render.unresponsive).toBe(false);
+  });
+
+  it('takes renderTimeout in ms above 0, or false', async () => {
+    const options = (renderTimeout: number) => ({
+      worker: fixtureWorker('motion'),
+      renderWorker: new Worker(new URL('./fixtures/watched.render.ts', import.meta.url), { type: 'module' }),
+      canvas: document.createElement('canvas'),
+      schema: motionSchema,
+      capacity: 4,
+      renderTimeout,
+    });
+    for (const [value, message] of [[0, 'got 0'], [Number.NaN, 'got NaN']] as const) {
+      const made = options(value);
+      await expect(createRenderWorkerRuntime(made)).rejects.toThrow(`steadyframe: renderTimeout must be a number of ms above 0, or false (never); ${message}`);
+      made.worker.terminate();
+      made.renderWorker.terminate();
+    }
   });
 });

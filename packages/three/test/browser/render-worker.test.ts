@@ -107,6 +107,10 @@ describe.each(['cpu', 'gpu'] as const)('three.js in the render worker, %s path',
     if (path === 'cpu') {
       expect(after.checked).toBeGreaterThan(10);
       expect(after.bad, after.firstBad).toBe(0);
+    } else {
+      // the shader's blend, read back: each box lit where the motion puts it at the alpha drawn
+      expect(after.pixelChecked).toBeGreaterThan(10);
+      expect(after.pixelBad, after.firstPixelBad).toBe(0);
     }
     const stats = await runtime.stats();
     expect(stats.render).toMatchObject({ thread: 'worker', fallback: null, crossOriginIsolated: true });
