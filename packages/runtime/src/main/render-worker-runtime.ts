@@ -342,9 +342,9 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
     setInterpolation: async (interpolation) => renderRemote.setInterpolation(interpolation),
     resize: async (width, height, dpr) => renderRemote.resize(width, height, dpr),
     async stats() {
-      const main = await runtime.stats();
-      // a render worker that hangs or was terminated never answers: then the last answer, marked by `unresponsive`
-      if (!watch.unresponsive) {
+      // a render worker that hangs or was terminated never answers: then its last answer, marked `unresponsive`
+      const asked = async (): Promise<void> => {
+        if (watch.unresponsive) return;
         const wait = Number.isFinite(renderTimeout) ? renderTimeout : DEFAULT_RENDER_TIMEOUT;
         let timeout: ReturnType<typeof setTimeout> | undefined;
         const answer = await Promise.race([
@@ -353,7 +353,8 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
         ]);
         clearTimeout(timeout);
         if (answer !== null) renderStats = answer;
-      }
+      };
+      const [main] = await Promise.all([runtime.stats(), asked()]);
       const render = renderStats;
       return {
         ...main,
