@@ -22,7 +22,7 @@ afterEach(() => {
 type Counters = { drawn: number; checked: number; bad: number; firstBad: string };
 let serial = 0;
 
-async function watched(variant: string, options: { kernels?: 'js'; renderTimeout?: number; visibility?: VisibilityHook } = {}) {
+async function watched(variant: string, options: { kernels?: 'js'; renderTimeout?: number; visibility?: VisibilityHook | 'document' } = {}) {
   const name = `watched-${variant}-${serial++}`;
   const renderWorker = new Worker(new URL('./fixtures/watched.render.ts', import.meta.url), { type: 'module', name });
   runtime = await createRenderWorkerRuntime<typeof motionSchema, MotionCommands>({
@@ -32,14 +32,19 @@ async function watched(variant: string, options: { kernels?: 'js'; renderTimeout
     schema: motionSchema,
     capacity: 4,
     renderIn: 'worker',
-    visibility: options.visibility ?? manualVisibility(false),
+    // 'document': the runtime's own hook on document.visibilityState
+    ...(options.visibility === 'document' ? {} : { visibility: options.visibility ?? manualVisibility(false) }),
     ...(options.kernels === undefined ? {} : { kernels: options.kernels }),
     ...(options.renderTimeout === undefined ? {} : { renderTimeout: options.renderTimeout }),
   });
   const channel = new BroadcastChannel(name);
   const counters = () =>
-    new Promise<Counters>((resolve) => {
-      channel.onmessage = (event: MessageEvent) => resolve(event.data as Counters);
+    new Promise<Counters>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no counters from ${name} within 10 s`)), 10_000);
+      channel.onmessage = (event: MessageEvent) => {
+        clearTimeout(timer);
+        resolve(event.data as Counters);
+      };
       channel.postMessage('counters');
     });
   const events: string[] = [];
@@ -174,6 +179,33 @@ describe("the page's watch over the render worker", () => {
     expect(error).not.toHaveBeenCalled();
     expect(warn).not.toHaveBeenCalled();
     expect((await runtime.stats()).render.unresponsive).toBe(false);
+  });
+
+  it("follows the page's own visibility (document.visibilityState, no hook passed): hidden, no frames and no alarm", async () => {
+    const warn = vi.spyOn(console, 'warn');
+    let state: DocumentVisibilityState = 'visible';
+    const own = Object.getOwnPropertyDescriptor(document, 'visibilityState');
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    try {
+      const { runtime, counters, events, close } = await watched('document', { renderTimeout: 200, visibility: 'document' });
+      await runtime.start();
+      await until('frames', async () => (await counters()).drawn >= 5);
+      state = 'hidden';
+      document.dispatchEvent(new Event('visibilitychange'));
+      await until('the simulation told', async () => (await runtime.stats()).worker.hidden);
+      const hiddenAt = (await counters()).drawn;
+      await sleep(600); // three timeouts
+      expect((await counters()).drawn).toBeLessThanOrEqual(hiddenAt + 1);
+      state = 'visible';
+      document.dispatchEvent(new Event('visibilitychange'));
+      await until('frames again', async () => (await counters()).drawn > hiddenAt + 5);
+      close();
+      expect(events).toEqual([]);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      if (own === undefined) Reflect.deleteProperty(document, 'visibilityState');
+      else Object.defineProperty(document, 'visibilityState', own);
+    }
   });
 
   it('takes renderTimeout in ms above 0, or false', async () => {
