@@ -11,7 +11,7 @@
  * With `?draw=worker` the same scene (arena-renderer.ts) is drawn in a render worker instead: the page keeps the
  * keys, the HUD and the game state, and reads no frames (the render worker is the buffer's one reader).
  */
-import { createRenderWorkerRuntime, createRuntime, type RenderWorkerRuntime, type Runtime } from 'steadyframe';
+import { createRenderWorkerRuntime, createRuntime, type RenderWorkerRuntime, type RenderWorkerRuntimeStats, type Runtime } from 'steadyframe';
 import { setupArena } from './arena-renderer.ts';
 import { createHud } from './hud.ts';
 import type { GameState } from './game.ts';
@@ -36,6 +36,8 @@ export interface ArenaHooks {
   /** The worker's game state, polled a few times a second. */
   game: GameState | null;
   interval: number;
+  /** With the render worker: where it draws and how it is (`stats().render`); null when the page draws. */
+  render: RenderWorkerRuntimeStats['render'] | null;
 }
 
 declare global {
@@ -59,7 +61,7 @@ async function drawOnPage(): Promise<void> {
   addEventListener('resize', () => view.resize());
   bindKeyboard(runtime);
 
-  const hooks: ArenaHooks = { ready: false, runtime, drawnIn: 'main', renderFallback: null, frames: 0, bullets: 0, maxBullets: 0, ship: { x: 0, y: 0 }, game: null, interval: 0 };
+  const hooks: ArenaHooks = { ready: false, runtime, drawnIn: 'main', renderFallback: null, frames: 0, bullets: 0, maxBullets: 0, ship: { x: 0, y: 0 }, game: null, interval: 0, render: null };
   window.arena = hooks;
   runtime.on('interval', (change) => (hooks.interval = change.to));
 
@@ -106,6 +108,7 @@ async function drawInRenderWorker(): Promise<void> {
     ship: { x: 0, y: 0 },
     game: null,
     interval: 0,
+    render: null,
   };
   window.arena = hooks;
   await runtime.start();
@@ -125,6 +128,7 @@ function poll(runtime: Pick<Runtime<ArenaSchema, Commands>, 'stats' | 'commands'
     onFrames(stats.frames);
     hooks.game = game;
     hooks.interval = stats.pacing.interval;
+    if ('render' in stats) hooks.render = (stats as RenderWorkerRuntimeStats).render;
     hooks.ready = hooks.frames > 0;
     hud({ transport: runtime.transport, interval: stats.pacing.interval, refresh: stats.pacing.refreshPeriod, fps, game });
   };

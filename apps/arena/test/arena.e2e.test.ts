@@ -115,12 +115,22 @@ describe('the arena, built and served by vite preview', () => {
       await waitUntil(other, 'more frames from the render worker', `window.arena.frames > ${frames + 10}`);
       const shot = await other.locator('#view').screenshot();
       expect(shot.length).toBeGreaterThan(20_000);
+      // both widths: the view's new CSS size reaches the render worker, which draws on at it
+      const backingFits = "window.arena.render.canvas.width === Math.round(document.querySelector('#view').clientWidth * Math.min(devicePixelRatio, 2))";
+      for (const viewport of [{ width: 420, height: 800 }, { width: 1200, height: 820 }]) {
+        await other.setViewportSize(viewport);
+        await waitUntil(other, `the render worker's canvas at ${viewport.width} px`, backingFits);
+        const at = (await other.evaluate('window.arena.frames')) as number;
+        await waitUntil(other, `frames at ${viewport.width} px`, `window.arena.frames > ${at + 10}`);
+      }
+      expect(await other.evaluate('window.arena.render.errors')).toBe(0);
+      expect(await other.evaluate('window.arena.render.unresponsive')).toBe(false);
       // keys go from the page straight into the input ring: the game's step reads the press
       const presses = (await other.evaluate('window.arena.game.presses[1]')) as number;
       await other.keyboard.down('ArrowRight');
       await waitUntil(other, 'the press read by a step', `window.arena.game.presses[1] > ${presses}`);
       await other.keyboard.up('ArrowRight');
-      expect(otherErrors).toEqual([]);
+      expect(otherErrors, otherErrors.join('\n')).toEqual([]);
     } finally {
       await other.close();
     }

@@ -171,6 +171,18 @@ describe('the demo, built and served by vite preview', () => {
     expect(first.length).toBeGreaterThan(20_000);
     expect(Buffer.compare(first, second)).not.toBe(0);
     expect(await page.locator('#status').textContent()).toContain('drawn in the render worker');
+    // both widths: the panel's new CSS size reaches the render worker (its canvas's backing size follows) and it
+    // draws on
+    const backingFits = "window.demo.stats.render.canvas.width === Math.round(document.querySelector('#right').clientWidth * devicePixelRatio)";
+    for (const viewport of [{ width: 420, height: 900 }, { width: 1200, height: 820 }]) {
+      await page.setViewportSize(viewport);
+      await until(`the render worker's canvas at ${viewport.width} px`, backingFits);
+      const at = await read<number>('window.demo.stats.render.drawn');
+      await until(`frames at ${viewport.width} px`, `window.demo.stats.render.drawn > ${at + 10}`);
+    }
+    expect(await read('window.demo.stats.render.errors')).toBe(0);
+    expect(await read('window.demo.stats.render.unresponsive')).toBe(false);
+    expect(await read('window.demo.stats.render.kernels')).toBe('wasm-simd');
     await page.locator('#pageJank').selectOption('0');
     await page.locator('#drawIn').selectOption('main');
     await until('the page drawing again', "window.demo.drawnIn === 'main' && window.demo.runtime !== null");

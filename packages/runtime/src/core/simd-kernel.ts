@@ -72,6 +72,12 @@ export interface BlendKernels {
   readonly renderMemory: WebAssembly.Memory | null;
   /** Whether the wasm kernels use relaxed SIMD's fused multiply-add. */
   readonly relaxedSimd: boolean;
+  /**
+   * Calls the wasm kernels ran (`wasm`), and calls they handed to the JS kernels because the views were not in
+   * their memory or did not fit (`fallback`): a probe that the memory really is the one the views lie in. Both
+   * stay 0 for the JS backend.
+   */
+  readonly calls: { readonly wasm: number; readonly fallback: number };
   /** Component-wise lerp of `elements` float32s, like `lerpField`. */
   lerp(previous: Float32Array, current: Float32Array, out: Float32Array, elements: number, alpha: number): void;
   /** `count` quaternions (x y z w) by nlerp, like `quaternionField`. */
@@ -434,6 +440,7 @@ const jsKernels: BlendKernels = {
   memory: null,
   renderMemory: null,
   relaxedSimd: false,
+  calls: { wasm: 0, fallback: 0 },
   lerp: lerpField,
   nlerp: quaternionField,
   angle: angleField,
@@ -492,6 +499,7 @@ export function createBlendKernels(options: BlendKernelOptions = {}): BlendKerne
   }
   if (wasm === null) return jsKernels;
   const exports = wasm;
+  const calls = { wasm: 0, fallback: 0 };
   /**
    * The kernel for these views, or null (then the JS kernels run): in place when all three lie in `memory`,
    * the writing-out one when the output lies in `renderMemory`; and only for `n` floats, 0 or more, that fit
@@ -501,15 +509,24 @@ export function createBlendKernels(options: BlendKernelOptions = {}): BlendKerne
    */
   const pick = (inPlace: Kernel, out: Kernel | undefined, a: Float32Array, b: Float32Array, o: Float32Array, n: number): Kernel | null => {
     const buffer = memory.buffer;
-    if (a.buffer !== buffer || b.buffer !== buffer || !(n >= 0 && n <= a.length && n <= b.length && n <= o.length)) return null;
-    if (o.buffer === buffer) return inPlace;
-    return out !== undefined && o.buffer === renderMemory?.buffer ? out : null;
+    const kernel =
+      a.buffer !== buffer || b.buffer !== buffer || !(n >= 0 && n <= a.length && n <= b.length && n <= o.length)
+        ? null
+        : o.buffer === buffer
+          ? inPlace
+          : out !== undefined && o.buffer === renderMemory?.buffer
+            ? out
+            : null;
+    if (kernel === null) calls.fallback++;
+    else calls.wasm++;
+    return kernel;
   };
   return {
     backend: 'wasm-simd',
     memory,
     renderMemory,
     relaxedSimd: relaxed,
+    calls,
     lerp(previous, current, out, elements, alpha) {
       const kernel = pick(exports.lerp, exports.lerpOut, previous, current, out, elements);
       if (kernel === null) lerpField(previous, current, out, elements, alpha);

@@ -40,6 +40,11 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
   readonly now: Clock;
   readonly commands: Remote<C>;
   readonly kernels: BlendBackend;
+  /**
+   * The shared WebAssembly.Memory the state buffer lies in, where the wasm SIMD kernels run (null with the JS
+   * kernels): createRenderWorkerRuntime hands it to the render worker so it blends with the same kernels.
+   */
+  readonly wasmMemory: WebAssembly.Memory | null;
   readonly transport: TransportKind;
   readonly views: SharedViews<S> | null;
   readonly reader: StateReader<S>;
@@ -81,6 +86,7 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
     this.commands = (parts.remote as unknown as { commands: Remote<C> }).commands;
     this.now = createSharedClock(parts.anchor);
     this.kernels = parts.simd === null ? 'js' : 'wasm-simd';
+    this.wasmMemory = parts.simd?.kernels.memory ?? null;
     this.#watchdog = new Watchdog(
       transport.header,
       parts.heartbeatTimeout,

@@ -12,13 +12,17 @@ import type { Clock } from '../core/clock.ts';
 import type { InputWriter } from '../core/input-ring.ts';
 import type { Layout } from '../core/layout.ts';
 import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from '../core/protocol.ts';
-import type { RenderHostRemote, RenderProbe, RenderWorkerRemote } from '../render-worker/protocol.ts';
+import { createRenderBeat, readBeat } from '../core/render-beat.ts';
+import type { BlendBackend } from '../core/simd-kernel.ts';
+import type { RenderHostRemote, RenderProbe, RenderStats, RenderWorkerRemote } from '../render-worker/protocol.ts';
 import type { Schema } from '../core/schema.ts';
 import { rendererParts, sizeCanvas, type RendererSetup } from '../render-worker/renderer.ts';
+import { canvasSize, followCanvasSize } from './canvas-size.ts';
 import { alignClocks, type ClockSkew } from './clock-align.ts';
 import { Emitter } from './events.ts';
 import { createRuntime, type Frame, type Runtime, type RuntimeEvents, type RuntimeOptions, type RuntimeStats } from './runtime.ts';
-import { DEFAULT_ATTACH_TIMEOUT, DEFAULT_HEARTBEAT_TIMEOUT } from './runtime-setup.ts';
+import { RenderWatch } from './render-watch.ts';
+import { DEFAULT_ATTACH_TIMEOUT, DEFAULT_HEARTBEAT_TIMEOUT, setUpRuntime } from './runtime-setup.ts';
 import { documentVisibility } from './visibility.ts';
 
 export interface RenderWorkerRuntimeOptions<S extends Schema> extends Omit<RuntimeOptions<S>, 'draw' | 'transport'> {
@@ -32,9 +36,19 @@ export interface RenderWorkerRuntimeOptions<S extends Schema> extends Omit<Runti
    * it, those cases reject naming the reason.
    */
   readonly fallback?: RendererSetup<S>;
+  /**
+   * Ms without a finished frame in the render worker (the runtime started, the page visible) before
+   * `renderUnresponsive`; false: never. Default 5000: one frame is one long task there (a first frame that
+   * compiles shaders on a software GPU under load can take seconds), unlike the simulation's heartbeat, which
+   * beats inside long bursts (`heartbeatTimeout`).
+   */
+  readonly renderTimeout?: number | false;
   /** Where to draw: 'auto' (default: the render worker where it can), 'worker' (reject where it cannot), 'main'. */
   readonly renderIn?: 'auto' | 'worker' | 'main';
-  /** Forward the canvas's CSS size and devicePixelRatio to the renderer as they change (ResizeObserver). Default true. */
+  /**
+   * Forward the canvas's CSS size and devicePixelRatio to the renderer as they change (a ResizeObserver, and a
+   * resolution media query for a ratio change alone), in the render worker or on the page. Default true.
+   */
   readonly autoResize?: boolean;
 }
 
@@ -48,6 +62,18 @@ export interface RenderWorkerRuntimeStats extends RuntimeStats {
     readonly drawn: number;
     /** The drawing realm's `crossOriginIsolated`. */
     readonly crossOriginIsolated: boolean;
+    /** The blend kernels the drawing thread's sampler runs ('wasm-simd' in the render worker too, where the page's memory could be handed over). */
+    readonly kernels: BlendBackend;
+    /** Calls the wasm kernels ran and calls they handed to the JS ones, in the drawing thread (0 and 0 with JS kernels; on the page, not counted: 0 and 0). */
+    readonly kernelCalls: { readonly wasm: number; readonly fallback: number };
+    /** The canvas's backing size (its CSS size times the device pixel ratio, as the last resize set it). */
+    readonly canvas: { readonly width: number; readonly height: number };
+    /** Errors the render worker threw after set-up (its `error` events: a throwing draw, say); 0 on the page. */
+    readonly errors: number;
+    /** The last one's message, or null. */
+    readonly lastError: string | null;
+    /** The render worker finished no frame for `renderTimeout` ms while it should have (see `renderUnresponsive`). */
+    readonly unresponsive: boolean;
   };
 }
 
@@ -139,6 +165,9 @@ function answerOf<T>(worker: Worker, answer: Promise<T>, timeout: number): Promi
   });
 }
 
+/** Ms without a finished render-worker frame before `renderUnresponsive`, by default (`renderTimeout`). */
+export const DEFAULT_RENDER_TIMEOUT = 5000;
+
 const warned = new Set<string>();
 function warnFallback(reason: string): void {
   if (warned.has(reason)) return;
@@ -146,10 +175,6 @@ function warnFallback(reason: string): void {
   console.warn(`steadyframe: drawing on the main thread, not in the render worker: ${reason}`);
 }
 
-/** The canvas's CSS size (at least 1 x 1) and the page's device pixel ratio. */
-function canvasSize(canvas: HTMLCanvasElement): { width: number; height: number; dpr: number } {
-  return { width: Math.max(1, canvas.clientWidth || canvas.width), height: Math.max(1, canvas.clientHeight || canvas.height), dpr: globalThis.devicePixelRatio || 1 };
-}
 
 /**
  * Creates the runtime with its drawing in a render worker: the state buffer and input ring, the simulation
@@ -165,6 +190,8 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
     throw new TypeError("steadyframe: options.renderWorker must be a Worker whose module calls exposeRenderer(setup) from 'steadyframe/render-worker'");
   }
   const wanted = options.renderIn ?? 'auto';
+  const renderTimeout = options.renderTimeout === false ? Number.POSITIVE_INFINITY : (options.renderTimeout ?? DEFAULT_RENDER_TIMEOUT);
+  if (!(renderTimeout > 0)) throw new RangeError(`steadyframe: renderTimeout must be a number of ms above 0, or false (never); got ${String(options.renderTimeout)}`);
   let reason = wanted === 'main' ? "renderIn: 'main' was asked for" : renderWorkerUnavailable(canvas);
   const renderRemote = wrap<RenderWorkerRemote>(renderWorker);
   const attachTimeout = options.attachTimeout ?? DEFAULT_ATTACH_TIMEOUT;
@@ -189,7 +216,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
   const events = new Emitter<RuntimeEvents>();
   events.on('fault', options.onError ?? ((error) => console.error(error)));
   const visibility = options.visibility === undefined ? documentVisibility() : options.visibility;
-  const runtime = await createRuntime<S, C>({
+  const runtime = await setUpRuntime<S, C>({
     ...options,
     transport: 'shared',
     visibility,
@@ -208,6 +235,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
   const offscreen = canvas.transferControlToOffscreen();
   const heartbeatTimeout =
     options.heartbeatTimeout === false ? Number.POSITIVE_INFINITY : (options.heartbeatTimeout ?? DEFAULT_HEARTBEAT_TIMEOUT);
+  const beatWords = createRenderBeat();
   try {
     await answerOf(renderWorker, renderRemote.init(
       // the canvas and the port move to the render worker; the buffer is shared
@@ -216,6 +244,9 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
           canvas: offscreen,
           host: channel.port2,
           buffer: runtime.views!.buffer as SharedArrayBuffer,
+          // the page's SIMD kernels' shared memory (a shared WebAssembly.Memory posts like the buffer)
+          memory: runtime.wasmMemory,
+          beat: beatWords.buffer,
           schema: options.schema,
           capacity: options.capacity,
           maxSpins: options.maxSpins ?? 10_000,
@@ -236,20 +267,59 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
   }
   // the render worker's clock against the page's, corrected as the simulation worker's was
   await alignClocks(renderRemote as unknown as Remote<SimulationRemote>, runtime.now);
+  // answered while the render worker surely can: what stats() shows if it later cannot answer
+  let renderStats: RenderStats = await renderRemote.stats();
+
+  // the page's watch over the render worker: its error events, and silence on the render beat
+  let errors = 0;
+  let lastError: string | null = null;
+  const reported = new Set<string>();
+  const onRenderError = (event: ErrorEvent): void => {
+    event.preventDefault();
+    errors++;
+    lastError = event.message || 'an error without a message (a script that failed to load?)';
+    const where = event.filename ? ` (${event.filename}:${event.lineno})` : '';
+    const error = new Error(
+      `steadyframe: the render worker threw: ${lastError}${where}. Its frames go on where they can; fix the renderer ` +
+        "(the setup or draw its module hands exposeRenderer), or handle runtime.on('renderFault')",
+    );
+    if (!reported.has(lastError)) {
+      reported.add(lastError);
+      console.error(error);
+    }
+    events.emit('renderFault', error);
+  };
+  renderWorker.addEventListener('error', onRenderError);
+  const watch = new RenderWatch(() => readBeat(beatWords).frames, renderTimeout, (type, event) => {
+    if (disposed) return;
+    // a warning, not an error: it may be one slow frame, and renderResponsive follows when frames come back
+    if (type === 'renderUnresponsive') {
+      console.warn(
+        `steadyframe: the render worker finished no frame for ${Math.round(event.silentMs)} ms while the page was visible: ` +
+          'its draw is stuck (a loop that never ends?), or the worker was terminated or crashed. The canvas is the render ' +
+          "worker's, so the picture stays frozen: fix the renderer's draw, or dispose() this runtime and create it again " +
+          "(renderIn: 'main' draws on the page)",
+      );
+    }
+    events.emit(type, event);
+  });
+  let started = false;
+  let hidden = visibility?.hidden === true;
+  const watching = (): void => watch.expect(started && !hidden);
+  // a few checks per timeout: silence is noticed within a quarter of it late at most (and a page stall later)
+  const timer = Number.isFinite(renderTimeout)
+    ? setInterval(() => watch.check(performance.now()), Math.min(250, Math.max(20, renderTimeout / 4)))
+    : undefined;
 
   const unsubscribe = runtime.on('visibility', (event) => {
+    hidden = event.hidden;
+    watching();
     void renderRemote.setHidden(event.hidden);
     events.emit('visibility', event);
   });
-  if (visibility?.hidden === true) void renderRemote.setHidden(true);
-  let observer: ResizeObserver | null = null;
-  if (options.autoResize !== false && typeof ResizeObserver === 'function') {
-    observer = new ResizeObserver(() => {
-      const next = canvasSize(canvas);
-      void renderRemote.resize(next.width, next.height, next.dpr);
-    });
-    observer.observe(canvas);
-  }
+  if (hidden) void renderRemote.setHidden(true);
+  const unfollow =
+    options.autoResize === false ? () => {} : followCanvasSize(canvas, (next) => void renderRemote.resize(next.width, next.height, next.dpr));
 
   return {
     ...forward(runtime),
@@ -260,28 +330,59 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
     async start() {
       await runtime.start();
       await renderRemote.start();
+      started = true;
+      watching();
     },
     async stop() {
+      started = false;
+      watching();
       await renderRemote.stop();
       await runtime.stop();
     },
     setInterpolation: async (interpolation) => renderRemote.setInterpolation(interpolation),
     resize: async (width, height, dpr) => renderRemote.resize(width, height, dpr),
     async stats() {
-      const [main, render] = await Promise.all([runtime.stats(), renderRemote.stats()]);
+      // a render worker that hangs or was terminated never answers: then its last answer, marked `unresponsive`
+      const asked = async (): Promise<void> => {
+        if (watch.unresponsive) return;
+        const wait = Number.isFinite(renderTimeout) ? renderTimeout : DEFAULT_RENDER_TIMEOUT;
+        let timeout: ReturnType<typeof setTimeout> | undefined;
+        const answer = await Promise.race([
+          renderRemote.stats(),
+          new Promise<null>((resolve) => (timeout = setTimeout(() => resolve(null), wait))),
+        ]);
+        clearTimeout(timeout);
+        if (answer !== null) renderStats = answer;
+      };
+      const [main] = await Promise.all([runtime.stats(), asked()]);
+      const render = renderStats;
       return {
         ...main,
         frames: render.frames,
         lock: render.lock,
         sampling: render.sampling,
         pacing: render.pacing,
-        render: { thread: 'worker', fallback: null, drawn: render.drawn, crossOriginIsolated: render.crossOriginIsolated },
+        render: {
+          thread: 'worker',
+          fallback: null,
+          // from the beat: fresh even when the render worker cannot answer
+          drawn: readBeat(beatWords).drawn,
+          crossOriginIsolated: render.crossOriginIsolated,
+          kernels: render.kernels,
+          kernelCalls: render.kernelCalls,
+          canvas: render.canvas,
+          errors,
+          lastError,
+          unresponsive: watch.unresponsive,
+        },
       };
     },
     dispose() {
       if (disposed) return;
       disposed = true;
-      observer?.disconnect();
+      clearInterval(timer);
+      renderWorker.removeEventListener('error', onRenderError);
+      unfollow();
       unsubscribe();
       runtime.dispose();
       renderRemote[releaseProxy]();
@@ -369,9 +470,9 @@ async function createMainThreadRenderer<S extends Schema, C extends object>(
       cancelAnimationFrame(handle);
       handle = 0;
       await stop();
-    }, parts.resize, canvas);
+    }, parts.resize, canvas, options.autoResize !== false);
   }
-  return mainThreadRuntime(runtime, reason, () => drawn, () => runtime.start(), () => runtime.stop(), parts.resize, canvas);
+  return mainThreadRuntime(runtime, reason, () => drawn, () => runtime.start(), () => runtime.stop(), parts.resize, canvas, options.autoResize !== false);
 }
 
 function mainThreadRuntime<S extends Schema, C extends object>(
@@ -382,11 +483,13 @@ function mainThreadRuntime<S extends Schema, C extends object>(
   stop: () => Promise<void>,
   onResize: (width: number, height: number, dpr: number) => void,
   canvas: HTMLCanvasElement,
+  autoResize: boolean,
 ): RenderWorkerRuntime<S, C> {
   const resize = async (width: number, height: number, dpr: number): Promise<void> => {
     sizeCanvas(canvas, width, height, dpr);
     onResize(width, height, dpr);
   };
+  const unfollow = autoResize ? followCanvasSize(canvas, (next) => void resize(next.width, next.height, next.dpr)) : () => {};
   return {
     ...forward(runtime),
     on: (type, listener) => runtime.on(type, listener),
@@ -399,8 +502,25 @@ function mainThreadRuntime<S extends Schema, C extends object>(
     resize,
     async stats() {
       const stats = await runtime.stats();
-      return { ...stats, render: { thread: 'main', fallback: reason, drawn: drawn(), crossOriginIsolated: globalThis.crossOriginIsolated === true } };
+      return {
+        ...stats,
+        render: {
+          thread: 'main',
+          fallback: reason,
+          drawn: drawn(),
+          crossOriginIsolated: globalThis.crossOriginIsolated === true,
+          kernels: runtime.kernels,
+          kernelCalls: { wasm: 0, fallback: 0 },
+          canvas: { width: canvas.width, height: canvas.height },
+          errors: 0,
+          lastError: null,
+          unresponsive: false,
+        },
+      };
     },
-    dispose: () => runtime.dispose(),
+    dispose() {
+      unfollow();
+      runtime.dispose();
+    },
   };
 }

@@ -66,7 +66,7 @@ function checkSetup(setup: unknown): void {
   }
 }
 
-export async function setUpRuntime<S extends Schema, C extends object>(options: RuntimeOptions<S>, seams: RuntimeSeams = {}): Promise<Runtime<S, C>> {
+export async function setUpRuntime<S extends Schema, C extends object>(options: RuntimeOptions<S>, seams: RuntimeSeams = {}): Promise<MainRuntime<S, C>> {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`steadyframe: createRuntime() takes an options object ({ worker, schema, capacity, ... }); got ${describeValue(options)}`);
   }

@@ -106,6 +106,20 @@ export interface RuntimeEvents {
    * them since attach (READER_STALLS).
    */
   readerStall: { readonly stalls: number };
+  /**
+   * With a render worker (`createRenderWorkerRuntime`) only: it threw after set-up (its `error` event: a draw,
+   * or a callback of the renderer's). Its loop schedules the next frame before it draws, so frames go on where
+   * they can; `stats().render.errors` counts them, and the console gets each distinct message once.
+   */
+  renderFault: Error;
+  /**
+   * With a render worker only: it finished no frame for `renderTimeout` ms while the page was visible and the
+   * runtime started (a draw that never returns, a worker terminated or crashed): the picture is frozen. The
+   * console gets a warning naming the fix.
+   */
+  renderUnresponsive: { readonly silentMs: number };
+  /** With a render worker only: its frames came back after `renderUnresponsive`. */
+  renderResponsive: { readonly silentMs: number };
 }
 
 /**

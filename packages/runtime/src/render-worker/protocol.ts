@@ -6,6 +6,7 @@
  */
 import type { SimulationInfo, WorkerStats } from '../core/protocol.ts';
 import type { Schema } from '../core/schema.ts';
+import type { BlendBackend } from '../core/simd-kernel.ts';
 import type { RuntimeStats } from '../main/runtime.ts';
 
 /** What the render worker can do, asked before the canvas is transferred (a canvas transferred cannot come back). */
@@ -23,6 +24,14 @@ export interface RenderInit<S extends Schema> {
   readonly host: MessagePort;
   /** The state buffer the simulation worker publishes into (the WebAssembly memory's buffer with SIMD). */
   readonly buffer: SharedArrayBuffer;
+  /**
+   * The page's shared WebAssembly.Memory that `buffer` is the buffer of (it posts between threads like the
+   * buffer), so the render worker blends with the same SIMD kernels over the same memory; null where the page
+   * made none (`kernels: 'js'`, no SIMD): the JS kernels then.
+   */
+  readonly memory: WebAssembly.Memory | null;
+  /** The render beat (render-beat.ts): the render worker counts its finished frames there for the page's watch. */
+  readonly beat: SharedArrayBuffer;
   readonly schema: S;
   readonly capacity: number;
   readonly maxSpins: number;
@@ -44,6 +53,12 @@ export type RenderStats = Pick<RuntimeStats, 'frames' | 'lock' | 'sampling' | 'p
   readonly drawn: number;
   /** The render worker realm's `crossOriginIsolated`. */
   readonly crossOriginIsolated: boolean;
+  /** The blend kernels the render worker's sampler runs: the page's wasm SIMD ones over the handed-over memory, or JS. */
+  readonly kernels: BlendBackend;
+  /** Calls the wasm kernels ran, and handed to the JS ones (BlendKernels.calls): 0 and 0 with the JS kernels. */
+  readonly kernelCalls: { readonly wasm: number; readonly fallback: number };
+  /** The OffscreenCanvas's backing size now (CSS size times the device pixel ratio, as the last resize set it). */
+  readonly canvas: { readonly width: number; readonly height: number };
 };
 
 /** The page's calls into the render worker. */

@@ -12,10 +12,12 @@
 import { wrap, type Remote } from 'comlink';
 import type { Clock } from '../core/clock.ts';
 import { writeNextFrame } from '../core/doorbell.ts';
-import { computeLayout, createSharedViews, F64, type Layout } from '../core/layout.ts';
+import { computeLayout, createSharedViews, F64, fieldViews, type Layout } from '../core/layout.ts';
+import { beat } from '../core/render-beat.ts';
+import { createBlendKernels, type BlendKernels } from '../core/simd-kernel.ts';
 import type { SimulationInfo, SimulationRemote } from '../core/protocol.ts';
 import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from './protocol.ts';
-import type { Schema } from '../core/schema.ts';
+import type { FieldViews, Schema } from '../core/schema.ts';
 import { SlotReader } from '../core/slots.ts';
 import { FrameLoop, pacingStats } from '../main/frame-loop.ts';
 import type { FramePacerOptions } from '../main/frame-pacer.ts';
@@ -92,6 +94,8 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
   let loop: FrameLoop<S> | null = null;
   let parts: ReturnType<typeof rendererParts<S>> | null = null;
   let canvas: OffscreenCanvas | null = null;
+  let beatWords: Int32Array | null = null;
+  let simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null = null;
   let watchdog: Watchdog | null = null;
   let source: SlotReader<S> | null = null;
   /** Ms to add to this worker's performance.now() (and rAF timestamps) for the shared clock. */
@@ -107,15 +111,20 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
     // schedule first, so a throwing draw does not end the loop
     handle = scope.requestAnimationFrame!(onFrame);
     const time = timestamp + offset;
+    let drew = false;
     if (parts.sample) {
       const frame = loop.frameAt(time);
-      if (frame === null) return;
-      drawn++;
-      parts.draw(frame, time);
+      if (frame !== null) {
+        parts.draw(frame, time);
+        drew = true;
+      }
     } else if (loop.paced(time, false)) {
-      drawn++;
       parts.draw(loop.frame, time);
+      drew = true;
     }
+    if (drew) drawn++;
+    // reached only when draw returned: a draw that hangs or throws stops the beat the page watches
+    beat(beatWords!, drew);
   };
   const schedule = (): void => {
     if (running && !hidden && handle === 0) handle = scope.requestAnimationFrame!(onFrame);
@@ -134,7 +143,17 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       if (loop !== null) throw new Error('steadyframe: this render worker is already initialised; make one render worker per runtime');
       const schema = config.schema as S;
       const layout = computeLayout(schema, config.capacity);
-      const views = createSharedViews<S>(config.buffer, schema, config.capacity);
+      // with the page's WebAssembly.Memory, the views lie over its buffer (the buffer object the kernels compare
+      // views against; the structured clone makes config.buffer that same object) and the wasm SIMD kernels blend
+      // them, as on the page; the scratch block after the layout is the page's, unused there (it reads nothing).
+      // No WebAssembly here (or no memory handed over): the JS kernels, over the same buffer
+      const memory = config.memory;
+      if (memory !== null) {
+        const kernels = createBlendKernels({ memory, renderBytes: layout.blockBytes });
+        if (kernels.backend === 'wasm-simd') simd = { kernels, scratch: fieldViews<S>(memory.buffer, layout.totalBytes, layout) };
+      }
+      const views = createSharedViews<S>(simd === null ? config.buffer : (memory!.buffer as unknown as SharedArrayBuffer), schema, config.capacity);
+      beatWords = new Int32Array(config.beat);
       // the shared clock is this realm's timeOrigin + now less the page's time origin (the header's anchor)
       offset = performance.timeOrigin - views.f64[F64.CLOCK_ANCHOR]!;
       const now: Clock = () => offset + performance.now();
@@ -157,7 +176,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       // the watchdog asks the simulation's stats for a fault or an overload: only the page can, so it asks the page
       const simulation = { stats: () => host.workerStats() } as unknown as Remote<SimulationRemote>;
       watchdog = new Watchdog(views.i32, config.heartbeatTimeout, simulation, emit, () => true);
-      loop = new FrameLoop<S>(schema, layout, transport, null, watchdog, now, {
+      loop = new FrameLoop<S>(schema, layout, transport, simd, watchdog, now, {
         draw: undefined,
         interpolation: config.interpolation as InterpolationOptions<S> | undefined,
         pacing: config.pacing as Omit<FramePacerOptions, 'onChange'> | undefined,
@@ -218,6 +237,9 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         sampling: { ...loop.sampler.stats },
         pacing: pacingStats(loop.pacer),
         crossOriginIsolated: scope.crossOriginIsolated === true,
+        kernels: simd === null ? 'js' : 'wasm-simd',
+        kernelCalls: { ...(simd?.kernels.calls ?? { wasm: 0, fallback: 0 }) },
+        canvas: { width: canvas!.width, height: canvas!.height },
       };
     },
   };

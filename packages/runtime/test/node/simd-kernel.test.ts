@@ -24,6 +24,24 @@ describe('WebAssembly SIMD blend kernels', () => {
     expect(createBlendKernels({ relaxedSimd: false }).relaxedSimd).toBe(false);
   });
 
+  it('count the calls they ran in wasm and the ones handed to JS (views outside their memory)', () => {
+    const kernels = createBlendKernels();
+    const inMemory = (offset: number) => new Float32Array(kernels.memory!.buffer, offset, 8);
+    const [a, b, out] = [inMemory(0), inMemory(64), inMemory(128)];
+    a.fill(0);
+    b.fill(2);
+    kernels.lerp(a, b, out, 8, 0.5);
+    kernels.angle(a, b, out, 8, 0.5);
+    expect(kernels.calls).toEqual({ wasm: 2, fallback: 0 });
+    expect([...out]).toEqual(new Array(8).fill(1));
+    // the same values in a plain buffer: the JS kernels blend them, and the probe says so
+    const plain = new Float32Array(8);
+    kernels.lerp(new Float32Array(8), new Float32Array(8).fill(4), plain, 8, 0.5);
+    expect([...plain]).toEqual(new Array(8).fill(2));
+    expect(kernels.calls).toEqual({ wasm: 2, fallback: 1 });
+    expect(createBlendKernels({ backend: 'js' }).calls).toEqual({ wasm: 0, fallback: 0 });
+  });
+
   // issue #14 bug 4: the bounds check was n <= length only; a negative count reached the wasm loops, which take
   // it as a huge unsigned count and write past the output (or trap every frame)
   it('never blend a negative count: memory around the output stays as it was', () => {

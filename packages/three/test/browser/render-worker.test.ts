@@ -1,9 +1,11 @@
+/// <reference types="@vitest/browser-playwright" />
 /**
  * The render worker (the third thread) drawing with three.js into an OffscreenCanvas: frames keep coming while
  * the page's main thread is busy, every sampled frame is one consistent tick pair, and the page still controls
  * the simulation. Counts and orders only, never wall-clock timings.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cdp } from 'vitest/browser';
 import { createRenderWorkerRuntime, manualVisibility, type RenderWorkerRuntime } from 'steadyframe';
 import { motionSchema } from './fixtures/schema.ts';
 import type { MotionCommands } from './fixtures/motion.worker.ts';
@@ -105,6 +107,10 @@ describe.each(['cpu', 'gpu'] as const)('three.js in the render worker, %s path',
     if (path === 'cpu') {
       expect(after.checked).toBeGreaterThan(10);
       expect(after.bad, after.firstBad).toBe(0);
+    } else {
+      // the shader's blend, read back: each box lit where the motion puts it at the alpha drawn
+      expect(after.pixelChecked).toBeGreaterThan(10);
+      expect(after.pixelBad, after.firstPixelBad).toBe(0);
     }
     const stats = await runtime.stats();
     expect(stats.render).toMatchObject({ thread: 'worker', fallback: null, crossOriginIsolated: true });
@@ -195,4 +201,36 @@ it('a hidden page stops the render worker\'s frames and tells the simulation; sh
   expect((await runtime.stats()).worker.hidden).toBe(false);
   expect(events).toEqual([true, false]);
   close();
+});
+
+describe.each(['worker', 'main'] as const)('drawn in the %s thread', (renderIn) => {
+  it("follows the canvas's CSS size and the device pixel ratio by itself (no runtime.resize)", async () => {
+    const { runtime, counters, close } = await renderWorkerRuntime('cpu', renderIn);
+    expect(runtime.renderer).toBe(renderIn);
+    await runtime.start();
+    await waitUntil('frames', async () => (await counters()).drawn >= 3);
+    const has = async (r: number[]) =>
+      (await counters()).resizes.some((seen) => seen.length === r.length && seen.every((v, i) => v === r[i]));
+    // the CSS size: the ResizeObserver
+    canvas!.style.width = '120px';
+    await waitUntil('the new CSS width', () => has([120, 72, 1, 120, 72]));
+    // the ratio: each resize carries the page's devicePixelRatio of the moment (CDP's emulated ratio fires no
+    // event inside the test's frame, so the CSS size changes with it; a ratio change alone is caught by a
+    // resolution media query in a real page)
+    const session = cdp();
+    await session.send('Emulation.setDeviceMetricsOverride', { width: 0, height: 0, deviceScaleFactor: 2, mobile: false });
+    try {
+      expect(devicePixelRatio).toBe(2);
+      canvas!.style.width = '100px';
+      await waitUntil('the new device pixel ratio', () => has([100, 72, 2, 200, 144]));
+    } finally {
+      await session.send('Emulation.clearDeviceMetricsOverride');
+    }
+    canvas!.style.width = '120px';
+    await waitUntil('the ratio back', () => has([120, 72, 1, 120, 72]));
+    const drawn = (await counters()).drawn;
+    await waitUntil('frames at the new size', async () => (await counters()).drawn > drawn + 3);
+    close();
+    expect((await runtime.stats()).render.canvas).toEqual({ width: 120, height: 72 });
+  });
 });

@@ -1,0 +1,227 @@
+/**
+ * The page's watch over the render worker, and the blend kernels it runs. The render worker blends with the
+ * page's WebAssembly SIMD kernels over the handed-over memory (the JS ones where it has no WebAssembly, or the
+ * page asked for them); a render worker that throws raises `renderFault`, one that stops finishing frames
+ * (a draw that hangs, a worker terminated) raises `renderUnresponsive` (and `renderResponsive` when its frames
+ * come back), each with a console message naming the fix and a `stats().render` field; a hidden page is not a
+ * hung renderer. Counts and events only, never wall-clock timings.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createRenderWorkerRuntime, manualVisibility, type RenderWorkerRuntime, type VisibilityHook } from 'steadyframe';
+import type { MotionCommands } from './fixtures/motion.worker.ts';
+import { motionSchema } from './fixtures/schemas.ts';
+import { fixtureWorker, sleep, waitFor } from './helpers.ts';
+
+let runtime: RenderWorkerRuntime<typeof motionSchema, MotionCommands> | undefined;
+afterEach(() => {
+  runtime?.dispose();
+  runtime = undefined;
+  vi.restoreAllMocks();
+});
+
+type Counters = { drawn: number; checked: number; bad: number; firstBad: string };
+let serial = 0;
+
+async function watched(variant: string, options: { kernels?: 'js'; renderTimeout?: number; visibility?: VisibilityHook | 'document' } = {}) {
+  const name = `watched-${variant}-${serial++}`;
+  const renderWorker = new Worker(new URL('./fixtures/watched.render.ts', import.meta.url), { type: 'module', name });
+  runtime = await createRenderWorkerRuntime<typeof motionSchema, MotionCommands>({
+    worker: fixtureWorker('motion'),
+    renderWorker,
+    canvas: document.createElement('canvas'),
+    schema: motionSchema,
+    capacity: 4,
+    renderIn: 'worker',
+    // 'document': the runtime's own hook on document.visibilityState
+    ...(options.visibility === 'document' ? {} : { visibility: options.visibility ?? manualVisibility(false) }),
+    ...(options.kernels === undefined ? {} : { kernels: options.kernels }),
+    ...(options.renderTimeout === undefined ? {} : { renderTimeout: options.renderTimeout }),
+  });
+  const channel = new BroadcastChannel(name);
+  const counters = () =>
+    new Promise<Counters>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no counters from ${name} within 10 s`)), 10_000);
+      channel.onmessage = (event: MessageEvent) => {
+        clearTimeout(timer);
+        resolve(event.data as Counters);
+      };
+      channel.postMessage('counters');
+    });
+  const events: string[] = [];
+  for (const type of ['renderFault', 'renderUnresponsive', 'renderResponsive'] as const) runtime.on(type, () => events.push(type));
+  return { runtime, renderWorker, counters, events, close: () => channel.close() };
+}
+
+async function until(what: string, predicate: () => Promise<boolean> | boolean): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await predicate()) return;
+    await sleep(25);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('the blend kernels in the render worker', () => {
+  it("are the page's WebAssembly SIMD kernels, over the handed-over memory, and blend every frame right", async () => {
+    const { runtime, counters, close } = await watched('wasm');
+    await runtime.start();
+    await until('checked frames', async () => (await counters()).checked >= 20);
+    const { bad, firstBad } = await counters();
+    close();
+    expect(bad, firstBad).toBe(0);
+    const stats = await runtime.stats();
+    expect(stats.render.kernels).toBe('wasm-simd');
+    // and they ran: every blend of the three fields in wasm, none handed to JS (views not in their memory)
+    expect(stats.render.kernelCalls.wasm).toBeGreaterThanOrEqual(3 * 20);
+    expect(stats.render.kernelCalls.fallback).toBe(0);
+  });
+
+  it('are the JS kernels in a render worker without WebAssembly, still right', async () => {
+    const { runtime, counters, close } = await watched('no-wasm');
+    await runtime.start();
+    await until('checked frames', async () => (await counters()).checked >= 20);
+    const { bad, firstBad } = await counters();
+    close();
+    expect(bad, firstBad).toBe(0);
+    const stats = await runtime.stats();
+    expect(stats.render.kernels).toBe('js');
+    expect(stats.render.kernelCalls).toEqual({ wasm: 0, fallback: 0 });
+  });
+
+  it("are the JS kernels where the page asked for them (kernels: 'js': no memory to hand over)", async () => {
+    const { runtime, counters, close } = await watched('js', { kernels: 'js' });
+    await runtime.start();
+    await until('checked frames', async () => (await counters()).checked >= 10);
+    const { bad, firstBad } = await counters();
+    close();
+    expect(bad, firstBad).toBe(0);
+    expect((await runtime.stats()).render.kernels).toBe('js');
+  });
+});
+
+describe("the page's watch over the render worker", () => {
+  it('raises renderFault for a draw that throws, says so in the console, and the frames go on', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { runtime, counters, events, close } = await watched('throws');
+    const faults: Error[] = [];
+    runtime.on('renderFault', (fault) => faults.push(fault));
+    await runtime.start();
+    await until('the fault', () => faults.length > 0);
+    const drawn = (await counters()).drawn;
+    await until('frames after the throw', async () => (await counters()).drawn > drawn + 10);
+    close();
+    expect(faults).toHaveLength(1);
+    expect(faults[0]!.message).toMatch(/^steadyframe: the render worker threw: .*the draw threw on purpose/);
+    expect(faults[0]!.message).toContain('fix the renderer');
+    expect(error.mock.calls.map((call) => String(call[0]))).toContain(String(faults[0]));
+    expect(events).toEqual(['renderFault']);
+    const stats = await runtime.stats();
+    expect(stats.render.errors).toBe(1);
+    expect(stats.render.lastError).toContain('the draw threw on purpose');
+    expect(stats.render.unresponsive).toBe(false);
+  });
+
+  it('raises renderUnresponsive for a draw that hangs, and renderResponsive when its frames come back', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { runtime, counters, events, close } = await watched('hangs', { renderTimeout: 400 });
+    const silences: number[] = [];
+    runtime.on('renderUnresponsive', ({ silentMs }) => silences.push(silentMs));
+    await runtime.start();
+    await until('renderUnresponsive', () => events.includes('renderUnresponsive'));
+    // stats() answers while the render worker cannot: its last answer, marked unresponsive
+    const stuck = await runtime.stats();
+    expect(stuck.render.unresponsive).toBe(true);
+    // a warning (it may be one slow frame) naming the causes and the fix
+    const warning = warn.mock.calls.map((call) => String(call[0])).find((m) => m.startsWith('steadyframe: the render worker finished no frame for'));
+    expect(warning).toContain("fix the renderer's draw");
+    await until('renderResponsive', () => events.includes('renderResponsive'));
+    const drawn = (await counters()).drawn;
+    await until('frames again', async () => (await counters()).drawn > drawn + 5);
+    close();
+    expect(events).toEqual(['renderUnresponsive', 'renderResponsive']);
+    expect(silences[0]).toBeGreaterThan(400);
+    expect((await runtime.stats()).render.unresponsive).toBe(false);
+  });
+
+  it('raises renderUnresponsive for a render worker terminated under it, and stats() still answers', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { runtime, renderWorker, counters, events, close } = await watched('terminated', { renderTimeout: 300 });
+    await runtime.start();
+    await until('frames', async () => (await counters()).drawn >= 5);
+    close();
+    renderWorker.terminate();
+    await until('renderUnresponsive', () => events.includes('renderUnresponsive'));
+    const stats = await runtime.stats();
+    expect(stats.render.unresponsive).toBe(true);
+    const drawn = stats.render.drawn;
+    await sleep(200);
+    expect((await runtime.stats()).render.drawn).toBe(drawn);
+    // the simulation is the page's, untouched: it still answers
+    expect(stats.worker.tick).toBeGreaterThan(0);
+    expect(events).toEqual(['renderUnresponsive']);
+  });
+
+  it('does not take a hidden page, or a stopped runtime, for a hung renderer', async () => {
+    const error = vi.spyOn(console, 'error');
+    const warn = vi.spyOn(console, 'warn');
+    const visibility = manualVisibility(false);
+    const { runtime, counters, events, close } = await watched('hidden', { renderTimeout: 200, visibility });
+    await runtime.start();
+    await until('frames', async () => (await counters()).drawn >= 5);
+    visibility.set(true);
+    await sleep(800); // four timeouts without a frame
+    visibility.set(false);
+    const drawn = (await counters()).drawn;
+    await until('frames again', async () => (await counters()).drawn > drawn + 5);
+    await runtime.stop();
+    await sleep(800);
+    close();
+    expect(events).toEqual([]);
+    expect(error).not.toHaveBeenCalled();
+    expect(warn).not.toHaveBeenCalled();
+    expect((await runtime.stats()).render.unresponsive).toBe(false);
+  });
+
+  it("follows the page's own visibility (document.visibilityState, no hook passed): hidden, no frames and no alarm", async () => {
+    const warn = vi.spyOn(console, 'warn');
+    let state: DocumentVisibilityState = 'visible';
+    const own = Object.getOwnPropertyDescriptor(document, 'visibilityState');
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    try {
+      const { runtime, counters, events, close } = await watched('document', { renderTimeout: 200, visibility: 'document' });
+      await runtime.start();
+      await until('frames', async () => (await counters()).drawn >= 5);
+      state = 'hidden';
+      document.dispatchEvent(new Event('visibilitychange'));
+      await until('the simulation told', async () => (await runtime.stats()).worker.hidden);
+      const hiddenAt = (await counters()).drawn;
+      await sleep(600); // three timeouts
+      expect((await counters()).drawn).toBeLessThanOrEqual(hiddenAt + 1);
+      state = 'visible';
+      document.dispatchEvent(new Event('visibilitychange'));
+      await until('frames again', async () => (await counters()).drawn > hiddenAt + 5);
+      close();
+      expect(events).toEqual([]);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      if (own === undefined) Reflect.deleteProperty(document, 'visibilityState');
+      else Object.defineProperty(document, 'visibilityState', own);
+    }
+  });
+
+  it('takes renderTimeout in ms above 0, or false', async () => {
+    const options = (renderTimeout: number) => ({
+      worker: fixtureWorker('motion'),
+      renderWorker: new Worker(new URL('./fixtures/watched.render.ts', import.meta.url), { type: 'module' }),
+      canvas: document.createElement('canvas'),
+      schema: motionSchema,
+      capacity: 4,
+      renderTimeout,
+    });
+    for (const [value, message] of [[0, 'got 0'], [Number.NaN, 'got NaN']] as const) {
+      const made = options(value);
+      await expect(createRenderWorkerRuntime(made)).rejects.toThrow(`steadyframe: renderTimeout must be a number of ms above 0, or false (never); ${message}`);
+      made.worker.terminate();
+      made.renderWorker.terminate();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The page's watch over the render worker as a pure step of time: beats and clock readings in, events out.
+ * Each row drives it by hand: `b` a beat (a frame finished), `e`/`x` frames expected or not, a number a check
+ * at that time.
+ */
+import { describe, expect, it } from 'vitest';
+import { beat, createRenderBeat, readBeat } from '../../src/core/render-beat.ts';
+import { RenderWatch } from '../../src/main/render-watch.ts';
+
+type Step = 'b' | 'e' | 'x' | number;
+
+function run(steps: Step[], timeout = 100): string[] {
+  const words = createRenderBeat();
+  const out: string[] = [];
+  const watch = new RenderWatch(() => readBeat(words).frames, timeout, (type, event) => out.push(`${type} ${event.silentMs}`));
+  for (const step of steps) {
+    if (step === 'b') beat(words, true);
+    else if (step === 'e') watch.expect(true);
+    else if (step === 'x') watch.expect(false);
+    else watch.check(step);
+  }
+  return out;
+}
+
+describe('RenderWatch', () => {
+  it.each([
+    ['beats every check: nothing', ['e', 0, 'b', 50, 'b', 100, 'b', 150, 'b', 200], []],
+    ['silence past the timeout: unresponsive, once', ['e', 0, 'b', 10, 50, 100, 111, 200, 300], ['renderUnresponsive 101']],
+    ['silence up to the timeout: nothing', ['e', 0, 'b', 10, 110], []],
+    ['the beat returns: responsive, with the whole silence', ['e', 0, 'b', 10, 120, 'b', 400], ['renderUnresponsive 110', 'renderResponsive 390']],
+    ['frames not expected (stopped, hidden): silence is no fault', ['b', 0, 500, 1000, 5000], []],
+    ['not expected from the start', [0, 'e', 1000, 1050, 1101, 1102], ['renderUnresponsive 101']],
+    ['hidden then shown: silence measured afresh from the first check after', ['e', 0, 'b', 10, 'x', 500, 'e', 600, 650, 701], ['renderUnresponsive 101']],
+    ['shown and beating again before the timeout: nothing', ['e', 0, 'b', 10, 'x', 500, 'e', 600, 'b', 650, 'b', 740], []],
+    ['hidden while unresponsive, shown, beating: responsive over the whole silence', ['e', 0, 'b', 10, 200, 'x', 'e', 'b', 900], ['renderUnresponsive 190', 'renderResponsive 890']],
+  ] as Array<[string, Step[], string[]]>)('%s', (_, steps, expected) => {
+    expect(run(steps)).toEqual(expected);
+  });
+
+  it('never fires with an infinite timeout', () => {
+    expect(run(['e', 0, 'b', 10, 1e6, 1e9], Number.POSITIVE_INFINITY)).toEqual([]);
+  });
+
+  it('counts frames and drawn frames apart, unsigned past 2^31', () => {
+    const words = createRenderBeat();
+    beat(words, true);
+    beat(words, false);
+    expect(readBeat(words)).toEqual({ frames: 2, drawn: 1 });
+    words[0] = -1; // 2^32 - 1 frames
+    expect(readBeat(words).frames).toBe(2 ** 32 - 1);
+  });
+});
