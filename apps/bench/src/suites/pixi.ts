@@ -85,6 +85,9 @@ async function plainScene(count: number, firstUpdate: (ms: number) => void): Pro
   }
   firstUpdate(performance.now() - t0);
   const container = new ParticleContainer({ texture: texture(), particles, dynamicProperties: { position: true, rotation: true } });
+  // particles given to the constructor are not marked dirty: without this, Pixi never uploads their static
+  // properties (the quad's vertices, uvs, colour) and draws 100k empty quads, which cost the GPU next to nothing
+  container.update();
   place(container);
   app.stage.addChild(container);
   const v = world.velocity;
@@ -204,12 +207,19 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
   return { design, count, windows: results, summary, firstUpdateMs };
 }
 
+/**
+ * `?suite=pixi&sizes=100000,200000&designs=plain,gpu&windows=8` narrows a run by hand (the bench page, or a
+ * profiler driving it); the runner passes none of them.
+ */
 export async function pixi(quick: boolean): Promise<{ tickRate: number; rows: PixiRow[] }> {
-  const sizes = quick ? [20_000, 100_000] : [10_000, 100_000, 200_000];
-  const windows = quick ? 2 : 5;
+  const params = new URLSearchParams(location.search);
+  const list = (name: string): string[] | null => params.get(name)?.split(',').filter((s) => s !== '') ?? null;
+  const sizes = list('sizes')?.map(Number) ?? (quick ? [20_000, 100_000] : [10_000, 100_000, 200_000]);
+  const designs = (list('designs') ?? ['plain', 'cpu', 'gpu']) as PixiDesign[];
+  const windows = Number(params.get('windows') ?? (quick ? 2 : 5));
   const rows: PixiRow[] = [];
   for (const count of sizes) {
-    for (const design of ['plain', 'cpu', 'gpu'] as const) {
+    for (const design of designs) {
       await collectGarbage();
       const row = await measure(design, count, windows, 1000);
       const s = row.summary;
