@@ -113,7 +113,7 @@ it('draws each sprite where runtime.sample puts it, at every alpha, uploading th
     }
     expectMarkers(draw(r, world, expected), expected, `alpha ${alpha}`);
   }
-  expect(sprites.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, grows: 0 });
+  expect(sprites.stats).toEqual({ fullUploads: 1, swaps: 0, directUploads: 0, misses: 0, grows: 0 });
   sprites.dispose();
 });
 
@@ -220,7 +220,8 @@ it('after one publish reuses the uploaded state as the previous one (a flip), af
 
   await steps(runtime, 1);
   sprites.update(timeAt(runtime, 0.3));
-  expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 1 });
+  // drawn once by a WebGL renderer: from now on each upload goes from the shared memory to the GL buffers
+  expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 1, directUploads: 1 });
   check(timeAt(runtime, 0.3), 'after a flip');
 
   await steps(runtime, 2);
@@ -233,9 +234,55 @@ it('after one publish reuses the uploaded state as the previous one (a flip), af
   sprites.update(timeAt(runtime, 0.1));
   await steps(runtime, 1);
   sprites.update(timeAt(runtime, 0.6));
-  expect(sprites.stats).toMatchObject({ fullUploads: 2, swaps: 3 });
+  expect(sprites.stats).toMatchObject({ fullUploads: 2, swaps: 3, directUploads: 4 });
   expect(runtime.sample(timeAt(runtime, 0.6)).previousTick).toBe(6);
   check(timeAt(runtime, 0.6), 'after two flips between renders');
+  sprites.dispose();
+});
+
+it('draws the pair its update uploaded, though the worker publishes twice over that slot before the render', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 2);
+  const r = await createRenderer();
+  const sprites = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, options);
+  const world = new Container();
+  world.addChild(sprites.mesh);
+  const markersAt = (time: number) => {
+    const frame = runtime!.sample(time);
+    return [0, 1, 2].map((i) => frameMarker(frame, i));
+  };
+  const originOf = (expected: Array<[number, number]>): [number, number] => [expected[0]![0] - 3, expected[0]![1] - 4];
+  sprites.update(timeAt(runtime, 0.5)); // not drawn yet: copied into Pixi's buffers
+  draw(r, world, []);
+  expect(sprites.stats.directUploads).toBe(0);
+
+  for (const [ticks, what] of [[1, 'a flip'], [2, 'both states']] as const) {
+    await steps(runtime, ticks);
+    const time = timeAt(runtime, 0.4);
+    sprites.update(time); // uploads straight from the front slot's views, under the lock
+    const expected = markersAt(time);
+    // two more publishes: the second writes into the slot those views showed
+    await steps(runtime, 2);
+    const moved = markersAt(timeAt(runtime, 0.4));
+    expect(Math.abs(moved[0]![0] - expected[0]![0]), 'the newer pair is elsewhere').toBeGreaterThan(0.5);
+    expectMarkers(draw(r, world, expected, originOf(expected)), expected, `${what}, rendered after two publishes`);
+  }
+  expect(sprites.stats).toMatchObject({ fullUploads: 2, swaps: 1, directUploads: 2 });
+
+  // a second renderer draws the mesh too: each has its own GL buffers, so the uploads go through Pixi again
+  const other = new WebGLRenderer();
+  await other.init({ width: WIDTH, height: HEIGHT, background: 0x000000, antialias: false, preference: 'webgl' } as never);
+  try {
+    const time = timeAt(runtime, 0.6);
+    draw(other, world, []);
+    sprites.update(time);
+    expect(sprites.stats).toMatchObject({ fullUploads: 3, directUploads: 2 });
+    const expected = markersAt(time);
+    expectMarkers(draw(other, world, expected, originOf(expected)), expected, 'the second renderer');
+    expectMarkers(draw(r, world, expected, originOf(expected)), expected, 'the first renderer, after the second');
+  } finally {
+    other.destroy();
+  }
   sprites.dispose();
 });
 
