@@ -4,7 +4,7 @@
  * buffers grow.
  */
 import { afterEach, expect, it } from 'vitest';
-import { Container, RenderTexture, Texture, WebGLRenderer } from 'pixi.js';
+import { Container, RenderTexture, Sprite, Texture, WebGLRenderer } from 'pixi.js';
 import { createInterpolatedSprites } from '@steadyframe/pixi';
 import { createRuntime, META } from 'steadyframe';
 import { motionSchema } from './fixtures/schema.ts';
@@ -29,6 +29,8 @@ const WIDTH = 192;
 const HEIGHT = 160;
 /** World units: a wrong alpha, angle or snap misses by far more than this. */
 const TOLERANCE = 0.06;
+/** Pixels a sprite drawn by the GPU path may light differently from a Pixi Sprite: one, a centre on its very edge. */
+const EDGE_PIXELS_PER_SPRITE = 1;
 
 /** Where the square's centre lands for an entity at (x, y) turned by `angle`. */
 const marker = (x: number, y: number, angle: number): [number, number] => [x + ARM * Math.cos(angle), y + ARM * Math.sin(angle)];
@@ -115,6 +117,67 @@ it('draws each sprite where runtime.sample puts it, at every alpha, uploading th
   }
   expect(sprites.stats).toEqual({ fullUploads: 1, swaps: 0, directUploads: 0, misses: 0, grows: 0 });
   sprites.dispose();
+});
+
+/** Which pixels `world` lights (scaled to pixels, shifted by `origin`), as one byte a pixel. */
+function litMask(r: WebGLRenderer, world: Container, origin: [number, number]): Uint8Array {
+  const stage = new Container();
+  world.scale.set(SCALE);
+  world.position.set(-origin[0] * SCALE, -origin[1] * SCALE);
+  stage.addChild(world);
+  const target = RenderTexture.create({ width: WIDTH, height: HEIGHT });
+  r.render({ container: stage, target, clear: true, clearColor: 0x000000 } as never);
+  const { pixels } = r.extract.pixels(target);
+  target.destroy(true);
+  stage.removeChild(world);
+  const mask = new Uint8Array(pixels.length / 4);
+  for (let i = 0; i < mask.length; i++) mask[i] = pixels[4 * i]! >= 128 ? 1 : 0;
+  return mask;
+}
+
+it('lights the very pixels Pixi sprites at the runtime\'s blended poses light, big sprites and 2 px ones', async () => {
+  runtime = await motionRuntime();
+  await runtime.commands.setCount(7);
+  await steps(runtime, 3);
+  const r = await createRenderer();
+  const sizes = [
+    { width: SIDE, height: SIDE, anchor: options.anchor }, // 8 px squares, an arm's length off the entity
+    { width: 2 / SCALE, height: 2 / SCALE, anchor: 0.5 }, // 2 px squares, the bench's size: the point is tightest
+    { width: 1.5, height: 0.25, anchor: { x: 0.3, y: 0.5 } }, // 24 x 4 px bars
+  ];
+  for (const size of sizes) {
+    const sprites = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, { texture: Texture.WHITE, ...size });
+    const gpu = new Container();
+    gpu.addChild(sprites.mesh);
+    for (const alpha of [0, 0.35, 0.8]) {
+      const time = timeAt(runtime, alpha);
+      sprites.update(time);
+      const frame = runtime.sample(time);
+      const cpu = new Container();
+      for (let i = 0; i < 7; i++) {
+        const a = typeof size.anchor === 'number' ? { x: size.anchor, y: size.anchor } : size.anchor;
+        const sprite = new Sprite({ texture: Texture.WHITE, anchor: a, width: size.width, height: size.height });
+        sprite.position.set(frame.fields.position[2 * i]!, frame.fields.position[2 * i + 1]!);
+        sprite.rotation = frame.fields.angle[i]!;
+        cpu.addChild(sprite);
+      }
+      const origin: [number, number] = [frame.fields.position[0]! - 2, frame.fields.position[1]! - 4];
+      const want = litMask(r, cpu, origin);
+      const got = litMask(r, gpu, origin);
+      let lit = 0;
+      let differ = 0;
+      for (let p = 0; p < want.length; p++) {
+        lit += want[p]!;
+        differ += want[p] !== got[p] ? 1 : 0;
+      }
+      const what = `${size.width * SCALE} x ${size.height * SCALE} px, alpha ${alpha}`;
+      expect(lit, `${what}: Pixi's sprites are on the target`).toBeGreaterThan(7 * size.width * size.height * SCALE * SCALE * 0.5);
+      // a pixel centre on a sprite's very edge may fall either way (triangles and the shader's own test)
+      expect(differ, `${what}: pixels lit by one and not the other (of ${lit})`).toBeLessThanOrEqual(7 * EDGE_PIXELS_PER_SPRITE);
+      cpu.destroy({ children: true });
+    }
+    sprites.dispose();
+  }
 });
 
 it('turns the short way round where the stored angle wraps, and blends a linear angle field linearly', async () => {
