@@ -96,10 +96,13 @@ void main() {
   gl_Position = vec4((mvp * vec3(position + offset, 1.0)).xy, 0.0, 1.0);
   // window pixels (y up) per local unit along x and along y, and back
   mat2 toPixels = mat2(mvp[0].xy * 0.5 * uResolution, mvp[1].xy * 0.5 * uResolution);
-  // as wide as the turned quad's extent along the window's axes (pixel centres inside it are inside the point)
+  // as wide as the turned quad's extent along the window's axes: every pixel centre inside the quad is inside
+  // the point (a pixel a point shades is one whose centre it holds), with 0.01 px for rounding and no more:
+  // SwiftShader shades every pixel of the point, and a 2 px sprite's point of 2.8 px holds half the pixels
+  // that one of 3.8 px would
   vec2 d1 = toPixels * vec2(c * extent.x - s * extent.y, s * extent.x + c * extent.y);
   vec2 d2 = toPixels * vec2(c * extent.x + s * extent.y, s * extent.x - c * extent.y);
-  float size = 2.0 * max(max(abs(d1.x), abs(d2.x)), max(abs(d1.y), abs(d2.y))) + 1.0;
+  float size = 2.0 * max(max(abs(d1.x), abs(d2.x)), max(abs(d1.y), abs(d2.y))) + 0.01;
   gl_PointSize = size;
   // gl_PointCoord (0..1, y down) to where in the quad (0..1 from corner 0 to corner 2), one affine map:
   // window pixels from the centre, back to local units, turned back by the angle, over the quad's size
