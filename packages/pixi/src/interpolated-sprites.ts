@@ -8,7 +8,8 @@
  *   update(time):
  *     acquire the pair ──▶ new publish since the last upload?
  *                            one  : overwrite the older state's buffers with the current state, flip
- *                            more : upload previous and current runs (fields and generations, entities 0 .. count)
+ *                            more : upload previous and current runs (fields, entities 0 .. count)
+ *                          the tick marked snaps (SNAPS > 0)? upload the pair's generations too (those not on the GPU)
  *                            none : upload nothing
  *                          read PREV_TIME, CUR_TIME, COUNT, PREV_COUNT
  *     release
@@ -62,6 +63,12 @@ export interface InterpolatedSpritesStats {
    * first. Every upload after the mesh's first render by a WebGL renderer goes straight.
    */
   directUploads: number;
+  /**
+   * States whose generations were uploaded. Only a pair whose tick marked snaps (the runtime's SNAPS meta word,
+   * as its own sampler reads it) needs them; without, the shader does not compare generations, and a quarter of
+   * the bytes stays home.
+   */
+  generationUploads: number;
   /** Updates whose acquire gave up (the lock stayed busy): they kept the last pair. */
   misses: number;
   /** Times the vertex buffers grew. */
@@ -188,6 +195,7 @@ export function createInterpolatedSprites<S extends Schema>(
     sfAlpha: number;
     sfPrevCount: number;
     sfFlip: number;
+    sfSnaps: number;
     sfQuad: Float32Array;
     sfUv01: Float32Array;
     sfUv23: Float32Array;
@@ -207,7 +215,7 @@ export function createInterpolatedSprites<S extends Schema>(
     geometry.indexBuffer.data = pointIndices(entities);
   };
 
-  const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, directUploads: 0, misses: 0, grows: 0 };
+  const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, directUploads: 0, generationUploads: 0, misses: 0, grows: 0 };
   const reader = runtime.reader;
   let uploaded = -1; // the publish count of the pair on the GPU
   let flip = 0; // which buffer of each channel holds the previous state: flip, the current one: 1 - flip
@@ -215,6 +223,9 @@ export function createInterpolatedSprites<S extends Schema>(
   let currentTime = 0;
   let count = 0;
   let alpha = 1;
+  // the publish whose current state each generation buffer holds (-1: none known); the previous state of
+  // publish p is the current state of publish p - 1
+  const generationsOf = [-1, -1];
   // the WebGL context and buffer system of the one renderer that draws the mesh (null: copy for Pixi to upload)
   let gl: WebGL2RenderingContext | null = null;
   let bufferSystem: GlBufferSystem | null = null;
@@ -227,6 +238,7 @@ export function createInterpolatedSprites<S extends Schema>(
       gl = null;
       bufferSystem = null;
       uploaded = -1; // Pixi's plain arrays missed the direct uploads: copy both states next time
+      generationsOf[0] = generationsOf[1] = -1;
       return;
     }
     drawnBy = renderer;
@@ -271,11 +283,11 @@ export function createInterpolatedSprites<S extends Schema>(
         grow(bufferCapacity);
         stats.grows++;
         full = true; // the new buffers hold nothing yet
+        generationsOf[0] = generationsOf[1] = -1;
       }
       if (full) {
         for (const c of channels) {
-          const from = c.name === null ? pair.previousGeneration : pair.previous[c.name as keyof S];
-          copyRun(c, flip, from, previousCount);
+          if (c.name !== null) copyRun(c, flip, pair.previous[c.name as keyof S], previousCount);
         }
         stats.fullUploads++;
       } else {
@@ -285,9 +297,24 @@ export function createInterpolatedSprites<S extends Schema>(
         stats.swaps++;
       }
       for (const c of channels) {
-        const from = c.name === null ? pair.currentGeneration : pair.current[c.name as keyof S];
-        copyRun(c, 1 - flip, from, count);
+        if (c.name !== null) copyRun(c, 1 - flip, pair.current[c.name as keyof S], count);
       }
+      const snaps = meta[META.SNAPS]! > 0; // the tick marked snaps: the shader compares generations
+      if (snaps) {
+        // the shader compares the pair's generations: both must be on the GPU
+        const before = (published - 1) >>> 0;
+        if (generationsOf[flip] !== before) {
+          copyRun(gen, flip, pair.previousGeneration, previousCount);
+          generationsOf[flip] = before;
+          stats.generationUploads++;
+        }
+        copyRun(gen, 1 - flip, pair.currentGeneration, count);
+        generationsOf[1 - flip] = published;
+        stats.generationUploads++;
+      } else {
+        generationsOf[1 - flip] = -1; // still an older state's, or nothing
+      }
+      values.sfSnaps = snaps ? 1 : 0;
       if (gl !== null) stats.directUploads++;
       uploaded = published;
     }

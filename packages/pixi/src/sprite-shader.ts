@@ -9,7 +9,8 @@
  * ```text
  *  vertex e:  state A (aPosA, aAngleA, aGenA)   state B (aPosB, aAngleB, aGenB)
  *             sfFlip = 0: A is the previous state, B the current one; 1: the other way round
- *             snap?     spawned this tick (e >= sfPrevCount) or a new generation (teleported)
+ *             snap?     spawned this tick (e >= sfPrevCount) or, when the tick marked snaps (sfSnaps), a new
+ *                       generation (teleported); without marked snaps the generations are not even uploaded
  *             position  snap ? current : mix(previous, current, alpha)
  *             angle     the short way round (an angle field) or mix (a linear one); current when snapping
  *             the point: at the sprite's centre (the anchor offset turned), as wide as its diagonal in pixels
@@ -34,6 +35,8 @@ export interface SpriteUniforms {
   sfPrevCount: number;
   /** 0: buffers A hold the previous state; 1: buffers B do. */
   sfFlip: number;
+  /** 1: the pair's tick marked snaps (the runtime's SNAPS), so the generations are uploaded and compared. */
+  sfSnaps: number;
   /** The quad: x0, y0, width, height in the mesh's local units. */
   sfQuad: Float32Array;
   /** The texture frame's uvs at corners 0, 1 (x0 y0 x1 y1) and 2, 3 (x2 y2 x3 y3). */
@@ -61,6 +64,7 @@ uniform vec4 uColor;
 uniform float sfAlpha;
 uniform float sfPrevCount;
 uniform float sfFlip;
+uniform float sfSnaps;
 uniform vec4 sfQuad;
 flat out vec4 vToQuad;
 flat out vec2 vQuadAt;
@@ -73,7 +77,7 @@ void main() {
   uint g0 = flip ? aGenB : aGenA;
   uint g1 = flip ? aGenA : aGenB;
   // spawned this tick (no previous state) or a new generation (teleported): the current state as it is
-  bool snap = float(gl_VertexID) >= sfPrevCount || g0 != g1;
+  bool snap = float(gl_VertexID) >= sfPrevCount || (sfSnaps > 0.5 && g0 != g1);
   vec2 position = snap ? p1 : mix(p0, p1, sfAlpha);
   float angle = 0.0;
 #if SF_ANGLE != 0
@@ -141,6 +145,7 @@ export function createSpriteShader(angle: AngleMode, texture: Texture): { shader
     sfAlpha: { value: 1, type: 'f32' },
     sfPrevCount: { value: 0, type: 'f32' },
     sfFlip: { value: 0, type: 'f32' },
+    sfSnaps: { value: 0, type: 'f32' },
     sfQuad: { value: new Float32Array(4), type: 'vec4<f32>' },
     sfUv01: { value: new Float32Array(4), type: 'vec4<f32>' },
     sfUv23: { value: new Float32Array(4), type: 'vec4<f32>' },

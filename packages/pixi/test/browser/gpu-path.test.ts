@@ -115,7 +115,8 @@ it('draws each sprite where runtime.sample puts it, at every alpha, uploading th
     }
     expectMarkers(draw(r, world, expected), expected, `alpha ${alpha}`);
   }
-  expect(sprites.stats).toEqual({ fullUploads: 1, swaps: 0, directUploads: 0, misses: 0, grows: 0 });
+  // no snaps marked in ticks 0 .. 3: the generations stay home
+  expect(sprites.stats).toEqual({ fullUploads: 1, swaps: 0, directUploads: 0, generationUploads: 0, misses: 0, grows: 0 });
   sprites.dispose();
 });
 
@@ -366,6 +367,8 @@ it('draws a teleported and a spawned entity at their new state, with no streak b
   const frame = runtime.sample(time);
   expect(frame.snapped).toBe(2); // the runtime snaps the same two
   expect(sprites.count).toBe(4);
+  // the tick marked snaps: both states' generations uploaded (the previous state's were not on the GPU yet)
+  expect(sprites.stats.generationUploads).toBe(2);
   const expected = [0, 1, 2, 3].map((i) => frameMarker(frame, i));
   const at = (i: number, k: number, dx = 0) => {
     const m = motionAt(i, k);
@@ -391,7 +394,19 @@ it('draws a teleported and a spawned entity at their new state, with no streak b
   const again = [0, 1, 2, 3].map((i) => frameMarker(after, i));
   expect(again[1]![0]).toBeCloseTo(at(1, 3.5, 5)[0], 4);
   expectMarkers(draw(r, world, again, [1, again[0]![1] - 5]), again, 'the tick after');
-  expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 2 });
+  // no snaps marked: no generations uploaded, and none compared (the buffers still hold the older pair's)
+  expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 2, generationUploads: 2 });
+
+  // a teleport again, one tick later: the previous state's generations are the ones uploaded two ticks ago
+  await runtime.commands.teleport(2, 5);
+  await steps(runtime, 1);
+  const third = timeAt(runtime, 0.5);
+  sprites.update(third);
+  const moved = runtime.sample(third);
+  expect(moved.snapped).toBe(1);
+  expect(sprites.stats).toMatchObject({ swaps: 3, generationUploads: 4 });
+  const poses = [0, 1, 2, 3].map((i) => frameMarker(moved, i));
+  expectMarkers(draw(r, world, poses, [1, poses[0]![1] - 5]), poses, 'a second teleport');
   sprites.dispose();
 });
 
