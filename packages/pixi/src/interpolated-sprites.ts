@@ -1,26 +1,37 @@
 /**
  * The GPU path: entities drawn as textured sprites of a single Pixi `Mesh`, one point each, whose vertex shader
  * blends each entity's previous and current state (sprite-shader.ts). The main thread never touches an entity
- * per frame: per tick it copies the newly published state into vertex buffers (a memcpy of each field's run,
- * uploaded as the range the live entities fill), and per frame it sets three uniforms.
+ * per frame: per tick it uploads the newly published state into vertex buffers (each field's run, the range
+ * the live entities fill), and per frame it sets three uniforms.
  *
  * ```text
  *   update(time):
  *     acquire the pair ──▶ new publish since the last upload?
  *                            one  : overwrite the older state's buffers with the current state, flip
- *                            more : copy previous and current runs (fields and generations, entities 0 .. count)
- *                            none : copy nothing
+ *                            more : upload previous and current runs (fields, entities 0 .. count)
+ *                          the tick marked snaps (SNAPS > 0)? upload the pair's generations too (those not on the GPU)
+ *                            none : upload nothing
  *                          read PREV_TIME, CUR_TIME, COUNT, PREV_COUNT
  *     release
  *     sfAlpha = clamp((time - PREV_TIME) / (CUR_TIME - PREV_TIME), 0, 1); sfPrevCount; points drawn = COUNT
+ *
+ *   an upload, once a WebGL renderer has drawn the mesh (the mesh's onRender tells which):
+ *     gl.bufferSubData(the GL buffer, the runtime's own view of the run in the shared memory)   ── under the lock
+ *   before that (the first frame), or when a second renderer draws the mesh:
+ *     copy the run into the Pixi Buffer's plain array, buffer.update() ──▶ Pixi uploads it at app.render
  * ```
+ *
+ * The direct upload must happen under the lock: after the release the worker may publish twice and write into
+ * the slot these views show. The GL client copies the bytes into its command stream in the call, so nothing
+ * reads the shared memory once the lock is released. It saves the copy into the plain arrays (a memcpy of the
+ * same bytes, and V8 copies out of shared memory word by word).
  *
  * The buffers start at `initialCapacity` entities and double when a state holds more (never past the runtime's capacity), so a large capacity costs no GPU memory until entities fill it.
  *
  * This is the runtime's 'interpolate' mode without a render delay: a frame past the newest state holds it
  * (alpha 1); `extrapolate`, `latest`, `renderDelay` and `snapDistance` do not apply here.
  */
-import { Buffer, BufferUsage, Geometry, Mesh, Texture, type Shader } from 'pixi.js';
+import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type Renderer, type Shader } from 'pixi.js';
 import { alphaAt, META, type Runtime, type Schema, type StatePair } from 'steadyframe';
 import { resolveFields, type PoseFields } from './fields.ts';
 import { createSpriteShader, type AngleMode } from './sprite-shader.ts';
@@ -46,6 +57,18 @@ export interface InterpolatedSpritesStats {
   fullUploads: number;
   /** Publishes uploaded by copying the current state only (the previous one was already on the GPU). */
   swaps: number;
+  /**
+   * Of those uploads (full or swap), the ones sent straight from the shared memory to the GL buffers
+   * (`gl.bufferSubData` of the runtime's views, under the lock); the rest were copied into Pixi's buffers
+   * first. Every upload after the mesh's first render by a WebGL renderer goes straight.
+   */
+  directUploads: number;
+  /**
+   * States whose generations were uploaded. Only a pair whose tick marked snaps (the runtime's SNAPS meta word,
+   * as its own sampler reads it) needs them; without, the shader does not compare generations, and a quarter of
+   * the bytes stays home.
+   */
+  generationUploads: number;
   /** Updates whose acquire gave up (the lock stayed busy): they kept the last pair. */
   misses: number;
   /** Times the vertex buffers grew. */
@@ -58,8 +81,9 @@ export interface InterpolatedSprites {
   readonly mesh: Mesh<Geometry, Shader>;
   /**
    * Brings the mesh to shared-clock time `time` (ms, on the `performance.now()` timeline: the rAF timestamp the
-   * frame is for): takes the runtime's lock once, copies a newly published state into the vertex buffers
-   * (nothing when none was published since the last call), and sets the alpha uniform from where `time` falls
+   * frame is for): takes the runtime's lock once, uploads a newly published state into the vertex buffers
+   * (nothing when none was published since the last call; straight from the shared memory once a WebGL
+   * renderer has drawn the mesh), and sets the alpha uniform from where `time` falls
    * between the pair's two states. Call it once per rendered frame. Allocates nothing, except when the
    * buffers grow. Returns false when the lock stayed busy: the mesh keeps the last pair, at the new alpha.
    */
@@ -171,6 +195,7 @@ export function createInterpolatedSprites<S extends Schema>(
     sfAlpha: number;
     sfPrevCount: number;
     sfFlip: number;
+    sfSnaps: number;
     sfQuad: Float32Array;
     sfUv01: Float32Array;
     sfUv23: Float32Array;
@@ -190,7 +215,7 @@ export function createInterpolatedSprites<S extends Schema>(
     geometry.indexBuffer.data = pointIndices(entities);
   };
 
-  const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, misses: 0, grows: 0 };
+  const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, directUploads: 0, generationUploads: 0, misses: 0, grows: 0 };
   const reader = runtime.reader;
   let uploaded = -1; // the publish count of the pair on the GPU
   let flip = 0; // which buffer of each channel holds the previous state: flip, the current one: 1 - flip
@@ -198,12 +223,47 @@ export function createInterpolatedSprites<S extends Schema>(
   let currentTime = 0;
   let count = 0;
   let alpha = 1;
+  // the publish whose current state each generation buffer holds (-1: none known); the previous state of
+  // publish p is the current state of publish p - 1
+  const generationsOf = [-1, -1];
+  // the WebGL context and buffer system of the one renderer that draws the mesh (null: copy for Pixi to upload)
+  let gl: WebGL2RenderingContext | null = null;
+  let bufferSystem: GlBufferSystem | null = null;
+  let drawnBy: Renderer | null = null;
+  let shared = false; // a second renderer drew the mesh: each keeps its own GL buffers, so Pixi uploads for both
+  mesh.onRender = (renderer: Renderer) => {
+    if (renderer === drawnBy || shared) return;
+    if (drawnBy !== null) {
+      shared = true;
+      gl = null;
+      bufferSystem = null;
+      uploaded = -1; // Pixi's plain arrays missed the direct uploads: copy both states next time
+      generationsOf[0] = generationsOf[1] = -1;
+      return;
+    }
+    drawnBy = renderer;
+    if (renderer.type === RendererType.WEBGL) {
+      const webgl = renderer as Renderer & { gl: WebGL2RenderingContext; buffer: GlBufferSystem };
+      gl = webgl.gl;
+      bufferSystem = webgl.buffer;
+    }
+  };
 
-  /** Copies the first `entities` of `from` into buffer `which` of `c` and marks that range for upload. */
+  /**
+   * Uploads the first `entities` of `from` into buffer `which` of `c`: straight from the shared memory when a
+   * WebGL renderer is known, else copied into the Pixi Buffer's array and marked for Pixi to upload.
+   */
   const copyRun = (c: Channel, which: number, from: Float32Array | Uint32Array, entities: number): void => {
     if (entities === 0) return;
     const buffer = c.buffers[which]!;
     const elements = entities * c.width;
+    if (gl !== null) {
+      // Pixi first (re)allocates the GL buffer to the size of buffer.data, or sends a copy still pending
+      const glBuffer = bufferSystem!.updateBuffer(buffer);
+      gl.bindBuffer(gl.ARRAY_BUFFER, glBuffer.buffer); // not vertex-array state: Pixi's VAOs are untouched
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, from, 0, elements);
+      return;
+    }
     (buffer.data as Float32Array | Uint32Array).set(elements === from.length ? from : from.subarray(0, elements));
     buffer.update(elements * 4);
   };
@@ -223,11 +283,11 @@ export function createInterpolatedSprites<S extends Schema>(
         grow(bufferCapacity);
         stats.grows++;
         full = true; // the new buffers hold nothing yet
+        generationsOf[0] = generationsOf[1] = -1;
       }
       if (full) {
         for (const c of channels) {
-          const from = c.name === null ? pair.previousGeneration : pair.previous[c.name as keyof S];
-          copyRun(c, flip, from, previousCount);
+          if (c.name !== null) copyRun(c, flip, pair.previous[c.name as keyof S], previousCount);
         }
         stats.fullUploads++;
       } else {
@@ -237,9 +297,25 @@ export function createInterpolatedSprites<S extends Schema>(
         stats.swaps++;
       }
       for (const c of channels) {
-        const from = c.name === null ? pair.currentGeneration : pair.current[c.name as keyof S];
-        copyRun(c, 1 - flip, from, count);
+        if (c.name !== null) copyRun(c, 1 - flip, pair.current[c.name as keyof S], count);
       }
+      const snaps = meta[META.SNAPS]! > 0; // the tick marked snaps: the shader compares generations
+      if (snaps) {
+        // the shader compares the pair's generations: both must be on the GPU
+        const before = (published - 1) >>> 0;
+        if (generationsOf[flip] !== before) {
+          copyRun(gen, flip, pair.previousGeneration, previousCount);
+          generationsOf[flip] = before;
+          stats.generationUploads++;
+        }
+        copyRun(gen, 1 - flip, pair.currentGeneration, count);
+        generationsOf[1 - flip] = published;
+        stats.generationUploads++;
+      } else {
+        generationsOf[1 - flip] = -1; // still an older state's, or nothing
+      }
+      values.sfSnaps = snaps ? 1 : 0;
+      if (gl !== null) stats.directUploads++;
       uploaded = published;
     }
     // read every time: a restamp (resume, new time scale) moves the times without a publish
@@ -272,6 +348,9 @@ export function createInterpolatedSprites<S extends Schema>(
       return fresh;
     },
     dispose() {
+      mesh.onRender = null;
+      gl = null;
+      bufferSystem = null;
       mesh.destroy();
       geometry.destroy(true);
       shader.destroy();

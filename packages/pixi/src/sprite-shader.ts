@@ -9,7 +9,8 @@
  * ```text
  *  vertex e:  state A (aPosA, aAngleA, aGenA)   state B (aPosB, aAngleB, aGenB)
  *             sfFlip = 0: A is the previous state, B the current one; 1: the other way round
- *             snap?     spawned this tick (e >= sfPrevCount) or a new generation (teleported)
+ *             snap?     spawned this tick (e >= sfPrevCount) or, when the tick marked snaps (sfSnaps), a new
+ *                       generation (teleported); without marked snaps the generations are not even uploaded
  *             position  snap ? current : mix(previous, current, alpha)
  *             angle     the short way round (an angle field) or mix (a linear one); current when snapping
  *             the point: at the sprite's centre (the anchor offset turned), as wide as its diagonal in pixels
@@ -34,6 +35,8 @@ export interface SpriteUniforms {
   sfPrevCount: number;
   /** 0: buffers A hold the previous state; 1: buffers B do. */
   sfFlip: number;
+  /** 1: the pair's tick marked snaps (the runtime's SNAPS), so the generations are uploaded and compared. */
+  sfSnaps: number;
   /** The quad: x0, y0, width, height in the mesh's local units. */
   sfQuad: Float32Array;
   /** The texture frame's uvs at corners 0, 1 (x0 y0 x1 y1) and 2, 3 (x2 y2 x3 y3). */
@@ -61,6 +64,7 @@ uniform vec4 uColor;
 uniform float sfAlpha;
 uniform float sfPrevCount;
 uniform float sfFlip;
+uniform float sfSnaps;
 uniform vec4 sfQuad;
 flat out vec4 vToQuad;
 flat out vec2 vQuadAt;
@@ -73,7 +77,7 @@ void main() {
   uint g0 = flip ? aGenB : aGenA;
   uint g1 = flip ? aGenA : aGenB;
   // spawned this tick (no previous state) or a new generation (teleported): the current state as it is
-  bool snap = float(gl_VertexID) >= sfPrevCount || g0 != g1;
+  bool snap = float(gl_VertexID) >= sfPrevCount || (sfSnaps > 0.5 && g0 != g1);
   vec2 position = snap ? p1 : mix(p0, p1, sfAlpha);
   float angle = 0.0;
 #if SF_ANGLE != 0
@@ -96,10 +100,13 @@ void main() {
   gl_Position = vec4((mvp * vec3(position + offset, 1.0)).xy, 0.0, 1.0);
   // window pixels (y up) per local unit along x and along y, and back
   mat2 toPixels = mat2(mvp[0].xy * 0.5 * uResolution, mvp[1].xy * 0.5 * uResolution);
-  // as wide as the turned quad's extent along the window's axes (pixel centres inside it are inside the point)
+  // as wide as the turned quad's extent along the window's axes: every pixel centre inside the quad is inside
+  // the point (a pixel a point shades is one whose centre it holds), with 0.01 px for rounding and no more:
+  // SwiftShader shades every pixel of the point, and a 2 px sprite's point of 2.8 px holds half the pixels
+  // that one of 3.8 px would
   vec2 d1 = toPixels * vec2(c * extent.x - s * extent.y, s * extent.x + c * extent.y);
   vec2 d2 = toPixels * vec2(c * extent.x + s * extent.y, s * extent.x - c * extent.y);
-  float size = 2.0 * max(max(abs(d1.x), abs(d2.x)), max(abs(d1.y), abs(d2.y))) + 1.0;
+  float size = 2.0 * max(max(abs(d1.x), abs(d2.x)), max(abs(d1.y), abs(d2.y))) + 0.01;
   gl_PointSize = size;
   // gl_PointCoord (0..1, y down) to where in the quad (0..1 from corner 0 to corner 2), one affine map:
   // window pixels from the centre, back to local units, turned back by the angle, over the quad's size
@@ -138,6 +145,7 @@ export function createSpriteShader(angle: AngleMode, texture: Texture): { shader
     sfAlpha: { value: 1, type: 'f32' },
     sfPrevCount: { value: 0, type: 'f32' },
     sfFlip: { value: 0, type: 'f32' },
+    sfSnaps: { value: 0, type: 'f32' },
     sfQuad: { value: new Float32Array(4), type: 'vec4<f32>' },
     sfUv01: { value: new Float32Array(4), type: 'vec4<f32>' },
     sfUv23: { value: new Float32Array(4), type: 'vec4<f32>' },

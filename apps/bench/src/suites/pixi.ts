@@ -1,6 +1,7 @@
 /**
- * Suite 6, PixiJS: the same scene of moving, turning sprites (one 2×2 white texture, a ParticleContainer or
- * one instanced Mesh, a 640×480 canvas in the page) drawn every animation frame three ways:
+ * Suite 6, PixiJS: the same scene of moving, turning sprites (Pixi's 1×1 white texture at scale 2: 2×2 px, a
+ * ParticleContainer or one Mesh of points, a 640×480 canvas in the page) drawn every animation frame three ways,
+ * and a floor:
  *
  * | design  | where the motion is made                  | each frame                                            |
  * |---------|-------------------------------------------|-------------------------------------------------------|
@@ -10,13 +11,19 @@
  * | `cpu`   | a steadyframe worker (30 ticks/s)         | attachToTicker + bindParticles: runtime.frame blends, |
  * |         |                                           | the binding copies into the particles, app.render     |
  * | `gpu`   | a steadyframe worker (30 ticks/s)         | attachToTicker + createInterpolatedSprites: pace,     |
- * |         |                                           | copy a new tick's state for upload (once a tick),     |
+ * |         |                                           | upload a new tick's state (once a tick),              |
  * |         |                                           | three uniforms, app.render; the vertex shader blends  |
+ * | `gpu-still` | the gpu design, its simulation paused | the same, with no new tick: no upload. The floor:     |
+ * |         | after a few ticks                         | what the browser and Pixi cost a frame to draw the    |
+ * |         |                                           | scene at this frame rate, under every design          |
  *
- * All three render on every animation frame (`pacing: { adaptive: false }`), so they do the same number of
- * frames. Measured per 1 s window (repeated): the renderer main thread's CPU per frame from /proc (everything
- * the page's main thread did, the browser's frame work and GC included) and the page's own timing of the
- * ticker's work per frame (from the first listener to the last: the update and app.render).
+ * All render on every animation frame (`pacing: { adaptive: false }`). In software GL (SwiftShader) at 100k and
+ * more, every design is bound by the GPU process's rasterising (6-10 fps on 2 cores), so a frame's main-thread
+ * CPU includes the browser's own frame work at that rate (the commit reads the WebGL canvas back for the
+ * software compositor), which the floor row measures. Measured per 1 s window (repeated): the renderer main
+ * thread's CPU per frame from /proc (everything the page's main thread did, the browser's frame work and GC
+ * included) and the page's own timing of the ticker's work per frame (from the first listener to the last:
+ * the update and app.render; wall time, so it includes waits on the GPU process).
  */
 import { Application, Particle, ParticleContainer, Texture, UPDATE_PRIORITY, type Ticker } from 'pixi.js';
 import { createRuntime, schema2d, type Runtime } from 'steadyframe';
@@ -26,7 +33,7 @@ import { spread, type Spread } from '../shared/stats.ts';
 import { collectGarbage, cpuMeter, log, sleep } from '../page.ts';
 import { simWorker } from '../workers.ts';
 
-export type PixiDesign = 'plain' | 'cpu' | 'gpu';
+export type PixiDesign = 'plain' | 'cpu' | 'gpu' | 'gpu-still';
 
 export const PIXI_TICK_RATE = 30;
 
@@ -41,20 +48,31 @@ export interface PixiWindow {
   readonly workerCpuPerFrame: number;
   /** /proc CPU ms of every Chromium thread (the GPU process's software GL included) per frame. */
   readonly totalCpuPerFrame: number;
+  /** gpu designs: uploads in the window. */
+  readonly uploads?: GpuUploads;
 }
 
 export interface PixiRow {
   readonly design: PixiDesign;
   readonly count: number;
   readonly windows: readonly PixiWindow[];
-  readonly summary: Record<keyof PixiWindow, Spread>;
+  readonly summary: Record<Exclude<keyof PixiWindow, 'uploads'>, Spread>;
   /** ms the first frame's update took (the CPU path makes every particle then). */
   readonly firstUpdateMs: number;
 }
 
 interface Scene {
   readonly app: Application;
+  /** The GPU path's upload counters (createInterpolatedSprites' stats), for the gpu designs. */
+  readonly uploads: (() => Readonly<GpuUploads>) | undefined;
   dispose(): void;
+}
+
+/** How a window's ticks reached the GPU: both states, or the new one only (a flip); straight from the shared memory. */
+export interface GpuUploads {
+  readonly fullUploads: number;
+  readonly swaps: number;
+  readonly directUploads: number;
 }
 
 const WIDTH = 640;
@@ -110,6 +128,7 @@ async function plainScene(count: number, firstUpdate: (ms: number) => void): Pro
   app.ticker.add(update);
   return {
     app,
+    uploads: undefined,
     dispose() {
       app.ticker.remove(update);
       app.destroy(true, { children: true });
@@ -117,7 +136,7 @@ async function plainScene(count: number, firstUpdate: (ms: number) => void): Pro
   };
 }
 
-async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) => void): Promise<Scene> {
+async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) => void, still = false): Promise<Scene> {
   const runtime: Runtime<typeof schema2d> = await createRuntime({
     worker: simWorker({ kind: '2d', count, tickRate: PIXI_TICK_RATE }),
     schema: schema2d,
@@ -129,6 +148,7 @@ async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) 
   let loop: TickerLoop;
   let disposeDrawing: () => void;
   let first = true;
+  let uploads: (() => GpuUploads) | undefined;
   if (gpu) {
     const sprites = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, { texture: texture(), initialCapacity: count });
     place(sprites.mesh);
@@ -141,6 +161,7 @@ async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) 
         first = false;
       },
     });
+    uploads = () => sprites.stats;
     disposeDrawing = () => sprites.dispose();
   } else {
     const container = new ParticleContainer({ texture: texture(), dynamicProperties: { position: true, rotation: true } });
@@ -156,8 +177,13 @@ async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) 
     disposeDrawing = () => undefined;
   }
   await runtime.start();
+  if (still) {
+    await sleep(200); // a few ticks published and uploaded, then no more
+    await runtime.pause();
+  }
   return {
     app,
+    uploads,
     dispose() {
       loop.detach();
       disposeDrawing();
@@ -172,7 +198,7 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
   const onFirst = (ms: number) => {
     firstUpdateMs = ms;
   };
-  const scene = design === 'plain' ? await plainScene(count, onFirst) : await oursScene(count, design === 'gpu', onFirst);
+  const scene = design === 'plain' ? await plainScene(count, onFirst) : await oursScene(count, design !== 'cpu', onFirst, design === 'gpu-still');
   const ticker = scene.app.ticker;
   // the ticker's work per frame: from before its first listener to after its last
   let frames = 0;
@@ -194,8 +220,11 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
     await meter.start();
     frames = 0;
     work = 0;
+    const before = scene.uploads?.();
+    const [full0, swaps0, direct0] = before === undefined ? [0, 0, 0] : [before.fullUploads, before.swaps, before.directUploads];
     await sleep(windowMs);
     const cpu = await meter.stop();
+    const after = scene.uploads?.();
     results.push({
       frames,
       fps: (frames * 1000) / cpu.wallMs,
@@ -203,28 +232,40 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
       workPerFrame: work / Math.max(1, frames),
       workerCpuPerFrame: cpu.workers / frames,
       totalCpuPerFrame: cpu.total / frames,
+      ...(after === undefined
+        ? {}
+        : { uploads: { fullUploads: after.fullUploads - full0, swaps: after.swaps - swaps0, directUploads: after.directUploads - direct0 } }),
     });
   }
   ticker.remove(begin);
   ticker.remove(end);
   scene.dispose();
-  const keys = Object.keys(results[0]!) as (keyof PixiWindow)[];
-  const summary = Object.fromEntries(keys.map((k) => [k, spread(results.map((r) => r[k]))])) as Record<keyof PixiWindow, Spread>;
+  const keys = (['frames', 'fps', 'mainCpuPerFrame', 'workPerFrame'] as const).filter((k) => k in results[0]!);
+  const summary = Object.fromEntries(keys.map((k) => [k, spread(results.map((r) => r[k]))])) as PixiRow['summary'];
   return { design, count, windows: results, summary, firstUpdateMs };
 }
 
+/**
+ * `?suite=pixi&sizes=100000,200000&designs=plain,gpu&windows=8` narrows a run by hand (the bench page, or a
+ * profiler driving it); the runner passes none of them.
+ */
 export async function pixi(quick: boolean): Promise<{ tickRate: number; rows: PixiRow[] }> {
-  const sizes = quick ? [20_000, 100_000] : [10_000, 100_000, 200_000];
-  const windows = quick ? 2 : 5;
+  const params = new URLSearchParams(location.search);
+  const list = (name: string): string[] | null => params.get(name)?.split(',').filter((s) => s !== '') ?? null;
+  const sizes = list('sizes')?.map(Number) ?? (quick ? [20_000, 100_000] : [10_000, 100_000, 200_000]);
+  const designs = (list('designs') ?? ['plain', 'cpu', 'gpu', 'gpu-still']) as PixiDesign[];
+  const windows = Number(params.get('windows') ?? (quick ? 2 : 5));
   const rows: PixiRow[] = [];
   for (const count of sizes) {
-    for (const design of ['plain', 'cpu', 'gpu'] as const) {
+    for (const design of designs) {
       await collectGarbage();
       const row = await measure(design, count, windows, 1000);
       const s = row.summary;
+      const up = row.windows.map((w) => w.uploads).filter((u) => u !== undefined);
+      const perWindow = up.length === 0 ? '' : `, uploads a window: ${up.map((u) => `${u.fullUploads} full + ${u.swaps} flips (${u.directUploads} direct)`).join('; ')}`;
       log(
         `pixi ${design} ${count}: main CPU ${s.mainCpuPerFrame.median.toFixed(3)} ms/frame, ticker work ${s.workPerFrame.median.toFixed(3)} ms/frame, ` +
-          `worker CPU ${s.workerCpuPerFrame.median.toFixed(3)}, all CPU ${s.totalCpuPerFrame.median.toFixed(3)} ms/frame, ${s.fps.median.toFixed(0)} fps, first update ${row.firstUpdateMs.toFixed(1)} ms`,
+          `worker CPU ${s.workerCpuPerFrame.median.toFixed(3)}, all CPU ${s.totalCpuPerFrame.median.toFixed(3)} ms/frame, ${s.fps.median.toFixed(0)} fps, first update ${row.firstUpdateMs.toFixed(1)} ms${perWindow}`,
       );
       rows.push(row);
     }

@@ -4,7 +4,7 @@
  * buffers grow.
  */
 import { afterEach, expect, it } from 'vitest';
-import { Container, RenderTexture, Texture, WebGLRenderer } from 'pixi.js';
+import { Container, RenderTexture, Sprite, Texture, WebGLRenderer } from 'pixi.js';
 import { createInterpolatedSprites } from '@steadyframe/pixi';
 import { createRuntime, META } from 'steadyframe';
 import { motionSchema } from './fixtures/schema.ts';
@@ -29,6 +29,8 @@ const WIDTH = 192;
 const HEIGHT = 160;
 /** World units: a wrong alpha, angle or snap misses by far more than this. */
 const TOLERANCE = 0.06;
+/** Pixels a sprite drawn by the GPU path may light differently from a Pixi Sprite: one, a centre on its very edge. */
+const EDGE_PIXELS_PER_SPRITE = 1;
 
 /** Where the square's centre lands for an entity at (x, y) turned by `angle`. */
 const marker = (x: number, y: number, angle: number): [number, number] => [x + ARM * Math.cos(angle), y + ARM * Math.sin(angle)];
@@ -113,8 +115,70 @@ it('draws each sprite where runtime.sample puts it, at every alpha, uploading th
     }
     expectMarkers(draw(r, world, expected), expected, `alpha ${alpha}`);
   }
-  expect(sprites.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, grows: 0 });
+  // no snaps marked in ticks 0 .. 3: the generations stay home
+  expect(sprites.stats).toEqual({ fullUploads: 1, swaps: 0, directUploads: 0, generationUploads: 0, misses: 0, grows: 0 });
   sprites.dispose();
+});
+
+/** Which pixels `world` lights (scaled to pixels, shifted by `origin`), as one byte a pixel. */
+function litMask(r: WebGLRenderer, world: Container, origin: [number, number]): Uint8Array {
+  const stage = new Container();
+  world.scale.set(SCALE);
+  world.position.set(-origin[0] * SCALE, -origin[1] * SCALE);
+  stage.addChild(world);
+  const target = RenderTexture.create({ width: WIDTH, height: HEIGHT });
+  r.render({ container: stage, target, clear: true, clearColor: 0x000000 } as never);
+  const { pixels } = r.extract.pixels(target);
+  target.destroy(true);
+  stage.removeChild(world);
+  const mask = new Uint8Array(pixels.length / 4);
+  for (let i = 0; i < mask.length; i++) mask[i] = pixels[4 * i]! >= 128 ? 1 : 0;
+  return mask;
+}
+
+it('lights the very pixels Pixi sprites at the runtime\'s blended poses light, big sprites and 2 px ones', async () => {
+  runtime = await motionRuntime();
+  await runtime.commands.setCount(7);
+  await steps(runtime, 3);
+  const r = await createRenderer();
+  const sizes = [
+    { width: SIDE, height: SIDE, anchor: options.anchor }, // 8 px squares, an arm's length off the entity
+    { width: 2 / SCALE, height: 2 / SCALE, anchor: 0.5 }, // 2 px squares, the bench's size: the point is tightest
+    { width: 1.5, height: 0.25, anchor: { x: 0.3, y: 0.5 } }, // 24 x 4 px bars
+  ];
+  for (const size of sizes) {
+    const sprites = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, { texture: Texture.WHITE, ...size });
+    const gpu = new Container();
+    gpu.addChild(sprites.mesh);
+    for (const alpha of [0, 0.35, 0.8]) {
+      const time = timeAt(runtime, alpha);
+      sprites.update(time);
+      const frame = runtime.sample(time);
+      const cpu = new Container();
+      for (let i = 0; i < 7; i++) {
+        const a = typeof size.anchor === 'number' ? { x: size.anchor, y: size.anchor } : size.anchor;
+        const sprite = new Sprite({ texture: Texture.WHITE, anchor: a, width: size.width, height: size.height });
+        sprite.position.set(frame.fields.position[2 * i]!, frame.fields.position[2 * i + 1]!);
+        sprite.rotation = frame.fields.angle[i]!;
+        cpu.addChild(sprite);
+      }
+      const origin: [number, number] = [frame.fields.position[0]! - 2, frame.fields.position[1]! - 4];
+      const want = litMask(r, cpu, origin);
+      const got = litMask(r, gpu, origin);
+      let lit = 0;
+      let differ = 0;
+      for (let p = 0; p < want.length; p++) {
+        lit += want[p]!;
+        differ += want[p] !== got[p] ? 1 : 0;
+      }
+      const what = `${size.width * SCALE} x ${size.height * SCALE} px, alpha ${alpha}`;
+      expect(lit, `${what}: Pixi's sprites are on the target`).toBeGreaterThan(7 * size.width * size.height * SCALE * SCALE * 0.5);
+      // a pixel centre on a sprite's very edge may fall either way (triangles and the shader's own test)
+      expect(differ, `${what}: pixels lit by one and not the other (of ${lit})`).toBeLessThanOrEqual(7 * EDGE_PIXELS_PER_SPRITE);
+      cpu.destroy({ children: true });
+    }
+    sprites.dispose();
+  }
 });
 
 it('turns the short way round where the stored angle wraps, and blends a linear angle field linearly', async () => {
@@ -220,7 +284,8 @@ it('after one publish reuses the uploaded state as the previous one (a flip), af
 
   await steps(runtime, 1);
   sprites.update(timeAt(runtime, 0.3));
-  expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 1 });
+  // drawn once by a WebGL renderer: from now on each upload goes from the shared memory to the GL buffers
+  expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 1, directUploads: 1 });
   check(timeAt(runtime, 0.3), 'after a flip');
 
   await steps(runtime, 2);
@@ -233,9 +298,55 @@ it('after one publish reuses the uploaded state as the previous one (a flip), af
   sprites.update(timeAt(runtime, 0.1));
   await steps(runtime, 1);
   sprites.update(timeAt(runtime, 0.6));
-  expect(sprites.stats).toMatchObject({ fullUploads: 2, swaps: 3 });
+  expect(sprites.stats).toMatchObject({ fullUploads: 2, swaps: 3, directUploads: 4 });
   expect(runtime.sample(timeAt(runtime, 0.6)).previousTick).toBe(6);
   check(timeAt(runtime, 0.6), 'after two flips between renders');
+  sprites.dispose();
+});
+
+it('draws the pair its update uploaded, though the worker publishes twice over that slot before the render', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 2);
+  const r = await createRenderer();
+  const sprites = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, options);
+  const world = new Container();
+  world.addChild(sprites.mesh);
+  const markersAt = (time: number) => {
+    const frame = runtime!.sample(time);
+    return [0, 1, 2].map((i) => frameMarker(frame, i));
+  };
+  const originOf = (expected: Array<[number, number]>): [number, number] => [expected[0]![0] - 3, expected[0]![1] - 4];
+  sprites.update(timeAt(runtime, 0.5)); // not drawn yet: copied into Pixi's buffers
+  draw(r, world, []);
+  expect(sprites.stats.directUploads).toBe(0);
+
+  for (const [ticks, what] of [[1, 'a flip'], [2, 'both states']] as const) {
+    await steps(runtime, ticks);
+    const time = timeAt(runtime, 0.4);
+    sprites.update(time); // uploads straight from the front slot's views, under the lock
+    const expected = markersAt(time);
+    // two more publishes: the second writes into the slot those views showed
+    await steps(runtime, 2);
+    const moved = markersAt(timeAt(runtime, 0.4));
+    expect(Math.abs(moved[0]![0] - expected[0]![0]), 'the newer pair is elsewhere').toBeGreaterThan(0.5);
+    expectMarkers(draw(r, world, expected, originOf(expected)), expected, `${what}, rendered after two publishes`);
+  }
+  expect(sprites.stats).toMatchObject({ fullUploads: 2, swaps: 1, directUploads: 2 });
+
+  // a second renderer draws the mesh too: each has its own GL buffers, so the uploads go through Pixi again
+  const other = new WebGLRenderer();
+  await other.init({ width: WIDTH, height: HEIGHT, background: 0x000000, antialias: false, preference: 'webgl' } as never);
+  try {
+    const time = timeAt(runtime, 0.6);
+    draw(other, world, []);
+    sprites.update(time);
+    expect(sprites.stats).toMatchObject({ fullUploads: 3, directUploads: 2 });
+    const expected = markersAt(time);
+    expectMarkers(draw(other, world, expected, originOf(expected)), expected, 'the second renderer');
+    expectMarkers(draw(r, world, expected, originOf(expected)), expected, 'the first renderer, after the second');
+  } finally {
+    other.destroy();
+  }
   sprites.dispose();
 });
 
@@ -256,6 +367,8 @@ it('draws a teleported and a spawned entity at their new state, with no streak b
   const frame = runtime.sample(time);
   expect(frame.snapped).toBe(2); // the runtime snaps the same two
   expect(sprites.count).toBe(4);
+  // the tick marked snaps: both states' generations uploaded (the previous state's were not on the GPU yet)
+  expect(sprites.stats.generationUploads).toBe(2);
   const expected = [0, 1, 2, 3].map((i) => frameMarker(frame, i));
   const at = (i: number, k: number, dx = 0) => {
     const m = motionAt(i, k);
@@ -281,7 +394,19 @@ it('draws a teleported and a spawned entity at their new state, with no streak b
   const again = [0, 1, 2, 3].map((i) => frameMarker(after, i));
   expect(again[1]![0]).toBeCloseTo(at(1, 3.5, 5)[0], 4);
   expectMarkers(draw(r, world, again, [1, again[0]![1] - 5]), again, 'the tick after');
-  expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 2 });
+  // no snaps marked: no generations uploaded, and none compared (the buffers still hold the older pair's)
+  expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 2, generationUploads: 2 });
+
+  // a teleport again, one tick later: the previous state's generations are the ones uploaded two ticks ago
+  await runtime.commands.teleport(2, 5);
+  await steps(runtime, 1);
+  const third = timeAt(runtime, 0.5);
+  sprites.update(third);
+  const moved = runtime.sample(third);
+  expect(moved.snapped).toBe(1);
+  expect(sprites.stats).toMatchObject({ swaps: 3, generationUploads: 4 });
+  const poses = [0, 1, 2, 3].map((i) => frameMarker(moved, i));
+  expectMarkers(draw(r, world, poses, [1, poses[0]![1] - 5]), poses, 'a second teleport');
   sprites.dispose();
 });
 
