@@ -231,10 +231,25 @@ export function createInterpolatedSprites<S extends Schema>(
   let bufferSystem: GlBufferSystem | null = null;
   let drawnBy: Renderer | null = null;
   let shared = false; // a second renderer drew the mesh: each keeps its own GL buffers, so Pixi uploads for both
+  // Pixi rebuilds a GL buffer from the Buffer's own array, which the direct uploads never fill, after its GC
+  // unloads it (a mesh not drawn for gcMaxUnusedTime: behind a menu, a paused game) and after a lost context is
+  // restored: the next update uploads both states again instead of drawing what that array holds
+  const forget = (): void => {
+    uploaded = -1;
+    generationsOf[0] = generationsOf[1] = -1;
+  };
+  for (const c of channels) for (const b of c.buffers) b.on('unload', forget);
+  const contextListener = {
+    contextChange(): void {
+      if (gl !== null && drawnBy !== null) gl = (drawnBy as Renderer & { gl: WebGL2RenderingContext }).gl;
+      forget();
+    },
+  };
   mesh.onRender = (renderer: Renderer) => {
     if (renderer === drawnBy || shared) return;
     if (drawnBy !== null) {
       shared = true;
+      drawnBy.runners.contextChange.remove(contextListener); // Pixi's own uploads from here: its arrays are filled
       gl = null;
       bufferSystem = null;
       uploaded = -1; // Pixi's plain arrays missed the direct uploads: copy both states next time
@@ -242,6 +257,7 @@ export function createInterpolatedSprites<S extends Schema>(
       return;
     }
     drawnBy = renderer;
+    renderer.runners.contextChange.add(contextListener);
     if (renderer.type === RendererType.WEBGL) {
       const webgl = renderer as Renderer & { gl: WebGL2RenderingContext; buffer: GlBufferSystem };
       gl = webgl.gl;
@@ -349,6 +365,9 @@ export function createInterpolatedSprites<S extends Schema>(
     },
     dispose() {
       mesh.onRender = null;
+      drawnBy?.runners.contextChange.remove(contextListener);
+      drawnBy = null;
+      for (const c of channels) for (const b of c.buffers) b.off('unload', forget);
       gl = null;
       bufferSystem = null;
       mesh.destroy();
