@@ -11,7 +11,9 @@
  * ```
  *
  * Hidden or stopped, the render worker requests no frames: the watch pauses, and measures silence afresh from
- * the first check after frames are expected again (a hidden tab is not a hung renderer).
+ * the first check after frames are expected again (a hidden tab is not a hung renderer). A gap of more than
+ * `timeout` between two checks is the page's own timers stopping (a frozen page, a sleeping machine), not the
+ * render worker's silence: it too measures silence afresh.
  */
 export interface RenderWatchEvents {
   renderUnresponsive: { readonly silentMs: number };
@@ -23,6 +25,7 @@ export class RenderWatch {
   #lastBeatAt = Number.NaN;
   #expected = false;
   #unresponsive = false;
+  #lastCheckAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     /** Frames the render worker finished (BEAT.FRAMES), read fresh on each check. */
@@ -46,6 +49,8 @@ export class RenderWatch {
 
   check(now: number): void {
     const frames = this.frames();
+    const timersStopped = now - this.#lastCheckAt > this.timeout;
+    this.#lastCheckAt = now;
     if (frames !== this.#lastFrames) {
       const silentMs = now - this.#lastBeatAt;
       this.#lastFrames = frames;
@@ -56,8 +61,8 @@ export class RenderWatch {
       }
     } else if (!this.#expected) {
       // no frames requested: nothing to miss
-    } else if (Number.isNaN(this.#lastBeatAt)) {
-      this.#lastBeatAt = now; // the first check since frames are expected
+    } else if (Number.isNaN(this.#lastBeatAt) || (timersStopped && !this.#unresponsive)) {
+      this.#lastBeatAt = now; // the first check since frames are expected, or since the page's timers ran again
     } else if (!this.#unresponsive && now - this.#lastBeatAt > this.timeout) {
       this.#unresponsive = true;
       this.emit('renderUnresponsive', { silentMs: now - this.#lastBeatAt });

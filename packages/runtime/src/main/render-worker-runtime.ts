@@ -296,7 +296,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
     if (type === 'renderUnresponsive') {
       console.warn(
         `steadyframe: the render worker finished no frame for ${Math.round(event.silentMs)} ms while the page was visible: ` +
-          'its draw is stuck (a loop that never ends?), or the worker was terminated or crashed. The canvas is the render ' +
+          'its draw is stuck (a loop that never ends?) or throws on every frame (see the renderFault events), or the worker was terminated or crashed. The canvas is the render ' +
           "worker's, so the picture stays frozen: fix the renderer's draw, or dispose() this runtime and create it again " +
           "(renderIn: 'main' draws on the page)",
       );
@@ -305,7 +305,11 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
   });
   let started = false;
   let hidden = visibility?.hidden === true;
-  const watching = (): void => watch.expect(started && !hidden);
+  // the page's own visibility too: with `visibility: null` or a manual hook, a hidden tab still stops the render
+  // worker's requestAnimationFrame, and that silence is no fault
+  const pageHidden = (): boolean => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+  const watching = (): void => watch.expect(started && !hidden && !pageHidden());
+  if (typeof document !== 'undefined') document.addEventListener('visibilitychange', watching);
   // a few checks per timeout: silence is noticed within a quarter of it late at most (and a page stall later)
   const timer = Number.isFinite(renderTimeout)
     ? setInterval(() => watch.check(performance.now()), Math.min(250, Math.max(20, renderTimeout / 4)))
@@ -381,6 +385,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
       if (disposed) return;
       disposed = true;
       clearInterval(timer);
+      if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', watching);
       renderWorker.removeEventListener('error', onRenderError);
       unfollow();
       unsubscribe();

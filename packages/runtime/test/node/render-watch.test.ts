@@ -27,12 +27,14 @@ describe('RenderWatch', () => {
     ['beats every check: nothing', ['e', 0, 'b', 50, 'b', 100, 'b', 150, 'b', 200], []],
     ['silence past the timeout: unresponsive, once', ['e', 0, 'b', 10, 50, 100, 111, 200, 300], ['renderUnresponsive 101']],
     ['silence up to the timeout: nothing', ['e', 0, 'b', 10, 110], []],
-    ['the beat returns: responsive, with the whole silence', ['e', 0, 'b', 10, 120, 'b', 400], ['renderUnresponsive 110', 'renderResponsive 390']],
+    ['the beat returns: responsive, with the whole silence', ['e', 0, 'b', 10, 60, 120, 'b', 400], ['renderUnresponsive 110', 'renderResponsive 390']],
     ['frames not expected (stopped, hidden): silence is no fault', ['b', 0, 500, 1000, 5000], []],
     ['not expected from the start', [0, 'e', 1000, 1050, 1101, 1102], ['renderUnresponsive 101']],
     ['hidden then shown: silence measured afresh from the first check after', ['e', 0, 'b', 10, 'x', 500, 'e', 600, 650, 701], ['renderUnresponsive 101']],
     ['shown and beating again before the timeout: nothing', ['e', 0, 'b', 10, 'x', 500, 'e', 600, 'b', 650, 'b', 740], []],
-    ['hidden while unresponsive, shown, beating: responsive over the whole silence', ['e', 0, 'b', 10, 200, 'x', 'e', 'b', 900], ['renderUnresponsive 190', 'renderResponsive 890']],
+    ['hidden while unresponsive, shown, beating: responsive over the whole silence', ['e', 0, 'b', 10, 100, 200, 'x', 'e', 'b', 900], ['renderUnresponsive 190', 'renderResponsive 890']],
+    ["the page's own timers stopped (a frozen page): silence measured afresh from the check after", ['e', 0, 'b', 10, 60, 1000, 1050, 1101], ['renderUnresponsive 101']],
+    ["the page's timers stopped, the render worker beats after: nothing", ['e', 0, 'b', 10, 60, 1000, 'b', 1050, 1100], []],
   ] as Array<[string, Step[], string[]]>)('%s', (_, steps, expected) => {
     expect(run(steps)).toEqual(expected);
   });
