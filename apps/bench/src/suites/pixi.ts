@@ -240,7 +240,7 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
   ticker.remove(begin);
   ticker.remove(end);
   scene.dispose();
-  const keys = (['frames', 'fps', 'mainCpuPerFrame', 'workPerFrame'] as const).filter((k) => k in results[0]!);
+  const keys = (['frames', 'fps', 'mainCpuPerFrame', 'workPerFrame', 'workerCpuPerFrame', 'totalCpuPerFrame'] as const).filter((k) => k in results[0]!);
   const summary = Object.fromEntries(keys.map((k) => [k, spread(results.map((r) => r[k]))])) as PixiRow['summary'];
   return { design, count, windows: results, summary, firstUpdateMs };
 }
