@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, type FieldViews } from 'steadyframe';
 import { allocateSharedBuffer, createSharedViews, fieldViews } from '../../src/core/layout.ts';
 import { interpolateField } from '../../src/core/interpolate.ts';
-import { OVERTAKEN_WATCH_MS, Sampler, type SampleResult } from '../../src/main/sampler.ts';
+import { OVERTAKEN_MISSES_TO_STOP, OVERTAKEN_WATCH_MS, Sampler, type SampleResult } from '../../src/main/sampler.ts';
 import { StateHistory } from '../../src/main/history.ts';
 import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
 
@@ -55,7 +55,8 @@ function setup() {
       scale: options.scale ?? 1,
       snaps: options.snaps ?? 0,
     };
-    if (tick === 0) writer.publishInitial({ ...meta, previousTick: 0, currentTick: 0, previousTime: time, previousCount: count });
+    // the first state is one tick, numbered as the next publish's previous one (the worker's tick 0 then (0, 1))
+    if (tick === 0) writer.publishInitial({ ...meta, previousTick: 1, currentTick: 1, previousTime: time, previousCount: count });
     else writer.publish(meta);
     tick++;
   };
@@ -313,6 +314,66 @@ describe('sampler: overtaken frames (the worker published past the frame before 
     expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 0 });
   });
 
+  it('copies nothing for overtaken frames no copy could serve (frames several ticks apart), but still flags them', () => {
+    const { publish, sample, sampler } = run();
+    // ticks every 100 ms, the worker 2 ticks ahead of each frame, frames 450 ms apart (a slow page): each frame's
+    // pair is a tick the main thread never read, so keeping states could not have recovered one
+    let published = -100;
+    for (let t = 0; t <= 450 * 20; t += 450) {
+      while (published < t + 200) publish((published += 100));
+      sample(t);
+    }
+    expect(sampler.stats.overtaken).toBeGreaterThanOrEqual(18);
+    expect(sampler.stats).toMatchObject({ recovered: 0, keptCopies: 0, keptBytes: 0 });
+  });
+
+  it('stops copies under way once overtaken frames in a row could not have been served, and starts again when one could', () => {
+    const { publish, sample, sampler } = run();
+    publish(0);
+    sample(0);
+    publish(100);
+    publish(200);
+    sample(50); // its pair (0, 100) was read whole: starts keeping
+    for (let t = 300; t <= 600; t += 100) {
+      publish(t);
+      sample(t);
+    }
+    publish(700);
+    publish(800);
+    expect(sample(630).overtaken).toBe(false); // recovered from the copies
+    const copiesWhileRecovering = sampler.stats.keptCopies;
+    expect(copiesWhileRecovering).toBeGreaterThan(0);
+    // the page slows down: frames 450 ms apart, each overtaken across ticks never read
+    let published = 800;
+    let t = 630;
+    for (let i = 0; i < OVERTAKEN_MISSES_TO_STOP; i++) {
+      t += 450;
+      while (published < t + 200) publish((published += 100));
+      expect(sample(t)).toMatchObject({ overtaken: true });
+    }
+    const copiesAtStop = sampler.stats.keptCopies;
+    for (let i = 0; i < 10; i++) {
+      t += 450;
+      while (published < t + 200) publish((published += 100));
+      sample(t);
+    }
+    expect(sampler.stats.keptCopies).toBe(copiesAtStop); // stopped well within OVERTAKEN_WATCH_MS
+    expect(sampler.stats).toMatchObject({ recovered: 1 });
+    // frames every tick again: an overtaken one whose pair was read starts the copies, the next one recovers
+    t = published;
+    sample(t);
+    publish((published += 100));
+    publish((published += 100));
+    expect(sample(t + 50).overtaken).toBe(true); // pair (t, t + 100) read whole: keeps from now on
+    publish((published += 100));
+    sample(published);
+    publish((published += 100));
+    publish((published += 100));
+    expect(sample(published - 170)).toMatchObject({ overtaken: false });
+    expect(sampler.stats.recovered).toBe(2);
+    expect(sampler.stats.keptCopies).toBeGreaterThan(copiesAtStop);
+  });
+
   it('extrapolates an overtaken frame from the kept state at or before its time (mode extrapolate)', () => {
     const { publish, sample, render, sampler } = run('extrapolate');
     publish(0);
@@ -476,8 +537,13 @@ describe('state history storage', () => {
       expect(entry.block.buffer).toBe(storage);
       expect(entry.block.byteOffset).toBe(i * layout.blockBytes);
       expect(entry.fields.pos.buffer).toBe(storage);
-      expect(Array.from(entry.block.subarray(0, 4))).toEqual([0, 1, 2, 3]);
+      // only the live part is copied: pos (width 1) of entities 0 and 1; entities 2 and 3 (dead) stay unwritten
+      expect(Array.from(entry.block.subarray(0, 4))).toEqual([0, 1, 0, 0]);
+      expect(Array.from(entry.generation.subarray(0, 4))).toEqual([...new Uint32Array(source.buffer, layout.generationOffset, 2), 0, 0]);
     }
+    expect(history.copies).toBe(3);
+    // per state: 2 entities × (1 + 1 + 4 + 3 + 1 floats) + 2 generations, 4 bytes each
+    expect(history.copiedBytes).toBe(3 * (2 * 10 + 2) * 4);
     // a fourth state reuses the oldest block, still in the storage
     history.record(4, 400, 2, source);
     expect(history.at(2).tick).toBe(4);
