@@ -19,7 +19,7 @@
  * ticker's work per frame (from the first listener to the last: the update and app.render).
  */
 import { Application, Particle, ParticleContainer, Texture, UPDATE_PRIORITY, type Ticker } from 'pixi.js';
-import { createRuntime, schema2d, type Runtime } from 'steadyframe';
+import { createRuntime, schema2d, type Runtime, type RuntimeStats } from 'steadyframe';
 import { attachToTicker, bindParticles, createInterpolatedSprites, type TickerLoop } from '@steadyframe/pixi';
 import { BenchWorld } from '../shared/sims.ts';
 import { spread, type Spread } from '../shared/stats.ts';
@@ -50,10 +50,17 @@ export interface PixiRow {
   readonly summary: Record<keyof PixiWindow, Spread>;
   /** ms the first frame's update took (the CPU path makes every particle then). */
   readonly firstUpdateMs: number;
+  /**
+   * The CPU path's sampling counters over the measured windows (`stats().sampling`): frames the worker
+   * overtook, those recovered from kept states, and the state copies kept for them; null for the others.
+   */
+  readonly sampling: { readonly frames: number; readonly overtaken: number; readonly recovered: number; readonly keptCopies: number; readonly keptBytes: number } | null;
 }
 
 interface Scene {
   readonly app: Application;
+  /** The runtime's stats, where there is one. */
+  readonly stats?: () => Promise<RuntimeStats>;
   dispose(): void;
 }
 
@@ -158,6 +165,7 @@ async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) 
   await runtime.start();
   return {
     app,
+    stats: () => runtime.stats(),
     dispose() {
       loop.detach();
       disposeDrawing();
@@ -188,6 +196,7 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
   ticker.add(begin, undefined, UPDATE_PRIORITY.INTERACTION + 1);
   ticker.add(end, undefined, UPDATE_PRIORITY.UTILITY - 1);
   await sleep(1500); // warm-up: the first frames build the buffers, the JIT settles
+  const before = await scene.stats?.();
   const results: PixiWindow[] = [];
   for (let w = 0; w < windows; w++) {
     const meter = cpuMeter();
@@ -205,12 +214,24 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
       totalCpuPerFrame: cpu.total / frames,
     });
   }
+  const after = await scene.stats?.();
   ticker.remove(begin);
   ticker.remove(end);
   scene.dispose();
+  const sampling =
+    design === 'cpu' && before !== undefined && after !== undefined
+      ? {
+          frames: after.frames - before.frames,
+          overtaken: after.sampling.overtaken - before.sampling.overtaken,
+          recovered: after.sampling.recovered - before.sampling.recovered,
+          keptCopies: after.sampling.keptCopies - before.sampling.keptCopies,
+          keptBytes: after.sampling.keptBytes - before.sampling.keptBytes,
+        }
+      : null;
+  if (sampling !== null) log(`pixi ${design} ${count}: sampling ${JSON.stringify(sampling)}`);
   const keys = Object.keys(results[0]!) as (keyof PixiWindow)[];
   const summary = Object.fromEntries(keys.map((k) => [k, spread(results.map((r) => r[k]))])) as Record<keyof PixiWindow, Spread>;
-  return { design, count, windows: results, summary, firstUpdateMs };
+  return { design, count, windows: results, summary, firstUpdateMs, sampling };
 }
 
 export async function pixi(quick: boolean): Promise<{ tickRate: number; rows: PixiRow[] }> {
