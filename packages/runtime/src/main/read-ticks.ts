@@ -55,6 +55,7 @@ export class ReadTicks {
    * or past the newest (that frame is late, not overtaken).
    */
   couldServe(time: number): boolean {
+    if (this.#size < 2 || time > this.#times[(this.#start + this.#size - 1) % HISTORY_DEPTH]!) return false;
     for (let i = this.#size - 2; i >= 0; i--) {
       const a = (this.#start + i) % HISTORY_DEPTH;
       if (this.#times[a]! <= time) {

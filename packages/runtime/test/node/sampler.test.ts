@@ -4,6 +4,7 @@ import { allocateSharedBuffer, createSharedViews, fieldViews } from '../../src/c
 import { interpolateField } from '../../src/core/interpolate.ts';
 import { OVERTAKEN_MISSES_TO_STOP, OVERTAKEN_WATCH_MS, Sampler, type SampleResult } from '../../src/main/sampler.ts';
 import { StateHistory } from '../../src/main/history.ts';
+import { ReadTicks } from '../../src/main/read-ticks.ts';
 import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
 
 const schema = defineSchema({
@@ -552,5 +553,40 @@ describe('state history storage', () => {
 
   it('refuses storage too small for its depth', () => {
     expect(() => new StateHistory<typeof schema>(layout, 3, new ArrayBuffer(2 * layout.blockBytes))).toThrow(/history storage/);
+  });
+});
+
+describe('read ticks (what a history would hold, numbers and times only)', () => {
+  /** Reads as the sampler records them: pairs (tick, time) of each acquire's previous and current state. */
+  const reads = (pairs: [number, number][]) => {
+    const read = new ReadTicks();
+    for (const [tick, time] of pairs) read.record(tick, time);
+    return read;
+  };
+
+  it.each([
+    // frames as fast as ticks: every pair read whole
+    { pairs: [[1, 100], [2, 200], [2, 200], [3, 300], [4, 400], [5, 500]], time: 350, served: true },
+    // frames 3 ticks apart: 3 and 4 never read, the frame at 350 lies in (3, 4)
+    { pairs: [[1, 100], [2, 200], [5, 500], [6, 600]], time: 350, served: false },
+    // the same frame between the newest pair of an acquire and the previous acquire's newest
+    { pairs: [[1, 100], [2, 200], [3, 300], [4, 400]], time: 250, served: true },
+    // before every tick kept (6 of them: 3 .. 8)
+    { pairs: [[1, 100], [2, 200], [3, 300], [4, 400], [5, 500], [6, 600], [7, 700], [8, 800]], time: 250, served: false },
+    // a tick held across a pause: the same tick again at a later time is its own entry, no gap
+    { pairs: [[1, 100], [2, 200], [2, 900], [3, 1000]], time: 500, served: true },
+    // an older tick read again adds nothing
+    { pairs: [[1, 100], [3, 300], [2, 200]], time: 150, served: false },
+  ] as { pairs: [number, number][]; time: number; served: boolean }[])('$pairs at $time: $served', ({ pairs, time, served }) => {
+    expect(reads(pairs).couldServe(time)).toBe(served);
+  });
+
+  it('never serves a time past the newest tick (that frame is late) or with fewer than two ticks', () => {
+    expect(reads([[1, 100]]).couldServe(100)).toBe(false);
+    expect(reads([[1, 100], [2, 200]]).couldServe(250)).toBe(false);
+    const read = reads([[1, 100], [2, 200]]);
+    read.clear();
+    expect(read.size).toBe(0);
+    expect(read.couldServe(150)).toBe(false);
   });
 });
