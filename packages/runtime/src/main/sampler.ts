@@ -22,10 +22,11 @@
  * nothing is overtaken (a copy per tick would cost every frame a block's memcpy). The first overtaken frame is
  * drawn at the oldest state at hand (alpha 0) and flagged `overtaken`; if its pair had been read whole (the
  * sampler keeps the numbers and times of the ticks read, read-ticks.ts, so it knows without copying), then for
- * `OVERTAKEN_WATCH_MS` after the last such one every acquire also records the live part of the slot's states
+ * `OVERTAKEN_WATCH_MS` after the last such one (or the first ones, below) every acquire also records the live part of the slot's states
  * in the render-delay history, and an overtaken frame is blended from its exact pair there (counted as
- * `recovered`). Overtaken frames whose pair was never read (frames farther apart than ticks: a slow page) start
- * no copies, and `OVERTAKEN_MISSES_TO_STOP` of them in a row stop those under way (`keptCopies` counts them). What the history cannot serve
+ * `recovered`). Overtaken frames whose pair was never read (frames farther apart than ticks: a slow page) are
+ * given the benefit of the doubt only until `OVERTAKEN_MISSES_TO_STOP` of them in a row: that stops the copies,
+ * and from then on only an overtaken frame that could have been served starts them (`keptCopies` counts them). What the history cannot serve
  * is flagged and counted `overtaken` again: a time before every state kept, or a pair the main thread never
  * read whole (the worker published the tick after the last frame's read and then moved on: with ticks shorter
  * than frames, often); the frame then shows the nearest blend it has (across the gap, or the oldest state).
@@ -116,8 +117,9 @@ const MAX_RENDER_DELAY = 2;
 export const OVERTAKEN_WATCH_MS = 10_000;
 /**
  * Overtaken frames in a row that the states read could not have served (their pair never read whole) after
- * which the copies stop at once, watch or not: at ~10 fps with 60 Hz ticks every overtake is one of these, and
- * copying every new state then recovered 0 of 14. Three, so that one odd frame in a recovering spell does not.
+ * which the copies stop at once, and no further such frame starts them (only one that could have been served
+ * does): at ~10 fps with 60 Hz ticks every overtake is one of these, and copying every new state then
+ * recovered 0 of 14. Fewer in a row start or keep copying: one odd frame in a recovering spell stops nothing.
  */
 export const OVERTAKEN_MISSES_TO_STOP = 3;
 /** The render delay in ms moves toward its target by at most this fraction of the frame time: no jumps. */
@@ -316,12 +318,16 @@ export class Sampler<S extends Schema> {
     if (place.late) this.stats.late++;
     if (place.overtaken) {
       // copies pay only if they could serve frames like this one: its pair read whole (by earlier frames, or
-      // with this one). With frames farther apart than ticks it never is: start none, stop those under way
+      // with this one). With frames farther apart than ticks it never is: after a few such in a row, stop the
+      // copies and start none until one that could have been served (the first ones get the benefit of the
+      // doubt: a one-off stall's frame is unservable, the spell it begins may not be)
       if (read.couldServe(time)) {
         this.#misses = 0;
         this.#watchUntil = time + OVERTAKEN_WATCH_MS;
       } else if (++this.#misses >= OVERTAKEN_MISSES_TO_STOP) {
         this.#watchUntil = Number.NEGATIVE_INFINITY;
+      } else if (!(time <= this.#watchUntil)) {
+        this.#watchUntil = time + OVERTAKEN_WATCH_MS;
       }
       if (history !== null) {
         // the pair around this frame's time may be among the states kept: `finish` blends it from there
