@@ -26,7 +26,7 @@
  * the update and app.render; wall time, so it includes waits on the GPU process).
  */
 import { Application, Particle, ParticleContainer, Texture, UPDATE_PRIORITY, type Ticker } from 'pixi.js';
-import { createRuntime, schema2d, type Runtime } from 'steadyframe';
+import { createRuntime, schema2d, type Runtime, type RuntimeStats } from 'steadyframe';
 import { attachToTicker, bindParticles, createInterpolatedSprites, type TickerLoop } from '@steadyframe/pixi';
 import { BenchWorld } from '../shared/sims.ts';
 import { spread, type Spread } from '../shared/stats.ts';
@@ -59,12 +59,19 @@ export interface PixiRow {
   readonly summary: Record<Exclude<keyof PixiWindow, 'uploads'>, Spread>;
   /** ms the first frame's update took (the CPU path makes every particle then). */
   readonly firstUpdateMs: number;
+  /**
+   * The CPU path's sampling counters over the measured windows (`stats().sampling`): frames the worker
+   * overtook, those recovered from kept states, and the state copies kept for them; null for the others.
+   */
+  readonly sampling: { readonly frames: number; readonly overtaken: number; readonly recovered: number; readonly keptCopies: number; readonly keptBytes: number } | null;
 }
 
 interface Scene {
   readonly app: Application;
   /** The GPU path's upload counters (createInterpolatedSprites' stats), for the gpu designs. */
   readonly uploads: (() => Readonly<GpuUploads>) | undefined;
+  /** The runtime's stats, where there is one. */
+  readonly stats?: () => Promise<RuntimeStats>;
   dispose(): void;
 }
 
@@ -184,6 +191,7 @@ async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) 
   return {
     app,
     uploads,
+    stats: () => runtime.stats(),
     dispose() {
       loop.detach();
       disposeDrawing();
@@ -214,6 +222,7 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
   ticker.add(begin, undefined, UPDATE_PRIORITY.INTERACTION + 1);
   ticker.add(end, undefined, UPDATE_PRIORITY.UTILITY - 1);
   await sleep(1500); // warm-up: the first frames build the buffers, the JIT settles
+  const before = await scene.stats?.();
   const results: PixiWindow[] = [];
   for (let w = 0; w < windows; w++) {
     const meter = cpuMeter();
@@ -237,12 +246,24 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
         : { uploads: { fullUploads: after.fullUploads - full0, swaps: after.swaps - swaps0, directUploads: after.directUploads - direct0 } }),
     });
   }
+  const after = await scene.stats?.();
   ticker.remove(begin);
   ticker.remove(end);
   scene.dispose();
+  const sampling =
+    design === 'cpu' && before !== undefined && after !== undefined
+      ? {
+          frames: after.frames - before.frames,
+          overtaken: after.sampling.overtaken - before.sampling.overtaken,
+          recovered: after.sampling.recovered - before.sampling.recovered,
+          keptCopies: after.sampling.keptCopies - before.sampling.keptCopies,
+          keptBytes: after.sampling.keptBytes - before.sampling.keptBytes,
+        }
+      : null;
+  if (sampling !== null) log(`pixi ${design} ${count}: sampling ${JSON.stringify(sampling)}`);
   const keys = (['frames', 'fps', 'mainCpuPerFrame', 'workPerFrame', 'workerCpuPerFrame', 'totalCpuPerFrame'] as const).filter((k) => k in results[0]!);
   const summary = Object.fromEntries(keys.map((k) => [k, spread(results.map((r) => r[k]))])) as PixiRow['summary'];
-  return { design, count, windows: results, summary, firstUpdateMs };
+  return { design, count, windows: results, summary, firstUpdateMs, sampling };
 }
 
 /**

@@ -24,10 +24,29 @@ export interface HistoryEntry<S extends Schema> {
 /** Enough for a 2-tick delay with a burst of publishes between two frames. */
 export const HISTORY_DEPTH = 6;
 
+/** Source blocks whose live runs are cached (the four slot blocks, and a history block re-recorded). */
+const RUN_CACHE = 6;
+
+/** Views of one source block's live part (each field's first `count * width` floats, the generations). */
+interface LiveRuns {
+  block: Float32Array | null;
+  count: number;
+  /** Per run: the view of the source, and its float offset in a block. */
+  readonly views: Float32Array[];
+  readonly starts: number[];
+}
+
 export class StateHistory<S extends Schema> {
   /** Oldest first; `size` of them are in use. */
   readonly #entries: HistoryEntry<S>[];
   #size = 0;
+  readonly #layout: Layout;
+  readonly #runs: LiveRuns[] = Array.from({ length: RUN_CACHE }, () => ({ block: null, count: -1, views: [], starts: [] }));
+  #nextRuns = 0;
+  /** States copied in so far (each the live part of a block). */
+  copies = 0;
+  /** Bytes copied in so far. */
+  copiedBytes = 0;
 
   /**
    * `storage`, if given, holds the entries' blocks one after another from byte 0 (at least `depth` blocks; the
@@ -37,6 +56,7 @@ export class StateHistory<S extends Schema> {
     if (storage !== null && storage.byteLength < depth * layout.blockBytes) {
       throw new RangeError(`steadyframe: history storage of ${storage.byteLength} bytes is under ${depth} blocks of ${layout.blockBytes}`);
     }
+    this.#layout = layout;
     this.#entries = Array.from({ length: depth }, (_, i) => {
       const buffer = storage ?? new ArrayBuffer(layout.blockBytes);
       const offset = storage === null ? 0 : i * layout.blockBytes;
@@ -83,8 +103,58 @@ export class StateHistory<S extends Schema> {
     entry.tick = tick;
     entry.time = time;
     entry.count = count;
-    entry.block.set(block);
+    this.#copyLive(block, entry.block, count);
     this.#size++;
+  }
+
+  /**
+   * Copies only the live part of `from` (each field's first `count` entities, their generations) into `to`: at a
+   * quarter full, a quarter of the bytes. The views of a source's live runs are cached per source block and
+   * count, so the usual copy allocates nothing (a new count or source makes them once).
+   */
+  #copyLive(from: Float32Array, to: Float32Array, count: number): void {
+    const layout = this.#layout;
+    if (count >= layout.capacity) {
+      to.set(from);
+      this.copies++;
+      this.copiedBytes += from.byteLength;
+      return;
+    }
+    let runs: LiveRuns | undefined;
+    for (const r of this.#runs) {
+      if (r.block === from) {
+        runs = r;
+        break;
+      }
+    }
+    if (runs === undefined) {
+      runs = this.#runs[this.#nextRuns]!;
+      this.#nextRuns = (this.#nextRuns + 1) % RUN_CACHE;
+      runs.block = from;
+      runs.count = -1;
+    }
+    if (runs.count !== count) {
+      runs.count = count;
+      runs.views.length = 0;
+      runs.starts.length = 0;
+      for (const field of layout.fields) {
+        const start = field.offset / 4;
+        runs.views.push(from.subarray(start, start + count * field.width));
+        runs.starts.push(start);
+      }
+      // generations are uint32: copied as float32 bit patterns (a same-type set copies bytes, NaN bits too)
+      const start = layout.generationOffset / 4;
+      runs.views.push(from.subarray(start, start + count));
+      runs.starts.push(start);
+    }
+    let bytes = 0;
+    for (let i = 0; i < runs.views.length; i++) {
+      const view = runs.views[i]!;
+      to.set(view, runs.starts[i]!);
+      bytes += view.byteLength;
+    }
+    this.copies++;
+    this.copiedBytes += bytes;
   }
 
   clear(): void {

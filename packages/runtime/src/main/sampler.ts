@@ -20,9 +20,13 @@
  * animation-frame callback ran late and the worker, which may run `maxLeadTicks` ahead, already published past
  * it), so the pair around its time is no longer in the slot. The main thread keeps no copies of states while
  * nothing is overtaken (a copy per tick would cost every frame a block's memcpy). The first overtaken frame is
- * drawn at the oldest state at hand (alpha 0) and flagged `overtaken`; from then on, for `OVERTAKEN_WATCH_MS`
- * after the last one, every acquire also records the slot's states in the render-delay history, and an
- * overtaken frame is blended from its exact pair there (counted as `recovered`). What the history cannot serve
+ * drawn at the oldest state at hand (alpha 0) and flagged `overtaken`; if its pair had been read whole (the
+ * sampler keeps the numbers and times of the ticks read, read-ticks.ts, so it knows without copying), then for
+ * `OVERTAKEN_WATCH_MS` after the last such one (or the first ones, below) every acquire also records the live part of the slot's states
+ * in the render-delay history, and an overtaken frame is blended from its exact pair there (counted as
+ * `recovered`). Overtaken frames whose pair was never read (frames farther apart than ticks: a slow page) are
+ * given the benefit of the doubt only until `OVERTAKEN_MISSES_TO_STOP` of them in a row: that stops the copies,
+ * and from then on only an overtaken frame that could have been served starts them (`keptCopies` counts them). What the history cannot serve
  * is flagged and counted `overtaken` again: a time before every state kept, or a pair the main thread never
  * read whole (the worker published the tick after the last frame's read and then moved on: with ticks shorter
  * than frames, often); the frame then shows the nearest blend it has (across the gap, or the oldest state).
@@ -40,6 +44,7 @@ import { createBlendKernels, type BlendKernels } from '../core/simd-kernel.ts';
 import { META, type Layout, type StatePair } from '../core/layout.ts';
 import type { FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
 import { HISTORY_DEPTH, StateHistory } from './history.ts';
+import { ReadTicks } from './read-ticks.ts';
 
 export type { InterpolationMode, LatePolicy } from '../core/frame-placement.ts';
 
@@ -78,6 +83,14 @@ export interface SampleStats {
    * thread keeps after an overtaken frame. `overtaken + recovered` is every frame the worker overtook.
    */
   recovered: number;
+  /**
+   * States copied into the main thread's history (each the live part of a block, `keptBytes` in all): for a
+   * render delay, and after an overtaken frame whose pair had been read whole (one copies could recover).
+   * Overtakes that no copy could serve (frames farther apart than ticks) start none, and stop those under way.
+   */
+  keptCopies: number;
+  /** Bytes copied into the history (see `keptCopies`). */
+  keptBytes: number;
 }
 
 /** What one sample found; the runtime copies it into its Frame. */
@@ -102,6 +115,13 @@ const MAX_RENDER_DELAY = 2;
  * copies cost a block's memcpy per tick meanwhile, nothing after.
  */
 export const OVERTAKEN_WATCH_MS = 10_000;
+/**
+ * Overtaken frames in a row that the states read could not have served (their pair never read whole) after
+ * which the copies stop at once, and no further such frame starts them (only one that could have been served
+ * does): at ~10 fps with 60 Hz ticks every overtake is one of these, and copying every new state then
+ * recovered 0 of 14. Fewer in a row start or keep copying: one odd frame in a recovering spell stops nothing.
+ */
+export const OVERTAKEN_MISSES_TO_STOP = 3;
 /** The render delay in ms moves toward its target by at most this fraction of the frame time: no jumps. */
 const DELAY_SLEW = 0.25;
 
@@ -145,7 +165,7 @@ export function validateInterpolation<S extends Schema>(schema: S, options: Inte
 }
 
 export class Sampler<S extends Schema> {
-  readonly stats: SampleStats = { late: 0, extrapolated: 0, gaps: 0, snapped: 0, overtaken: 0, recovered: 0 };
+  readonly stats: SampleStats = { late: 0, extrapolated: 0, gaps: 0, snapped: 0, overtaken: 0, recovered: 0, keptCopies: 0, keptBytes: 0 };
   readonly #fields: readonly FieldInfo[];
   readonly #render: FieldViews<S>;
   readonly #layout: Layout;
@@ -166,6 +186,10 @@ export class Sampler<S extends Schema> {
   #delaying = false;
   /** Frame time until which the history is kept for overtaken frames; -Infinity when none was seen. */
   #watchUntil = Number.NEGATIVE_INFINITY;
+  /** The ticks read (numbers and times only): whether copies could have served an overtaken frame. */
+  readonly #read = new ReadTicks();
+  /** Overtaken frames in a row that no copies could have served (see `OVERTAKEN_MISSES_TO_STOP`). */
+  #misses = 0;
   /** What `read` left to `finish`: 'history' (blend an overtaken frame's pair), 'watch' (make the history). */
   #pending: 'none' | 'history' | 'watch' = 'none';
   #delayMs = 0;
@@ -226,6 +250,8 @@ export class Sampler<S extends Schema> {
       this.#history = null;
       this.#delaying = false;
       this.#watchUntil = Number.NEGATIVE_INFINITY;
+      this.#misses = 0;
+      this.#read.clear();
       this.#pending = 'none';
       this.#delayMs = 0;
       this.#lastTime = Number.NaN;
@@ -265,8 +291,11 @@ export class Sampler<S extends Schema> {
     if (currentTime > previousTime) this.#tickLength = currentTime - previousTime;
     this.#scale = meta[META.SCALE]!;
     const history = this.#history;
+    const read = this.#read;
+    read.record(meta[META.PREV_TICK]!, previousTime);
+    read.record(meta[META.CUR_TICK]!, currentTime);
     if (history !== null) {
-      // copies of the two states, only if new (a block's memcpy per tick): the slot is ours until release
+      // copies of the two states' live parts, only if new (a memcpy per tick): the slot is ours until release
       history.record(meta[META.PREV_TICK]!, previousTime, meta[META.PREV_COUNT]!, slot.previousBlock);
       history.record(meta[META.CUR_TICK]!, currentTime, meta[META.COUNT]!, slot.currentBlock);
     }
@@ -288,14 +317,26 @@ export class Sampler<S extends Schema> {
     out.alpha = place.alpha;
     if (place.late) this.stats.late++;
     if (place.overtaken) {
-      this.#watchUntil = time + OVERTAKEN_WATCH_MS;
+      // copies pay only if they could serve frames like this one: its pair read whole (by earlier frames, or
+      // with this one). With frames farther apart than ticks it never is: after a few such in a row, stop the
+      // copies and start none until one that could have been served (the first ones get the benefit of the
+      // doubt: a one-off stall's frame is unservable, the spell it begins may not be)
+      if (read.couldServe(time)) {
+        this.#misses = 0;
+        this.#watchUntil = time + OVERTAKEN_WATCH_MS;
+      } else if (++this.#misses >= OVERTAKEN_MISSES_TO_STOP) {
+        this.#watchUntil = Number.NEGATIVE_INFINITY;
+      } else if (!(time <= this.#watchUntil)) {
+        this.#watchUntil = time + OVERTAKEN_WATCH_MS;
+      }
       if (history !== null) {
         // the pair around this frame's time may be among the states kept: `finish` blends it from there
         this.#pending = 'history';
         return;
       }
-      // nothing kept yet: this frame shows the oldest state at hand; keep states from the next frame on
-      this.#pending = 'watch';
+      // nothing kept yet: this frame shows the oldest state at hand; keep states from the next frame on, if
+      // they could have served it
+      if (time <= this.#watchUntil) this.#pending = 'watch';
       out.overtaken = true;
       this.stats.overtaken++;
     }
@@ -344,7 +385,14 @@ export class Sampler<S extends Schema> {
         this.#lastTime = Number.NaN;
       }
     }
-    if (this.#history !== null && !this.#delaying && !(time <= this.#watchUntil)) this.#history = null;
+    const history = this.#history;
+    if (history !== null) {
+      this.stats.keptCopies += history.copies;
+      this.stats.keptBytes += history.copiedBytes;
+      history.copies = 0;
+      history.copiedBytes = 0;
+      if (!this.#delaying && !(time <= this.#watchUntil)) this.#history = null;
+    }
   }
 
   /**

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, type FieldViews } from 'steadyframe';
 import { allocateSharedBuffer, createSharedViews, fieldViews } from '../../src/core/layout.ts';
 import { interpolateField } from '../../src/core/interpolate.ts';
-import { OVERTAKEN_WATCH_MS, Sampler, type SampleResult } from '../../src/main/sampler.ts';
+import { OVERTAKEN_MISSES_TO_STOP, OVERTAKEN_WATCH_MS, Sampler, type SampleResult } from '../../src/main/sampler.ts';
 import { StateHistory } from '../../src/main/history.ts';
+import { ReadTicks } from '../../src/main/read-ticks.ts';
 import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
 
 const schema = defineSchema({
@@ -55,7 +56,8 @@ function setup() {
       scale: options.scale ?? 1,
       snaps: options.snaps ?? 0,
     };
-    if (tick === 0) writer.publishInitial({ ...meta, previousTick: 0, currentTick: 0, previousTime: time, previousCount: count });
+    // the first state is one tick, numbered as the next publish's previous one (the worker's tick 0 then (0, 1))
+    if (tick === 0) writer.publishInitial({ ...meta, previousTick: 1, currentTick: 1, previousTime: time, previousCount: count });
     else writer.publish(meta);
     tick++;
   };
@@ -313,6 +315,74 @@ describe('sampler: overtaken frames (the worker published past the frame before 
     expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 0 });
   });
 
+  it('stops copying for overtaken frames no copy could serve (frames several ticks apart), but still flags them', () => {
+    const { publish, sample, sampler } = run();
+    // ticks every 100 ms, the worker 2 ticks ahead of each frame, frames 450 ms apart (a slow page): each frame's
+    // pair is a tick the main thread never read, so keeping states could not have recovered one
+    let published = -100;
+    const copies: number[] = [];
+    for (let t = 0; t <= 450 * 20; t += 450) {
+      while (published < t + 200) publish((published += 100));
+      sample(t);
+      copies.push(sampler.stats.keptCopies);
+    }
+    expect(sampler.stats.overtaken).toBeGreaterThanOrEqual(18);
+    expect(sampler.stats.recovered).toBe(0);
+    // the first overtaken frames start copies (the benefit of the doubt) until OVERTAKEN_MISSES_TO_STOP in a
+    // row: then none, for the 15 frames after, where the old rule copied each frame's two new states for 10 s
+    const stop = OVERTAKEN_MISSES_TO_STOP + 1; // frame 0 is not overtaken
+    expect(copies[stop - 1]).toBeLessThanOrEqual(2 * (OVERTAKEN_MISSES_TO_STOP - 1));
+    expect(copies.at(-1)).toBe(copies[stop - 1]);
+    expect(sampler.stats.keptBytes).toBe(copies.at(-1)! * (2 * 10 + 2) * 4); // live entities only: 2 of 4
+  });
+
+  it('stops copies under way once overtaken frames in a row could not have been served, and starts again when one could', () => {
+    const { publish, sample, sampler } = run();
+    publish(0);
+    sample(0);
+    publish(100);
+    publish(200);
+    sample(50); // its pair (0, 100) was read whole: starts keeping
+    for (let t = 300; t <= 600; t += 100) {
+      publish(t);
+      sample(t);
+    }
+    publish(700);
+    publish(800);
+    expect(sample(630).overtaken).toBe(false); // recovered from the copies
+    const copiesWhileRecovering = sampler.stats.keptCopies;
+    expect(copiesWhileRecovering).toBeGreaterThan(0);
+    // the page slows down: frames 450 ms apart, each overtaken across ticks never read
+    let published = 800;
+    let t = 630;
+    for (let i = 0; i < OVERTAKEN_MISSES_TO_STOP; i++) {
+      t += 450;
+      while (published < t + 200) publish((published += 100));
+      expect(sample(t)).toMatchObject({ overtaken: true });
+    }
+    const copiesAtStop = sampler.stats.keptCopies;
+    for (let i = 0; i < 10; i++) {
+      t += 450;
+      while (published < t + 200) publish((published += 100));
+      sample(t);
+    }
+    expect(sampler.stats.keptCopies).toBe(copiesAtStop); // stopped well within OVERTAKEN_WATCH_MS
+    expect(sampler.stats).toMatchObject({ recovered: 1 });
+    // frames every tick again: an overtaken one whose pair was read starts the copies, the next one recovers
+    t = published;
+    sample(t);
+    publish((published += 100));
+    publish((published += 100));
+    expect(sample(t + 50).overtaken).toBe(true); // pair (t, t + 100) read whole: keeps from now on
+    publish((published += 100));
+    sample(published);
+    publish((published += 100));
+    publish((published += 100));
+    expect(sample(published - 170)).toMatchObject({ overtaken: false });
+    expect(sampler.stats.recovered).toBe(2);
+    expect(sampler.stats.keptCopies).toBeGreaterThan(copiesAtStop);
+  });
+
   it('extrapolates an overtaken frame from the kept state at or before its time (mode extrapolate)', () => {
     const { publish, sample, render, sampler } = run('extrapolate');
     publish(0);
@@ -476,8 +546,13 @@ describe('state history storage', () => {
       expect(entry.block.buffer).toBe(storage);
       expect(entry.block.byteOffset).toBe(i * layout.blockBytes);
       expect(entry.fields.pos.buffer).toBe(storage);
-      expect(Array.from(entry.block.subarray(0, 4))).toEqual([0, 1, 2, 3]);
+      // only the live part is copied: pos (width 1) of entities 0 and 1; entities 2 and 3 (dead) stay unwritten
+      expect(Array.from(entry.block.subarray(0, 4))).toEqual([0, 1, 0, 0]);
+      expect(Array.from(entry.generation.subarray(0, 4))).toEqual([...new Uint32Array(source.buffer, layout.generationOffset, 2), 0, 0]);
     }
+    expect(history.copies).toBe(3);
+    // per state: 2 entities × (1 + 1 + 4 + 3 + 1 floats) + 2 generations, 4 bytes each
+    expect(history.copiedBytes).toBe(3 * (2 * 10 + 2) * 4);
     // a fourth state reuses the oldest block, still in the storage
     history.record(4, 400, 2, source);
     expect(history.at(2).tick).toBe(4);
@@ -486,5 +561,40 @@ describe('state history storage', () => {
 
   it('refuses storage too small for its depth', () => {
     expect(() => new StateHistory<typeof schema>(layout, 3, new ArrayBuffer(2 * layout.blockBytes))).toThrow(/history storage/);
+  });
+});
+
+describe('read ticks (what a history would hold, numbers and times only)', () => {
+  /** Reads as the sampler records them: pairs (tick, time) of each acquire's previous and current state. */
+  const reads = (pairs: [number, number][]) => {
+    const read = new ReadTicks();
+    for (const [tick, time] of pairs) read.record(tick, time);
+    return read;
+  };
+
+  it.each([
+    // frames as fast as ticks: every pair read whole
+    { pairs: [[1, 100], [2, 200], [2, 200], [3, 300], [4, 400], [5, 500]], time: 350, served: true },
+    // frames 3 ticks apart: 3 and 4 never read, the frame at 350 lies in (3, 4)
+    { pairs: [[1, 100], [2, 200], [5, 500], [6, 600]], time: 350, served: false },
+    // the same frame between the newest pair of an acquire and the previous acquire's newest
+    { pairs: [[1, 100], [2, 200], [3, 300], [4, 400]], time: 250, served: true },
+    // before every tick kept (6 of them: 3 .. 8)
+    { pairs: [[1, 100], [2, 200], [3, 300], [4, 400], [5, 500], [6, 600], [7, 700], [8, 800]], time: 250, served: false },
+    // a tick held across a pause: the same tick again at a later time is its own entry, no gap
+    { pairs: [[1, 100], [2, 200], [2, 900], [3, 1000]], time: 500, served: true },
+    // an older tick read again adds nothing
+    { pairs: [[1, 100], [3, 300], [2, 200]], time: 150, served: false },
+  ] as { pairs: [number, number][]; time: number; served: boolean }[])('$pairs at $time: $served', ({ pairs, time, served }) => {
+    expect(reads(pairs).couldServe(time)).toBe(served);
+  });
+
+  it('never serves a time past the newest tick (that frame is late) or with fewer than two ticks', () => {
+    expect(reads([[1, 100]]).couldServe(100)).toBe(false);
+    expect(reads([[1, 100], [2, 200]]).couldServe(250)).toBe(false);
+    const read = reads([[1, 100], [2, 200]]);
+    read.clear();
+    expect(read.size).toBe(0);
+    expect(read.couldServe(150)).toBe(false);
   });
 });
