@@ -183,6 +183,7 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
       lock: { ...this.reader.stats },
       sampling: { ...this.#loop.sampler.stats },
       pacing: pacingStats(this.#loop.pacer),
+      frameClock: { ...this.#loop.clockStats },
       inputRejected: this.input?.rejected ?? 0,
       worker: await this.#call('stats', this.remote.stats()),
     };

@@ -11,7 +11,7 @@
  */
 import { wrap, type Remote } from 'comlink';
 import type { Clock } from '../core/clock.ts';
-import { writeNextFrame } from '../core/doorbell.ts';
+import { readCovered, writeNextFrame } from '../core/doorbell.ts';
 import { computeLayout, createSharedViews, F64, type Layout } from '../core/layout.ts';
 import type { SimulationInfo, SimulationRemote } from '../core/protocol.ts';
 import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from './protocol.ts';
@@ -150,6 +150,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         views,
         input: null,
         expectFrame: (time) => void writeNextFrame(views, time),
+        covered: () => readCovered(views),
         inputPushed: () => {},
         close: () => {},
       };
@@ -217,6 +218,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         lock: { ...source!.stats },
         sampling: { ...loop.sampler.stats },
         pacing: pacingStats(loop.pacer),
+        frameClock: { ...loop.clockStats },
         crossOriginIsolated: scope.crossOriginIsolated === true,
       };
     },
