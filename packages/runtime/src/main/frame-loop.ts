@@ -42,6 +42,8 @@ export interface FrameClockStats {
   maxWaitMs: number;
   /** Spins that gave up after CATCH_UP_WAIT_MS: those frames were drawn late (three in a row: no waits for a second). */
   timeouts: number;
+  /** Frames short of the worker's states drawn without a wait, late, in such a second. */
+  unwaited: number;
 }
 
 /** A frame this far from its announced time counts as unannounced, ms (float rounding and clock steps aside). */
@@ -71,7 +73,7 @@ export class FrameLoop<S extends Schema> {
   #animationTime = Number.NEGATIVE_INFINITY;
   /** The time of the newest frame paced (`runtime.frameTime`); NaN before the first. */
   time = Number.NaN;
-  readonly clockStats: FrameClockStats = { unannounced: 0, maxOffsetMs: 0, waits: 0, waitMs: 0, maxWaitMs: 0, timeouts: 0 };
+  readonly clockStats: FrameClockStats = { unannounced: 0, maxOffsetMs: 0, waits: 0, waitMs: 0, maxWaitMs: 0, timeouts: 0, unwaited: 0 };
   /** No catch-up waits before this time (after CATCH_UP_GIVE_UP in a row gave up). */
   #waitAgainAt = Number.NEGATIVE_INFINITY;
   /** Catch-up waits in a row that gave up. */
@@ -218,13 +220,18 @@ export class FrameLoop<S extends Schema> {
     const covered = this.#transport.covered;
     if (covered === undefined || this.#watchdog.unresponsive) return;
     const start = this.#now();
-    if (start < this.#waitAgainAt || !needsCatchUp(time, start, covered())) return;
+    if (!needsCatchUp(time, start, covered())) return;
     // only a running worker makes states (a paused, stopped or faulted one holds its tick on purpose)
     if (Atomics.load(this.#transport.header, I32.STATUS) !== STATUS.RUNNING) return;
     const source = this.#transport.source;
     let published = source.publishCount();
     // an awake worker may be past the frame already
     if (this.#frontReaches(time)) return;
+    if (start < this.#waitAgainAt) {
+      stats.unwaited++; // drawn late: waits are off after several gave up; the ring still serves later frames
+      this.expectFrame(time);
+      return;
+    }
     // rings it (the frame is past what it covers): it targets `time`, overdue, so it holds there, not past it
     this.expectFrame(time);
     const until = start + CATCH_UP_WAIT_MS;

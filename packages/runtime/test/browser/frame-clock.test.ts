@@ -18,6 +18,8 @@ let runtime: Runtime<typeof motionSchema> | undefined;
 afterEach(() => runtime?.dispose());
 
 const TICK_RATE = 120;
+/** core/frame-catch-up.ts's CATCH_UP_WAIT_MS: the longest a frame spins for the worker. */
+const CATCH_UP_WAIT_MS = 4;
 const TICK_MS = 1000 / TICK_RATE;
 /**
  * A main-thread stall long enough that two vsyncs pass during it (so the next callback comes a refresh later
@@ -98,13 +100,22 @@ it.each(['none', 'raf', 'now'] as const)('no frame is drawn stale after main-thr
   expect(atReadTime.length).toBeGreaterThan(10);
   // what rAF does after a stall: frames at another time than the pacer announced (a refresh or more later)
   expect(clock.unannounced).toBeGreaterThan(10);
-  // stale: drawn from a state older than the frame's own time (a late frame). None, except a frame whose wait
-  // gave up because the OS did not run the worker thread within CATCH_UP_WAIT_MS (counted; a loaded machine)
+  // stale: drawn from a state older than the frame's own time (a late frame). None that the runtime did not
+  // give up on knowingly: a wait that gave up (the OS did not run the worker thread within CATCH_UP_WAIT_MS, 4 ms)
+  // or a frame in the second without waits after three such in a row; both counted
   const stale = drawn.filter((d) => d.late);
-  expect(stale.length).toBeLessThanOrEqual(clock.timeouts);
+  expect(stale.length).toBeLessThanOrEqual(clock.timeouts + clock.unwaited);
   // each frame after a stall found the worker asleep short of it and waited for it (tenths of a ms each, alone)
   expect(clock.waits).toBeGreaterThan(10);
-  // and those stay rare: a wait gives up only when the worker thread is not run for CATCH_UP_WAIT_MS (4 ms);
-  // alone on the machine none do, under the whole suite on 2 cores at most 3 of about 40 were seen
-  expect(clock.timeouts).toBeLessThanOrEqual(clock.waits / 4);
+  // and the runtime gives up only when the worker thread is run late: while none of its timed wakes came as late
+  // as a wait lasts (the worker's own measure), no wait gave up and no frame is stale at all
+  if (stats.worker.maxWakeLateMs < CATCH_UP_WAIT_MS) {
+    expect(clock.timeouts + clock.unwaited).toBe(0);
+    expect(stale).toEqual([]);
+  }
+  console.log(
+    `${style}: ${drawn.length} frames, ${stale.length} stale; waits ${clock.waits} (${clock.waitMs.toFixed(1)} ms, at most ` +
+      `${clock.maxWaitMs.toFixed(2)}), ${clock.timeouts} gave up, ${clock.unwaited} unwaited; worker wakes late: ` +
+      `${stats.worker.lateWakes}, at most ${stats.worker.maxWakeLateMs.toFixed(2)} ms`,
+  );
 });
