@@ -78,6 +78,11 @@ export class FrameLoop<S extends Schema> {
   #waitAgainAt = Number.NEGATIVE_INFINITY;
   /** Catch-up waits in a row that gave up. */
   #timeoutsInRow = 0;
+  /**
+   * The page is hidden (the runtime's visibility hook): a worker with `whenHidden: 'pause'` makes no states then,
+   * so a frame made anyway (a game's own timer loop) does not wait for it.
+   */
+  hidden = false;
   readonly #endFrame = (): void => {
     if (Number.isNaN(this.#frameStart)) return;
     const now = this.#now();
@@ -218,7 +223,7 @@ export class FrameLoop<S extends Schema> {
       if (Math.abs(offset) > Math.abs(stats.maxOffsetMs)) stats.maxOffsetMs = offset;
     }
     const covered = this.#transport.covered;
-    if (covered === undefined || this.#watchdog.unresponsive) return;
+    if (covered === undefined || this.hidden || this.#watchdog.unresponsive) return;
     const start = this.#now();
     if (!needsCatchUp(time, start, covered())) return;
     // only a running worker makes states (a paused, stopped or faulted one holds its tick on purpose)
@@ -247,6 +252,8 @@ export class FrameLoop<S extends Schema> {
       }
       if ((now = this.#now()) >= until) break;
     }
+    // once more after the deadline: this thread may have been preempted through it while the worker went on
+    if (!reached) reached = covered() >= time || this.#frontReaches(time);
     now = this.#now();
     const waited = now - start;
     stats.waits++;

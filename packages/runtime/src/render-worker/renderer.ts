@@ -195,6 +195,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
     },
     setHidden(next: boolean): void {
       hidden = next;
+      if (loop !== null) loop.hidden = next;
       if (hidden) unschedule();
       else {
         // no frames while hidden: the heartbeat's silence is measured from when we can see again
