@@ -107,15 +107,15 @@ it.each(['none', 'raf', 'now'] as const)('no frame is drawn stale after main-thr
   // (frames made more than the worker's hold, FRAME_HOLD_MS, after their time are outside the promise: the worker
   // stopped holding for them, and on a loaded machine a callback can start that late)
   const stale = drawn.filter((d) => d.late && d.readAt - d.time < HOLD_MS);
-  expect(stale.length).toBeLessThanOrEqual(clock.timeouts + clock.unwaited);
-  // each frame after a stall found the worker asleep short of it and waited for it (tenths of a ms each, alone)
-  expect(clock.waits).toBeGreaterThan(10);
-  // and most waits succeed: a ring that did not reach the worker would make every one give up; the worst seen
-  // (load average 14 on 2 cores, other browsers running) gave up on half, alone on the machine on none
-  expect(clock.timeouts).toBeLessThan(0.75 * clock.waits);
   console.log(
     `${style}: ${drawn.length} frames, ${stale.length} stale; waits ${clock.waits} (${clock.waitMs.toFixed(1)} ms, at most ` +
       `${clock.maxWaitMs.toFixed(2)}), ${clock.timeouts} gave up, ${clock.unwaited} unwaited; worker wakes late: ` +
       `${stats.worker.lateWakes}, at most ${stats.worker.maxWakeLateMs.toFixed(2)} ms`,
   );
+  expect(stale.length).toBeLessThanOrEqual(clock.timeouts + clock.unwaited);
+  // each frame after a stall found the worker asleep short of it and waited for it (tenths of a ms each, alone)
+  expect(clock.waits).toBeGreaterThan(10);
+  // and most waits succeed: a ring that did not reach the worker would make every one give up; the worst seen
+  // (load average 14 on 2 cores, other browsers running) gave up on half; at load 4, on none in most runs
+  expect(clock.timeouts).toBeLessThan(0.75 * clock.waits);
 });
