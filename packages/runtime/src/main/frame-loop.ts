@@ -187,8 +187,9 @@ export class FrameLoop<S extends Schema> {
     this.time = timestamp;
     const render = this.pacer.onAnimationFrame(timestamp);
     if (render) {
-      this.#frameStart = this.#now();
       this.#catchUp(timestamp);
+      // the frame's cost starts after the catch-up: a wait for the worker is not what the pacer sizes frames for
+      this.#frameStart = this.#now();
       if (sample) this.sample(timestamp);
       // the cost runs until this task ends: the caller's draw included
       queueMicrotask(this.#endFrame);
