@@ -19,6 +19,7 @@ export { createRenderWorkerRuntime, renderWorkerUnavailable } from './main/rende
 export type { RenderWorkerRuntime, RenderWorkerRuntimeOptions, RenderWorkerRuntimeStats } from './main/render-worker-runtime.ts';
 export type { RenderContext, Renderer, RendererSetup } from './render-worker/renderer.ts';
 export type { InterpolationMode, InterpolationOptions, LatePolicy, SampleStats } from './main/sampler.ts';
+export type { FrameClockStats } from './main/frame-loop.ts';
 export { createFramePacer, FRAME_PACER_DEFAULTS } from './main/frame-pacer.ts';
 export type { FramePacer, FramePacerOptions, PacerChange, PacerChangeReason } from './main/frame-pacer.ts';
 export { documentVisibility, manualVisibility } from './main/visibility.ts';

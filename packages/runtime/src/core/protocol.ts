@@ -81,6 +81,13 @@ export interface WorkerStats extends FlipStats {
   readonly sleeps: number;
   /** Ms spent spinning for precise wakes (see `spinMs`). */
   readonly spunMs: number;
+  /**
+   * Timed wakes (not rung by a frame or a call) that came more than 1 ms after the time the loop planned, and
+   * the latest of any, ms: the OS ran the worker thread late (a loaded machine). Frames that wait for the worker
+   * (`stats().frameClock`) wait at least this long.
+   */
+  readonly lateWakes: number;
+  readonly maxWakeLateMs: number;
   /** Input events handed to steps. */
   readonly inputs: number;
   /**

@@ -7,9 +7,14 @@
  *                  │                                                                         │ (cost until
  *                  └──────────── expectFrame(pacer.nextRenderTime) ◀── end of the task ◀─────┘  the task ends)
  * ```
+ *
+ * A frame that the worker sleeps short of (rAF brought it a refresh or more after the time announced, after a
+ * stall) first rings the worker with its own time and spins until the worker's states reach it, bounded
+ * (core/frame-catch-up.ts), before it samples or, for `pace()`, before the game reads the slot itself.
  */
 import type { Clock } from '../core/clock.ts';
-import { fieldViews, type Layout } from '../core/layout.ts';
+import { CATCH_UP_BACKOFF_MS, CATCH_UP_GIVE_UP, CATCH_UP_WAIT_MS, needsCatchUp } from '../core/frame-catch-up.ts';
+import { fieldViews, I32, META, STATUS, type Layout } from '../core/layout.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 import type { BlendKernels } from '../core/simd-kernel.ts';
 import { animationFrameTime, frameTimeFor } from './frame-time.ts';
@@ -20,6 +25,29 @@ import type { MainTransport } from './transport.ts';
 import type { Watchdog } from './watchdog.ts';
 
 type MutableFrame<S extends Schema> = { -readonly [K in keyof Frame<S>]: Frame<S>[K] } & SampleResult;
+
+/** How rendered frames' times met what the worker was told (`stats().frameClock`). */
+export interface FrameClockStats {
+  /**
+   * Rendered frames drawn more than 1 ms away from the time announced to the worker for them (NEXT_FRAME):
+   * rAF brought them a refresh or more later (after a stall), or the game passed another time.
+   */
+  unannounced: number;
+  /** The farthest of them, ms (positive: later than announced). */
+  maxOffsetMs: number;
+  /** Frames that found the worker asleep short of their time, rang it and spun until its states reached them. */
+  waits: number;
+  /** Ms spent in those spins, in all and at most once. */
+  waitMs: number;
+  maxWaitMs: number;
+  /** Spins that gave up after CATCH_UP_WAIT_MS: those frames were drawn late (three in a row: no waits for a second). */
+  timeouts: number;
+  /** Frames short of the worker's states drawn without a wait, late, in such a second. */
+  unwaited: number;
+}
+
+/** A frame this far from its announced time counts as unannounced, ms (float rounding and clock steps aside). */
+const ANNOUNCED_SLACK_MS = 1;
 
 export interface FrameLoopOptions<S extends Schema> {
   readonly draw: ((frame: Frame<S>) => void) | undefined;
@@ -45,9 +73,21 @@ export class FrameLoop<S extends Schema> {
   #animationTime = Number.NEGATIVE_INFINITY;
   /** The time of the newest frame paced (`runtime.frameTime`); NaN before the first. */
   time = Number.NaN;
+  readonly clockStats: FrameClockStats = { unannounced: 0, maxOffsetMs: 0, waits: 0, waitMs: 0, maxWaitMs: 0, timeouts: 0, unwaited: 0 };
+  /** No catch-up waits before this time (after CATCH_UP_GIVE_UP in a row gave up). */
+  #waitAgainAt = Number.NEGATIVE_INFINITY;
+  /** Catch-up waits in a row that gave up. */
+  #timeoutsInRow = 0;
+  /**
+   * The page is hidden (the runtime's visibility hook): a worker with `whenHidden: 'pause'` makes no states then,
+   * so a frame made anyway (a game's own timer loop) does not wait for it.
+   */
+  hidden = false;
   readonly #endFrame = (): void => {
     if (Number.isNaN(this.#frameStart)) return;
-    this.pacer.reportFrameCost(this.#now() - this.#frameStart);
+    const now = this.#now();
+    // and from the frame's own time: a stall before runtime.frame() held the next animation frame back too
+    this.pacer.reportFrameCost(now - this.#frameStart, now - this.time);
     this.#frameStart = Number.NaN;
     // a new interval moves the next render time: tell the worker (only then: the frame already told it)
     this.#expectFrameIfMoved();
@@ -147,6 +187,8 @@ export class FrameLoop<S extends Schema> {
     this.time = timestamp;
     const render = this.pacer.onAnimationFrame(timestamp);
     if (render) {
+      this.#catchUp(timestamp);
+      // the frame's cost starts after the catch-up: a wait for the worker is not what the pacer sizes frames for
       this.#frameStart = this.#now();
       if (sample) this.sample(timestamp);
       // the cost runs until this task ends: the caller's draw included
@@ -166,6 +208,77 @@ export class FrameLoop<S extends Schema> {
   stopFrames(): void {
     if (this.#rafHandle !== 0) cancelAnimationFrame(this.#rafHandle);
     this.#rafHandle = 0;
+  }
+
+  /**
+   * A rendered frame at `time`: counts how far it is from the time announced for it, and if the worker sleeps
+   * short of it (core/frame-catch-up.ts), rings the worker with `time` and spins until its states reach it
+   * (COVERED at or past `time`: the worker published them and went back to sleep) or CATCH_UP_WAIT_MS pass.
+   * Allocates nothing; on the message transport (no COVERED) it only counts.
+   */
+  #catchUp(time: number): void {
+    const stats = this.clockStats;
+    const offset = time - this.#expected;
+    if (offset > ANNOUNCED_SLACK_MS || offset < -ANNOUNCED_SLACK_MS) {
+      stats.unannounced++;
+      if (Math.abs(offset) > Math.abs(stats.maxOffsetMs)) stats.maxOffsetMs = offset;
+    }
+    const covered = this.#transport.covered;
+    if (covered === undefined || this.hidden || this.#watchdog.unresponsive) return;
+    const start = this.#now();
+    if (!needsCatchUp(time, start, covered())) return;
+    // only a running worker makes states (a paused, stopped or faulted one holds its tick on purpose)
+    if (Atomics.load(this.#transport.header, I32.STATUS) !== STATUS.RUNNING) return;
+    const source = this.#transport.source;
+    let published = source.publishCount();
+    // an awake worker may be past the frame already
+    if (this.#frontReaches(time)) return;
+    if (start < this.#waitAgainAt) {
+      stats.unwaited++; // drawn late: waits are off after several gave up; the ring still serves later frames
+      this.expectFrame(time);
+      return;
+    }
+    // rings it (the frame is past what it covers): it targets `time`, overdue, so it holds there, not past it
+    this.expectFrame(time);
+    const until = start + CATCH_UP_WAIT_MS;
+    let now = start;
+    let reached = false;
+    // COVERED is stored (Atomics) after the publish's flip: once it reaches `time`, the sample's acquire sees the
+    // states; a worker that publishes but does not go back to sleep is seen through the front slot itself
+    while (!(reached = covered() >= time)) {
+      const count = source.publishCount();
+      if (count !== published) {
+        published = count;
+        if ((reached = this.#frontReaches(time))) break;
+      }
+      if ((now = this.#now()) >= until) break;
+    }
+    // once more after the deadline: this thread may have been preempted through it while the worker went on
+    if (!reached) reached = covered() >= time || this.#frontReaches(time);
+    now = this.#now();
+    const waited = now - start;
+    stats.waits++;
+    stats.waitMs += waited;
+    if (waited > stats.maxWaitMs) stats.maxWaitMs = waited;
+    if (reached) {
+      this.#timeoutsInRow = 0;
+    } else {
+      stats.timeouts++;
+      if (++this.#timeoutsInRow >= CATCH_UP_GIVE_UP) {
+        this.#timeoutsInRow = 0;
+        this.#waitAgainAt = now + CATCH_UP_BACKOFF_MS;
+      }
+    }
+  }
+
+  /** Whether the front slot's newest state is at or past `time` (a look under the lock). */
+  #frontReaches(time: number): boolean {
+    const source = this.#transport.source;
+    const slot = source.acquire();
+    if (slot === null) return false;
+    const current = slot.metaWords[META.CUR_TIME]!;
+    source.release();
+    return current >= time;
   }
 
   #expectFrameIfMoved(): void {

@@ -100,9 +100,12 @@ export interface FramePacer {
   /**
    * The measured cost of the frame just rendered, ms: the render and the work around it. Call it after a
    * callback that returned true; other calls, and non-finite or negative costs, adapt nothing. May change the
-   * interval, and then `nextRenderTime` (publish it again).
+   * interval, and then `nextRenderTime` (publish it again). `endedAfterMs`, if known: how long after the
+   * callback's timestamp its task ended (the cost plus whatever the callback ran before the frame, a stall
+   * included). A task that ended a period or more after its timestamp held the next callback back, so the gap
+   * after it is not learned as a refresh (only the frame's own cost is seen otherwise).
    */
-  reportFrameCost(ms: number): void;
+  reportFrameCost(ms: number, endedAfterMs?: number): void;
   readonly adaptive: boolean;
   /** Estimated display refresh period, ms. */
   readonly refreshPeriod: number;
@@ -346,6 +349,7 @@ export function createFramePacer(options: FramePacerOptions = {}): FramePacer {
   let lastRender = Number.NaN;
   let next = Number.NaN;
   let busy = 0; // cost reported in the current callback, if any
+  let ended = 0; // how long after its timestamp the current callback's task ended, if reported
   let costPending = false; // the current callback rendered and its cost is not in yet
   let lastCost = 0;
   // the spare run: rendered frames in a row that fit a smaller interval with SHRINK_MARGIN to spare
@@ -397,12 +401,14 @@ export function createFramePacer(options: FramePacerOptions = {}): FramePacer {
       if (!Number.isFinite(timestamp)) return true;
       const previous = lastTimestamp;
       const held = busy;
+      const heldUntil = ended;
       lastTimestamp = timestamp;
       busy = 0;
+      ended = 0;
       costPending = false;
       if (!Number.isNaN(previous)) {
         const gap = timestamp - previous;
-        if (gap >= MIN_PERIOD && gap <= MAX_PERIOD && held < period * LEARN_SHARE) learn(gap, timestamp);
+        if (gap >= MIN_PERIOD && gap <= MAX_PERIOD && held < period * LEARN_SHARE && heldUntil < period) learn(gap, timestamp);
       }
       // the first frame, a clock that went backwards (re-anchor), or the vsync at or after the scheduled one
       const render =
@@ -422,9 +428,10 @@ export function createFramePacer(options: FramePacerOptions = {}): FramePacer {
       return render;
     },
 
-    reportFrameCost(ms) {
+    reportFrameCost(ms, endedAfterMs = 0) {
       if (!(ms >= 0 && ms < Number.POSITIVE_INFINITY)) return;
       busy = ms > busy ? ms : busy;
+      if (endedAfterMs > ended) ended = endedAfterMs; // NaN (no timestamp) is no evidence
       if (!costPending) return;
       costPending = false;
       lastCost = ms;

@@ -189,6 +189,7 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
       lock: { ...this.reader.stats },
       sampling: { ...this.#loop.sampler.stats },
       pacing: pacingStats(this.#loop.pacer),
+      frameClock: { ...this.#loop.clockStats },
       inputRejected: this.input?.rejected ?? 0,
       worker: await this.#call('stats', this.remote.stats()),
     };
@@ -246,6 +247,7 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
     if (this.#disposed) return;
     // no frames while hidden: the heartbeat's silence is measured from when we can see again
     this.#watchdog.restartSilence();
+    this.#loop.hidden = hidden; // frames made while hidden do not wait for a paused worker
     void this.remote.setHidden(hidden);
     this.#events.emit('visibility', { hidden });
   }

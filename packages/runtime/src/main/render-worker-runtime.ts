@@ -366,6 +366,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
         lock: render.lock,
         sampling: render.sampling,
         pacing: render.pacing,
+        frameClock: render.frameClock,
         render: {
           thread: 'worker',
           fallback: null,

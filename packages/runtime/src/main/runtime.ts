@@ -13,6 +13,7 @@ import type { BlendBackend } from '../core/simd-kernel.ts';
 import type { ReadLockStats } from '../core/slots.ts';
 import type { ClockSkew } from './clock-align.ts';
 import type { FramePacerOptions, PacerChange } from './frame-pacer.ts';
+import type { FrameClockStats } from './frame-loop.ts';
 import { setUpRuntime } from './runtime-setup.ts';
 import type { InterpolationOptions, SampleStats } from './sampler.ts';
 import type { StateReader } from './state-reader.ts';
@@ -188,6 +189,12 @@ export interface RuntimeStats {
     readonly shrinks: number;
     readonly lastChange: PacerChange | null;
   };
+  /**
+   * How rendered frames' times met what the worker was told: frames that came at another time than announced
+   * (rAF's, after a stall), and the spins of frames that rang a worker sleeping short of them and waited for
+   * its states (see "Which timestamp?" in the README).
+   */
+  readonly frameClock: Readonly<FrameClockStats>;
   /** Input events the ring refused because it was full (never silently dropped: `sendInput` returned false). */
   readonly inputRejected: number;
   readonly worker: WorkerStats;

@@ -6,7 +6,7 @@
 import { allocateInputRing, InputWriter } from '../core/input-ring.ts';
 import { allocateSharedBuffer, createSharedViews, initStateBuffer, type Layout } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
-import { writeNextFrame } from '../core/doorbell.ts';
+import { readCovered, writeNextFrame } from '../core/doorbell.ts';
 import { SlotReader } from '../core/slots.ts';
 import type { SharedViews } from '../core/layout.ts';
 import type { MainTransport } from './transport.ts';
@@ -46,6 +46,7 @@ export function createSharedMainTransport<S extends Schema>(schema: S, layout: L
     views,
     input: ring === null ? null : new InputWriter(ring),
     expectFrame: (time) => void writeNextFrame(views, time),
+    covered: () => readCovered(views),
     inputPushed: () => {}, // the worker reads the ring itself
     close: () => {},
   };

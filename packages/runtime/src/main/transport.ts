@@ -40,6 +40,12 @@ export interface MainTransport<S extends Schema> {
   readonly input: InputWriter | null;
   /** Tells the worker when the next frame will be presented. */
   expectFrame(time: number): void;
+  /**
+   * COVERED, the newest state's time while the worker sleeps (-Infinity while it is awake, NaN while it is
+   * being rewritten; core/doorbell.ts): shared memory only. Absent on the message transport, whose states
+   * arrive as messages to this thread, which a spin would never let in.
+   */
+  readonly covered?: () => number;
   /** After pushes to `input`: the message transport sends them at the end of the task; shared needs nothing. */
   inputPushed(): void;
   /** Stops listening; the worker is being terminated. */

@@ -48,7 +48,7 @@ export interface RenderInit<S extends Schema> {
 }
 
 /** The render worker's frame counters: the page's `RuntimeStats` fields that live there, and its own two. */
-export type RenderStats = Pick<RuntimeStats, 'frames' | 'lock' | 'sampling' | 'pacing'> & {
+export type RenderStats = Pick<RuntimeStats, 'frames' | 'lock' | 'sampling' | 'pacing' | 'frameClock'> & {
   /** Frames drawn (the renderer's draw called). */
   readonly drawn: number;
   /** The render worker realm's `crossOriginIsolated`. */

@@ -11,7 +11,7 @@
  */
 import { wrap, type Remote } from 'comlink';
 import type { Clock } from '../core/clock.ts';
-import { writeNextFrame } from '../core/doorbell.ts';
+import { readCovered, writeNextFrame } from '../core/doorbell.ts';
 import { computeLayout, createSharedViews, F64, fieldViews, type Layout } from '../core/layout.ts';
 import { beat } from '../core/render-beat.ts';
 import { createBlendKernels, type BlendKernels } from '../core/simd-kernel.ts';
@@ -169,6 +169,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         views,
         input: null,
         expectFrame: (time) => void writeNextFrame(views, time),
+        covered: () => readCovered(views),
         inputPushed: () => {},
         close: () => {},
       };
@@ -213,6 +214,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
     },
     setHidden(next: boolean): void {
       hidden = next;
+      if (loop !== null) loop.hidden = next;
       if (hidden) unschedule();
       else {
         // no frames while hidden: the heartbeat's silence is measured from when we can see again
@@ -236,6 +238,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         lock: { ...source!.stats },
         sampling: { ...loop.sampler.stats },
         pacing: pacingStats(loop.pacer),
+        frameClock: { ...loop.clockStats },
         crossOriginIsolated: scope.crossOriginIsolated === true,
         kernels: simd === null ? 'js' : 'wasm-simd',
         kernelCalls: { ...(simd?.kernels.calls ?? { wasm: 0, fallback: 0 }) },

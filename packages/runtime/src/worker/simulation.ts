@@ -76,6 +76,9 @@ export { MAX_TICK_RATE, MAX_TIME_SCALE } from './definition.ts';
 /** How often the worker bumps HEARTBEAT, whatever it is doing, ms. */
 export const HEARTBEAT_MS = 250;
 
+/** A timed wake this much past its plan counts in `lateWakes`, ms: a loaded machine's scheduling, not the host's staging. */
+const LATE_WAKE_MS = 1;
+
 /** Most clock reads of the last spin inside a tick (about a few ms of them: a clock that stands still gives up). */
 const SPIN_GUARD = 100_000;
 
@@ -131,6 +134,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   #lateInputs = 0;
   readonly #spinMs: number | undefined;
   #spunMs = 0;
+  #lateWakes = 0;
+  #maxWakeLateMs = 0;
   readonly #nonFinite: NonFinitePolicy;
   #nonFiniteValues = 0;
   #nonFiniteTicks = 0;
@@ -375,6 +380,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       flipWaitMs: a?.writer.stats.flipWaitMs ?? 0,
       readerStalls: a?.writer.stats.readerStalls ?? 0,
       spunMs: this.#spunMs,
+      lateWakes: this.#lateWakes,
+      maxWakeLateMs: this.#maxWakeLateMs,
       inputs: this.#inputs,
       inputRejected: a?.transport.inputRejected() ?? 0,
       stateBuffers: a?.transport.stateBuffers() ?? 0,
@@ -540,10 +547,18 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       // a short wait synchronously where the host can (no promise on the precise path), else asynchronously
       const report = host.blockSync?.(i32, I32.FRAME_SEQ, doorbell, pass.wait, pass.spin) ?? (await host.sleep(i32, I32.FRAME_SEQ, doorbell, pass.wait, pass.spin));
       writeCovered(a.views, Number.NEGATIVE_INFINITY);
+      // a wake the doorbell did not cut short: how late after the planned time did this thread run again?
+      if (Atomics.load(i32, I32.FRAME_SEQ) === doorbell) this.#countWake(a.clock() - wakeAt);
       this.#spunMs += report.spunMs;
       if (report.yielded) lastYield = a.clock();
       pass.replans = 0;
     }
+  }
+
+  /** A timed wake `late` ms after its plan (negative: early, as the hosts' staged sleeps are on purpose). */
+  #countWake(late: number): void {
+    if (late > LATE_WAKE_MS) this.#lateWakes++;
+    if (late > this.#maxWakeLateMs) this.#maxWakeLateMs = late;
   }
 
   /**

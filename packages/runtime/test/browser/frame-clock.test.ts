@@ -1,10 +1,16 @@
 /**
- * A frame clock that cannot go stale: with real main-thread stalls (a ~30 ms busy loop between frames), no
- * frame is drawn from a state older than what the worker could have published by the time the frame read the
- * slot, whichever timestamp the game passes to `runtime.frame` (none, the rAF timestamp, performance.now()).
+ * A frame clock that cannot go stale: with real main-thread stalls (a 40 ms busy loop in every other callback,
+ * before the frame), no frame is drawn from a state older than its own time, whichever timestamp the game
+ * passes to `runtime.frame` (none, the rAF timestamp, performance.now()).
+ *
+ * Two things made such frames stale before. A time read later in the callback (`performance.now()` after the
+ * stall) fell past the states the worker made for the animation frame (frame-time.ts takes it back to the
+ * animation frame's time). And the callback after a stalled one comes with the timestamp of a vsync that passed
+ * during the stall, a refresh or more after the time the pacer announced, while the worker sleeps holding at the
+ * announced time: that frame now rings the worker and waits (bounded) for its states (core/frame-catch-up.ts).
  */
 import { afterEach, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from 'steadyframe';
+import { createRuntime, type Runtime, type RuntimeStats } from 'steadyframe';
 import { motionSchema } from './fixtures/schemas.ts';
 import { fixtureWorker, waitFor } from './helpers.ts';
 
@@ -12,12 +18,15 @@ let runtime: Runtime<typeof motionSchema> | undefined;
 afterEach(() => runtime?.dispose());
 
 const TICK_RATE = 120;
+/** fixed-step.ts's FRAME_HOLD_MS: how long the worker holds its states for an overdue frame. */
+const HOLD_MS = 50;
 const TICK_MS = 1000 / TICK_RATE;
-const STALL_MS = 45;
-/** A refresh at 60 Hz: how far a frame rAF brings a refresh later than the pacer announced can fall behind. */
-const REFRESH_MS = 1000 / 60;
-/** How late a worker thread may wake on a loaded machine (2 cores shared with other browsers), ms. */
-const WAKE_SLACK_MS = 4;
+/**
+ * A main-thread stall long enough that two vsyncs pass during it (so the next callback comes a refresh later
+ * than the pacer announced), short enough that the frame after it is made within the 50 ms the worker holds an
+ * overdue frame for.
+ */
+const STALL_MS = 40;
 const FRAMES = 90;
 
 const busy = (ms: number): void => {
@@ -32,12 +41,14 @@ type Style = 'none' | 'raf' | 'now';
 interface Drawn {
   time: number;
   currentTime: number;
+  /** Drawn from a state older than its time: late, or the lock stayed busy and the last good frame repeats. */
+  late: boolean;
   sampledAt: number;
   /** performance.now() right before the frame call: the time a loop passing performance.now() stamps it with. */
   readAt: number;
 }
 
-async function run(style: Style, stallMs = STALL_MS): Promise<Drawn[]> {
+async function run(style: Style): Promise<{ drawn: Drawn[]; stats: RuntimeStats }> {
   const rt = (runtime = await createRuntime({
     worker: fixtureWorker('motion'),
     schema: motionSchema,
@@ -54,49 +65,58 @@ async function run(style: Style, stallMs = STALL_MS): Promise<Drawn[]> {
     // what the no-argument call relies on: inside a rAF callback the document timeline stands at its timestamp
     if (document.timeline.currentTime !== ts) timelineMismatches++;
     frames++;
-    // a stall in every other callback before the frame (game logic, a GC), so a time read now is 45 ms late
-    if (frames > 10 && frames % 2 === 0) busy(stallMs);
+    // a stall in every other callback before the frame (game logic, a GC), so a time read now is 40 ms late,
+    // and the callback after it comes a refresh or more later than the pacer announced
+    if (frames > 10 && frames % 2 === 0) busy(STALL_MS);
     const readAt = performance.now();
     const f = style === 'none' ? rt.frame() : rt.frame(style === 'raf' ? ts : readAt);
     // runtime.frameTime is the time the frame was made at, for GPU renderers after pace()
     if (f !== null && rt.frameTime !== f.time) timelineMismatches++;
     // drawn at the animation frame's time, whichever timestamp was passed
     if (f !== null && f.time !== ts) timelineMismatches++;
-    // the first frames settle the pacer and the worker; a stall after every other frame from then on
-    if (f !== null && frames > 10) drawn.push({ time: f.time, currentTime: f.currentTime, sampledAt: performance.now(), readAt });
+    // the first frames settle the pacer and the worker; a stall in every other callback from then on
+    if (f !== null && frames > 10) {
+      drawn.push({ time: f.time, currentTime: f.currentTime, late: f.late || !f.fresh, sampledAt: performance.now(), readAt });
+    }
   };
   handle = requestAnimationFrame(loop);
   await waitFor(`${FRAMES} frames`, () => drawn.length >= FRAMES, 30_000);
   cancelAnimationFrame(handle);
+  const stats = await rt.stats();
   await rt.stop();
   rt.dispose();
   runtime = undefined;
   expect(timelineMismatches).toBe(0);
-  return drawn;
+  return { drawn, stats };
 }
 
-/**
- * Stale: the frame's time is past the newest state it was drawn from by more than the worker had reason to
- * leave it: a tick, plus a refresh (headless rAF is not vsync-locked: a frame that comes a refresh later than
- * the pacer announced finds the worker holding at the announced time, FRAME_HOLD_MS; seen: 16 ms), plus a few
- * ms for a worker thread's wake on a busy machine. Before frame-time.ts, a frame stamped with
- * `performance.now()` after a stall in its callback was drawn the whole stall (45 ms) past the states the worker
- * made for it.
- */
-const stale = (drawn: Drawn[]): Drawn[] => drawn.filter((d) => d.time - d.currentTime > TICK_MS + REFRESH_MS + WAKE_SLACK_MS);
-
 it.each(['none', 'raf', 'now'] as const)('no frame is drawn stale after main-thread stalls (timestamp: %s)', async (style) => {
-  const drawn = await run(style);
-  const bad = stale(drawn);
+  const { drawn, stats } = await run(style);
+  const clock = stats.frameClock;
   // every frame's time is one the frame could be drawn at: not in the future of when it sampled
   for (const d of drawn) expect(d.time).toBeLessThanOrEqual(d.sampledAt + 1);
   // the same frames drawn at the time read in the callback (what runtime.frame(performance.now()) did before
-  // frame-time.ts): frames after a stall are stale, by about the stall (13 to 45 of 90 seen)
-  const atReadTime = drawn.filter((d) => d.readAt - d.currentTime > TICK_MS + REFRESH_MS + WAKE_SLACK_MS);
+  // frame-time.ts): the frames after a stall are stale, by about the stall
+  const atReadTime = drawn.filter((d) => d.readAt - d.currentTime > TICK_MS);
   expect(atReadTime.length).toBeGreaterThan(10);
-  // what is left is not the timestamp's doing and is the same for every style: a frame that rAF brings refreshes
-  // later than the pacer announced while the worker holds for the announced one (FRAME_HOLD_MS). Alone on the
-  // machine: 0-2 of 90; with the whole suite running beside it: up to 9
-  expect(bad.length).toBeLessThan(atReadTime.length / 3);
+  // what rAF does after a stall: frames at another time than the pacer announced (a refresh or more later)
+  expect(clock.unannounced).toBeGreaterThan(10);
+  // stale: drawn from a state older than the frame's own time (a late frame). None that the runtime did not
+  // give up on knowingly: a wait that gave up (the OS did not run the worker thread within CATCH_UP_WAIT_MS, 4 ms)
+  // or a frame in the second without waits after three such in a row; both counted
+  // (frames made more than the worker's hold, FRAME_HOLD_MS, after their time are outside the promise: the worker
+  // stopped holding for them, and on a loaded machine a callback can start that late)
+  const stale = drawn.filter((d) => d.late && d.readAt - d.time < HOLD_MS);
+  console.log(
+    `${style}: ${drawn.length} frames, ${stale.length} stale; waits ${clock.waits} (${clock.waitMs.toFixed(1)} ms, at most ` +
+      `${clock.maxWaitMs.toFixed(2)}), ${clock.timeouts} gave up, ${clock.unwaited} unwaited; worker wakes late: ` +
+      `${stats.worker.lateWakes}, at most ${stats.worker.maxWakeLateMs.toFixed(2)} ms; pacing ${stats.pacing.multiple} x ${stats.pacing.refreshPeriod.toFixed(1)} ms`,
+  );
+  expect(stale.length).toBeLessThanOrEqual(clock.timeouts + clock.unwaited);
+  // the frames after a stall usually find the worker asleep short of them and wait for it (tenths of a ms each
+  // alone; 20 to 45 waits a run). When enough did, most must succeed: a ring that did not reach the worker would
+  // make every one give up; the worst seen (load average 14 on 2 cores, other browsers running) gave up on
+  // half, at load 4 on none in most runs. (Under heavy load the pacer's picture of the display can change so
+  // that few frames need a wait at all: the promise above holds either way.)
+  if (clock.waits >= 10) expect(clock.timeouts).toBeLessThan(0.75 * clock.waits);
 });
-

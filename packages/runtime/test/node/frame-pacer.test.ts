@@ -168,6 +168,36 @@ describe('the refresh estimate', () => {
   });
 });
 
+describe('stalls before the frame', () => {
+  it('does not learn the gap after a callback that stalled before runtime.frame(): two in three stalled, 60 Hz stays', () => {
+    // a game that stalls 45 ms in its callback before calling frame(): the frame's own cost is 1 ms, but the task
+    // ends 47 ms after the callback's timestamp and the next callback comes two vsyncs later (33.3 ms gaps)
+    const pacer = createFramePacer();
+    let ts = 0;
+    for (let i = 0; i < 300; i++) {
+      const stalled = i % 3 !== 0;
+      pacer.onAnimationFrame(ts);
+      pacer.reportFrameCost(1, stalled ? 47 : 2);
+      ts += stalled ? 2 * P60 : P60;
+    }
+    // two gaps in three are 33.3 ms: learned, their median would read as a 30 Hz display
+    expect(pacer.refreshPeriod).toBeCloseTo(P60, 6);
+    expect(pacer.refreshChanges).toBe(0);
+    expect(pacer.interval).toBeCloseTo(P60, 6);
+  });
+
+  it('still learns gaps after callbacks that ended within a period of their timestamp', () => {
+    const pacer = createFramePacer();
+    let ts = 0;
+    for (let i = 0; i < 200; i++) {
+      pacer.onAnimationFrame(ts);
+      pacer.reportFrameCost(1, 7); // ended 7 ms after its timestamp, before the next 120 Hz vsync (8.3 ms)
+      ts += P120;
+    }
+    expect(Math.abs(pacer.refreshPeriod - P120)).toBeLessThan(0.01);
+  });
+});
+
 describe('the adaptive interval', () => {
   it('keeps n = 1 on 5 ms frames, grows at once on 20 ms (n = 2) and 40 ms (n = 3), shrinks after 250 ms', () => {
     const { pacer, changes, changedAt } = recorded();

@@ -156,6 +156,25 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     expect(clock.sleeps).toEqual([20, 18]);
   });
 
+  it('counts timed wakes the OS ran late, and not wakes a frame rang', async () => {
+    const { sim, clock, views } = setup({ maxLeadTicks: 10 });
+    writeNextFrame(views, 1016);
+    sim.start();
+    expect(clock.sleeps).toEqual([20]); // planned to wake at 1020
+    clock.now = 1020.5; // half a ms late: scheduling noise, not counted as late
+    await clock.wake();
+    expect(sim.stats()).toMatchObject({ lateWakes: 0, maxWakeLateMs: 0.5 });
+    const planned = clock.now + clock.sleeps.at(-1)!;
+    clock.now = planned + 3.5; // the thread ran 3.5 ms after its plan
+    await clock.wake();
+    expect(sim.stats()).toMatchObject({ lateWakes: 1, maxWakeLateMs: 3.5 });
+    // a frame rings it long after the planned wake: that wake is the frame's, not a late one
+    clock.now += clock.sleeps.at(-1)! + 10;
+    writeNextFrame(views, clock.now);
+    await clock.wake();
+    expect(sim.stats()).toMatchObject({ lateWakes: 1, maxWakeLateMs: 3.5 });
+  });
+
   it('publishes, while it sleeps, how far its states reach, so frames up to there need not wake it', async () => {
     let covered = Number.NaN;
     const { sim, clock, views } = setup({
