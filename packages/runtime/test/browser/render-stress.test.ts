@@ -42,13 +42,20 @@ async function stressInRenderWorker(fault: 'none' | 'front-write', until: (verdi
       channel.onmessage = (event: MessageEvent) => resolve(event.data);
       channel.postMessage('verdict');
     });
+  // an answer that never comes (a render worker whose event loop is stuck) fails with what was seen last
+  let last: unknown = 'no answer yet';
+  const answer = () =>
+    Promise.race([ask(), sleep(5000).then(() => Promise.reject(new Error(`the render worker did not answer in 5 s; last verdict: ${JSON.stringify(last)}`)))]);
   try {
-    for (let i = 0; i < 1200; i++) {
-      const verdict = await ask();
+    // a deadline in wall time, inside the test's own timeout, so a slow run fails with its verdict
+    for (const deadline = performance.now() + 40_000; performance.now() < deadline; ) {
+      const verdict = await answer();
+      last = verdict;
       if (until(verdict) || verdict.violations > 0) return verdict;
       await sleep(25);
     }
-    throw new Error(`timed out: ${JSON.stringify(await ask())}`);
+    const stats = await runtime.stats();
+    throw new Error(`timed out: ${JSON.stringify(last)}; render ${JSON.stringify(stats.render)}, pacing ${JSON.stringify(stats.pacing)}, frameClock ${JSON.stringify(stats.frameClock)}`);
   } finally {
     channel.close();
   }
