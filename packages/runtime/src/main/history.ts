@@ -10,6 +10,7 @@
  * brought it forward) simply takes the new time.
  */
 import { fieldViews, generationView, type Layout } from '../core/layout.ts';
+import { blockRuns, type BlockRuns } from '../core/publish-copy.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 
 export interface HistoryEntry<S extends Schema> {
@@ -41,6 +42,8 @@ export class StateHistory<S extends Schema> {
   readonly #entries: HistoryEntry<S>[];
   #size = 0;
   readonly #layout: Layout;
+  /** The block's runs (publish-copy.ts): where each field's and the generations' entities lie. */
+  readonly #blockRuns: BlockRuns;
   readonly #runs: LiveRuns[] = Array.from({ length: RUN_CACHE }, () => ({ block: null, count: -1, views: [], starts: [] }));
   #nextRuns = 0;
   /** States copied in so far (each the live part of a block). */
@@ -57,6 +60,7 @@ export class StateHistory<S extends Schema> {
       throw new RangeError(`steadyframe: history storage of ${storage.byteLength} bytes is under ${depth} blocks of ${layout.blockBytes}`);
     }
     this.#layout = layout;
+    this.#blockRuns = blockRuns(layout);
     this.#entries = Array.from({ length: depth }, (_, i) => {
       const buffer = storage ?? new ArrayBuffer(layout.blockBytes);
       const offset = storage === null ? 0 : i * layout.blockBytes;
@@ -137,15 +141,14 @@ export class StateHistory<S extends Schema> {
       runs.count = count;
       runs.views.length = 0;
       runs.starts.length = 0;
-      for (const field of layout.fields) {
-        const start = field.offset / 4;
-        runs.views.push(from.subarray(start, start + count * field.width));
+      // each run as a publish sees it (the fields, then the generations: uint32, copied as float32 bit patterns,
+      // which a same-type set copies byte for byte, NaN bits too); not merged: only live entities are kept
+      const { offsets, widths } = this.#blockRuns;
+      for (let i = 0; i < offsets.length; i++) {
+        const start = offsets[i]!;
+        runs.views.push(from.subarray(start, start + count * widths[i]!));
         runs.starts.push(start);
       }
-      // generations are uint32: copied as float32 bit patterns (a same-type set copies bytes, NaN bits too)
-      const start = layout.generationOffset / 4;
-      runs.views.push(from.subarray(start, start + count));
-      runs.starts.push(start);
     }
     let bytes = 0;
     for (let i = 0; i < runs.views.length; i++) {

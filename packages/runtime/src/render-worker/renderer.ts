@@ -13,7 +13,7 @@ import { wrap, type Remote } from 'comlink';
 import type { Clock } from '../core/clock.ts';
 import { readCovered, writeNextFrame } from '../core/doorbell.ts';
 import { computeLayout, createSharedViews, F64, fieldViews, type Layout } from '../core/layout.ts';
-import { beat } from '../core/render-beat.ts';
+import { beat, readBeat } from '../core/render-beat.ts';
 import { createBlendKernels, type BlendKernels } from '../core/simd-kernel.ts';
 import type { SimulationInfo, SimulationRemote } from '../core/protocol.ts';
 import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from './protocol.ts';
@@ -103,7 +103,6 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
   let running = false;
   let hidden = false;
   let handle = 0;
-  let drawn = 0;
 
   const onFrame = (timestamp: number): void => {
     handle = 0;
@@ -122,7 +121,6 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       parts.draw(loop.frame, time);
       drew = true;
     }
-    if (drew) drawn++;
     // reached only when draw returned: a draw that hangs or throws stops the beat the page watches
     beat(beatWords!, drew);
   };
@@ -234,7 +232,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       if (loop === null) throw new Error('steadyframe: stats() before init()');
       return {
         frames: loop.frame.index,
-        drawn,
+        drawn: readBeat(beatWords!).drawn, // the beat counts what was drawn: no second counter
         lock: { ...source!.stats },
         sampling: { ...loop.sampler.stats },
         pacing: pacingStats(loop.pacer),
