@@ -41,9 +41,10 @@ const frameMarker = (frame: MotionFrame, i: number) =>
 /** A square of SIDE drawn ARM to the entity's right: an anchor left of the quad, so the angle moves it. */
 const options = { texture: Texture.WHITE, width: SIDE, height: SIDE, anchor: { x: -(ARM - SIDE / 2) / SIDE, y: 0.5 } };
 
-async function createRenderer(): Promise<WebGLRenderer> {
+/** `extra`: more of Pixi's init options (its GC's timings, say). */
+async function createRenderer(extra: object = {}): Promise<WebGLRenderer> {
   renderer = new WebGLRenderer();
-  await renderer.init({ width: WIDTH, height: HEIGHT, background: 0x000000, antialias: false, preference: 'webgl' } as never);
+  await renderer.init({ width: WIDTH, height: HEIGHT, background: 0x000000, antialias: false, preference: 'webgl', ...extra } as never);
   return renderer;
 }
 
@@ -499,4 +500,76 @@ it('reads the pair meta words the runtime reads, and refuses fields it cannot dr
   // @ts-expect-error: a quaternion is not a 2D angle
   expect(() => createInterpolatedSprites(rt, { position: 'position', angle: 'quaternion' })).toThrow(/fields\.angle "quaternion"/);
   expect(() => createInterpolatedSprites(rt, { position: 'position' }, { initialCapacity: 0 })).toThrow(/initialCapacity/);
+});
+
+/*
+ * The uploads go straight from the shared memory into Pixi's GL buffers, so the Pixi Buffers' own arrays never
+ * hold the states. When Pixi drops a GL buffer and rebuilds it from that array (its GC unloads a buffer unused
+ * for `gcMaxUnusedTime`; a lost context is restored), the next update must upload both states again: the same
+ * pair at the same time draws the same picture as before (it drew the first frame's poses).
+ */
+
+const lit = (mask: Uint8Array): number => mask.reduce((n, v) => n + v, 0);
+const differing = (a: Uint8Array, b: Uint8Array): number => a.reduce((n, v, i) => n + (v !== b[i] ? 1 : 0), 0);
+/** Where the reload tests look: the motion's entities, scaled to pixels. */
+const RELOAD_ORIGIN: [number, number] = [3, 8];
+
+/** Draws once (the renderer becomes known: uploads go direct), then a full and a swap upload, direct. */
+async function drawnDirect(gc: boolean) {
+  const rt = (runtime = await motionRuntime());
+  await steps(rt, 3);
+  const r = await createRenderer(gc ? { gcMaxUnusedTime: 50, gcFrequency: 20 } : {});
+  const sprites = createInterpolatedSprites(rt, { position: 'position', angle: 'angle' }, { texture: Texture.WHITE, width: 0.5, height: 0.5 });
+  const world = new Container();
+  world.addChild(sprites.mesh);
+  sprites.update(timeAt(rt, 0.5));
+  litMask(r, world, RELOAD_ORIGIN);
+  await steps(rt, 2);
+  sprites.update(timeAt(rt, 0.5));
+  await steps(rt, 1);
+  const time = timeAt(rt, 0.5);
+  sprites.update(time);
+  expect(sprites.stats.directUploads).toBe(2);
+  const before = litMask(r, world, RELOAD_ORIGIN);
+  expect(lit(before)).toBeGreaterThan(50);
+  return { r, sprites, world, time, before };
+}
+
+/** The mesh off the stage (a menu, a hidden layer) for 0.5 s while the renderer draws other things. */
+async function awayFromStage(r: WebGLRenderer): Promise<void> {
+  const empty = new Container();
+  for (let i = 0; i < 20; i++) {
+    r.render({ container: empty });
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+it('control: the mesh away from the stage with no GC is drawn the same afterwards', async () => {
+  const { r, sprites, world, time, before } = await drawnDirect(false);
+  await awayFromStage(r);
+  sprites.update(time);
+  expect(differing(before, litMask(r, world, RELOAD_ORIGIN))).toBe(0);
+  sprites.dispose();
+});
+
+it("after Pixi's GC unloaded its buffers, the same pair at the same time is drawn the same (not the first frame's poses)", async () => {
+  const { r, sprites, world, time, before } = await drawnDirect(true);
+  await awayFromStage(r);
+  const full = sprites.stats.fullUploads;
+  sprites.update(time); // no publish since: the buffers are uploaded again because Pixi unloaded them
+  expect(sprites.stats.fullUploads).toBe(full + 1);
+  expect(differing(before, litMask(r, world, RELOAD_ORIGIN))).toBe(0);
+  sprites.dispose();
+});
+
+it('after a lost WebGL context is restored, the same pair at the same time is drawn the same', async () => {
+  const { r, sprites, world, time, before } = await drawnDirect(false);
+  const canvas = r.canvas as HTMLCanvasElement;
+  const restored = new Promise((resolve) => canvas.addEventListener('webglcontextrestored', resolve, { once: true }));
+  (r as unknown as { context: { forceContextLoss(): void } }).context.forceContextLoss();
+  await restored;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  sprites.update(time);
+  expect(differing(before, litMask(r, world, RELOAD_ORIGIN))).toBe(0);
+  sprites.dispose();
 });
