@@ -252,8 +252,7 @@ export function createInterpolatedSprites<S extends Schema>(
       drawnBy.runners.contextChange.remove(contextListener); // Pixi's own uploads from here: its arrays are filled
       gl = null;
       bufferSystem = null;
-      uploaded = -1; // Pixi's plain arrays missed the direct uploads: copy both states next time
-      generationsOf[0] = generationsOf[1] = -1;
+      forget(); // Pixi's plain arrays missed the direct uploads: copy both states next time
       return;
     }
     drawnBy = renderer;
