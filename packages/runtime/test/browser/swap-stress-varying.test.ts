@@ -42,7 +42,17 @@ function mismatch(view: Float32Array, n: number, value: number, what: string): s
   return null;
 }
 
-async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAtFirst: boolean): Promise<Verdict> {
+/** Ticks the clean run must see: enough distinct pairs for the check to mean something. */
+const DISTINCT_TICKS = Math.min(1000, ACQUIRES / 10);
+/** Acquires the clean run may go on for, past `acquires`, until it has seen DISTINCT_TICKS ticks. */
+const MAX_ACQUIRES_FACTOR = 5;
+
+/**
+ * Acquires `acquires` times, and on until more than `distinct` ticks were seen (at most MAX_ACQUIRES_FACTOR
+ * times as many acquires): how many acquires one tick stays in the slot for depends on how the two cores are
+ * shared at the time (seen: 2,008 ticks in 100k acquires in one run, 544 in the next).
+ */
+async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAtFirst: boolean, distinct = 0): Promise<Verdict> {
   const { reader } = rt;
   const v: Verdict = { acquires: 0, violations: 0, firstViolation: null, distinctTicks: 0, lastTick: -1, grew: 0, shrank: 0, empty: 0, full: 0 };
   /** What is wrong with the pair, or null; under the lock (read() releases it after). */
@@ -81,7 +91,7 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
     v.lastTick = Math.max(v.lastTick, t);
     return bad;
   };
-  while (v.acquires < acquires) {
+  while (v.acquires < acquires || (v.distinctTicks <= distinct && v.acquires < MAX_ACQUIRES_FACTOR * acquires)) {
     const bad = reader.read(check);
     if (bad === undefined) continue; // a miss: counted in reader.stats
     v.acquires++;
@@ -108,7 +118,7 @@ async function start(testFault?: TestFault) {
 describe('swap stress with a count that changes every tick', () => {
   it(`${ACQUIRES} contended acquires see each tick's live entities whole, and only its own`, async () => {
     const rt = await start();
-    const v = await hammer(rt, ACQUIRES, false);
+    const v = await hammer(rt, ACQUIRES, false, DISTINCT_TICKS);
     const stats = await rt.stats();
     console.log(
       `varying stress: ${v.acquires} acquires, ${v.distinctTicks} distinct ticks (count grew in ${v.grew}, shrank in ${v.shrank}, ` +
@@ -117,7 +127,7 @@ describe('swap stress with a count that changes every tick', () => {
     );
     expect(v.firstViolation).toBeNull();
     expect(v.violations).toBe(0);
-    expect(v.distinctTicks).toBeGreaterThan(Math.min(1000, ACQUIRES / 10));
+    expect(v.distinctTicks).toBeGreaterThan(DISTINCT_TICKS);
     // the counts really moved both ways, through empty and full worlds
     expect(v.grew).toBeGreaterThan(v.distinctTicks / 10);
     expect(v.shrank).toBeGreaterThan(v.distinctTicks / 10);
