@@ -24,6 +24,28 @@ export class ReadTicks {
     return this.#size;
   }
 
+  /** The newest tick read; -Infinity before any. */
+  get newestTick(): number {
+    return this.#size === 0 ? Number.NEGATIVE_INFINITY : this.#ticks[(this.#start + this.#size - 1) % HISTORY_DEPTH]!;
+  }
+
+  /**
+   * Whether the ticks read up to `tick` follow one another without a gap (frames came at least once a tick, so
+   * states kept could serve an overtaken frame); true with fewer than two of them (nothing is known yet).
+   */
+  everyTickUpTo(tick: number): boolean {
+    let seen = 0;
+    let last = Number.NaN;
+    for (let i = 0; i < this.#size; i++) {
+      const t = this.#ticks[(this.#start + i) % HISTORY_DEPTH]!;
+      if (t > tick) break;
+      if (seen > 0 && t - last > 1) return false;
+      last = t;
+      seen++;
+    }
+    return true;
+  }
+
   /**
    * Records a tick read (as `StateHistory.record` would keep its state): a newer tick is appended; the newest
    * tick again at a later time (held across a pause) is appended too; anything older is ignored. Allocates nothing.

@@ -25,7 +25,8 @@
  * `OVERTAKEN_WATCH_MS` after the last such one (or the first ones, below) every acquire also records the live part of the slot's states
  * in the render-delay history, and an overtaken frame is blended from its exact pair there (counted as
  * `recovered`). Overtaken frames whose pair was never read (frames farther apart than ticks: a slow page) are
- * given the benefit of the doubt only until `OVERTAKEN_MISSES_TO_STOP` of them in a row: that stops the copies,
+ * given the benefit of the doubt only on a page that has read every tick so far, and only until
+ * `OVERTAKEN_MISSES_TO_STOP` of them in a row: that stops the copies,
  * and from then on only an overtaken frame that could have been served starts them (`keptCopies` counts them). What the history cannot serve
  * is flagged and counted `overtaken` again: a time before every state kept, or a pair the main thread never
  * read whole (the worker published the tick after the last frame's read and then moved on: with ticks shorter
@@ -292,6 +293,8 @@ export class Sampler<S extends Schema> {
     this.#scale = meta[META.SCALE]!;
     const history = this.#history;
     const read = this.#read;
+    // the ticks read before this frame's: did frames come once a tick? (asked only if this one is overtaken)
+    const readBefore = read.newestTick;
     read.record(meta[META.PREV_TICK]!, previousTime);
     read.record(meta[META.CUR_TICK]!, currentTime);
     if (history !== null) {
@@ -318,13 +321,14 @@ export class Sampler<S extends Schema> {
     if (place.late) this.stats.late++;
     if (place.overtaken) {
       // copies pay only if they could serve frames like this one: its pair read whole (by earlier frames, or
-      // with this one). With frames farther apart than ticks it never is: after a few such in a row, stop the
-      // copies and start none until one that could have been served (the first ones get the benefit of the
-      // doubt: a one-off stall's frame is unservable, the spell it begins may not be)
+      // with this one). With frames farther apart than ticks it never is: when the ticks read before this
+      // frame already skip some (a slow page), or after a few such frames in a row, stop the copies and start
+      // none until one that could have been served (the first ones of a page that read every tick get the
+      // benefit of the doubt: a one-off stall's frame is unservable, the spell it begins may not be)
       if (read.couldServe(time)) {
         this.#misses = 0;
         this.#watchUntil = time + OVERTAKEN_WATCH_MS;
-      } else if (++this.#misses >= OVERTAKEN_MISSES_TO_STOP) {
+      } else if (++this.#misses >= OVERTAKEN_MISSES_TO_STOP || !read.everyTickUpTo(readBefore)) {
         this.#watchUntil = Number.NEGATIVE_INFINITY;
       } else if (!(time <= this.#watchUntil)) {
         this.#watchUntil = time + OVERTAKEN_WATCH_MS;

@@ -336,6 +336,27 @@ describe('sampler: overtaken frames (the worker published past the frame before 
     expect(sampler.stats.keptBytes).toBe(copies.at(-1)! * (2 * 10 + 2) * 4); // live entities only: 2 of 4
   });
 
+  it('starts no copies for a slow page (frames several ticks apart) when one of its frames is overtaken', () => {
+    const { publish, sample, sampler } = run();
+    // ticks every 100 ms, frames 450 ms apart, the worker just past each frame: the ticks read skip some
+    let published = -100;
+    for (let t = 0; t <= 450 * 8; t += 450) {
+      while (published < t) publish((published += 100));
+      sample(t);
+    }
+    // one frame's callback runs late: the worker is two ticks past its time
+    const late = 450 * 9;
+    while (published < late + 200) publish((published += 100));
+    expect(sample(late).overtaken).toBe(true);
+    for (let t = late + 450; t <= late + 450 * 8; t += 450) {
+      while (published < t) publish((published += 100));
+      sample(t);
+    }
+    // copies could not have served it (its pair was never read); the old rule copied every frame's two new
+    // states for OVERTAKEN_WATCH_MS after it
+    expect(sampler.stats).toMatchObject({ overtaken: 1, recovered: 0, keptCopies: 0 });
+  });
+
   it('stops copies under way once overtaken frames in a row could not have been served, and starts again when one could', () => {
     const { publish, sample, sampler } = run();
     publish(0);
