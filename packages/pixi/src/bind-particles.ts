@@ -2,38 +2,72 @@
  * For many entities: entity i is particle i of a Pixi v8 ParticleContainer, one draw call for all of them.
  *
  * ```text
- *   runtime.frame(ts) ──▶ frame.fields (interpolated, snaps applied) ──▶ update(frame) ──▶ particleChildren[0 .. count)
+ *   runtime.frame(ts) ──▶ frame.fields (interpolated, snaps applied) ──▶ update(frame): the views, the list length
+ *   app.render ──▶ Pixi's upload reads particle i's x, y, rotation … ──▶ accessors onto frame.fields at entity i
  * ```
+ *
+ * The binding's particles are Pixi `Particle`s whose bound properties are accessors onto the frame's
+ * interpolated state: nothing is copied per particle. Pixi's own upload loop, which every ParticleContainer
+ * runs each frame, reads the drawn values straight from the render buffer, so a frame costs one pass over the
+ * particles (Pixi's) where a plain PixiJS update loop plus that upload is two.
  */
-import { Particle, Texture, type ParticleContainer } from 'pixi.js';
+import { Particle, Texture, type ParticleContainer, type ParticleOptions } from 'pixi.js';
 import type { Frame, Runtime, Schema } from 'steadyframe';
-import { resolveFields, viewOf, type PoseFields } from './fields.ts';
+import { NO_VIEW, resolveFields, viewOf, type PoseFields, type ResolvedFields } from './fields.ts';
 
-/** Makes the particle for entity `index` when the list first grows that far; it is reused after that. */
-export type MakeParticle = (index: number) => Particle;
+/**
+ * The look of the particle for entity `index`, asked for when the list first grows that far: a `Particle`
+ * (its texture, anchor, tint, alpha, and its scale and rotation where those are not bound, are copied) or the
+ * options for one. The binding makes its own particle from it, which is reused after that.
+ */
+export type MakeParticle = (index: number) => Particle | ParticleOptions;
 
 /** What `bindParticles` returns. */
 export interface ParticlesBinding<S extends Schema> {
   readonly container: ParticleContainer;
   /**
-   * Makes `container.particleChildren` as long as `frame.count` (shrinking it, or growing it with particles
-   * made before or new ones from `makeParticle`), then sets particle i's x, y (and rotation, scaleX/scaleY,
-   * alpha, where bound) from the frame's entity i. Allocates nothing, except a new particle the first time
-   * the count reaches a new high (and the array growing then).
+   * Points the particles at this frame's interpolated state and makes `container.particleChildren` as long as
+   * `frame.count` (shrinking it, or growing it with particles made before or new ones). Constant time: nothing
+   * is written per particle, and nothing allocated except a new particle the first time the count reaches a
+   * new high (and the array growing then).
    */
   update(frame: Frame<S>): void;
-  /** Particles made so far: the most entities any frame had. */
+  /**
+   * Makes particles for entities up to `count` now (they are reused when the count gets there), so that the
+   * frame that first draws that many does not pay for making them. Returns `made`.
+   */
+  reserve(count: number): number;
+  /** Particles made so far: the most entities any frame had, or `reserve` asked for. */
   readonly made: number;
 }
 
-/** The ParticleContainer's properties each bound field writes (`dynamicProperties` keys). */
+/** The ParticleContainer's properties each bound field feeds (`dynamicProperties` keys). */
 const PROPERTY = { angle: 'rotation', scale: 'vertex', alpha: 'color' } as const;
+
+const PREFIX = '@steadyframe/pixi:';
+
+/** The frame's views the bound particles read, replaced by each `update` (the render buffer's, normally the same). */
+interface Drawn {
+  position: Float32Array;
+  angle: Float32Array;
+  scale: Float32Array;
+  alpha: Float32Array;
+}
+
+/** A bound particle: a Pixi Particle plus the entity it draws (set once its constructor is done). */
+interface BoundParticle extends Particle {
+  _entity: number | undefined;
+}
 
 /**
  * Binds a ParticleContainer to the runtime's interpolated state: entity i is `container.particleChildren[i]`.
- * The binding owns the container's particle list; particles already in it are reused first. The adapter
- * only copies values: the runtime's Frame has already blended them and applied snaps (spawns, teleports,
- * `snapDistance`), the render delay and extrapolation.
+ * The binding owns the container's particle list and makes its particles itself: Pixi `Particle`s whose bound
+ * properties (x, y; rotation, scaleX/scaleY, alpha where bound) read entity i of the newest frame given to
+ * `update`, so reading `particle.x` gives what is drawn. Writing a bound property throws (the simulation owns
+ * it); the rest (texture, anchor, tint, and unbound scale, rotation, alpha) are the particle's own, as usual.
+ * Particles already in the container are taken as the looks of the first entities (copied into the binding's
+ * particles, which replace them). The adapter reads values only: the runtime's Frame has already blended them
+ * and applied snaps (spawns, teleports, `snapDistance`), the render delay and extrapolation.
  *
  * Pixi uploads a ParticleContainer's static properties only when told to. Give the container
  * `dynamicProperties` for what you bind (`position` always; `rotation` for `angle`, `vertex` for `scale`,
@@ -43,7 +77,7 @@ const PROPERTY = { angle: 'rotation', scale: 'vertex', alpha: 'color' } as const
  * ```ts
  * const container = new ParticleContainer({ texture, dynamicProperties: { position: true, rotation: true } });
  * const rocks = bindParticles(runtime, container, { position: 'position', angle: 'angle' },
- *   () => new Particle({ texture, anchorX: 0.5, anchorY: 0.5 }));
+ *   () => ({ texture, anchorX: 0.5, anchorY: 0.5 }));
  * app.stage.addChild(container);
  * attachToTicker(app, runtime, (frame) => rocks.update(frame)); // the ticker's frame time; no render on skipped refreshes
  * ```
@@ -58,10 +92,9 @@ export function bindParticles<S extends Schema>(
   makeParticle?: MakeParticle,
 ): ParticlesBinding<S> {
   const resolved = resolveFields(runtime.schema, fields);
-  const make: MakeParticle =
-    makeParticle ?? (() => new Particle({ texture: container.texture ?? Texture.WHITE, anchorX: 0.5, anchorY: 0.5 }));
-  const scaleWidth = resolved.scale?.width ?? 0;
-  const scaleName = resolved.scale?.name ?? null;
+  const make: MakeParticle = makeParticle ?? (() => ({ texture: container.texture ?? Texture.WHITE, anchorX: 0.5, anchorY: 0.5 }));
+  const drawn: Drawn = { position: NO_VIEW, angle: NO_VIEW, scale: NO_VIEW, alpha: NO_VIEW };
+  const bound = boundParticleMaker(drawn, resolved);
   // a bound property Pixi treats as static needs the whole container re-uploaded each frame
   const properties = (container as { _properties?: Record<string, { dynamic?: boolean } | undefined> })._properties;
   const isStatic = (key: string) => properties !== undefined && properties[key]?.dynamic !== true;
@@ -69,71 +102,127 @@ export function bindParticles<S extends Schema>(
     (resolved.angle !== null && isStatic(PROPERTY.angle)) ||
     (resolved.scale !== null && isStatic(PROPERTY.scale)) ||
     (resolved.alpha !== null && isStatic(PROPERTY.alpha));
-  /** Every particle made or adopted, in entity order; the container's list is a prefix of it. */
-  const pool: Particle[] = container.particleChildren.slice() as Particle[];
+  /** Every particle made, in entity order; the container's list is a prefix of it. The container's own are looks. */
+  const pool: Particle[] = (container.particleChildren as Particle[]).map((look, i) => bound(lookOf(look), i));
+  const grow = (count: number): void => {
+    for (let i = pool.length; i < count; i++) {
+      const look = make(i);
+      pool.push(bound(look instanceof Particle ? lookOf(look) : look, i));
+    }
+  };
   /**
    * Nothing uploaded yet: Pixi (8.22) uploads a ParticleContainer's static data (quad corners, uvs, colours) only
-   * after `addParticle` or `update()`, so particles handed to its constructor would be drawn as nothing, and the
-   * binding may never need to grow the list they already fill.
+   * after `addParticle` or `update()`; and the container's own particles are replaced by the binding's.
    */
-  let uploaded = false;
+  let adopted = false;
   return {
     container,
     get made() {
       return pool.length;
     },
+    reserve(count) {
+      if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`${PREFIX} reserve(count) takes a whole number >= 0, not ${String(count)}`);
+      grow(count);
+      return pool.length;
+    },
     update(frame) {
+      const views = frame.fields as { readonly [name: string]: Float32Array };
+      drawn.position = viewOf(views, resolved.position);
+      drawn.angle = viewOf(views, resolved.angle);
+      drawn.scale = viewOf(views, resolved.scale?.name ?? null);
+      drawn.alpha = viewOf(views, resolved.alpha);
       const list = container.particleChildren as Particle[];
       const count = frame.count;
-      if (list.length !== count || !uploaded) {
-        uploaded = true;
+      if (list.length !== count || !adopted) {
+        if (!adopted) {
+          adopted = true;
+          list.length = 0;
+        }
         if (list.length > count) list.length = count;
         else {
-          for (let i = list.length; i < count; i++) {
-            if (i === pool.length) pool.push(make(i));
-            list.push(pool[i]!);
-          }
+          grow(count);
+          for (let i = list.length; i < count; i++) list.push(pool[i]!);
         }
-        // new (or adopted) particles' static data (texture, uvs, anchors) must reach the GPU
+        // new particles' static data (texture, uvs, anchors) must reach the GPU
         container.update();
       } else if (reuploadEachFrame) container.update();
-      const views = frame.fields as { readonly [name: string]: Float32Array };
-      const position = viewOf(views, resolved.position);
-      const angle = resolved.angle === null ? null : viewOf(views, resolved.angle);
-      const scale = scaleName === null ? null : viewOf(views, scaleName);
-      const alpha = resolved.alpha === null ? null : viewOf(views, resolved.alpha);
-      // the common bindings get loops of their own, with nothing to test per particle: these loops are the
-      // whole per-entity cost of the CPU path, and a plain PixiJS update loop is what they are measured against
-      if (scale === null && alpha === null) {
-        if (angle === null) {
-          for (let i = 0, j = 0; i < count; i++, j += 2) {
-            const p = list[i]!;
-            p.x = position[j]!;
-            p.y = position[j + 1]!;
-          }
-        } else {
-          for (let i = 0, j = 0; i < count; i++, j += 2) {
-            const p = list[i]!;
-            p.x = position[j]!;
-            p.y = position[j + 1]!;
-            p.rotation = angle[i]!;
-          }
-        }
-        return;
-      }
-      for (let i = 0; i < count; i++) {
-        const p = list[i]!;
-        p.x = position[2 * i]!;
-        p.y = position[2 * i + 1]!;
-        if (angle !== null) p.rotation = angle[i]!;
-        if (scale !== null) {
-          if (scaleWidth === 2) {
-            p.scaleX = scale[2 * i]!;
-            p.scaleY = scale[2 * i + 1]!;
-          } else p.scaleX = p.scaleY = scale[i]!;
-        }
-        if (alpha !== null) p.alpha = alpha[i]!;
-      }
     },
   };
+}
+
+/** A Particle's look, as options for a new one (what `tint` and `alpha` read back is what they were set to). */
+function lookOf(p: Particle): ParticleOptions {
+  return {
+    texture: p.texture,
+    anchorX: p.anchorX,
+    anchorY: p.anchorY,
+    scaleX: p.scaleX,
+    scaleY: p.scaleY,
+    rotation: p.rotation,
+    tint: p.tint,
+    alpha: p.alpha,
+  };
+}
+
+/**
+ * The binding's particle class: a Particle subclass with accessors for the bound properties on its prototype,
+ * reading `drawn` at the particle's entity. One class per binding, so Pixi's upload loop over a container
+ * sees one shape and one set of getters (monomorphic, inlined). Particle's constructor writes its defaults
+ * through the setters, which ignore them; after that a write throws. Pixi 8.22 declares no class fields; if a
+ * later version did, its own properties would hide the accessors, so any the constructor left are deleted.
+ */
+function boundParticleMaker(drawn: Drawn, resolved: ResolvedFields): (look: ParticleOptions, index: number) => Particle {
+  class Bound extends Particle {
+    declare _entity: number | undefined;
+    constructor(look: ParticleOptions, index: number) {
+      super(look);
+      for (const key of keys) if (Object.hasOwn(this, key)) delete (this as unknown as Record<string, unknown>)[key];
+      this._entity = index;
+    }
+  }
+  const keys: string[] = [];
+  const define = (key: string, get: (this: BoundParticle) => number, field: string, set?: (this: BoundParticle, value: number) => void) => {
+    keys.push(key);
+    Object.defineProperty(Bound.prototype, key, {
+      configurable: true,
+      enumerable: false,
+      get,
+      set:
+        set ??
+        function (this: BoundParticle) {
+          if (this._entity !== undefined) {
+            throw new TypeError(`${PREFIX} particle ${this._entity}'s ${key} is the runtime's interpolated "${field}": change it in the simulation`);
+          }
+        },
+    });
+  };
+  const position = resolved.position;
+  define('x', function () { return drawn.position[2 * this._entity!]!; }, position);
+  define('y', function () { return drawn.position[2 * this._entity! + 1]!; }, position);
+  if (resolved.angle !== null) define('rotation', function () { return drawn.angle[this._entity!]!; }, resolved.angle);
+  if (resolved.scale !== null) {
+    const name = resolved.scale.name;
+    if (resolved.scale.width === 2) {
+      define('scaleX', function () { return drawn.scale[2 * this._entity!]!; }, name);
+      define('scaleY', function () { return drawn.scale[2 * this._entity! + 1]!; }, name);
+    } else {
+      define('scaleX', function () { return drawn.scale[this._entity!]!; }, name);
+      define('scaleY', function () { return drawn.scale[this._entity!]!; }, name);
+    }
+  }
+  if (resolved.alpha !== null) {
+    const clamped = (p: BoundParticle) => Math.min(Math.max(drawn.alpha[p._entity!]!, 0), 1);
+    define('alpha', function () { return clamped(this); }, resolved.alpha);
+    // Pixi's packed colour (what its upload reads): the tint's bgr with the drawn alpha as the top byte, as
+    // Particle's own _updateColor packs it; Particle writes it on every tint change, which it ignores
+    define(
+      'color',
+      function () {
+        return (this as unknown as { _tint: number })._tint + (((clamped(this) * 255) | 0) << 24);
+      },
+      resolved.alpha,
+      () => undefined,
+    );
+  }
+  return (look, index) => new Bound(look, index);
 }

@@ -9,7 +9,8 @@
  * |         |                                           | then app.render (ParticleContainer, dynamic position  |
  * |         |                                           | and rotation)                                         |
  * | `cpu`   | a steadyframe worker (30 ticks/s)         | attachToTicker + bindParticles: runtime.frame blends, |
- * |         |                                           | the binding copies into the particles, app.render     |
+ * |         |                                           | app.render: Pixi's upload reads the bound particles'  |
+ * |         |                                           | accessors onto the blend                              |
  * | `gpu`   | a steadyframe worker (30 ticks/s)         | attachToTicker + createInterpolatedSprites: pace,     |
  * |         |                                           | upload a new tick's state (once a tick),              |
  * |         |                                           | three uniforms, app.render; the vertex shader blends  |

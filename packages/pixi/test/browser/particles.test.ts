@@ -79,20 +79,79 @@ it('grows and shrinks the particle list with frame.count, reusing the particles 
   expect(binding.made).toBe(6);
 });
 
-it('adopts particles already in the container, and writes a two-wide scale', async () => {
+it('takes particles already in the container as the first looks, and writes a two-wide scale', async () => {
   runtime = await motionRuntime();
   await steps(runtime, 2);
-  const own = [new Particle(Texture.WHITE), new Particle(Texture.WHITE)];
+  const own = [new Particle({ texture: Texture.WHITE, anchorX: 0.25, tint: 0xff0000 }), new Particle({ texture: Texture.WHITE, rotation: 1.5, alpha: 0.5 })];
   const container = new ParticleContainer({ particles: own.slice(), dynamicProperties: dynamic });
   const binding = bindParticles(runtime, container, { position: 'position', scale: 'stretch' });
+  expect(binding.made).toBe(2);
   const frame = runtime.sample(timeAt(runtime, 0.5));
   binding.update(frame);
-  expect(container.particleChildren[0]).toBe(own[0]);
-  expect(container.particleChildren[1]).toBe(own[1]);
+  const [a, b, c] = container.particleChildren as Particle[];
+  // the binding's own particles, with the adopted ones' looks (rotation and alpha are not bound here)
+  expect(a).not.toBe(own[0]);
+  expect([a!.anchorX, a!.tint, a!.texture]).toEqual([0.25, 0xff0000, Texture.WHITE]);
+  expect([b!.rotation, b!.alpha, b!.color]).toEqual([1.5, 0.5, own[1]!.color]);
   expect(container.particleChildren.length).toBe(3);
   const m = motionAt(2, 1.5);
-  expect(container.particleChildren[2]!.scaleX).toBeCloseTo(m.stretchX, 5);
-  expect(container.particleChildren[2]!.scaleY).toBeCloseTo(m.stretchY, 5);
+  expect(c!.scaleX).toBeCloseTo(m.stretchX, 5);
+  expect(c!.scaleY).toBeCloseTo(m.stretchY, 5);
+  expect(a!.x).toBe(frame.fields.position[0]);
+});
+
+it('reads the newest frame: no copy per particle, and bound properties refuse writes', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 3);
+  const container = new ParticleContainer({ texture: Texture.WHITE, dynamicProperties: dynamic });
+  const binding = bindParticles(runtime, container, { position: 'position', angle: 'angle', alpha: 'alpha' }, () => ({
+    texture: Texture.WHITE,
+    tint: 0x00ff00,
+    scaleX: 3,
+  }));
+  binding.update(runtime.sample(timeAt(runtime, 0.25)));
+  const p = container.particleChildren[1] as Particle;
+  // the next frame is read through the same particle, without another update (the views are the render buffer)
+  const frame = runtime.sample(timeAt(runtime, 0.75));
+  expect(p.x).toBe(frame.fields.position[2]);
+  expect(p.rotation).toBe(frame.fields.angle[1]);
+  expect(p.alpha).toBeCloseTo(frame.fields.alpha[1]!, 6);
+  // Pixi's packed colour: the tint (bgr) under the drawn alpha's byte, as Particle packs it
+  expect(p.color >>> 0).toBe(((((frame.fields.alpha[1]! * 255) | 0) << 24) + 0x00ff00) >>> 0);
+  expect(() => {
+    p.x = 5;
+  }).toThrow(/particle 1's x is the runtime's interpolated "position"/);
+  expect(() => {
+    p.rotation = 1;
+  }).toThrow(/rotation is the runtime's interpolated "angle"/);
+  expect(() => {
+    p.alpha = 1;
+  }).toThrow(/alpha is the runtime's interpolated "alpha"/);
+  // what is not bound stays the particle's own
+  p.tint = 0x0000ff;
+  p.scaleY = 2;
+  expect([p.tint, p.scaleX, p.scaleY]).toEqual([0x0000ff, 3, 2]);
+  expect(p.color >>> 0).toBe(((((frame.fields.alpha[1]! * 255) | 0) << 24) + 0xff0000) >>> 0); // bgr
+});
+
+it('makes particles ahead with reserve, from a Particle or its options', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 1);
+  const container = new ParticleContainer({ texture: Texture.WHITE, dynamicProperties: dynamic });
+  const asked: number[] = [];
+  const binding = bindParticles(runtime, container, { position: 'position' }, (i) => {
+    asked.push(i);
+    return i % 2 === 0 ? new Particle({ texture: Texture.WHITE, anchorY: 0.75 }) : { texture: Texture.WHITE, anchorY: 0.75 };
+  });
+  expect(binding.reserve(4)).toBe(4);
+  expect(container.particleChildren.length).toBe(0); // made, not yet drawn
+  expect(binding.reserve(2)).toBe(4);
+  binding.update(runtime.sample(timeAt(runtime, 0.5)));
+  expect(asked).toEqual([0, 1, 2, 3]);
+  expect(container.particleChildren.map((p) => p.anchorY)).toEqual([0.75, 0.75, 0.75]);
+  expect(container.particleChildren.every((p) => p instanceof Particle)).toBe(true);
+  expect(() => binding.reserve(-1)).toThrow(/reserve\(count\) takes a whole number >= 0, not -1/);
+  expect(() => binding.reserve(1.5)).toThrow(RangeError);
 });
 
 it('shows a teleported entity at its new place', async () => {
