@@ -37,7 +37,10 @@ export interface ParticlesBinding<S extends Schema> {
    * frame that first draws that many does not pay for making them. Returns `made`.
    */
   reserve(count: number): number;
-  /** Particles made so far: the most entities any frame had, or `reserve` asked for. */
+  /**
+   * Particles made so far: one per particle the container held at set-up, then up to the most entities any
+   * frame had, or `reserve` asked for.
+   */
   readonly made: number;
 }
 
@@ -66,8 +69,13 @@ interface BoundParticle extends Particle {
  * `update`, so reading `particle.x` gives what is drawn. Writing a bound property throws (the simulation owns
  * it); the rest (texture, anchor, tint, and unbound scale, rotation, alpha) are the particle's own, as usual.
  * Particles already in the container are taken as the looks of the first entities (copied into the binding's
- * particles, which replace them). The adapter reads values only: the runtime's Frame has already blended them
- * and applied snaps (spawns, teleports, `snapDistance`), the render delay and extrapolation.
+ * particles, which replace them in the container's own array). The adapter reads values only: the runtime's
+ * Frame has already blended them and applied snaps (spawns, teleports, `snapDistance`), the render delay and
+ * extrapolation.
+ *
+ * The particles read the runtime's render buffer when Pixi draws them, not when `update` runs: sample the
+ * runtime once per render (a second `runtime.frame` or `sample` between `update` and `app.render` changes what
+ * they show; frame.count, which sets the list's length, is the one given to `update`).
  *
  * Pixi uploads a ParticleContainer's static properties only when told to. Give the container
  * `dynamicProperties` for what you bind (`position` always; `rotation` for `angle`, `vertex` for `scale`,
@@ -103,12 +111,9 @@ export function bindParticles<S extends Schema>(
     (resolved.scale !== null && isStatic(PROPERTY.scale)) ||
     (resolved.alpha !== null && isStatic(PROPERTY.alpha));
   /** Every particle made, in entity order; the container's list is a prefix of it. The container's own are looks. */
-  const pool: Particle[] = (container.particleChildren as Particle[]).map((look, i) => bound(lookOf(look), i));
+  const pool: Particle[] = (container.particleChildren as Particle[]).map((look, i) => bound(look, i));
   const grow = (count: number): void => {
-    for (let i = pool.length; i < count; i++) {
-      const look = make(i);
-      pool.push(bound(look instanceof Particle ? lookOf(look) : look, i));
-    }
+    for (let i = pool.length; i < count; i++) pool.push(bound(make(i), i));
   };
   /**
    * Nothing uploaded yet: Pixi (8.22) uploads a ParticleContainer's static data (quad corners, uvs, colours) only
@@ -150,18 +155,28 @@ export function bindParticles<S extends Schema>(
   };
 }
 
-/** A Particle's look, as options for a new one (what `tint` and `alpha` read back is what they were set to). */
-function lookOf(p: Particle): ParticleOptions {
-  return {
-    texture: p.texture,
-    anchorX: p.anchorX,
-    anchorY: p.anchorY,
-    scaleX: p.scaleX,
-    scaleY: p.scaleY,
-    rotation: p.rotation,
-    tint: p.tint,
-    alpha: p.alpha,
-  };
+/** The options a look may set; anything else in an options object is left out (one shape for every particle). */
+const LOOK_KEYS = ['texture', 'anchorX', 'anchorY', 'scaleX', 'scaleY', 'rotation', 'tint', 'alpha'] as const;
+
+/**
+ * A look as options for Particle's constructor: a Particle's texture, anchor, scale and rotation (its tint and
+ * alpha are copied after, as stored: see `boundParticleMaker`), or the look keys an options object defines.
+ * Particle fills in the rest from its defaults, in their order, so every particle gets the same shape.
+ */
+function optionsOf(look: Particle | ParticleOptions): ParticleOptions {
+  if (look instanceof Particle) {
+    return { texture: look.texture, anchorX: look.anchorX, anchorY: look.anchorY, scaleX: look.scaleX, scaleY: look.scaleY, rotation: look.rotation };
+  }
+  const options: Record<string, unknown> = {};
+  for (const key of LOOK_KEYS) if (look[key] !== undefined) options[key] = look[key];
+  return options as ParticleOptions;
+}
+
+/** Particle's colour state, as Pixi v8 keeps it: the tint in its own byte order, the alpha, and their packing. */
+interface ParticleColour {
+  _tint: number;
+  _alpha: number;
+  _updateColor(): void;
 }
 
 /**
@@ -169,17 +184,32 @@ function lookOf(p: Particle): ParticleOptions {
  * reading `drawn` at the particle's entity. One class per binding, so Pixi's upload loop over a container
  * sees one shape and one set of getters (monomorphic, inlined). Particle's constructor writes its defaults
  * through the setters, which ignore them; after that a write throws. Pixi 8.22 declares no class fields; if a
- * later version did, its own properties would hide the accessors, so any the constructor left are deleted.
+ * later version did, its own properties would hide the accessors: the constructor deletes them (correct, but
+ * the particles become slow dictionary objects), and says so once.
+ *
+ * A Particle look's tint is copied as Particle stores it (`_tint`, in its own byte order), not through the
+ * `tint` getter and setter: before Pixi 8.11 the setter took a number as stored, so a round trip through the
+ * getter swapped red and blue.
  */
-function boundParticleMaker(drawn: Drawn, resolved: ResolvedFields): (look: ParticleOptions, index: number) => Particle {
+function boundParticleMaker(drawn: Drawn, resolved: ResolvedFields): (look: Particle | ParticleOptions, index: number) => Particle {
+  let checked = false;
   class Bound extends Particle {
     declare _entity: number | undefined;
     constructor(look: ParticleOptions, index: number) {
       super(look);
-      for (const key of keys) if (Object.hasOwn(this, key)) delete (this as unknown as Record<string, unknown>)[key];
+      if (!checked || shadowed) {
+        checked = true;
+        for (const key of keys) {
+          if (!Object.hasOwn(this, key)) continue;
+          if (!shadowed) console.warn(`${PREFIX} this Pixi's Particle defines "${key}" as its own field: bound particles work, but slowly`);
+          shadowed = true;
+          delete (this as unknown as Record<string, unknown>)[key];
+        }
+      }
       this._entity = index;
     }
   }
+  let shadowed = false;
   const keys: string[] = [];
   const define = (key: string, get: (this: BoundParticle) => number, field: string, set?: (this: BoundParticle, value: number) => void) => {
     keys.push(key);
@@ -210,19 +240,25 @@ function boundParticleMaker(drawn: Drawn, resolved: ResolvedFields): (look: Part
       define('scaleY', function () { return drawn.scale[this._entity!]!; }, name);
     }
   }
+  const alphaBound = resolved.alpha !== null;
   if (resolved.alpha !== null) {
     const clamped = (p: BoundParticle) => Math.min(Math.max(drawn.alpha[p._entity!]!, 0), 1);
     define('alpha', function () { return clamped(this); }, resolved.alpha);
-    // Pixi's packed colour (what its upload reads): the tint's bgr with the drawn alpha as the top byte, as
-    // Particle's own _updateColor packs it; Particle writes it on every tint change, which it ignores
-    define(
-      'color',
-      function () {
-        return (this as unknown as { _tint: number })._tint + (((clamped(this) * 255) | 0) << 24);
-      },
-      resolved.alpha,
-      () => undefined,
-    );
+    // Pixi's packed colour (what its upload reads): the tint with the drawn alpha as the top byte, as
+    // Particle's own _updateColor packs it, computed on each read; so Particle's packing (on a tint change)
+    // has nothing to do
+    define('color', function () { return (this as unknown as ParticleColour)._tint + (((clamped(this) * 255) | 0) << 24); }, resolved.alpha);
+    Object.defineProperty(Bound.prototype, '_updateColor', { configurable: true, writable: true, value: () => undefined });
   }
-  return (look, index) => new Bound(look, index);
+  return (look, index) => {
+    const particle = new Bound(optionsOf(look), index);
+    if (look instanceof Particle) {
+      const from = look as unknown as ParticleColour;
+      const to = particle as unknown as ParticleColour;
+      if (typeof from._tint === 'number') to._tint = from._tint;
+      if (!alphaBound && typeof from._alpha === 'number') to._alpha = from._alpha;
+      to._updateColor();
+    }
+    return particle;
+  };
 }

@@ -127,6 +127,9 @@ it('reads the newest frame: no copy per particle, and bound properties refuse wr
   expect(() => {
     p.alpha = 1;
   }).toThrow(/alpha is the runtime's interpolated "alpha"/);
+  expect(() => {
+    p.color = 0;
+  }).toThrow(/color is the runtime's interpolated "alpha"/);
   // what is not bound stays the particle's own
   p.tint = 0x0000ff;
   p.scaleY = 2;
@@ -141,7 +144,8 @@ it('makes particles ahead with reserve, from a Particle or its options', async (
   const asked: number[] = [];
   const binding = bindParticles(runtime, container, { position: 'position' }, (i) => {
     asked.push(i);
-    return i % 2 === 0 ? new Particle({ texture: Texture.WHITE, anchorY: 0.75 }) : { texture: Texture.WHITE, anchorY: 0.75 };
+    // a Particle, or options (keys that are not a particle's look are left out: one shape for all)
+    return i % 2 === 0 ? new Particle({ texture: Texture.WHITE, anchorY: 0.75, tint: 0x123456 }) : { texture: Texture.WHITE, anchorY: 0.75, tint: 0x123456, speed: 3 };
   });
   expect(binding.reserve(4)).toBe(4);
   expect(container.particleChildren.length).toBe(0); // made, not yet drawn
@@ -149,6 +153,9 @@ it('makes particles ahead with reserve, from a Particle or its options', async (
   binding.update(runtime.sample(timeAt(runtime, 0.5)));
   expect(asked).toEqual([0, 1, 2, 3]);
   expect(container.particleChildren.map((p) => p.anchorY)).toEqual([0.75, 0.75, 0.75]);
+  expect(container.particleChildren.map((p) => (p as Particle).tint)).toEqual([0x123456, 0x123456, 0x123456]);
+  expect(container.particleChildren.map((p) => p.color)).toEqual(Array(3).fill(new Particle({ texture: Texture.WHITE, tint: 0x123456 }).color));
+  expect(container.particleChildren.some((p) => 'speed' in p)).toBe(false);
   expect(container.particleChildren.every((p) => p instanceof Particle)).toBe(true);
   expect(() => binding.reserve(-1)).toThrow(/reserve\(count\) takes a whole number >= 0, not -1/);
   expect(() => binding.reserve(1.5)).toThrow(RangeError);
