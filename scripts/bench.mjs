@@ -434,7 +434,7 @@ function pixiPortGoals(port) {
       goal,
       measured: `${entities(port.count)}: the port drew ${num(drawn, 3)} frames per rAF callback (worst row); rAF callbacks ${num(median(ours, 'rafPerSecond'), 1)}/s against ${num(median(plain, 'rafPerSecond'), 1)}/s for the same scene in plain PixiJS on a ParticleContainer (${times(rafRatio)}) and ${num(median(rowsOf('original'), 'rafPerSecond'), 1)}/s for the example as published (Sprites); main CPU per frame ${num(median(ours, 'mainCpuPerFrame'), 2)} ms against ${num(median(plain, 'mainCpuPerFrame'), 2)} ms; ${late} of ${frames} frames late, ${overtaken} overtaken`,
       met: ours.length > 0 && plain.length > 0 ? drawn >= 0.95 && rafRatio >= 0.9 : null,
-      why: 'headless Chromium has no display to lock to: its rAF runs when the last frame is done, so the display rate is the rate of animation frames the browser offers, and software GL makes 50k sprites slow whoever moves them. Held = a frame drawn on ≥ 95% of them (the default pacer does not thin them out) and ≥ 0.9× the animation frames plain PixiJS with the same rendering gets. The maggots move in the worker; the page blends them, and Pixi's upload reads the bound particles from the blend.',
+      why: 'headless Chromium has no display to lock to: its rAF runs when the last frame is done, so the display rate is the rate of animation frames the browser offers, and software GL makes 50k sprites slow whoever moves them. Held = a frame drawn on ≥ 95% of them (the default pacer does not thin them out) and ≥ 0.9× the animation frames plain PixiJS with the same rendering gets. The maggots move in the worker; the page blends them, and Pixi\'s upload reads the bound particles from the blend.',
     },
   ];
 }

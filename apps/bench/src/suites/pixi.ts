@@ -64,7 +64,16 @@ export interface PixiRow {
    * The CPU path's sampling counters over the measured windows (`stats().sampling`): frames the worker
    * overtook, those recovered from kept states, and the state copies kept for them; null for the others.
    */
-  readonly sampling: { readonly frames: number; readonly overtaken: number; readonly recovered: number; readonly keptCopies: number; readonly keptBytes: number } | null;
+  readonly sampling: {
+    readonly frames: number;
+    readonly overtaken: number;
+    readonly recovered: number;
+    readonly keptCopies: number;
+    readonly keptBytes: number;
+    /** Next-frame times announced to the worker, and those that rang its doorbell (stats().frameClock). */
+    readonly announced: number;
+    readonly rings: number;
+  } | null;
 }
 
 interface Scene {
@@ -259,6 +268,8 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
           recovered: after.sampling.recovered - before.sampling.recovered,
           keptCopies: after.sampling.keptCopies - before.sampling.keptCopies,
           keptBytes: after.sampling.keptBytes - before.sampling.keptBytes,
+          announced: after.frameClock.announced - before.frameClock.announced,
+          rings: after.frameClock.rings - before.frameClock.rings,
         }
       : null;
   if (sampling !== null) log(`pixi ${design} ${count}: sampling ${JSON.stringify(sampling)}`);
