@@ -104,9 +104,10 @@ class MessageSource<S extends Schema> implements StateSource<S> {
   }
 
   /** Tells the worker when the next frame is due (the shared transport writes NEXT_FRAME instead). */
-  expectFrame(time: number): void {
+  expectFrame(time: number): boolean {
     this.flushInput();
     this.#post({ type: 'frame', time });
+    return false;
   }
 
   /** Input was pushed: send it in one message at the end of this task. */

@@ -45,7 +45,7 @@ export function createSharedMainTransport<S extends Schema>(schema: S, layout: L
     header: views.i32,
     views,
     input: ring === null ? null : new InputWriter(ring),
-    expectFrame: (time) => void writeNextFrame(views, time),
+    expectFrame: (time) => writeNextFrame(views, time),
     covered: () => readCovered(views),
     inputPushed: () => {}, // the worker reads the ring itself
     close: () => {},

@@ -38,8 +38,11 @@ export interface MainTransport<S extends Schema> {
    * never dropped later. Both count the refusal in `rejected`.
    */
   readonly input: InputWriter | null;
-  /** Tells the worker when the next frame will be presented. */
-  expectFrame(time: number): void;
+  /**
+   * Tells the worker when the next frame will be presented. Returns whether it rang the worker's doorbell
+   * (woke it, core/doorbell.ts); the message transport always posts, and says false.
+   */
+  expectFrame(time: number): boolean;
   /**
    * COVERED, the newest state's time while the worker sleeps (-Infinity while it is awake, NaN while it is
    * being rewritten; core/doorbell.ts): shared memory only. Absent on the message transport, whose states

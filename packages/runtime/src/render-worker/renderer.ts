@@ -166,7 +166,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         header: views.i32,
         views,
         input: null,
-        expectFrame: (time) => void writeNextFrame(views, time),
+        expectFrame: (time) => writeNextFrame(views, time),
         covered: () => readCovered(views),
         inputPushed: () => {},
         close: () => {},

@@ -119,4 +119,9 @@ it.each(['none', 'raf', 'now'] as const)('no frame is drawn stale after main-thr
   // half, at load 4 on none in most runs. (Under heavy load the pacer's picture of the display can change so
   // that few frames need a wait at all: the promise above holds either way.)
   if (clock.waits >= 10) expect(clock.timeouts).toBeLessThan(0.75 * clock.waits);
+  // every frame announces the next one; a frame past what the sleeping worker's states reach rings it (a
+  // catch-up wait begins with one, unless the worker published meanwhile), one within them does not
+  expect(clock.announced).toBeGreaterThanOrEqual(drawn.length);
+  if (clock.waits > 0) expect(clock.rings).toBeGreaterThan(0);
+  expect(clock.rings).toBeLessThanOrEqual(clock.announced);
 });
