@@ -22,8 +22,8 @@
  * nothing is overtaken (a copy per tick would cost every frame a block's memcpy). The first overtaken frame is
  * drawn at the oldest state at hand (alpha 0) and flagged `overtaken`; if its pair had been read whole (the
  * sampler keeps the numbers and times of the ticks read, read-ticks.ts, so it knows without copying), then for
- * `OVERTAKEN_WATCH_MS` after the last such one (or the first ones, below) every acquire also records the live part of the slot's states
- * in the render-delay history, and an overtaken frame is blended from its exact pair there (counted as
+ * a while after the last such one (`overtakenWatch`: 1 s after a lone one, longer when they recur; or the
+ * first ones, below) every acquire also records the live part of the slot's states in the render-delay history, and an overtaken frame is blended from its exact pair there (counted as
  * `recovered`). Overtaken frames whose pair was never read (frames farther apart than ticks: a slow page) are
  * given the benefit of the doubt only on a page that has read every tick so far, and only until
  * `OVERTAKEN_MISSES_TO_STOP` of them in a row: that stops the copies,
@@ -112,10 +112,22 @@ export interface SampleResult {
 const MAX_RENDER_DELAY = 2;
 /**
  * After an overtaken frame, how long (shared-clock ms) the main thread keeps copies of the recent states, so
- * the next overtaken frames blend their exact pair. Overtakes come in spells (a busy main thread, a GC); the
- * copies cost a block's memcpy per tick meanwhile, nothing after.
+ * the next overtaken frames blend their exact pair: at most this. Overtakes come in spells (a busy main
+ * thread, a GC every few seconds); the copies cost a block's memcpy per tick meanwhile, nothing after.
  */
 export const OVERTAKEN_WATCH_MS = 10_000;
+/**
+ * ...and at least this: after a lone overtaken frame (the first, or one long after the last), such as a
+ * page's slow first frames. One that follows another within OVERTAKEN_WATCH_MS keeps them 1.5 times that gap
+ * (so the next of a recurring kind finds them), between the two bounds. A lone one no longer buys 10 s of
+ * copies: in the bench's PixiJS scene at 10k sprites the startup's overtaken frames did, 60 µs a frame.
+ */
+export const OVERTAKEN_WATCH_MIN_MS = 1_000;
+
+/** How long to keep copies after an overtaken frame `gap` ms after the one before (NaN: none before). */
+export function overtakenWatch(gap: number): number {
+  return gap <= OVERTAKEN_WATCH_MS ? Math.min(OVERTAKEN_WATCH_MS, Math.max(OVERTAKEN_WATCH_MIN_MS, 1.5 * gap)) : OVERTAKEN_WATCH_MIN_MS;
+}
 /**
  * Overtaken frames in a row that the states read could not have served (their pair never read whole) after
  * which the copies stop at once, and no further such frame starts them (only one that could have been served
@@ -180,13 +192,16 @@ export class Sampler<S extends Schema> {
   #options: Required<InterpolationOptions<S>> | null = null;
   /**
    * Recent states copied at each acquire: made when a render delay is first asked for, or after an overtaken
-   * frame; dropped once neither needs it (the delay has eased back to 0, `OVERTAKEN_WATCH_MS` have passed).
+   * frame; dropped once neither needs it (the delay has eased back to 0, the watch after the last overtaken
+   * frame is over).
    */
   #history: StateHistory<S> | null = null;
   /** A render delay is in effect (or easing out): frames are drawn from the history at their time minus it. */
   #delaying = false;
   /** Frame time until which the history is kept for overtaken frames; -Infinity when none was seen. */
   #watchUntil = Number.NEGATIVE_INFINITY;
+  /** The frame time of the last overtaken frame; NaN before the first. */
+  #lastOvertaken = Number.NaN;
   /** The ticks read (numbers and times only): whether copies could have served an overtaken frame. */
   readonly #read = new ReadTicks();
   /** Overtaken frames in a row that no copies could have served (see `OVERTAKEN_MISSES_TO_STOP`). */
@@ -320,6 +335,8 @@ export class Sampler<S extends Schema> {
     out.alpha = place.alpha;
     if (place.late) this.stats.late++;
     if (place.overtaken) {
+      const watch = overtakenWatch(time - this.#lastOvertaken);
+      this.#lastOvertaken = time;
       // copies pay only if they could serve frames like this one: its pair read whole (by earlier frames, or
       // with this one). With frames farther apart than ticks it never is: when the ticks read before this
       // frame already skip some (a slow page), or after a few such frames in a row, stop the copies and start
@@ -327,11 +344,11 @@ export class Sampler<S extends Schema> {
       // benefit of the doubt: a one-off stall's frame is unservable, the spell it begins may not be)
       if (read.couldServe(time)) {
         this.#misses = 0;
-        this.#watchUntil = time + OVERTAKEN_WATCH_MS;
+        this.#watchUntil = time + watch;
       } else if (++this.#misses >= OVERTAKEN_MISSES_TO_STOP || !read.everyTickUpTo(readBefore)) {
         this.#watchUntil = Number.NEGATIVE_INFINITY;
       } else if (!(time <= this.#watchUntil)) {
-        this.#watchUntil = time + OVERTAKEN_WATCH_MS;
+        this.#watchUntil = time + watch;
       }
       if (history !== null) {
         // the pair around this frame's time may be among the states kept: `finish` blends it from there

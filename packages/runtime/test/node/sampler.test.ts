@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, type FieldViews } from 'steadyframe';
 import { allocateSharedBuffer, createSharedViews, fieldViews } from '../../src/core/layout.ts';
 import { interpolateField } from '../../src/core/interpolate.ts';
-import { OVERTAKEN_MISSES_TO_STOP, OVERTAKEN_WATCH_MS, Sampler, type SampleResult } from '../../src/main/sampler.ts';
+import { OVERTAKEN_MISSES_TO_STOP, OVERTAKEN_WATCH_MIN_MS, OVERTAKEN_WATCH_MS, overtakenWatch, Sampler, type SampleResult } from '../../src/main/sampler.ts';
 import { StateHistory } from '../../src/main/history.ts';
 import { ReadTicks } from '../../src/main/read-ticks.ts';
 import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
@@ -266,16 +266,16 @@ describe('sampler: overtaken frames (the worker published past the frame before 
     sample(0);
     publish(100);
     publish(200);
-    sample(50); // starts keeping
-    for (let t = 300; t <= 1200; t += 100) {
+    sample(50); // starts keeping (for OVERTAKEN_WATCH_MIN_MS: a lone one)
+    for (let t = 300; t <= 1000; t += 100) {
       publish(t);
       sample(t);
     }
-    publish(1300);
-    publish(1400);
-    // six states are kept (900 .. 1400): 500 is before them all
-    expect(sample(500)).toMatchObject({ overtaken: true, alpha: 0, previousTime: 900 });
-    expect(sample(950)).toMatchObject({ overtaken: false, previousTime: 900, currentTime: 1000, alpha: 0.5 });
+    publish(1100);
+    publish(1200);
+    // six states are kept (700 .. 1200): 300 is before them all
+    expect(sample(300)).toMatchObject({ overtaken: true, alpha: 0, previousTime: 700 });
+    expect(sample(750)).toMatchObject({ overtaken: false, previousTime: 700, currentTime: 800, alpha: 0.5 });
     expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 1 });
   });
 
@@ -296,23 +296,39 @@ describe('sampler: overtaken frames (the worker published past the frame before 
     expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 0, gaps: 1 });
   });
 
-  it('stops keeping states OVERTAKEN_WATCH_MS after the last overtaken frame', () => {
+  it('keeps states OVERTAKEN_WATCH_MIN_MS after a lone overtaken frame, 1.5 times the gap after a recurring one', () => {
+    expect(overtakenWatch(Number.NaN)).toBe(OVERTAKEN_WATCH_MIN_MS); // the first
+    expect(overtakenWatch(OVERTAKEN_WATCH_MS + 1)).toBe(OVERTAKEN_WATCH_MIN_MS); // long after the last
+    expect(overtakenWatch(100)).toBe(OVERTAKEN_WATCH_MIN_MS);
+    expect(overtakenWatch(4000)).toBe(6000);
+    expect(overtakenWatch(OVERTAKEN_WATCH_MS)).toBe(OVERTAKEN_WATCH_MS);
     const { publish, sample, sampler } = run();
     publish(0);
     sample(0);
     publish(100);
     publish(200);
-    sample(50); // overtaken: keeps states until 50 + OVERTAKEN_WATCH_MS
-    const end = 50 + OVERTAKEN_WATCH_MS;
-    for (let t = 300; t <= end + 300; t += 100) {
+    sample(50); // overtaken, the first: keeps states until 50 + OVERTAKEN_WATCH_MIN_MS
+    let t = 300;
+    for (; t <= 50 + OVERTAKEN_WATCH_MIN_MS + 300; t += 100) {
       publish(t);
       sample(t);
     }
-    publish(end + 400);
-    publish(end + 500);
+    publish(t);
+    publish(t + 100);
     // 350 ms back would be in the history if it were still kept
-    expect(sample(end + 350)).toMatchObject({ overtaken: true, alpha: 0 });
+    expect(sample(t - 350)).toMatchObject({ overtaken: true, alpha: 0 });
     expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 0 });
+    // that one came 1 s after the first: states are kept for 1.5 s after it, and the next one is recovered
+    const second = t - 350;
+    expect(second - 50).toBe(1000);
+    for (t += 200; t <= second + 1400; t += 100) {
+      publish(t);
+      sample(t);
+    }
+    publish(t);
+    publish(t + 100);
+    expect(sample(t - 150)).toMatchObject({ overtaken: false, late: false });
+    expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 1 });
   });
 
   it('stops copying for overtaken frames no copy could serve (frames several ticks apart), but still flags them', () => {
