@@ -17,20 +17,20 @@
  * Where a frame falls against its pair, and so its alpha, is one pure decision: core/frame-placement.ts.
  *
  * An *overtaken* frame is the opposite of a late one: its time is before the front slot's previous state (its
- * animation-frame callback ran late and the worker, which may run `maxLeadTicks` ahead, already published past
- * it), so the pair around its time is no longer in the slot. The main thread keeps no copies of states while
- * nothing is overtaken (a copy per tick would cost every frame a block's memcpy). The first overtaken frame is
- * drawn at the oldest state at hand (alpha 0) and flagged `overtaken`; if its pair had been read whole (the
- * sampler keeps the numbers and times of the ticks read, read-ticks.ts, so it knows without copying), then for
- * a while after the last such one (`overtakenWatch`: 1 s after a lone one, longer when they recur; or the
- * first ones, below) every acquire also records the live part of the slot's states in the render-delay history, and an overtaken frame is blended from its exact pair there (counted as
- * `recovered`). Overtaken frames whose pair was never read (frames farther apart than ticks: a slow page) are
- * given the benefit of the doubt only on a page that has read every tick so far, and only until
- * `OVERTAKEN_MISSES_TO_STOP` of them in a row: that stops the copies,
- * and from then on only an overtaken frame that could have been served starts them (`keptCopies` counts them). What the history cannot serve
- * is flagged and counted `overtaken` again: a time before every state kept, or a pair the main thread never
- * read whole (the worker published the tick after the last frame's read and then moved on: with ticks shorter
- * than frames, often); the frame then shows the nearest blend it has (across the gap, or the oldest state).
+ * animation-frame callback ran late and the worker, which may run `maxLeadTicks` ahead, already published past it),
+ * so the pair around its time is no longer in the slot. The main thread keeps no copies of states while nothing is
+ * overtaken (a copy per tick would cost every frame a block's memcpy). The first overtaken frame is drawn at the
+ * oldest state at hand (alpha 0) and flagged `overtaken`; if its pair had been read whole (the sampler keeps the
+ * numbers and times of the ticks read, read-ticks.ts, so it knows without copying), then for a while after the last
+ * such one (`overtakenWatch`: 1 s after a lone one, longer when they recur; or the first ones, below) every acquire
+ * also records the live part of the slot's states in the render-delay history, and an overtaken frame is blended
+ * from its exact pair there (counted as `recovered`). Overtaken frames whose pair was never read (frames farther
+ * apart than ticks: a slow page) are given the benefit of the doubt only on a page that has read every tick so far,
+ * and only until `OVERTAKEN_MISSES_TO_STOP` of them in a row: that stops the copies, and from then on only an
+ * overtaken frame that could have been served starts them (`keptCopies` counts them). What the history cannot serve
+ * is flagged and counted `overtaken` again: a time before every state kept, or a pair the main thread never read
+ * whole (the worker published the tick after the last frame's read and then moved on: with ticks shorter than
+ * frames, often); the frame then shows the nearest blend it has (across the gap, or the oldest state).
  *
  * ```text
  *   frame F-1 reads (k, k+1) ── F's rAF callback runs late ── worker publishes k+2, k+3 ── F reads (k+2, k+3)
