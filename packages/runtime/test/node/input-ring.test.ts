@@ -8,7 +8,7 @@ import {
   InputWriter,
   type InputEvent,
 } from '../../src/core/input-ring.ts';
-import { mulberry32 } from './prng.ts';
+import { mulberry32 } from '../shared/prng.ts';
 
 
 interface Seen {

@@ -10,16 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { angleField, lerpField, quaternionField, wrapAngle } from '../../src/core/interpolate.ts';
 import { createBlendKernels, type BlendKernels } from '../../src/core/simd-kernel.ts';
+import { mulberry32 } from './prng.ts';
 
-/** A small seeded PRNG. */
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Three views of `n` floats, starting `skew` floats past a 64-byte boundary: the two inputs in `memory`, the
