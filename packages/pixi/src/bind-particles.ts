@@ -211,19 +211,17 @@ function boundParticleMaker(drawn: Drawn, resolved: ResolvedFields): (look: Part
   }
   let shadowed = false;
   const keys: string[] = [];
-  const define = (key: string, get: (this: BoundParticle) => number, field: string, set?: (this: BoundParticle, value: number) => void) => {
+  const define = (key: string, get: (this: BoundParticle) => number, field: string) => {
     keys.push(key);
     Object.defineProperty(Bound.prototype, key, {
       configurable: true,
       enumerable: false,
       get,
-      set:
-        set ??
-        function (this: BoundParticle) {
-          if (this._entity !== undefined) {
-            throw new TypeError(`${PREFIX} particle ${this._entity}'s ${key} is the runtime's interpolated "${field}": change it in the simulation`);
-          }
-        },
+      set(this: BoundParticle) {
+        if (this._entity !== undefined) {
+          throw new TypeError(`${PREFIX} particle ${this._entity}'s ${key} is the runtime's interpolated "${field}": change it in the simulation`);
+        }
+      },
     });
   };
   const position = resolved.position;
