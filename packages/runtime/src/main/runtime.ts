@@ -157,8 +157,9 @@ export interface Frame<S extends Schema> {
    * The worker had published past the frame's time (its callback ran late) and the main thread had not kept
    * the two states around it: the frame shows the nearest it has (the oldest state at hand, or a blend across
    * ticks it never read), not its exact pair. After one whose pair the main thread had read whole, recent
-   * states are kept for 10 s and overtaken frames whose pair was read blend it exactly
-   * (`stats().sampling.recovered`); overtakes no copy could serve (frames farther apart than ticks) keep none.
+   * states are kept for a while (1 s after a lone one, 1.5 times the gap when they recur, up to 10 s) and
+   * overtaken frames whose pair was read blend it exactly (`stats().sampling.recovered`); overtakes no copy
+   * could serve (frames farther apart than ticks) keep none.
    */
   readonly overtaken: boolean;
   /** Entities drawn snapped rather than blended (spawned, teleported, or past `snapDistance`). */

@@ -25,12 +25,12 @@
  * such one (`overtakenWatch`: 1 s after a lone one, longer when they recur; or the first ones, below) every acquire
  * also records the live part of the slot's states in the render-delay history, and an overtaken frame is blended
  * from its exact pair there (counted as `recovered`). Overtaken frames whose pair was never read (frames farther
- * apart than ticks: a slow page) are given the benefit of the doubt only on a page that has read every tick so far,
- * and only until `OVERTAKEN_MISSES_TO_STOP` of them in a row: that stops the copies, and from then on only an
- * overtaken frame that could have been served starts them (`keptCopies` counts them). What the history cannot serve
- * is flagged and counted `overtaken` again: a time before every state kept, or a pair the main thread never read
- * whole (the worker published the tick after the last frame's read and then moved on: with ticks shorter than
- * frames, often); the frame then shows the nearest blend it has (across the gap, or the oldest state).
+ * apart than ticks: a slow page) are given the benefit of the doubt only where the last few reads before the first
+ * of them skipped no tick, and only until `OVERTAKEN_MISSES_TO_STOP` of them in a row: that stops the copies, and
+ * from then on only an overtaken frame that could have been served starts them (`keptCopies` counts them). What the
+ * history cannot serve is flagged and counted `overtaken` again: a time before every state kept, or a pair the main
+ * thread never read whole (the worker published the tick after the last frame's read and then moved on: with ticks
+ * shorter than frames, often); the frame then shows the nearest blend it has (across the gap, or the oldest state).
  *
  * ```text
  *   frame F-1 reads (k, k+1) ── F's rAF callback runs late ── worker publishes k+2, k+3 ── F reads (k+2, k+3)
@@ -117,10 +117,12 @@ const MAX_RENDER_DELAY = 2;
  */
 export const OVERTAKEN_WATCH_MS = 10_000;
 /**
- * ...and at least this: after a lone overtaken frame (the first, or one long after the last), such as a
- * page's slow first frames. One that follows another within OVERTAKEN_WATCH_MS keeps them 1.5 times that gap
- * (so the next of a recurring kind finds them), between the two bounds. A lone one no longer buys 10 s of
- * copies: in the bench's PixiJS scene at 10k sprites the startup's overtaken frames did, 60 µs a frame.
+ * ...and at least this: after a lone overtaken frame (the first, or one more than OVERTAKEN_WATCH_MS after
+ * the last), such as a page's slow first frames. One that follows another within OVERTAKEN_WATCH_MS keeps them
+ * 1.5 times that gap (so the next of a recurring kind finds them), between the two bounds; something that
+ * recurs less often than that (an autosave every 15 s) pays this much copying each time and is not recovered.
+ * A lone one no longer buys 10 s of copies: in the bench's PixiJS scene at 10k sprites the startup's overtaken
+ * frames did, 60 µs a frame.
  */
 export const OVERTAKEN_WATCH_MIN_MS = 1_000;
 
@@ -202,6 +204,8 @@ export class Sampler<S extends Schema> {
   #watchUntil = Number.NEGATIVE_INFINITY;
   /** The frame time of the last overtaken frame; NaN before the first. */
   #lastOvertaken = Number.NaN;
+  /** At the first overtaken frame of a spell that copies could not serve: the ticks read before it had no gap. */
+  #readEveryTick = true;
   /** The ticks read (numbers and times only): whether copies could have served an overtaken frame. */
   readonly #read = new ReadTicks();
   /** Overtaken frames in a row that no copies could have served (see `OVERTAKEN_MISSES_TO_STOP`). */
@@ -266,6 +270,7 @@ export class Sampler<S extends Schema> {
       this.#history = null;
       this.#delaying = false;
       this.#watchUntil = Number.NEGATIVE_INFINITY;
+      this.#lastOvertaken = Number.NaN;
       this.#misses = 0;
       this.#read.clear();
       this.#pending = 'none';
@@ -342,13 +347,19 @@ export class Sampler<S extends Schema> {
       // frame already skip some (a slow page), or after a few such frames in a row, stop the copies and start
       // none until one that could have been served (the first ones of a page that read every tick get the
       // benefit of the doubt: a one-off stall's frame is unservable, the spell it begins may not be)
+      // (a later frame of the same spell never shortens the watch its first one set)
       if (read.couldServe(time)) {
         this.#misses = 0;
-        this.#watchUntil = time + watch;
-      } else if (++this.#misses >= OVERTAKEN_MISSES_TO_STOP || !read.everyTickUpTo(readBefore)) {
-        this.#watchUntil = Number.NEGATIVE_INFINITY;
-      } else if (!(time <= this.#watchUntil)) {
-        this.#watchUntil = time + watch;
+        this.#watchUntil = Math.max(this.#watchUntil, time + watch);
+      } else {
+        // whether frames came once a tick is asked at a spell's first miss: its own read skips ticks, so
+        // asking again at the next would stop the copies at the second miss rather than the third
+        if (this.#misses === 0) this.#readEveryTick = read.everyTickUpTo(readBefore);
+        if (++this.#misses >= OVERTAKEN_MISSES_TO_STOP || !this.#readEveryTick) {
+          this.#watchUntil = Number.NEGATIVE_INFINITY;
+        } else if (!(time <= this.#watchUntil)) {
+          this.#watchUntil = time + watch;
+        }
       }
       if (history !== null) {
         // the pair around this frame's time may be among the states kept: `finish` blends it from there

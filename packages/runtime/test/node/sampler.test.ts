@@ -331,6 +331,54 @@ describe('sampler: overtaken frames (the worker published past the frame before 
     expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 1 });
   });
 
+  it('keeps the watch the first overtaken frame of a spell set through the rest of that spell', () => {
+    const { publish, sample, sampler } = run();
+    let t = 0;
+    const regularTo = (end: number) => {
+      for (; t <= end; t += 100) {
+        publish(t);
+        sample(t);
+      }
+    };
+    /** Two frames of one spell, 30 and 80 ms past `at`, after the worker ran two ticks ahead of them. */
+    const spell = (at: number) => {
+      publish(at + 100);
+      publish(at + 200);
+      const frames = [sample(at + 30), sample(at + 80)];
+      t = at + 300;
+      return frames;
+    };
+    regularTo(1000);
+    expect(spell(1000).map((f) => f.overtaken)).toEqual([true, true]); // the first ever: 1 s of copies
+    regularTo(3000);
+    // 1.95 s after the last: copies for 2.9 s; its second frame, 50 ms later, must not cut that to 1 s
+    spell(3000);
+    regularTo(5000);
+    expect(spell(5000)[0]).toMatchObject({ overtaken: false }); // recovered from the copies
+    expect(sampler.stats.recovered).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts the misses of a spell from its first: the gap its own frames leave in the reads does not stop it early', () => {
+    const { publish, sample, sampler } = run();
+    // ticks every 100 ms, frames every tick just behind the worker; then a spell of frames whose callbacks run
+    // two and a half ticks late: the first two pairs were never read whole, the rest were, and copies serve them
+    let published = -100;
+    const upTo = (time: number) => {
+      while (published < time) publish((published += 100));
+    };
+    for (let t = 50; t <= 1050; t += 100) {
+      upTo(Math.ceil(t / 100) * 100);
+      sample(t);
+    }
+    for (let t = 1150; t <= 1650; t += 100) {
+      upTo(Math.ceil(t / 100) * 100 + 200);
+      sample(t);
+    }
+    // asking at the second miss whether the reads skip ticks (they do: the first miss's own read skipped one)
+    // stopped the copies there: 5 flagged, 1 recovered
+    expect(sampler.stats).toMatchObject({ overtaken: 3, recovered: 3 });
+  });
+
   it('stops copying for overtaken frames no copy could serve (frames several ticks apart), but still flags them', () => {
     const { publish, sample, sampler } = run();
     // ticks every 100 ms, the worker 2 ticks ahead of each frame, frames 450 ms apart (a slow page): each frame's
