@@ -14,6 +14,7 @@
  */
 import type { Clock } from '../core/clock.ts';
 import { CATCH_UP_BACKOFF_MS, CATCH_UP_GIVE_UP, CATCH_UP_WAIT_MS, needsCatchUp } from '../core/frame-catch-up.ts';
+import { FRAME_HOLD_MS } from '../core/fixed-step.ts';
 import { fieldViews, I32, META, STATUS, type Layout } from '../core/layout.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 import type { BlendKernels } from '../core/simd-kernel.ts';
@@ -51,6 +52,12 @@ export interface FrameClockStats {
   rings: number;
   /** Frames short of the worker's states drawn without a wait, late, in such a second. */
   unwaited: number;
+  /**
+   * Frames short of the worker's states whose callback came more than FRAME_HOLD_MS (50 ms) after their time:
+   * the worker no longer holds for such a frame (it follows the wall clock), so it is drawn without a wait,
+   * usually late.
+   */
+  unheld: number;
 }
 
 /** A frame this far from its announced time counts as unannounced, ms (float rounding and clock steps aside). */
@@ -80,7 +87,7 @@ export class FrameLoop<S extends Schema> {
   #animationTime = Number.NEGATIVE_INFINITY;
   /** The time of the newest frame paced (`runtime.frameTime`); NaN before the first. */
   time = Number.NaN;
-  readonly clockStats: FrameClockStats = { unannounced: 0, maxOffsetMs: 0, waits: 0, waitMs: 0, maxWaitMs: 0, timeouts: 0, unwaited: 0, announced: 0, rings: 0 };
+  readonly clockStats: FrameClockStats = { unannounced: 0, maxOffsetMs: 0, waits: 0, waitMs: 0, maxWaitMs: 0, timeouts: 0, unwaited: 0, unheld: 0, announced: 0, rings: 0 };
   /** No catch-up waits before this time (after CATCH_UP_GIVE_UP in a row gave up). */
   #waitAgainAt = Number.NEGATIVE_INFINITY;
   /** Catch-up waits in a row that gave up. */
@@ -235,7 +242,11 @@ export class FrameLoop<S extends Schema> {
     const covered = this.#transport.covered;
     if (covered === undefined || this.hidden || this.#watchdog.unresponsive) return;
     const start = this.#now();
-    if (!needsCatchUp(time, start, covered())) return;
+    const reach = covered();
+    if (!needsCatchUp(time, start, reach)) {
+      if (!(reach >= time) && start - time > FRAME_HOLD_MS) stats.unheld++;
+      return;
+    }
     // only a running worker makes states (a paused, stopped or faulted one holds its tick on purpose)
     if (Atomics.load(this.#transport.header, I32.STATUS) !== STATUS.RUNNING) return;
     const source = this.#transport.source;

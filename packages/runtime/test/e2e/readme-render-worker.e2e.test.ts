@@ -61,7 +61,13 @@ it("draws the README's render-worker example in the render worker, moving, with 
   const drawn = (): Promise<number> => page.evaluate('runtime.stats().then((s) => s.render.drawn)') as Promise<number>;
   await waitUntil(page, 'frames from the render worker', 'runtime.stats().then((s) => s.render.drawn > 5)');
   const canvas = page.locator('canvas');
-  const first = await canvas.screenshot();
+  // frames drawn before the first states arrive show an empty scene: on a loaded machine the first screenshot
+  // may come that early, so look again (for 20 s at most) until the boxes are there
+  let first = await canvas.screenshot();
+  for (const until = Date.now() + 20_000; first.length <= 5_000 && Date.now() < until; ) {
+    await page.waitForTimeout(250);
+    first = await canvas.screenshot();
+  }
   const before = await drawn();
   await waitUntil(page, 'ten more frames', `runtime.stats().then((s) => s.render.drawn > ${before + 10})`);
   const second = await canvas.screenshot();
