@@ -38,11 +38,18 @@ async function watched(variant: string, options: { kernels?: 'js'; renderTimeout
     ...(options.renderTimeout === undefined ? {} : { renderTimeout: options.renderTimeout }),
   });
   const channel = new BroadcastChannel(name);
+  // asked again every half second until it answers (a render worker the OS starves on a loaded machine may not
+  // see the first ask for a while), for 30 s at most
   const counters = () =>
     new Promise<Counters>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no counters from ${name} within 10 s`)), 10_000);
+      const ask = setInterval(() => channel.postMessage('counters'), 500);
+      const timer = setTimeout(() => {
+        clearInterval(ask);
+        reject(new Error(`no counters from ${name} within 30 s`));
+      }, 30_000);
       channel.onmessage = (event: MessageEvent) => {
         clearTimeout(timer);
+        clearInterval(ask);
         resolve(event.data as Counters);
       };
       channel.postMessage('counters');
