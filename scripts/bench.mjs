@@ -926,7 +926,9 @@ straight from the shared memory once a tick, three uniforms, \`app.render\`; the
 frame at that frame rate). Every design renders every frame (\`pacing: { adaptive: false }\`). In software GL
 (SwiftShader) every design is bound by the GPU process from about 100k sprites on, at a few frames a second, so a
 frame's main CPU there carries the browser's own frame work at that rate (the commit reads the WebGL canvas back
-for the software compositor): the floor. Per 1 s window, repeated: **main CPU / frame**, the renderer main thread's CPU from
+for the software compositor): the floor. Each design runs twice per size, in mirrored order (plain, cpu, gpu,
+gpu-still, then back), so that a machine that speeds up or slows down over a size's minutes weighs on every design
+alike; its windows are pooled. Per 1 s window: **main CPU / frame**, the renderer main thread's CPU from
 \`/proc\` per frame (everything it did: the browser's frame work, Pixi, GC); **ticker work / frame**, the page's own
 timing of the ticker's listeners (update and render); **first update**, the first frame's update (the CPU path
 makes every particle then).

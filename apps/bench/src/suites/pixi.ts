@@ -21,7 +21,8 @@
  * All render on every animation frame (`pacing: { adaptive: false }`). In software GL (SwiftShader) at 100k and
  * more, every design is bound by the GPU process's rasterising (6-10 fps on 2 cores), so a frame's main-thread
  * CPU includes the browser's own frame work at that rate (the commit reads the WebGL canvas back for the
- * software compositor), which the floor row measures. Measured per 1 s window (repeated): the renderer main
+ * software compositor), which the floor row measures. Each design runs twice per size, in mirrored order
+ * (plain, cpu, gpu, gpu-still, then back), its windows pooled. Measured per 1 s window: the renderer main
  * thread's CPU per frame from /proc (everything the page's main thread did, the browser's frame work and GC
  * included) and the page's own timing of the ticker's work per frame (from the first listener to the last:
  * the update and app.render; wall time, so it includes waits on the GPU process).
@@ -273,9 +274,20 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
         }
       : null;
   if (sampling !== null) log(`pixi ${design} ${count}: sampling ${JSON.stringify(sampling)}`);
-  const keys = (['frames', 'fps', 'mainCpuPerFrame', 'workPerFrame', 'workerCpuPerFrame', 'totalCpuPerFrame'] as const).filter((k) => k in results[0]!);
-  const summary = Object.fromEntries(keys.map((k) => [k, spread(results.map((r) => r[k]))])) as PixiRow['summary'];
-  return { design, count, windows: results, summary, firstUpdateMs, sampling };
+  return { design, count, windows: results, summary: summarize(results), firstUpdateMs, sampling };
+}
+
+function summarize(windows: readonly PixiWindow[]): PixiRow['summary'] {
+  const keys = (['frames', 'fps', 'mainCpuPerFrame', 'workPerFrame', 'workerCpuPerFrame', 'totalCpuPerFrame'] as const).filter((k) => k in windows[0]!);
+  return Object.fromEntries(keys.map((k) => [k, spread(windows.map((r) => r[k]))])) as PixiRow['summary'];
+}
+
+/** One row from a design's two runs: their windows pooled, the first run's first update, the counters summed. */
+function pool(a: PixiRow, b: PixiRow): PixiRow {
+  const windows = [...a.windows, ...b.windows];
+  const sum = (x: NonNullable<PixiRow['sampling']>, y: NonNullable<PixiRow['sampling']>) =>
+    Object.fromEntries(Object.keys(x).map((k) => [k, x[k as keyof typeof x] + y[k as keyof typeof y]])) as NonNullable<PixiRow['sampling']>;
+  return { ...a, windows, summary: summarize(windows), sampling: a.sampling !== null && b.sampling !== null ? sum(a.sampling, b.sampling) : a.sampling };
 }
 
 /**
@@ -290,9 +302,19 @@ export async function pixi(quick: boolean): Promise<{ tickRate: number; rows: Pi
   const windows = Number(params.get('windows') ?? (quick ? 2 : 5));
   const rows: PixiRow[] = [];
   for (const count of sizes) {
-    for (const design of designs) {
+    // each design twice, in mirrored order (plain, cpu, gpu, gpu-still, gpu-still, gpu, cpu, plain), its windows
+    // pooled: a machine that slows down or speeds up over the minutes of a size weighs on every design alike
+    const first = new Map<PixiDesign, PixiRow>();
+    const pooled = new Map<PixiDesign, PixiRow>();
+    for (const design of [...designs, ...[...designs].reverse()]) {
       await collectGarbage();
-      const row = await measure(design, count, windows, 1000);
+      const run = await measure(design, count, windows, 1000);
+      const before = first.get(design);
+      if (before === undefined) {
+        first.set(design, run);
+        continue;
+      }
+      const row = pool(before, run);
       const s = row.summary;
       const up = row.windows.map((w) => w.uploads).filter((u) => u !== undefined);
       const perWindow = up.length === 0 ? '' : `, uploads a window: ${up.map((u) => `${u.fullUploads} full + ${u.swaps} flips (${u.directUploads} direct)`).join('; ')}`;
@@ -300,8 +322,9 @@ export async function pixi(quick: boolean): Promise<{ tickRate: number; rows: Pi
         `pixi ${design} ${count}: main CPU ${s.mainCpuPerFrame.median.toFixed(3)} ms/frame, ticker work ${s.workPerFrame.median.toFixed(3)} ms/frame, ` +
           `worker CPU ${s.workerCpuPerFrame.median.toFixed(3)}, all CPU ${s.totalCpuPerFrame.median.toFixed(3)} ms/frame, ${s.fps.median.toFixed(0)} fps, first update ${row.firstUpdateMs.toFixed(1)} ms${perWindow}`,
       );
-      rows.push(row);
+      pooled.set(design, row);
     }
+    for (const design of designs) rows.push(pooled.get(design)!);
   }
   return { tickRate: PIXI_TICK_RATE, rows };
 }
