@@ -340,7 +340,9 @@ export class Sampler<S extends Schema> {
     out.alpha = place.alpha;
     if (place.late) this.stats.late++;
     if (place.overtaken) {
-      const watch = overtakenWatch(time - this.#lastOvertaken);
+      // the watch runs from the newer of the frame's time and the slot's previous state: a callback a second
+      // late would otherwise be past its own watch already
+      const watchUntil = Math.max(time, previousTime) + overtakenWatch(time - this.#lastOvertaken);
       this.#lastOvertaken = time;
       // copies pay only if they could serve frames like this one: its pair read whole (by earlier frames, or
       // with this one). With frames farther apart than ticks it never is: when the ticks read before this
@@ -350,7 +352,7 @@ export class Sampler<S extends Schema> {
       // (a later frame of the same spell never shortens the watch its first one set)
       if (read.couldServe(time)) {
         this.#misses = 0;
-        this.#watchUntil = Math.max(this.#watchUntil, time + watch);
+        this.#watchUntil = Math.max(this.#watchUntil, watchUntil);
       } else {
         // whether frames came once a tick is asked at a spell's first miss: its own read skips ticks, so
         // asking again at the next would stop the copies at the second miss rather than the third
@@ -358,7 +360,7 @@ export class Sampler<S extends Schema> {
         if (++this.#misses >= OVERTAKEN_MISSES_TO_STOP || !this.#readEveryTick) {
           this.#watchUntil = Number.NEGATIVE_INFINITY;
         } else if (!(time <= this.#watchUntil)) {
-          this.#watchUntil = time + watch;
+          this.#watchUntil = watchUntil;
         }
       }
       if (history !== null) {

@@ -331,6 +331,27 @@ describe('sampler: overtaken frames (the worker published past the frame before 
     expect(sampler.stats).toMatchObject({ overtaken: 2, recovered: 1 });
   });
 
+  it('runs the watch from the states in the slot, not from the own time of a frame a second late', () => {
+    const { publish, sample, sampler } = run();
+    let t = 0;
+    for (; t <= 1500; t += 100) {
+      publish(t);
+      sample(t);
+    }
+    // a callback a second late: its time is 1 s before the slot's states; copies start, for 1 s from those
+    publish(t);
+    publish(t + 100);
+    expect(sample(t - 1000).overtaken).toBe(true);
+    for (t += 200; t <= 2300; t += 100) {
+      publish(t);
+      sample(t);
+    }
+    publish(t);
+    publish(t + 100);
+    expect(sample(t - 150)).toMatchObject({ overtaken: false, late: false }); // 0.6 s later: recovered
+    expect(sampler.stats).toMatchObject({ overtaken: 1, recovered: 1 });
+  });
+
   it('keeps the watch the first overtaken frame of a spell set through the rest of that spell', () => {
     const { publish, sample, sampler } = run();
     let t = 0;
