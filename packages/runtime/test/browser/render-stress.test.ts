@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { createRenderWorkerRuntime, type RenderWorkerRuntime } from 'steadyframe';
 import { stressSchema } from './fixtures/schemas.ts';
 import type { Verdict } from './fixtures/stress-verifier.ts';
-import { fixtureWorker, sleep } from './helpers.ts';
+import { askUntilAnswered, fixtureWorker, sleep } from './helpers.ts';
 
 const CAPACITY = 1024;
 /**
@@ -37,15 +37,10 @@ async function stressInRenderWorker(fault: 'none' | 'front-write', until: (verdi
   await runtime.setTickRate(TICK_RATE);
   await runtime.start();
   const channel = new BroadcastChannel(name);
-  const ask = () =>
-    new Promise<Verdict & { frames: number; crossOriginIsolated: boolean }>((resolve) => {
-      channel.onmessage = (event: MessageEvent) => resolve(event.data);
-      channel.postMessage('verdict');
-    });
   // an answer that never comes (a render worker whose event loop is stuck) fails with what was seen last
   let last: unknown = 'no answer yet';
   const answer = () =>
-    Promise.race([ask(), sleep(5000).then(() => Promise.reject(new Error(`the render worker did not answer in 5 s; last verdict: ${JSON.stringify(last)}`)))]);
+    askUntilAnswered<Verdict & { frames: number; crossOriginIsolated: boolean }>(channel, 'verdict', `the render worker (last verdict: ${JSON.stringify(last)})`, 15_000);
   try {
     // a deadline in wall time, inside the test's own timeout, so a slow run fails with its verdict
     for (const deadline = performance.now() + 40_000; performance.now() < deadline; ) {

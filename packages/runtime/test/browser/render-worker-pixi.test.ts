@@ -6,7 +6,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createRenderWorkerRuntime, type RenderWorkerRuntime } from 'steadyframe';
 import { motionSchema } from './fixtures/schemas.ts';
-import { fixtureWorker, sleep } from './helpers.ts';
+import { askUntilAnswered, fixtureWorker, sleep } from './helpers.ts';
 
 let runtime: RenderWorkerRuntime<typeof motionSchema> | undefined;
 afterEach(() => {
@@ -28,11 +28,7 @@ it('draws with PixiJS in the render worker', async () => {
   });
   await runtime.start();
   const channel = new BroadcastChannel('pixi-render');
-  const ask = () =>
-    new Promise<{ drawn: number; lit: number; mismatches: number; crossOriginIsolated: boolean }>((resolve) => {
-      channel.onmessage = (event: MessageEvent) => resolve(event.data);
-      channel.postMessage('counters');
-    });
+  const ask = () => askUntilAnswered<{ drawn: number; lit: number; mismatches: number; crossOriginIsolated: boolean }>(channel, 'counters', 'the pixi render worker');
   let counters = await ask();
   for (let i = 0; i < 400 && counters.drawn < 20; i++) {
     await sleep(25);
@@ -61,11 +57,7 @@ it("draws with @steadyframe/pixi's GPU path in the render worker: each square wh
   await runtime.start();
   const channel = new BroadcastChannel('pixi-gpu-render');
   type Counters = { drawn: number; checked: number; bad: number; firstBad: string; alphas: number[]; count: number; uploads: number; crossOriginIsolated: boolean };
-  const ask = () =>
-    new Promise<Counters>((resolve) => {
-      channel.onmessage = (event: MessageEvent) => resolve(event.data);
-      channel.postMessage('counters');
-    });
+  const ask = () => askUntilAnswered<Counters>(channel, 'counters', 'the pixi GPU-path render worker');
   let counters = await ask();
   for (let i = 0; i < 400 && counters.checked < 30; i++) {
     await sleep(25);

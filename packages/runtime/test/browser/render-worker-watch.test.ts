@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRenderWorkerRuntime, manualVisibility, type RenderWorkerRuntime, type VisibilityHook } from 'steadyframe';
 import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { motionSchema } from './fixtures/schemas.ts';
-import { fixtureWorker, sleep, waitFor } from './helpers.ts';
+import { askUntilAnswered, fixtureWorker, sleep, waitFor } from './helpers.ts';
 
 let runtime: RenderWorkerRuntime<typeof motionSchema, MotionCommands> | undefined;
 afterEach(() => {
@@ -38,22 +38,7 @@ async function watched(variant: string, options: { kernels?: 'js'; renderTimeout
     ...(options.renderTimeout === undefined ? {} : { renderTimeout: options.renderTimeout }),
   });
   const channel = new BroadcastChannel(name);
-  // asked again every half second until it answers (a render worker the OS starves on a loaded machine may not
-  // see the first ask for a while), for 30 s at most
-  const counters = () =>
-    new Promise<Counters>((resolve, reject) => {
-      const ask = setInterval(() => channel.postMessage('counters'), 500);
-      const timer = setTimeout(() => {
-        clearInterval(ask);
-        reject(new Error(`no counters from ${name} within 30 s`));
-      }, 30_000);
-      channel.onmessage = (event: MessageEvent) => {
-        clearTimeout(timer);
-        clearInterval(ask);
-        resolve(event.data as Counters);
-      };
-      channel.postMessage('counters');
-    });
+  const counters = () => askUntilAnswered<Counters>(channel, 'counters', name);
   const events: string[] = [];
   for (const type of ['renderFault', 'renderUnresponsive', 'renderResponsive'] as const) runtime.on(type, () => events.push(type));
   return { runtime, renderWorker, counters, events, close: () => channel.close() };

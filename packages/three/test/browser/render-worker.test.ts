@@ -42,11 +42,19 @@ async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'work
   });
   const onMain = runtime.renderer === 'main';
   const channel = new BroadcastChannel(name);
+  // asked again every half second until it answers: a render worker the OS starves on a loaded machine may not
+  // see the first ask for a while
   const counters = async () =>
-    onMain ? structuredClone(scene.counters) : new Promise<Counters>((resolve) => {
-      channel.onmessage = (event: MessageEvent) => resolve(event.data as Counters);
-      channel.postMessage('counters');
-    });
+    onMain
+      ? structuredClone(scene.counters)
+      : new Promise<Counters>((resolve) => {
+          const again = setInterval(() => channel.postMessage('counters'), 500);
+          channel.onmessage = (event: MessageEvent) => {
+            clearInterval(again);
+            resolve(event.data as Counters);
+          };
+          channel.postMessage('counters');
+        });
   return { runtime, counters, close: () => channel.close() };
 }
 
