@@ -4,19 +4,8 @@
  * path; sleeping bodies are not copied, and their values are right all the same.
  */
 import { describe, expect, it } from 'vitest';
+import { mulberry32 as prng } from 'steadyframe/testing';
 import { physicsHarness } from './harness.ts';
-
-/** A small seeded PRNG (mulberry32), so a failing sequence can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('mapping bodies to entities', () => {
   it('keeps entity i and body i together through random adds, swap-removes and teleports', async () => {

@@ -1,8 +1,8 @@
 /**
  * steadyframe/testing: test-only hooks, kept out of the public API (page side; 'steadyframe/testing/worker' is
  * the worker's). A broken slot discipline, to prove a verifier can catch it (test/browser/swap-stress.test.ts),
- * and the raw source frames read from, to show what a page that never releases the lock gets. Never import
- * this in a game.
+ * and the raw source frames read from, to show what a page that never releases the lock gets; and the seeded
+ * PRNG and the render-worker question (`askUntilAnswered`) the packages' tests share. Never import this in a game.
  */
 import type { SharedViews } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
@@ -12,6 +12,8 @@ import { setUpRuntime } from '../main/runtime-setup.ts';
 import { UnlockedSlotReader, type TestFault } from './faulty-slots.ts';
 
 export { TEST_FAULTS, type TestFault } from './faulty-slots.ts';
+export { askUntilAnswered } from './ask.ts';
+export { mulberry32 } from './prng.ts';
 
 /**
  * Page side: `createRuntime` whose reader has `fault` (only `unlocked-flip` touches the reader), and the raw

@@ -8,7 +8,8 @@ import { afterEach, expect, it } from 'vitest';
 import { createRenderWorkerRuntime, type RenderWorkerRuntime } from 'steadyframe';
 import { stressSchema } from './fixtures/schemas.ts';
 import type { Verdict } from './fixtures/stress-verifier.ts';
-import { askUntilAnswered, fixtureWorker, sleep } from './helpers.ts';
+import { askUntilAnswered } from 'steadyframe/testing';
+import { fixtureWorker, sleep } from './helpers.ts';
 
 const CAPACITY = 1024;
 /**

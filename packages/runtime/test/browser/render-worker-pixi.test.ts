@@ -6,7 +6,8 @@
 import { afterEach, expect, it } from 'vitest';
 import { createRenderWorkerRuntime, type RenderWorkerRuntime } from 'steadyframe';
 import { motionSchema } from './fixtures/schemas.ts';
-import { askUntilAnswered, fixtureWorker, sleep } from './helpers.ts';
+import { askUntilAnswered } from 'steadyframe/testing';
+import { fixtureWorker, sleep } from './helpers.ts';
 
 let runtime: RenderWorkerRuntime<typeof motionSchema> | undefined;
 afterEach(() => {

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRenderWorkerRuntime, manualVisibility, type RenderWorkerRuntime, type VisibilityHook } from 'steadyframe';
 import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { motionSchema } from './fixtures/schemas.ts';
-import { askUntilAnswered, fixtureWorker, sleep, waitFor } from './helpers.ts';
+import { askUntilAnswered } from 'steadyframe/testing';
+import { fixtureWorker, sleep, waitFor } from './helpers.ts';
 
 let runtime: RenderWorkerRuntime<typeof motionSchema, MotionCommands> | undefined;
 afterEach(() => {

@@ -7,7 +7,7 @@ import {
   type PacerChange,
   type PacerChangeReason,
 } from '../../src/main/frame-pacer.ts';
-import { mulberry32 as prng } from '../shared/prng.ts';
+import { mulberry32 as prng } from '../../src/testing/prng.ts';
 
 const P60 = 1000 / 60;
 const P120 = 1000 / 120;

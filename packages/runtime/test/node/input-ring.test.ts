@@ -8,7 +8,7 @@ import {
   InputWriter,
   type InputEvent,
 } from '../../src/core/input-ring.ts';
-import { mulberry32 } from '../shared/prng.ts';
+import { mulberry32 } from '../../src/testing/prng.ts';
 
 
 interface Seen {

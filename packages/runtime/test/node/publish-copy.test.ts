@@ -14,7 +14,7 @@ import { blockRuns, copyAcross, copyLive, copyLiveBytes, MERGE_GAP_FLOATS, Publi
 import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
 import { Sampler, type SampleResult, type InterpolationOptions } from '../../src/main/sampler.ts';
 import { createWorld } from '../../src/worker/world.ts';
-import { mulberry32 } from '../shared/prng.ts';
+import { mulberry32 } from '../../src/testing/prng.ts';
 
 const schema = defineSchema({
   pos: { width: 2, kind: 'linear', velocity: 'vel' },

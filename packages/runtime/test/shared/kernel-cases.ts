@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { angleField, lerpField, quaternionField, wrapAngle } from '../../src/core/interpolate.ts';
 import { createBlendKernels, type BlendKernels } from '../../src/core/simd-kernel.ts';
-import { mulberry32 } from './prng.ts';
+import { mulberry32 } from '../../src/testing/prng.ts';
 
 
 /**

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { createRenderWorkerRuntime, manualVisibility, type RenderWorkerRuntime } from 'steadyframe';
+import { askUntilAnswered } from 'steadyframe/testing';
 import { motionSchema } from './fixtures/schema.ts';
 import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { createScene, type SceneCounters as Counters } from './fixtures/scene.ts';
@@ -42,19 +43,7 @@ async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'work
   });
   const onMain = runtime.renderer === 'main';
   const channel = new BroadcastChannel(name);
-  // asked again every half second until it answers: a render worker the OS starves on a loaded machine may not
-  // see the first ask for a while
-  const counters = async () =>
-    onMain
-      ? structuredClone(scene.counters)
-      : new Promise<Counters>((resolve) => {
-          const again = setInterval(() => channel.postMessage('counters'), 500);
-          channel.onmessage = (event: MessageEvent) => {
-            clearInterval(again);
-            resolve(event.data as Counters);
-          };
-          channel.postMessage('counters');
-        });
+  const counters = async () => (onMain ? structuredClone(scene.counters) : askUntilAnswered<Counters>(channel, 'counters', name));
   return { runtime, counters, close: () => channel.close() };
 }
 

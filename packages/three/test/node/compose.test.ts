@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { Matrix4, Quaternion, Vector3 } from 'three';
 import { defineSchema } from 'steadyframe';
+import { mulberry32 as prng } from 'steadyframe/testing';
 import { resolveFields } from '@steadyframe/three';
 import { readTransform, transformViews, writeMatrix } from '../../src/compose.ts';
 
@@ -13,18 +14,6 @@ const schema = defineSchema({
   size3: { width: 3, kind: 'linear' },
   frame: { width: 1, kind: 'none' },
 });
-
-/** A small seeded generator, so a failure repeats. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 it('writes the matrix Matrix4.compose makes, for any position, rotation and scale', () => {
   const random = prng(7);
