@@ -56,6 +56,21 @@ async function drawn(world: Container, expected: Array<[number, number]>) {
   return { lit, markers: sums.map((s) => ({ x: s.x / s.n, y: s.y / s.n, n: s.n })) };
 }
 
+/**
+ * Draws `world` and expects entities 0, 1 and 2 as squares at the motion's places at tick `k` (each about
+ * (0.5 * 16)^2 = 64 pixels, rotated, so a few more or less), and nothing else lit.
+ */
+async function expectSquaresAt(world: Container, k: number): Promise<void> {
+  const expected = [0, 1, 2].map((i): [number, number] => [motionAt(i, k).x, motionAt(i, k).y]);
+  const { lit, markers } = await drawn(world, expected);
+  for (const [i, m] of markers.entries()) {
+    expect(m.n, `entity ${i}`).toBeGreaterThan(40);
+    expect(m.x).toBeCloseTo(expected[i]![0], 1);
+    expect(m.y).toBeCloseTo(expected[i]![1], 1);
+  }
+  expect(lit).toBe(markers.reduce((n, m) => n + m.n, 0));
+}
+
 it('draws bound sprites at the interpolated places, and not the hidden one', async () => {
   runtime = await motionRuntime();
   await steps(runtime, 3);
@@ -69,15 +84,7 @@ it('draws bound sprites at the interpolated places, and not the hidden one', asy
   const binding = bindSprites(runtime, sprites, { position: 'position', angle: 'angle' });
   const frame = runtime.sample(timeAt(runtime, 0.5));
   binding.update(frame);
-  const expected = [0, 1, 2].map((i): [number, number] => [motionAt(i, 2.5).x, motionAt(i, 2.5).y]);
-  const { lit, markers } = await drawn(world, expected);
-  // three squares, each about (0.5 * 16)^2 = 64 pixels (rotated, so a few more or less), and nothing else
-  for (const [i, m] of markers.entries()) {
-    expect(m.n, `entity ${i}`).toBeGreaterThan(40);
-    expect(m.x).toBeCloseTo(expected[i]![0], 1);
-    expect(m.y).toBeCloseTo(expected[i]![1], 1);
-  }
-  expect(lit).toBe(markers.reduce((n, m) => n + m.n, 0));
+  await expectSquaresAt(world, 2.5);
 });
 
 it('draws bound particles at the interpolated places', async () => {
@@ -94,14 +101,7 @@ it('draws bound particles at the interpolated places', async () => {
   );
   const frame = runtime.sample(timeAt(runtime, 0.25));
   binding.update(frame);
-  const expected = [0, 1, 2].map((i): [number, number] => [motionAt(i, 2.25).x, motionAt(i, 2.25).y]);
-  const { lit, markers } = await drawn(world, expected);
-  for (const [i, m] of markers.entries()) {
-    expect(m.n, `entity ${i}`).toBeGreaterThan(40);
-    expect(m.x).toBeCloseTo(expected[i]![0], 1);
-    expect(m.y).toBeCloseTo(expected[i]![1], 1);
-  }
-  expect(lit).toBe(markers.reduce((n, m) => n + m.n, 0));
+  await expectSquaresAt(world, 2.25);
 });
 
 it('draws particles adopted from the ParticleContainer constructor (Pixi never uploads their static data itself)', async () => {
@@ -119,12 +119,5 @@ it('draws particles adopted from the ParticleContainer constructor (Pixi never u
   binding.update(frame);
   // the binding's own particles in the container's list, with the constructor particles' looks (scale here)
   expect(container.particleChildren.map((p, i) => [p === looks[i], p.scaleX])).toEqual([0, 1, 2].map(() => [false, SIDE]));
-  const expected = [0, 1, 2].map((i): [number, number] => [motionAt(i, 2.5).x, motionAt(i, 2.5).y]);
-  const { lit, markers } = await drawn(world, expected);
-  for (const [i, m] of markers.entries()) {
-    expect(m.n, `entity ${i}`).toBeGreaterThan(40);
-    expect(m.x).toBeCloseTo(expected[i]![0], 1);
-    expect(m.y).toBeCloseTo(expected[i]![1], 1);
-  }
-  expect(lit).toBe(markers.reduce((n, m) => n + m.n, 0));
+  await expectSquaresAt(world, 2.5);
 });
