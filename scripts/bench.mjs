@@ -7,6 +7,8 @@
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_JS_FLAGS=' --x' more V8 flags for the browser (experiments, e.g. ' --no-liftoff')
 //   STEADYFRAME_BENCH_RENDER=file    only re-render benchmarks.md beside that benchmarks.json (no measuring)
+//   STEADYFRAME_BENCH_PARAMS='k=v&..' more query parameters for every suite's page (a suite's own narrowing,
+//                                    e.g. 'sizes=100000&designs=gpu,gpu-still&windows=4' for pixi)
 //
 // On a shared machine, keep browser runs apart: flock /tmp/steadyframe-browser.lock npm run bench
 import { execFileSync } from 'node:child_process';
@@ -168,7 +170,8 @@ async function main() {
       // a string: the page decodes it with JSON.parse, much cheaper on its main thread than playwright's decoding
       await page.exposeFunction('__procSnapshot', () => JSON.stringify(procSnapshot(browserPid)));
       console.log(`steadyframe bench: suite ${suite}`);
-      await page.goto(`${base}?suite=${suite}${quick ? '&quick=1' : ''}`);
+      const extra = process.env.STEADYFRAME_BENCH_PARAMS;
+      await page.goto(`${base}?suite=${suite}${quick ? '&quick=1' : ''}${extra ? `&${extra}` : ''}`);
       await page.waitForFunction(() => window.__done === true, null, { timeout: 8 * 60_000, polling: 250 });
       const { error, data } = await page.evaluate(() => ({ error: window.__error ?? null, data: window.__results ?? null }));
       if (error !== null) {
@@ -383,7 +386,11 @@ function goals(results) {
         if (!isNum(f)) return '';
         const p = cpuOf(at('plain', n)) - f;
         const g = cpuOf(at('gpu', n)) - f;
-        return `; floor (gpu-still) ${num(f, 2)} ms, above it ${num(p, 2)} / ${num(g, 2)} ms = ${g > 0 ? times(p / g) : '—'}`;
+        const gpu = at('gpu', n).summary;
+        // what the GPU path cannot drop: the floor, and its update (above all, copying the new states into GL buffers)
+        const update = gpu.updatePerFrame?.median;
+        const bound = isNum(update) ? ` The floor plus the GPU path's own update (${num(update, 2)} ms a frame: ${num(gpu.uploadMBPerFrame.median, 2)} MB of new states uploaded) is ${num(f + update, 2)} ms, so plain ÷ that = ${times(ratio(cpuOf(at('plain', n)), f + update))} is as far as the ratio could go here; the runtime's catch-up waits (no frame drawn stale) took ${num(gpu.catchUpPerFrame?.median, 2)} ms a frame` : '';
+        return `; floor (gpu-still) ${num(f, 2)} ms, above it ${num(p, 2)} / ${num(g, 2)} ms = ${g > 0 ? times(p / g) : '—'}.${bound}`;
       };
       const floorShare = big.map((n) => ratio(floorOf(n), cpuOf(at('gpu', n)))).filter(isNum);
       out.push({
@@ -931,7 +938,10 @@ gpu-still, then back), so that a machine that speeds up or slows down over a siz
 alike; its windows are pooled. Per 1 s window: **main CPU / frame**, the renderer main thread's CPU from
 \`/proc\` per frame (everything it did: the browser's frame work, Pixi, GC); **ticker work / frame**, the page's own
 timing of the ticker's listeners (update and render); **first update**, the first frame's update (the CPU path
-makes every particle then).
+makes every particle then). Under each table, the GPU path's frame taken apart: its **update** (the page's timing
+of \`update()\`: reading the pair, uploading new states, three uniforms) and the MB it uploaded a frame, and the
+runtime's **catch-up waits** a frame (\`stats().frameClock.waitMs\`: spins for the worker's states when a frame
+comes later than announced; the runtime's guarantee that no frame is drawn stale).
 
 `;
   for (const n of sizes) {
@@ -942,6 +952,10 @@ makes every particle then).
       ['design', 'main CPU / frame ms', 'plain ÷ this', 'ticker work / frame ms', 'plain ÷ this', 'fps', 'first update ms'],
       rows.map((r) => [r.design, sp(r.summary.mainCpuPerFrame, 3), rel(r, 'mainCpuPerFrame'), sp(r.summary.workPerFrame, 3), rel(r, 'workPerFrame'), sp(r.summary.fps, 0), num(r.firstUpdateMs, 1)]),
     )}\n\n`;
+    const gpu = rows.find((r) => r.design === 'gpu')?.summary;
+    if (gpu?.updatePerFrame !== undefined) {
+      text += `gpu, a frame: update ${sp(gpu.updatePerFrame, 3)} ms for ${sp(gpu.uploadMBPerFrame, 2)} MB uploaded; catch-up waits ${gpu.catchUpPerFrame ? sp(gpu.catchUpPerFrame, 3) : '—'} ms.\n\n`;
+    }
   }
   return text;
 }

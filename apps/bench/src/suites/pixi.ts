@@ -52,13 +52,21 @@ export interface PixiWindow {
   readonly totalCpuPerFrame: number;
   /** gpu designs: uploads in the window. */
   readonly uploads?: GpuUploads;
+  /** gpu designs: the page's own timing of `createInterpolatedSprites`' update per frame (the read, the uploads, the uniforms), ms. */
+  readonly updatePerFrame?: number;
+  /** gpu designs: MB of states uploaded per frame (a full upload is two states, a flip one; 12 bytes an entity each). */
+  readonly uploadMBPerFrame?: number;
+  /** cpu and gpu designs: ms per frame the runtime spun for the worker's states (`stats().frameClock.waitMs`). */
+  readonly catchUpPerFrame?: number;
 }
 
 export interface PixiRow {
   readonly design: PixiDesign;
   readonly count: number;
   readonly windows: readonly PixiWindow[];
-  readonly summary: Record<Exclude<keyof PixiWindow, 'uploads'>, Spread>;
+  /** Spreads of the windows' numbers (the optional ones where the design has them). */
+  readonly summary: Record<Exclude<keyof PixiWindow, 'uploads' | 'updatePerFrame' | 'uploadMBPerFrame' | 'catchUpPerFrame'>, Spread> &
+    Partial<Record<'updatePerFrame' | 'uploadMBPerFrame' | 'catchUpPerFrame', Spread>>;
   /** ms the first frame's update took (the CPU path makes every particle then). */
   readonly firstUpdateMs: number;
   /**
@@ -83,6 +91,8 @@ interface Scene {
   readonly uploads: (() => Readonly<GpuUploads>) | undefined;
   /** The runtime's stats, where there is one. */
   readonly stats?: () => Promise<RuntimeStats>;
+  /** gpu designs: ms spent in the GPU path's update since the scene began. */
+  readonly updateMs: (() => number) | undefined;
   dispose(): void;
 }
 
@@ -147,6 +157,7 @@ async function plainScene(count: number, firstUpdate: (ms: number) => void): Pro
   return {
     app,
     uploads: undefined,
+    updateMs: undefined,
     dispose() {
       app.ticker.remove(update);
       app.destroy(true, { children: true });
@@ -167,7 +178,9 @@ async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) 
   let disposeDrawing: () => void;
   let first = true;
   let uploads: (() => GpuUploads) | undefined;
+  let updateMs: (() => number) | undefined;
   if (gpu) {
+    let spent = 0;
     const sprites = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, { texture: texture(), initialCapacity: count });
     place(sprites.mesh);
     app.stage.addChild(sprites.mesh);
@@ -175,11 +188,14 @@ async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) 
       update(time) {
         const t0 = performance.now();
         sprites.update(time);
-        if (first) firstUpdate(performance.now() - t0);
+        const ms = performance.now() - t0;
+        spent += ms;
+        if (first) firstUpdate(ms);
         first = false;
       },
     });
     uploads = () => sprites.stats;
+    updateMs = () => spent;
     disposeDrawing = () => sprites.dispose();
   } else {
     const container = new ParticleContainer({ texture: texture(), dynamicProperties: { position: true, rotation: true } });
@@ -202,6 +218,7 @@ async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) 
   return {
     app,
     uploads,
+    updateMs,
     stats: () => runtime.stats(),
     dispose() {
       loop.detach();
@@ -236,15 +253,20 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
   const before = await scene.stats?.();
   const results: PixiWindow[] = [];
   for (let w = 0; w < windows; w++) {
+    const clockBefore = (await scene.stats?.())?.frameClock.waitMs;
     const meter = cpuMeter();
     await meter.start();
     frames = 0;
     work = 0;
     const before = scene.uploads?.();
     const [full0, swaps0, direct0] = before === undefined ? [0, 0, 0] : [before.fullUploads, before.swaps, before.directUploads];
+    const update0 = scene.updateMs?.() ?? 0;
     await sleep(windowMs);
     const cpu = await meter.stop();
     const after = scene.uploads?.();
+    const update1 = scene.updateMs?.();
+    const clockAfter = (await scene.stats?.())?.frameClock.waitMs;
+    const states = after === undefined ? 0 : 2 * (after.fullUploads - full0) + (after.swaps - swaps0);
     results.push({
       frames,
       fps: (frames * 1000) / cpu.wallMs,
@@ -254,7 +276,12 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
       totalCpuPerFrame: cpu.total / frames,
       ...(after === undefined
         ? {}
-        : { uploads: { fullUploads: after.fullUploads - full0, swaps: after.swaps - swaps0, directUploads: after.directUploads - direct0 } }),
+        : {
+            uploads: { fullUploads: after.fullUploads - full0, swaps: after.swaps - swaps0, directUploads: after.directUploads - direct0 },
+            updatePerFrame: (update1! - update0) / Math.max(1, frames),
+            uploadMBPerFrame: (states * count * 12) / 1e6 / Math.max(1, frames),
+          }),
+      ...(clockBefore === undefined || clockAfter === undefined ? {} : { catchUpPerFrame: (clockAfter - clockBefore) / Math.max(1, frames) }),
     });
   }
   const after = await scene.stats?.();
@@ -278,8 +305,10 @@ async function measure(design: PixiDesign, count: number, windows: number, windo
 }
 
 function summarize(windows: readonly PixiWindow[]): PixiRow['summary'] {
-  const keys = (['frames', 'fps', 'mainCpuPerFrame', 'workPerFrame', 'workerCpuPerFrame', 'totalCpuPerFrame'] as const).filter((k) => k in windows[0]!);
-  return Object.fromEntries(keys.map((k) => [k, spread(windows.map((r) => r[k]))])) as PixiRow['summary'];
+  const keys = (
+    ['frames', 'fps', 'mainCpuPerFrame', 'workPerFrame', 'workerCpuPerFrame', 'totalCpuPerFrame', 'updatePerFrame', 'uploadMBPerFrame', 'catchUpPerFrame'] as const
+  ).filter((k) => k in windows[0]!);
+  return Object.fromEntries(keys.map((k) => [k, spread(windows.map((r) => r[k] ?? Number.NaN))])) as PixiRow['summary'];
 }
 
 /** One row from a design's two runs: their windows pooled, the first run's first update, the counters summed. */
@@ -320,7 +349,10 @@ export async function pixi(quick: boolean): Promise<{ tickRate: number; rows: Pi
       const perWindow = up.length === 0 ? '' : `, uploads a window: ${up.map((u) => `${u.fullUploads} full + ${u.swaps} flips (${u.directUploads} direct)`).join('; ')}`;
       log(
         `pixi ${design} ${count}: main CPU ${s.mainCpuPerFrame.median.toFixed(3)} ms/frame, ticker work ${s.workPerFrame.median.toFixed(3)} ms/frame, ` +
-          `worker CPU ${s.workerCpuPerFrame.median.toFixed(3)}, all CPU ${s.totalCpuPerFrame.median.toFixed(3)} ms/frame, ${s.fps.median.toFixed(0)} fps, first update ${row.firstUpdateMs.toFixed(1)} ms${perWindow}`,
+          `worker CPU ${s.workerCpuPerFrame.median.toFixed(3)}, all CPU ${s.totalCpuPerFrame.median.toFixed(3)} ms/frame, ${s.fps.median.toFixed(0)} fps, first update ${row.firstUpdateMs.toFixed(1)} ms` +
+          (s.updatePerFrame ? `, update ${s.updatePerFrame.median.toFixed(3)} ms/frame for ${s.uploadMBPerFrame!.median.toFixed(2)} MB` : '') +
+          (s.catchUpPerFrame ? `, catch-up waits ${s.catchUpPerFrame.median.toFixed(3)} ms/frame` : '') +
+          perWindow,
       );
       pooled.set(design, row);
     }
