@@ -180,3 +180,79 @@ it('throws at set-up naming a field that does not fit', async () => {
   // @ts-expect-error: a quaternion is not a 2D angle
   expect(() => bindParticles(rt, container, { position: 'position', angle: 'quaternion' })).toThrow(/fields\.angle "quaternion"/);
 });
+
+/** A bound particle's own fields (its entity aside) hold what Particle's constructor gives `look`. */
+function expectMadeLike(p: Particle, look: Particle | Record<string, unknown>): void {
+  const reference = (look instanceof Particle ? look : new Particle(look as object)) as unknown as Record<string, unknown>;
+  const fields = p as unknown as Record<string, unknown>;
+  for (const key of Object.keys(p)) if (key !== '_entity') expect([key, fields[key]]).toEqual([key, reference[key]]);
+}
+
+it('makes its particles as copies of one that Particle made from the look, and sees a look changed between calls', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 1);
+  // one options object changed in place, and a Particle changed in place: each change must make new particles
+  const options = { texture: Texture.WHITE, anchorX: 0.25, tint: 0xff0000, alpha: 0.5 };
+  const look = new Particle({ texture: Texture.WHITE, scaleX: 2, tint: 0x00ff00 });
+  const fromOptions = new ParticleContainer({ texture: Texture.WHITE, dynamicProperties: dynamic });
+  const fromParticle = new ParticleContainer({ texture: Texture.WHITE, dynamicProperties: dynamic });
+  const tints = [0xff0000, 0x0000ff, 0xff0000];
+  const alphas = [0.75, 0.25, 0.25];
+  const bindings = [
+    bindParticles(runtime, fromOptions, { position: 'position', angle: 'angle' }, (i) => {
+      options.tint = tints[i]!;
+      return options;
+    }),
+    bindParticles(runtime, fromParticle, { position: 'position', angle: 'angle' }, (i) => {
+      look.alpha = alphas[i]!;
+      return look;
+    }),
+  ];
+  const frame = runtime.sample(timeAt(runtime, 0.5));
+  for (const b of bindings) b.update(frame);
+  const a = fromOptions.particleChildren as Particle[];
+  const b = fromParticle.particleChildren as Particle[];
+  expect(a.map((p) => p.tint)).toEqual(tints);
+  expect(a.map((p) => p.alpha)).toEqual([0.5, 0.5, 0.5]);
+  expect(b.map((p) => p.alpha)).toEqual(alphas);
+  expect(b.map((p) => [p.tint, p.scaleX])).toEqual([[0x00ff00, 2], [0x00ff00, 2], [0x00ff00, 2]]);
+  expectMadeLike(a[0]!, { ...options, tint: 0xff0000 });
+  expectMadeLike(a[1]!, { ...options, tint: 0x0000ff });
+  expectMadeLike(b[2]!, look);
+  // one set of own fields, in one order, for every particle of a binding (what Pixi's upload loop sees), the
+  // bound ones left out
+  for (const made of [a, b]) {
+    const keys = Object.keys(made[0]!);
+    expect(keys).not.toContain('x');
+    expect(keys).not.toContain('rotation');
+    for (const p of made) expect(Object.keys(p)).toEqual(keys);
+  }
+  // and they are bound: the frame's values, writes refused
+  expect(b[2]!.x).toBe(frame.fields.position[4]);
+  expect(b[2]!.rotation).toBe(frame.fields.angle[2]);
+  expect(() => {
+    b[2]!.rotation = 1;
+  }).toThrow(/particle 2's rotation/);
+});
+
+it('makes every particle through Particle itself when its fields are not the ones a copy writes', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 1);
+  const defaults = Particle.defaultOptions;
+  // a Pixi whose Particle sets one more field (here: through its defaults, as a game may too)
+  Particle.defaultOptions = { ...defaults, alpha: 0.5, extra: 7 } as typeof defaults;
+  try {
+    const container = new ParticleContainer({ texture: Texture.WHITE, dynamicProperties: dynamic });
+    const binding = bindParticles(runtime, container, { position: 'position' });
+    binding.update(runtime.sample(timeAt(runtime, 0.5)));
+    const made = container.particleChildren as Particle[];
+    expect(made.length).toBe(3);
+    for (const p of made) {
+      expect((p as unknown as { extra: number }).extra).toBe(7);
+      expect(p.alpha).toBe(0.5);
+    }
+    expect(made[2]!.x).toBe(runtime.sample(timeAt(runtime, 0.5)).fields.position[4]);
+  } finally {
+    Particle.defaultOptions = defaults;
+  }
+});
