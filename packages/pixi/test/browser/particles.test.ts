@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { Particle, ParticleContainer, Texture } from 'pixi.js';
+import { Particle, ParticleContainer, Texture, type ParticleOptions } from 'pixi.js';
 import { wrapAngle } from 'steadyframe';
 import { bindParticles } from '@steadyframe/pixi';
 import { motionAt } from './fixtures/schema.ts';
@@ -183,7 +183,7 @@ it('throws at set-up naming a field that does not fit', async () => {
 
 /** A bound particle's own fields (its entity aside) hold what Particle's constructor gives `look`. */
 function expectMadeLike(p: Particle, look: Particle | Record<string, unknown>): void {
-  const reference = (look instanceof Particle ? look : new Particle(look as object)) as unknown as Record<string, unknown>;
+  const reference = (look instanceof Particle ? look : new Particle(look as ParticleOptions)) as unknown as Record<string, unknown>;
   const fields = p as unknown as Record<string, unknown>;
   for (const key of Object.keys(p)) if (key !== '_entity') expect([key, fields[key]]).toEqual([key, reference[key]]);
 }
