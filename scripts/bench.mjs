@@ -389,7 +389,7 @@ function goals(results) {
         const gpu = at('gpu', n).summary;
         // what the GPU path cannot drop: the floor, and its update (above all, copying the new states into GL buffers)
         const update = gpu.updatePerFrame?.median;
-        const bound = isNum(update) ? ` The floor plus the GPU path's own update (${num(update, 2)} ms a frame: ${num(gpu.uploadMBPerFrame.median, 2)} MB of new states uploaded) is ${num(f + update, 2)} ms, so plain ÷ that = ${times(ratio(cpuOf(at('plain', n)), f + update))} is as far as the ratio could go here; the runtime's catch-up waits (no frame drawn stale) took ${num(gpu.catchUpPerFrame?.median, 2)} ms a frame` : '';
+        const bound = isNum(update) ? ` The floor plus the GPU path's own update (${num(update, 2)} ms a frame: ${num(gpu.uploadMBPerFrame.median, 2)} MB of new states uploaded) is ${num(f + update, 2)} ms, where plain ÷ that = ${times(ratio(cpuOf(at('plain', n)), f + update))} puts the ratio with nothing else on the frame; the runtime's catch-up waits (so that no frame is drawn stale) took ${num(gpu.catchUpPerFrame?.median, 2)} ms a frame (median of the windows)` : '';
         return `; floor (gpu-still) ${num(f, 2)} ms, above it ${num(p, 2)} / ${num(g, 2)} ms = ${g > 0 ? times(p / g) : '—'}.${bound}`;
       };
       const floorShare = big.map((n) => ratio(floorOf(n), cpuOf(at('gpu', n)))).filter(isNum);

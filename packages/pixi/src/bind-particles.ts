@@ -18,7 +18,9 @@ import { NO_VIEW, resolveFields, viewOf, type PoseFields, type ResolvedFields } 
 /**
  * The look of the particle for entity `index`, asked for when the list first grows that far: a `Particle`
  * (its texture, anchor, tint, alpha, and its scale and rotation where those are not bound, are copied) or the
- * options for one. The binding makes its own particle from it, which is reused after that.
+ * options for one. The binding makes its own particle from it, which is reused after that: a copy of one that
+ * Particle's constructor made from the same look. A look equal (by value) to the one before it costs only the
+ * copy; a different one costs a Particle construction too, so runs of equal looks are fastest.
  */
 export type MakeParticle = (index: number) => Particle | ParticleOptions;
 
