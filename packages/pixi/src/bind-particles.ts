@@ -345,8 +345,10 @@ function fastCopy(
   Copy.prototype = prototype;
   const make = (t: BoundParticle, index: number) => new (Copy as unknown as new (t: BoundParticle, index: number) => Particle)(t, index);
   try {
-    const made = construct({ texture: Texture.WHITE, anchorX: 0.25, anchorY: 0.75, scaleX: 2, scaleY: 3, rotation: 0.5, tint: 0x123456, alpha: 0.5 }, 7);
-    const template = construct({ texture: Texture.WHITE, anchorX: 0.25, anchorY: 0.75, scaleX: 2, scaleY: 3, rotation: 0.5, tint: 0x123456, alpha: 0.5 }, undefined);
+    // every look key away from Particle's defaults, so a copy that missed one differs
+    const look: ParticleOptions = { texture: Texture.WHITE, anchorX: 0.25, anchorY: 0.75, scaleX: 2, scaleY: 3, rotation: 0.5, tint: 0x123456, alpha: 0.5 };
+    const made = construct(look, 7);
+    const template = construct(look, undefined);
     const copied = make(template, 7) as unknown as Record<string, unknown>;
     const madeKeys = Object.keys(made);
     const copiedKeys = Object.keys(copied);

@@ -11,7 +11,7 @@ import { createRenderWorkerRuntime, manualVisibility, type RenderWorkerRuntime, 
 import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { motionSchema } from './fixtures/schemas.ts';
 import { askUntilAnswered } from 'steadyframe/testing';
-import { fixtureWorker, sleep, waitFor } from './helpers.ts';
+import { fixtureWorker, sleep } from './helpers.ts';
 
 let runtime: RenderWorkerRuntime<typeof motionSchema, MotionCommands> | undefined;
 afterEach(() => {
@@ -53,15 +53,20 @@ async function until(what: string, predicate: () => Promise<boolean> | boolean):
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** Starts a watched render worker and lets it check `frames` blends against the runtime's; none may be bad. */
+async function blendsChecked(variant: string, frames: number, options: { kernels?: 'js' } = {}) {
+  const { runtime, counters, close } = await watched(variant, options);
+  await runtime.start();
+  await until('checked frames', async () => (await counters()).checked >= frames);
+  const { bad, firstBad } = await counters();
+  close();
+  expect(bad, firstBad).toBe(0);
+  return runtime.stats();
+}
+
 describe('the blend kernels in the render worker', () => {
   it("are the page's WebAssembly SIMD kernels, over the handed-over memory, and blend every frame right", async () => {
-    const { runtime, counters, close } = await watched('wasm');
-    await runtime.start();
-    await until('checked frames', async () => (await counters()).checked >= 20);
-    const { bad, firstBad } = await counters();
-    close();
-    expect(bad, firstBad).toBe(0);
-    const stats = await runtime.stats();
+    const stats = await blendsChecked('wasm', 20);
     expect(stats.render.kernels).toBe('wasm-simd');
     // and they ran: every blend of the three fields in wasm, none handed to JS (views not in their memory)
     expect(stats.render.kernelCalls.wasm).toBeGreaterThanOrEqual(3 * 20);
@@ -69,25 +74,14 @@ describe('the blend kernels in the render worker', () => {
   });
 
   it('are the JS kernels in a render worker without WebAssembly, still right', async () => {
-    const { runtime, counters, close } = await watched('no-wasm');
-    await runtime.start();
-    await until('checked frames', async () => (await counters()).checked >= 20);
-    const { bad, firstBad } = await counters();
-    close();
-    expect(bad, firstBad).toBe(0);
-    const stats = await runtime.stats();
+    const stats = await blendsChecked('no-wasm', 20);
     expect(stats.render.kernels).toBe('js');
     expect(stats.render.kernelCalls).toEqual({ wasm: 0, fallback: 0 });
   });
 
   it("are the JS kernels where the page asked for them (kernels: 'js': no memory to hand over)", async () => {
-    const { runtime, counters, close } = await watched('js', { kernels: 'js' });
-    await runtime.start();
-    await until('checked frames', async () => (await counters()).checked >= 10);
-    const { bad, firstBad } = await counters();
-    close();
-    expect(bad, firstBad).toBe(0);
-    expect((await runtime.stats()).render.kernels).toBe('js');
+    const stats = await blendsChecked('js', 10, { kernels: 'js' });
+    expect(stats.render.kernels).toBe('js');
   });
 });
 
