@@ -27,11 +27,12 @@ const TICK_MS = 1000 / TICK_RATE;
  */
 const STALL_BEFORE_MS = 25;
 /**
- * A stall in a task after the frame, long enough that two vsyncs pass during it: the next callback comes with
- * the second one's timestamp, a refresh or more later than the frame announced, and reads well within the
- * worker's hold. (One 40 ms stall before the frame did both, leaving 10 ms for the callback to begin after its
- * vsync and the worker to wake before it stopped holding: a loaded CI run saw 1 to 4 frames stale at the time
- * read, where this test needs more than 10 to show the case it guards.)
+ * A stall in a task after the next frame (a slow handler between frames). Chromium (headless, measured) then
+ * runs the callback after it with the vsync it had already issued, the announced one, about 40 ms late, and
+ * the one after that a refresh later than announced: that frame is the other case, and it begins only a few ms
+ * late, well within the worker's hold. (One 40 ms stall before every other frame made both cases in the same
+ * frames, leaving about 10 ms for the callback to begin after its vsync before the worker stopped holding: a
+ * loaded CI run saw 1 to 4 frames stale at the time read, where this test needs more than 10.)
  */
 const STALL_AFTER_MS = 40;
 const FRAMES = 90;
@@ -82,8 +83,8 @@ async function run(style: Style): Promise<{ drawn: Drawn[]; stats: RuntimeStats 
     if (document.timeline.currentTime !== ts) timelineMismatches++;
     frames++;
     // from the 11th callback on, in every four: a stall before the frame (game logic, a GC), so a time read
-    // now is 25 ms late; none; a stall after the frame, so the next callback comes a refresh or more later
-    // than this frame announced; none
+    // now is 25 ms late; a stall in a task after the frame; none (the callback begins late, at the announced
+    // vsync); none (a refresh or more later than announced: it rings the worker and waits for its states)
     const phase = frames > 10 ? frames % 4 : -1;
     const stalledBefore = phase === 0;
     if (stalledBefore) busy(STALL_BEFORE_MS);
@@ -108,7 +109,7 @@ async function run(style: Style): Promise<{ drawn: Drawn[]; stats: RuntimeStats 
       });
     }
     // in a task of its own (a slow event handler between frames): the pacer sizes frames by their own task
-    if (phase === 2) setTimeout(busy, 0, STALL_AFTER_MS);
+    if (phase === 1) setTimeout(busy, 0, STALL_AFTER_MS);
   };
   handle = requestAnimationFrame(loop);
   await waitFor(`${FRAMES} frames`, () => drawn.length >= FRAMES, 30_000);
@@ -121,24 +122,21 @@ async function run(style: Style): Promise<{ drawn: Drawn[]; stats: RuntimeStats 
   return { drawn, stats };
 }
 
-it.each(['none', 'raf', 'now'] as const)('no frame is drawn stale after main-thread stalls (timestamp: %s)', async (style) => {
+/**
+ * One run: asserts what the runtime promises whatever the machine did, and returns whether the run showed the
+ * case the test guards (enough frames of each kind), with a line that says what it saw.
+ */
+async function check(style: Style): Promise<{ seen: boolean; log: string }> {
   const { drawn, stats } = await run(style);
   const clock = stats.frameClock;
   // every frame's time is one the frame could be drawn at: not in the future of when it sampled
   for (const d of drawn) expect(d.time).toBeLessThanOrEqual(d.sampledAt + 1);
   const stalled = drawn.filter((d) => d.stalledBefore);
   const starts = drawn.map((d) => d.startedAfter).sort((a, b) => a - b);
-  const log =
-    `${style}: ${drawn.length} frames (${stalled.length} stalled before, ${stalled.filter((d) => d.overtaken).length} ` +
-    `of them overtaken; ${clock.unannounced} unannounced; callbacks began a median ` +
-    `${starts[starts.length >> 1]!.toFixed(2)} ms, at most ${starts[starts.length - 1]!.toFixed(2)} ms after their timestamp)`;
   // the frames stalled before, drawn at the time read in the callback (what runtime.frame(performance.now())
   // did before frame-time.ts), would be stale by about the stall. (One the worker overtook, having stopped
   // holding for a callback that began very late, is not that case: it is not counted.)
   const atReadTime = stalled.filter((d) => !d.overtaken && d.readAt - d.currentTime > TICK_MS);
-  expect(atReadTime.length, log).toBeGreaterThan(10);
-  // what rAF does after the long stalls: frames at another time than the pacer announced (a refresh or more later)
-  expect(clock.unannounced, log).toBeGreaterThan(10);
   // stale: drawn from a state older than the frame's own time (a late frame). None that the runtime did not
   // give up on knowingly, and count: a wait that gave up (the OS did not run the worker thread within
   // CATCH_UP_WAIT_MS, 4 ms), a frame in the second without waits after three such in a row, or a frame whose
@@ -146,22 +144,40 @@ it.each(['none', 'raf', 'now'] as const)('no frame is drawn stale after main-thr
   // it; on a loaded machine a callback can start that late). A frame whose lock acquire gave up says so itself
   // (`fresh` false: the last good frame again)
   const stale = drawn.filter((d) => d.late && d.fresh);
-  console.log(
-    `${log}: ${stale.length} stale; waits ${clock.waits} (${clock.waitMs.toFixed(1)} ms, at most ` +
-      `${clock.maxWaitMs.toFixed(2)}), ${clock.timeouts} gave up, ${clock.unwaited} unwaited, ${clock.unheld} unheld, ` +
-      `${drawn.filter((d) => !d.fresh).length} not fresh; worker wakes late: ` +
-      `${stats.worker.lateWakes}, at most ${stats.worker.maxWakeLateMs.toFixed(2)} ms; pacing ${stats.pacing.multiple} x ${stats.pacing.refreshPeriod.toFixed(1)} ms`,
-  );
-  expect(stale.length).toBeLessThanOrEqual(clock.timeouts + clock.unwaited + clock.unheld);
+  const log =
+    `${style}: ${drawn.length} frames (${stalled.length} stalled before, ${atReadTime.length} of them stale at the time ` +
+    `read, ${stalled.filter((d) => d.overtaken).length} overtaken; ${clock.unannounced} unannounced; callbacks began a ` +
+    `median ${starts[starts.length >> 1]!.toFixed(2)} ms, at most ${starts[starts.length - 1]!.toFixed(2)} ms after ` +
+    `their timestamp): ${stale.length} stale; waits ${clock.waits} (${clock.waitMs.toFixed(1)} ms, at most ` +
+    `${clock.maxWaitMs.toFixed(2)}), ${clock.timeouts} gave up, ${clock.unwaited} unwaited, ${clock.unheld} unheld, ` +
+    `${drawn.filter((d) => !d.fresh).length} not fresh; worker wakes late: ${stats.worker.lateWakes}, at most ` +
+    `${stats.worker.maxWakeLateMs.toFixed(2)} ms; pacing ${stats.pacing.multiple} x ${stats.pacing.refreshPeriod.toFixed(1)} ms`;
+  console.log(log);
+  expect(stale.length, log).toBeLessThanOrEqual(clock.timeouts + clock.unwaited + clock.unheld);
   // the frames after a stall usually find the worker asleep short of them and wait for it (tenths of a ms each
   // alone; 20 to 45 waits a run). When enough did, most must succeed: a ring that did not reach the worker would
   // make every one give up; the worst seen (load average 14 on 2 cores, other browsers running) gave up on
   // half, at load 4 on none in most runs. (Under heavy load the pacer's picture of the display can change so
   // that few frames need a wait at all: the promise above holds either way.)
-  if (clock.waits >= 10) expect(clock.timeouts).toBeLessThan(0.75 * clock.waits);
+  if (clock.waits >= 10) expect(clock.timeouts, log).toBeLessThan(0.75 * clock.waits);
   // every frame announces the next one; a frame past what the sleeping worker's states reach rings it (a
   // catch-up wait begins with one, unless the worker published meanwhile), one within them does not
   expect(clock.announced).toBeGreaterThanOrEqual(drawn.length);
   if (clock.waits > 0) expect(clock.rings).toBeGreaterThan(0);
   expect(clock.rings).toBeLessThanOrEqual(clock.announced);
+  // the case guarded: frames a time read after the stall would have drawn stale, and frames that came a
+  // refresh or more later than the pacer announced (what rAF does after the long stalls)
+  return { seen: atReadTime.length > 10 && clock.unannounced > 10, log };
+}
+
+/**
+ * Runs until one shows the case guarded. On a loaded machine callbacks can begin so late (150 ms and more in a
+ * full CI run) that the worker stops holding for many of them; every run's frames are held to the promise.
+ */
+const ATTEMPTS = 3;
+
+it.each(['none', 'raf', 'now'] as const)('no frame is drawn stale after main-thread stalls (timestamp: %s)', async (style) => {
+  let result = await check(style);
+  for (let attempt = 1; attempt < ATTEMPTS && !result.seen; attempt++) result = await check(style);
+  expect(result.seen, `the case was not seen in ${ATTEMPTS} runs; the last: ${result.log}`).toBe(true);
 });
