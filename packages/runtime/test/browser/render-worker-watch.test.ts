@@ -45,6 +45,18 @@ async function watched(variant: string, options: { kernels?: 'js'; renderTimeout
   return { runtime, renderWorker, counters, events, close: () => channel.close() };
 }
 
+/** The watch's events and console warnings raised while `during` runs. */
+async function alarmsDuring(
+  events: readonly string[],
+  warn: { mock: { calls: unknown[][] } },
+  during: () => Promise<void>,
+): Promise<{ events: string[]; warnings: number }> {
+  const eventsBefore = events.length;
+  const warningsBefore = warn.mock.calls.length;
+  await during();
+  return { events: events.slice(eventsBefore), warnings: warn.mock.calls.length - warningsBefore };
+}
+
 async function until(what: string, predicate: () => Promise<boolean> | boolean): Promise<void> {
   for (let i = 0; i < 400; i++) {
     if (await predicate()) return;
@@ -124,8 +136,12 @@ describe("the page's watch over the render worker", () => {
     const drawn = (await counters()).drawn;
     await until('frames again', async () => (await counters()).drawn > drawn + 5);
     close();
-    expect(events).toEqual(['renderUnresponsive', 'renderResponsive']);
-    expect(silences[0]).toBeGreaterThan(400);
+    // the 1500 ms hang: one alarm, raised past the timeout, and the frames back. (A loaded machine may starve
+    // the render worker past the 400 ms timeout besides: each such spell is a pair of its own, in order.)
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.length % 2).toBe(0);
+    events.forEach((event, i) => expect(event).toBe(i % 2 === 0 ? 'renderUnresponsive' : 'renderResponsive'));
+    expect(Math.min(...silences)).toBeGreaterThan(400);
     expect((await runtime.stats()).render.unresponsive).toBe(false);
   });
 
@@ -135,8 +151,10 @@ describe("the page's watch over the render worker", () => {
     await runtime.start();
     await until('frames', async () => (await counters()).drawn >= 5);
     close();
+    // (a loaded machine may have starved it past the timeout before: those events are not this test's)
+    const before = events.length;
     renderWorker.terminate();
-    await until('renderUnresponsive', () => events.includes('renderUnresponsive'));
+    await until('renderUnresponsive', () => events.at(-1) === 'renderUnresponsive');
     const stats = await runtime.stats();
     expect(stats.render.unresponsive).toBe(true);
     const drawn = stats.render.drawn;
@@ -144,7 +162,7 @@ describe("the page's watch over the render worker", () => {
     expect((await runtime.stats()).render.drawn).toBe(drawn);
     // the simulation is the page's, untouched: it still answers
     expect(stats.worker.tick).toBeGreaterThan(0);
-    expect(events).toEqual(['renderUnresponsive']);
+    expect(events.slice(before)).toEqual(events[before - 1] === 'renderUnresponsive' ? [] : ['renderUnresponsive']);
   });
 
   it('does not take a hidden page, or a stopped runtime, for a hung renderer', async () => {
@@ -154,17 +172,23 @@ describe("the page's watch over the render worker", () => {
     const { runtime, counters, events, close } = await watched('hidden', { renderTimeout: 200, visibility });
     await runtime.start();
     await until('frames', async () => (await counters()).drawn >= 5);
-    visibility.set(true);
-    await sleep(800); // four timeouts without a frame
-    visibility.set(false);
+    // what the watch says while the page is hidden, and while the runtime is stopped: nothing. (A loaded machine
+    // may starve the render worker past the 200 ms timeout while it draws: that alarm is right, and not asked about.)
+    const hidden = await alarmsDuring(events, warn, async () => {
+      visibility.set(true);
+      await sleep(800); // four timeouts without a frame
+      visibility.set(false);
+    });
     const drawn = (await counters()).drawn;
     await until('frames again', async () => (await counters()).drawn > drawn + 5);
-    await runtime.stop();
-    await sleep(800);
+    const stopped = await alarmsDuring(events, warn, async () => {
+      await runtime.stop();
+      await sleep(800);
+    });
     close();
-    expect(events).toEqual([]);
+    expect(hidden).toEqual({ events: [], warnings: 0 });
+    expect(stopped).toEqual({ events: [], warnings: 0 });
     expect(error).not.toHaveBeenCalled();
-    expect(warn).not.toHaveBeenCalled();
     expect((await runtime.stats()).render.unresponsive).toBe(false);
   });
 
@@ -177,18 +201,20 @@ describe("the page's watch over the render worker", () => {
       const { runtime, counters, events, close } = await watched('document', { renderTimeout: 200, visibility: 'document' });
       await runtime.start();
       await until('frames', async () => (await counters()).drawn >= 5);
-      state = 'hidden';
-      document.dispatchEvent(new Event('visibilitychange'));
-      await until('the simulation told', async () => (await runtime.stats()).worker.hidden);
-      const hiddenAt = (await counters()).drawn;
-      await sleep(600); // three timeouts
-      expect((await counters()).drawn).toBeLessThanOrEqual(hiddenAt + 1);
-      state = 'visible';
-      document.dispatchEvent(new Event('visibilitychange'));
+      let hiddenAt = 0;
+      const hidden = await alarmsDuring(events, warn, async () => {
+        state = 'hidden';
+        document.dispatchEvent(new Event('visibilitychange'));
+        await until('the simulation told', async () => (await runtime.stats()).worker.hidden);
+        hiddenAt = (await counters()).drawn;
+        await sleep(600); // three timeouts
+        expect((await counters()).drawn).toBeLessThanOrEqual(hiddenAt + 1);
+        state = 'visible';
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
       await until('frames again', async () => (await counters()).drawn > hiddenAt + 5);
       close();
-      expect(events).toEqual([]);
-      expect(warn).not.toHaveBeenCalled();
+      expect(hidden).toEqual({ events: [], warnings: 0 });
     } finally {
       if (own === undefined) Reflect.deleteProperty(document, 'visibilityState');
       else Object.defineProperty(document, 'visibilityState', own);
