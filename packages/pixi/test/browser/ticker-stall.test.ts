@@ -25,7 +25,11 @@ afterEach(() => {
 const STALL_MS = 40;
 const FRAMES = 90;
 
-it('draws no frame stale after main-thread stalls in a ticker listener', async () => {
+/**
+ * One run of the README's loop with the stalls: asserts what the runtime promises whatever the machine did, and
+ * returns whether it showed the case guarded (frames a refresh or more later than announced), with what it saw.
+ */
+async function check(): Promise<{ seen: boolean; log: string }> {
   const rt = (runtime = await createRuntime<typeof motionSchema, MotionCommands>({
     worker: new Worker(new URL('./fixtures/motion.worker.ts', import.meta.url), { type: 'module', name: 'motion' }),
     schema: motionSchema,
@@ -58,19 +62,34 @@ it('draws no frame stale after main-thread stalls in a ticker listener', async (
   loop.detach();
   application.ticker.stop();
   const stats = await rt.stats();
+  app.destroy();
+  rt.dispose();
+  app = undefined;
+  runtime = undefined;
   expect(drawn.length).toBeGreaterThanOrEqual(FRAMES);
   // each frame is the world at the ticker's frame time
   for (const d of drawn) expect(d.time).toBe(d.timestamp);
-  // rAF brought frames a refresh or more after the announced time
-  expect(stats.frameClock.unannounced).toBeGreaterThan(10);
   // none drawn from a state older than its time, except those the runtime gave up on knowingly, and counts:
   // the OS did not run the worker thread within the 4 ms a frame waits (a loaded machine), or the callback came
   // more than the worker's 50 ms hold after the frame's time (it stopped holding for it). A frame whose lock
   // acquire gave up says so itself (`fresh` false)
   const stale = drawn.filter((d) => d.late && d.fresh);
-  const { timeouts, unwaited, unheld } = stats.frameClock;
-  expect(stale.length).toBeLessThanOrEqual(timeouts + unwaited + unheld);
+  const { timeouts, unwaited, unheld, waits, unannounced } = stats.frameClock;
+  const log = `${drawn.length} frames, ${unannounced} unannounced, ${stale.length} stale; waits ${waits}, ${timeouts} gave up, ${unwaited} unwaited, ${unheld} unheld`;
+  console.log(`ticker stall: ${log}`);
+  expect(stale.length, log).toBeLessThanOrEqual(timeouts + unwaited + unheld);
   // and, when enough frames waited, most waits succeed (a ring that did not reach the worker would make every
   // one give up; under load average 14 on 2 cores half did)
-  if (stats.frameClock.waits >= 10) expect(timeouts).toBeLessThan(0.75 * stats.frameClock.waits);
+  if (waits >= 10) expect(timeouts, log).toBeLessThan(0.75 * waits);
+  // rAF brought frames a refresh or more after the announced time: the case guarded
+  return { seen: unannounced > 10, log };
+}
+
+/** Runs until one shows the case guarded: how rAF schedules frames after stalls depends on the machine's load. */
+const ATTEMPTS = 3;
+
+it('draws no frame stale after main-thread stalls in a ticker listener', async () => {
+  let result = await check();
+  for (let attempt = 1; attempt < ATTEMPTS && !result.seen; attempt++) result = await check();
+  expect(result.seen, `the case was not seen in ${ATTEMPTS} runs; the last: ${result.log}`).toBe(true);
 });
