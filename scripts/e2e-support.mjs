@@ -65,17 +65,18 @@ export async function waitUntil(page, what, expression, timeout = 15_000) {
 
 /**
  * Two screenshots of `page`: the first once it is no longer blank (a PNG over `minBytes`: an empty canvas
- * compresses to very little), the second once it differs from the first. Polls, up to 5 s each; the caller
- * asserts on what came back.
+ * compresses to very little), the second once it differs from the first. Polls, up to `timeout` ms each (a hang
+ * guard: a loaded machine may take seconds to load an app and its WebAssembly); the caller asserts on what came
+ * back.
  */
-export async function screenshotsOfMotion(page, minBytes) {
+export async function screenshotsOfMotion(page, minBytes, timeout = 30_000) {
   let first = await page.screenshot();
-  for (let i = 0; i < 50 && first.length <= minBytes; i++) {
+  for (const deadline = Date.now() + timeout; first.length <= minBytes && Date.now() < deadline; ) {
     await page.waitForTimeout(100);
     first = await page.screenshot();
   }
   let second = first;
-  for (let i = 0; i < 50 && Buffer.compare(first, second) === 0; i++) {
+  for (const deadline = Date.now() + timeout; Buffer.compare(first, second) === 0 && Date.now() < deadline; ) {
     await page.waitForTimeout(100);
     second = await page.screenshot();
   }

@@ -68,7 +68,8 @@ describe('the demo, built and served by vite preview', () => {
   it('pauses, steps one tick, and resumes', async () => {
     await page.locator('#pause').click();
     await until('paused', "window.demo.stats.worker.status === 'paused'");
-    await page.waitForTimeout(100); // let the last state published before the pause reach the page
+    // the last state published before the pause reaches the page's frames (stats read after the pause know it)
+    await until('the paused tick drawn', 'window.demo.metrics.newestTick === window.demo.stats.worker.tick');
     const held = await read<number>('window.demo.metrics.newestTick');
     await page.locator('#step').click();
     await until('one more tick', `window.demo.metrics.newestTick === ${held + 1}`);
@@ -115,42 +116,62 @@ describe('the demo, built and served by vite preview', () => {
     await until('1,000 bodies', 'window.demo.metrics.count === 1000');
     // the pacer's own record of what it decided, to hold the plot to
     await page.evaluate("window.pacerChanges = []; window.demo.runtime.on('interval', (c) => window.pacerChanges.push(c))");
-    // from every refresh (a loaded machine can hold n up by itself: then the slow frame would have nothing to move)
-    await until('every refresh before the slow frame', "window.demo.plotData('interval')[1].values.at(-1) === 1", 30_000);
-    const slow = await read<number>('window.demo.metrics.slowFrames');
-    await page.locator('#slowFrame').click();
-    await until('the slow frame', `window.demo.metrics.slowFrames === ${slow + 1}`);
-    await until('every refresh again', '!Number.isNaN(window.demo.metrics.slowFrameRecoveryMs)', 10_000);
-    const frames = await read<number>('window.demo.metrics.frames');
-    await until('twenty more frames', `window.demo.metrics.frames > ${frames + 20}`);
-    // what the render interval plot draws now (its 5 s window), and what the pacer decided, read together
     type Change = { reason: string; fromMultiple: number; toMultiple: number; at: number };
-    const { plot, changes: all } = await read<{ plot: { times: number[]; values: number[] }[]; changes: Change[] }>(
-      "({ plot: window.demo.plotData('interval'), changes: window.pacerChanges })",
-    );
-    const [spans, n] = plot;
-    expect(spans!.times.length).toBe(1); // one slow frame, one band
-    expect(spans!.values[0]).toBeGreaterThanOrEqual(SLOW_FRAME_MS); // as long as the frame took
-    const at = spans!.times[0]!;
-    // the changes of n from the slow frame on: the first is that frame's own overrun, at its timestamp
-    const changes = all.filter((c) => c.at >= at && c.fromMultiple !== c.toMultiple);
-    expect(changes[0]).toMatchObject({ reason: 'overrun', at });
-    expect(changes[0]!.toMultiple).toBeGreaterThan(changes[0]!.fromMultiple);
-    const back = changes.findIndex((c) => c.toMultiple === 1);
-    expect(back).toBeGreaterThan(0); // and n came back to every refresh
-    // the plot's n at every rendered frame after the slow one, runs of equal values squeezed, is exactly the
-    // sequence the pacer went through: no step it did not take, none it took left out (on a quiet machine that is
-    // [4, 1]; under load, overruns of the frames' own can add steps, and the plot must show those too)
-    const after = n!.values.filter((_, i) => n!.times[i]! > at);
-    const runs = after.filter((v, i) => i === 0 || v !== after[i - 1]);
-    expect(runs).toEqual(changes.map((c) => c.toMultiple).filter((v, i, a) => i === 0 || v !== a[i - 1]));
-    // refreshes spent at the reduced rate until then, counted from the frames (each at n covers n refreshes): a
-    // quarter second or so, here at most 60 (a second of a 60 Hz display; a cooldown counted in rendered frames
-    // took seconds: hundreds)
-    const until1 = after.findIndex((v, i) => v === 1 && i > 0);
-    const reduced = after.slice(0, until1).reduce((sum, v) => sum + v, 0);
-    expect(reduced).toBeGreaterThan(0);
-    expect(reduced).toBeLessThanOrEqual(60);
+    // A clean run is one where the slow frame's overrun is the only one: on a loaded machine frames can overrun
+    // by themselves after it, and each such overrun rightly holds n up longer (and may back off the next shrink).
+    // Every run must plot exactly what the pacer did; the recovery's length is judged on a clean run (up to 3).
+    let clean = false;
+    let seen = '';
+    for (let attempt = 0; attempt < 3 && !clean; attempt++) {
+      // from every refresh (a loaded machine can hold n up by itself: then the slow frame would have nothing to move)
+      await until('every refresh before the slow frame', "window.demo.plotData('interval')[1].values.at(-1) === 1", 30_000);
+      const bandBefore = await read<number>("window.demo.plotData('interval')[0].times.at(-1) ?? -Infinity");
+      await page.evaluate('window.pacerChanges = []');
+      const slow = await read<number>('window.demo.metrics.slowFrames');
+      await page.locator('#slowFrame').click();
+      await until('the slow frame', `window.demo.metrics.slowFrames === ${slow + 1}`);
+      // (a hang guard: back-offs after self-made overruns can take seconds)
+      await until('every refresh again', '!Number.isNaN(window.demo.metrics.slowFrameRecoveryMs)', 20_000);
+      const frames = await read<number>('window.demo.metrics.frames');
+      await until('twenty more frames', `window.demo.metrics.frames > ${frames + 20}`);
+      // what the render interval plot draws now (its 5 s window), and what the pacer decided, read together
+      const { plot, changes: all } = await read<{ plot: { times: number[]; values: number[] }[]; changes: Change[] }>(
+        "({ plot: window.demo.plotData('interval'), changes: window.pacerChanges })",
+      );
+      const [spans, n] = plot;
+      // the slow frame's band: one, as long as the frame took (a recovery longer than the plot's window scrolls
+      // it out: not a clean run)
+      const bands = spans!.times.filter((t) => t > bandBefore);
+      expect(bands.length).toBeLessThanOrEqual(1);
+      if (bands.length === 0) {
+        seen += ` | run ${attempt + 1}: the band scrolled out (changes ${JSON.stringify(all)})`;
+        continue;
+      }
+      const at = bands[0]!;
+      expect(spans!.values[spans!.times.indexOf(at)]).toBeGreaterThanOrEqual(SLOW_FRAME_MS);
+      // the changes of n from the slow frame on: the first is that frame's own overrun, at its timestamp
+      const changes = all.filter((c) => c.at >= at && c.fromMultiple !== c.toMultiple);
+      expect(changes[0]).toMatchObject({ reason: 'overrun', at });
+      expect(changes[0]!.toMultiple).toBeGreaterThan(changes[0]!.fromMultiple);
+      const back = changes.findIndex((c) => c.toMultiple === 1);
+      expect(back).toBeGreaterThan(0); // and n came back to every refresh
+      // the plot's n at every rendered frame after the slow one, runs of equal values squeezed, is exactly the
+      // sequence the pacer went through: no step it did not take, none it took left out (on a quiet machine that
+      // is [4, 1]; under load, overruns of the frames' own can add steps, and the plot must show those too)
+      const after = n!.values.filter((_, i) => n!.times[i]! > at);
+      const runs = after.filter((v, i) => i === 0 || v !== after[i - 1]);
+      expect(runs).toEqual(changes.map((c) => c.toMultiple).filter((v, i, a) => i === 0 || v !== a[i - 1]));
+      // refreshes spent at the reduced rate until then, counted from the frames (each at n covers n refreshes)
+      const until1 = after.findIndex((v, i) => v === 1 && i > 0);
+      const reduced = after.slice(0, until1).reduce((sum, v) => sum + v, 0);
+      expect(reduced).toBeGreaterThan(0);
+      clean = all.filter((c) => c.at > at && c.reason === 'overrun').length === 0;
+      seen += ` | run ${attempt + 1}: ${reduced} refreshes reduced, changes ${JSON.stringify(changes.map((c) => [c.reason, c.toMultiple]))}`;
+      // on a clean run: a quarter second or so, here at most 60 refreshes (a second of a 60 Hz display; a
+      // cooldown counted in rendered frames took seconds: hundreds)
+      if (clean) expect(reduced, seen).toBeLessThanOrEqual(60);
+    }
+    expect(clean, `no run without overruns of the frames' own after the slow one:${seen}`).toBe(true);
     expect(await page.locator('[data-card=interval] .legend').textContent()).toMatch(/every refresh again \d+\.\d\d s after it/);
   });
 
@@ -163,6 +184,8 @@ describe('the demo, built and served by vite preview', () => {
     expect(await page.locator('#slowFrame').isDisabled()).toBe(true); // a slow frame is a page frame: there are none
     expect(await read('window.demo.renderFallback')).toBeNull();
     expect(await read('window.demo.stats.render.crossOriginIsolated')).toBe(true);
+    // the new canvas is blank until the render worker's first frames land on it
+    await until('frames from the render worker', 'window.demo.stats.render.drawn > 2');
     const drawn = await read<number>('window.demo.stats.render.drawn');
     const panel = page.locator('#right');
     const first = await panel.screenshot();

@@ -62,10 +62,13 @@ describe('timing with a real worker', () => {
     expect(rt.reader.publishCount()).toBe(publishes); // no CPU spent ticking while hidden
     expect((await rt.stats()).worker.hidden).toBe(true);
     const tickBefore = rt.sample().tick;
+    const shownAt = performance.now();
     visibility.set(false);
     await sleep(20);
-    // back: at most the tick that is due now and the one just past it, not the ten that were skipped
-    expect(rt.sample().tick - tickBefore).toBeLessThanOrEqual(2);
+    // back: at most the tick that is due now and the one just past it, not the ten that were skipped (and those
+    // due since, if this thread's timer came late on a loaded machine)
+    const since = Math.floor((performance.now() - shownAt) / (1000 / MOTION_TICK_RATE));
+    expect(rt.sample().tick - tickBefore).toBeLessThanOrEqual(2 + since);
     const stats = await rt.stats();
     expect(stats.worker.hiddenMs).toBeGreaterThan(0);
     expect(stats.worker.overloads).toBe(0);
