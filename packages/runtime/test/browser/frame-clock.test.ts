@@ -35,7 +35,7 @@ const STALL_BEFORE_MS = 25;
  * loaded CI run saw 1 to 4 frames stale at the time read, where this test needs more than 10.)
  */
 const STALL_AFTER_MS = 40;
-const FRAMES = 90;
+const FRAMES = 120;
 
 const busy = (ms: number): void => {
   const end = performance.now() + ms;
@@ -76,16 +76,20 @@ async function run(style: Style): Promise<{ drawn: Drawn[]; stats: RuntimeStats 
   let handle = 0;
   let timelineMismatches = 0;
   let frames = 0;
+  /** Where the stall cycle stands: it moves on with each drawn frame (not with a refresh the pacer skips). */
+  let cycle = 0;
   const loop = (ts: number): void => {
     const startedAfter = performance.now() - ts;
     handle = requestAnimationFrame(loop);
     // what the no-argument call relies on: inside a rAF callback the document timeline stands at its timestamp
     if (document.timeline.currentTime !== ts) timelineMismatches++;
     frames++;
-    // from the 11th callback on, in every four: a stall before the frame (game logic, a GC), so a time read
-    // now is 25 ms late; a stall in a task after the frame; none (the callback begins late, at the announced
-    // vsync); none (a refresh or more later than announced: it rings the worker and waits for its states)
-    const phase = frames > 10 ? frames % 4 : -1;
+    // from the 11th callback on, in every four drawn frames: a stall before the frame (game logic, a GC), so a
+    // time read now is 25 ms late; a stall in a task after the frame; none (the callback begins late, at the
+    // announced vsync); none (a refresh or more later than announced: it rings the worker and waits for its
+    // states). A callback the pacer skips leaves the cycle where it was, so a stall before the frame is tried
+    // again in the next
+    const phase = frames > 10 ? cycle % 4 : -1;
     const stalledBefore = phase === 0;
     if (stalledBefore) busy(STALL_BEFORE_MS);
     const readAt = performance.now();
@@ -108,8 +112,10 @@ async function run(style: Style): Promise<{ drawn: Drawn[]; stats: RuntimeStats 
         startedAfter,
       });
     }
+    if (f === null) return;
     // in a task of its own (a slow event handler between frames): the pacer sizes frames by their own task
     if (phase === 1) setTimeout(busy, 0, STALL_AFTER_MS);
+    if (phase >= 0) cycle++;
   };
   handle = requestAnimationFrame(loop);
   await waitFor(`${FRAMES} frames`, () => drawn.length >= FRAMES, 30_000);
