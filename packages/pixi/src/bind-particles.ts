@@ -82,7 +82,8 @@ interface BoundParticle extends Particle {
  * Pixi uploads a ParticleContainer's static properties only when told to. Give the container
  * `dynamicProperties` for what you bind (`position` always; `rotation` for `angle`, `vertex` for `scale`,
  * `color` for `alpha`); where one is static the binding calls `container.update()` every frame, which
- * re-uploads all the static data too: correct, but slower.
+ * re-uploads all the static data too: correct, but slower. A count that falls and grows back (entities
+ * despawned, others spawned) uploads no static data until the list is longer than it ever was when drawn.
  *
  * ```ts
  * const container = new ParticleContainer({ texture, dynamicProperties: { position: true, rotation: true } });
@@ -122,6 +123,23 @@ export function bindParticles<S extends Schema>(
    * after `addParticle` or `update()`; and the container's own particles are replaced by the binding's.
    */
   let adopted = false;
+  // Static uploads only past the longest list uploaded so far. Pixi (8.22) rewrites a prefix of the static
+  // buffer (the list's length) and never shrinks it, and particle i is always pool[i]: a list that falls and
+  // grows back draws the static data its particles already have on the GPU. An upload asked for (`update()`
+  // sets `_childrenDirty`) is done when a render cleared the flag, with the list as this binding left it.
+  const dirty = (): unknown => (container as { _childrenDirty?: unknown })._childrenDirty;
+  /** Whether this Pixi's container says when an upload is done; if not, every count change uploads. */
+  const tracked = typeof dirty() === 'boolean';
+  /** Particles whose static data the GPU holds: the list's prefix at the longest upload seen done. */
+  let uploaded = 0;
+  /** An upload was asked for and not yet seen done. */
+  let asked = false;
+  /** The list's length as `update` left it: what a render since drew. */
+  let left = 0;
+  const upload = (): void => {
+    container.update();
+    asked = true;
+  };
   return {
     container,
     get made() {
@@ -140,6 +158,10 @@ export function bindParticles<S extends Schema>(
       drawn.alpha = viewOf(views, resolved.alpha);
       const list = container.particleChildren as Particle[];
       const count = frame.count;
+      if (asked && dirty() === false) {
+        asked = false;
+        uploaded = Math.max(uploaded, left);
+      }
       if (list.length !== count || !adopted) {
         if (!adopted) {
           adopted = true;
@@ -150,9 +172,11 @@ export function bindParticles<S extends Schema>(
           grow(count);
           for (let i = list.length; i < count; i++) list.push(pool[i]!);
         }
-        // new particles' static data (texture, uvs, anchors) must reach the GPU
-        container.update();
-      } else if (reuploadEachFrame) container.update();
+        // new particles' static data (texture, uvs, anchors) must reach the GPU; particles back in the list
+        // within the longest upload have theirs there still
+        if (count > uploaded || !tracked || reuploadEachFrame) upload();
+      } else if (reuploadEachFrame) upload();
+      left = count;
     },
   };
 }

@@ -7,11 +7,11 @@ export type MotionRuntime = Runtime<typeof motionSchema, MotionCommands>;
 export type MotionFrame = Frame<typeof motionSchema>;
 
 /** A runtime on the motion fixture, attached (tick 0 published) and not started: tests step it by hand. */
-export async function motionRuntime(): Promise<MotionRuntime> {
+export async function motionRuntime(capacity = 8): Promise<MotionRuntime> {
   return createRuntime<typeof motionSchema, MotionCommands>({
     worker: new Worker(new URL('./fixtures/motion.worker.ts', import.meta.url), { type: 'module', name: 'motion' }),
     schema: motionSchema,
-    capacity: 8,
+    capacity,
     pacing: { adaptive: false },
   });
 }

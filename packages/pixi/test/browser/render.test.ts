@@ -3,7 +3,7 @@
  * where the runtime's interpolated frame puts them. Read back as pixels, so a binding that set the right
  * numbers on objects Pixi does not draw from would fail here.
  */
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { Container, Particle, ParticleContainer, RenderTexture, Sprite, Texture, WebGLRenderer } from 'pixi.js';
 import { bindParticles, bindSprites } from '@steadyframe/pixi';
 import { motionAt } from './fixtures/schema.ts';
@@ -120,4 +120,70 @@ it('draws particles adopted from the ParticleContainer constructor (Pixi never u
   // the binding's own particles in the container's list, with the constructor particles' looks (scale here)
   expect(container.particleChildren.map((p, i) => [p === looks[i], p.scaleX])).toEqual([0, 1, 2].map(() => [false, SIDE]));
   await expectSquaresAt(world, 2.5);
+});
+
+it('draws particles back with their own looks when the count falls and grows again, uploading no static data until it passes the most drawn', async () => {
+  runtime = await motionRuntime(9);
+  await steps(runtime, 1);
+  const pixi = (renderer = new WebGLRenderer());
+  await pixi.init({ width: WIDTH, height: HEIGHT, background: 0x000000, antialias: false, preference: 'webgl' } as never);
+  const stage = new Container();
+  const world = new Container();
+  world.scale.set(SCALE);
+  stage.addChild(world);
+  // the tint is static data (only position and rotation are dynamic): each entity's own colour, by its index
+  const container = new ParticleContainer({ texture: Texture.WHITE, dynamicProperties: { position: true, rotation: true } });
+  world.addChild(container);
+  const tints = [0xff0000, 0x00ff00, 0x0000ff];
+  const binding = bindParticles(runtime, container, { position: 'position', angle: 'angle' }, (i) => ({
+    texture: Texture.WHITE,
+    anchorX: 0.5,
+    anchorY: 0.5,
+    scaleX: SIDE,
+    scaleY: SIDE,
+    tint: tints[i % 3],
+  }));
+  const uploads = vi.spyOn(container, 'update');
+  // room for nine entities and the place after them
+  const target = RenderTexture.create({ width: 12 * SCALE, height: HEIGHT });
+  /** Makes `count` entities, draws them, and returns the colour at each entity's centre and at the place after the last. */
+  const drawCount = async (count: number): Promise<number[]> => {
+    await runtime!.commands.setCount(count);
+    await steps(runtime!, 1);
+    const frame = runtime!.sample(timeAt(runtime!, 0.5));
+    binding.update(frame);
+    expect(container.particleChildren.length).toBe(count);
+    // entity i at x = k + i, y = 2k: moved so that entity i sits at (1 + i, 2) on the target
+    const { position } = frame.fields;
+    const dx = 1 - position[0]!;
+    const dy = 2 - position[1]!;
+    container.position.set(dx, dy);
+    pixi.render({ container: stage, target, clear: true, clearColor: 0x000000 } as never);
+    const { pixels, width } = pixi.extract.pixels(target);
+    const colourAt = (x: number, y: number): number => {
+      const o = 4 * (Math.floor((y + dy) * SCALE) * width + Math.floor((x + dx) * SCALE));
+      return (pixels[o]! << 16) | (pixels[o + 1]! << 8) | pixels[o + 2]!;
+    };
+    const colours = Array.from({ length: count }, (_, i) => colourAt(position[2 * i]!, position[2 * i + 1]!));
+    return [...colours, colourAt(position[0]! + count, position[1]!)];
+  };
+  const expected = (count: number) => [...Array.from({ length: count }, (_, i) => tints[i % 3]!), 0x000000];
+  expect(await drawCount(6)).toEqual(expected(6));
+  expect(uploads).toHaveBeenCalledTimes(1);
+  // fewer: the first two are drawn, the rest not; nothing to upload (the static data of 0 and 1 is there)
+  expect(await drawCount(2)).toEqual(expected(2));
+  expect(uploads).toHaveBeenCalledTimes(1);
+  // back to six: entities 2 to 5 drawn in their own colours from the static data uploaded for them before
+  expect(await drawCount(6)).toEqual(expected(6));
+  expect(uploads).toHaveBeenCalledTimes(1);
+  // past the most drawn: uploaded again, every colour right (Pixi grows its buffers here, to 9 particles, and
+  // would upload the static data itself)
+  expect(await drawCount(8)).toEqual(expected(8));
+  expect(uploads).toHaveBeenCalledTimes(2);
+  expect(await drawCount(3)).toEqual(expected(3));
+  expect(await drawCount(7)).toEqual(expected(7));
+  expect(uploads).toHaveBeenCalledTimes(2);
+  // past it again, within Pixi's buffers: only the binding's upload gives entity 8 its colour
+  expect(await drawCount(9)).toEqual(expected(9));
+  expect(uploads).toHaveBeenCalledTimes(3);
 });
