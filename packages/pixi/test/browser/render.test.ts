@@ -141,7 +141,7 @@ it('draws particles back with their own looks when the count falls and grows aga
     anchorY: 0.5,
     scaleX: SIDE,
     scaleY: SIDE,
-    tint: tints[i % 3],
+    tint: tints[i % 3]!,
   }));
   const uploads = vi.spyOn(container, 'update');
   // room for nine entities and the place after them
