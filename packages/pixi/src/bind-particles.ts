@@ -140,6 +140,30 @@ export function bindParticles<S extends Schema>(
     container.update();
     asked = true;
   };
+  // A renderer that draws the container for the first time makes buffers of its own (`_gpuData`, one per
+  // renderer), which hold only what uploads from then on gave them: a new renderer, or a second one, starts
+  // from nothing uploaded.
+  const gpuData = (): Record<string, unknown> | undefined => (container as { _gpuData?: Record<string, unknown> })._gpuData;
+  /** The container's buffers at the last look (reused, so the usual frame allocates nothing). */
+  const buffers: unknown[] = [];
+  /** Whether the container has buffers it did not have at the last look. */
+  const newBuffers = (): boolean => {
+    const all = gpuData();
+    if (all === undefined) return false;
+    let found = false;
+    let n = 0;
+    for (const key in all) {
+      const buffer = all[key];
+      if (buffer === undefined || buffer === null) continue;
+      if (!buffers.includes(buffer)) found = true;
+      n++;
+    }
+    if (found || n !== buffers.length) {
+      buffers.length = 0;
+      for (const key in all) if (all[key] !== undefined && all[key] !== null) buffers.push(all[key]);
+    }
+    return found;
+  };
   return {
     container,
     get made() {
@@ -158,6 +182,13 @@ export function bindParticles<S extends Schema>(
       drawn.alpha = viewOf(views, resolved.alpha);
       const list = container.particleChildren as Particle[];
       const count = frame.count;
+      let fresh = false;
+      if (tracked && newBuffers() && !(asked && dirty() === false && buffers.length === 1)) {
+        // new buffers, and not the one renderer's first, which took the upload asked for: upload for them
+        fresh = true;
+        asked = false;
+        uploaded = 0;
+      }
       if (asked && dirty() === false) {
         asked = false;
         uploaded = Math.max(uploaded, left);
@@ -174,8 +205,8 @@ export function bindParticles<S extends Schema>(
         }
         // new particles' static data (texture, uvs, anchors) must reach the GPU; particles back in the list
         // within the longest upload have theirs there still
-        if (count > uploaded || !tracked || reuploadEachFrame) upload();
-      } else if (reuploadEachFrame) upload();
+        if (count > uploaded || !tracked || reuploadEachFrame || fresh) upload();
+      } else if (reuploadEachFrame || fresh) upload();
       left = count;
     },
   };

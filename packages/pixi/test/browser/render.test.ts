@@ -122,37 +122,50 @@ it('draws particles adopted from the ParticleContainer constructor (Pixi never u
   await expectSquaresAt(world, 2.5);
 });
 
-it('draws particles back with their own looks when the count falls and grows again, uploading no static data until it passes the most drawn', async () => {
-  runtime = await motionRuntime(9);
-  await steps(runtime, 1);
-  const pixi = (renderer = new WebGLRenderer());
-  await pixi.init({ width: WIDTH, height: HEIGHT, background: 0x000000, antialias: false, preference: 'webgl' } as never);
+/** Pixi renderers made by the particle tests below, destroyed after each. */
+const renderers: WebGLRenderer[] = [];
+afterEach(() => {
+  for (const r of renderers.splice(0)) r.destroy();
+});
+
+async function webgl(): Promise<WebGLRenderer> {
+  const made = new WebGLRenderer();
+  await made.init({ width: WIDTH, height: HEIGHT, background: 0x000000, antialias: false, preference: 'webgl' } as never);
+  renderers.push(made);
+  return made;
+}
+
+/**
+ * Bound particles whose tint is static data (only position and rotation are dynamic): each entity's own colour,
+ * by its index. `draw` sets the count (or keeps it: null), draws with `pixi`, and returns the colour at each
+ * entity's centre and at the place after the last.
+ */
+function tintedParticles(rt: MotionRuntime) {
   const stage = new Container();
   const world = new Container();
   world.scale.set(SCALE);
   stage.addChild(world);
-  // the tint is static data (only position and rotation are dynamic): each entity's own colour, by its index
   const container = new ParticleContainer({ texture: Texture.WHITE, dynamicProperties: { position: true, rotation: true } });
   world.addChild(container);
-  const tints = [0xff0000, 0x00ff00, 0x0000ff];
-  const binding = bindParticles(runtime, container, { position: 'position', angle: 'angle' }, (i) => ({
+  const binding = bindParticles(rt, container, { position: 'position', angle: 'angle' }, (i) => ({
     texture: Texture.WHITE,
     anchorX: 0.5,
     anchorY: 0.5,
     scaleX: SIDE,
     scaleY: SIDE,
-    tint: tints[i % 3]!,
+    tint: TINTS[i % 3]!,
   }));
   const uploads = vi.spyOn(container, 'update');
   // room for nine entities and the place after them
   const target = RenderTexture.create({ width: 12 * SCALE, height: HEIGHT });
-  /** Makes `count` entities, draws them, and returns the colour at each entity's centre and at the place after the last. */
-  const drawCount = async (count: number): Promise<number[]> => {
-    await runtime!.commands.setCount(count);
-    await steps(runtime!, 1);
-    const frame = runtime!.sample(timeAt(runtime!, 0.5));
+  const draw = async (pixi: WebGLRenderer, count: number | null): Promise<number[]> => {
+    if (count !== null) {
+      await rt.commands.setCount(count);
+      await steps(rt, 1);
+    }
+    const frame = rt.sample(timeAt(rt, 0.5));
     binding.update(frame);
-    expect(container.particleChildren.length).toBe(count);
+    expect(container.particleChildren.length).toBe(frame.count);
     // entity i at x = k + i, y = 2k: moved so that entity i sits at (1 + i, 2) on the target
     const { position } = frame.fields;
     const dx = 1 - position[0]!;
@@ -164,26 +177,58 @@ it('draws particles back with their own looks when the count falls and grows aga
       const o = 4 * (Math.floor((y + dy) * SCALE) * width + Math.floor((x + dx) * SCALE));
       return (pixels[o]! << 16) | (pixels[o + 1]! << 8) | pixels[o + 2]!;
     };
-    const colours = Array.from({ length: count }, (_, i) => colourAt(position[2 * i]!, position[2 * i + 1]!));
-    return [...colours, colourAt(position[0]! + count, position[1]!)];
+    const colours = Array.from({ length: frame.count }, (_, i) => colourAt(position[2 * i]!, position[2 * i + 1]!));
+    return [...colours, colourAt(position[0]! + frame.count, position[1]!)];
   };
-  const expected = (count: number) => [...Array.from({ length: count }, (_, i) => tints[i % 3]!), 0x000000];
-  expect(await drawCount(6)).toEqual(expected(6));
+  return { container, uploads, draw };
+}
+
+const TINTS = [0xff0000, 0x00ff00, 0x0000ff];
+/** The colours `draw` returns for `count` entities drawn in their own tints: theirs, then black. */
+const tinted = (count: number) => [...Array.from({ length: count }, (_, i) => TINTS[i % 3]!), 0x000000];
+
+it('draws particles back with their own looks when the count falls and grows again, uploading no static data until it passes the most drawn', async () => {
+  runtime = await motionRuntime(9);
+  await steps(runtime, 1);
+  const pixi = await webgl();
+  const { uploads, draw } = tintedParticles(runtime);
+  expect(await draw(pixi, 6)).toEqual(tinted(6));
   expect(uploads).toHaveBeenCalledTimes(1);
   // fewer: the first two are drawn, the rest not; nothing to upload (the static data of 0 and 1 is there)
-  expect(await drawCount(2)).toEqual(expected(2));
+  expect(await draw(pixi, 2)).toEqual(tinted(2));
   expect(uploads).toHaveBeenCalledTimes(1);
   // back to six: entities 2 to 5 drawn in their own colours from the static data uploaded for them before
-  expect(await drawCount(6)).toEqual(expected(6));
+  expect(await draw(pixi, 6)).toEqual(tinted(6));
   expect(uploads).toHaveBeenCalledTimes(1);
   // past the most drawn: uploaded again, every colour right (Pixi grows its buffers here, to 9 particles, and
   // would upload the static data itself)
-  expect(await drawCount(8)).toEqual(expected(8));
+  expect(await draw(pixi, 8)).toEqual(tinted(8));
   expect(uploads).toHaveBeenCalledTimes(2);
-  expect(await drawCount(3)).toEqual(expected(3));
-  expect(await drawCount(7)).toEqual(expected(7));
+  expect(await draw(pixi, 3)).toEqual(tinted(3));
+  expect(await draw(pixi, 7)).toEqual(tinted(7));
   expect(uploads).toHaveBeenCalledTimes(2);
   // past it again, within Pixi's buffers: only the binding's upload gives entity 8 its colour
-  expect(await drawCount(9)).toEqual(expected(9));
+  expect(await draw(pixi, 9)).toEqual(tinted(9));
   expect(uploads).toHaveBeenCalledTimes(3);
+});
+
+it('gives a renderer that draws the particles for the first time their static data, from its second frame', async () => {
+  runtime = await motionRuntime(9);
+  await steps(runtime, 1);
+  const { uploads, draw } = tintedParticles(runtime);
+  const first = await webgl();
+  expect(await draw(first, 6)).toEqual(tinted(6));
+  expect(await draw(first, 2)).toEqual(tinted(2));
+  expect(uploads).toHaveBeenCalledTimes(1);
+  // another renderer: its buffers start empty. Its first frame is drawn before the binding can see them; from
+  // the next on, every particle has its look, the count back up included
+  first.destroy();
+  renderers.splice(renderers.indexOf(first), 1);
+  const second = await webgl();
+  await draw(second, 6);
+  expect(await draw(second, null)).toEqual(tinted(6));
+  expect(uploads).toHaveBeenCalledTimes(2);
+  expect(await draw(second, 3)).toEqual(tinted(3));
+  expect(await draw(second, 6)).toEqual(tinted(6));
+  expect(uploads).toHaveBeenCalledTimes(2);
 });
