@@ -69,7 +69,7 @@ export async function waitUntil(page, what, expression, timeout = 15_000) {
  * guard: a loaded machine may take seconds to load an app and its WebAssembly); the caller asserts on what came
  * back.
  */
-export async function screenshotsOfMotion(page, minBytes, timeout = 30_000) {
+export async function screenshotsOfMotion(page, minBytes, timeout = 20_000) {
   let first = await page.screenshot();
   for (const deadline = Date.now() + timeout; first.length <= minBytes && Date.now() < deadline; ) {
     await page.waitForTimeout(100);

@@ -61,7 +61,8 @@ describe('the arena, built and served by vite preview', () => {
       if (window.pressedAt !== undefined) return;
       const newest = window.arena.runtime.sample(Infinity);
       window.pressedAt = newest.tick;
-      window.behindTicks = Math.max(0, Math.ceil((performance.now() - newest.currentTime) / (newest.currentTime - newest.previousTime)));
+      const tickMs = newest.currentTime - newest.previousTime;
+      window.behindTicks = tickMs > 0 ? Math.max(0, Math.floor((performance.now() - newest.currentTime) / tickMs)) : 0;
     })`);
     await page.keyboard.down('ArrowRight');
     try {

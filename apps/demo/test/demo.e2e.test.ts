@@ -173,7 +173,7 @@ describe('the demo, built and served by vite preview', () => {
     }
     expect(clean, `no run without overruns of the frames' own after the slow one:${seen}`).toBe(true);
     expect(await page.locator('[data-card=interval] .legend').textContent()).toMatch(/every refresh again \d+\.\d\d s after it/);
-  });
+  }, 300_000); // up to three runs, each with its own hang guards
 
   it('draws the blue panel in the render worker, on through page jank, and back on the page', async () => {
     await page.locator('#pageJank').selectOption('30');

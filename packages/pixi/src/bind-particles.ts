@@ -127,23 +127,27 @@ export function bindParticles<S extends Schema>(
   // buffer (the list's length) and never shrinks it, and particle i is always pool[i]: a list that falls and
   // grows back draws the static data its particles already have on the GPU. An upload asked for (`update()`
   // sets `_childrenDirty`) is done when a render cleared the flag, with the list as this binding left it.
+  // A renderer that draws the container for the first time makes buffers of its own (`_gpuData`, one per
+  // renderer), which hold only what uploads from then on gave them: a renderer that replaced another (or
+  // buffers Pixi remade after unloading the container) start from nothing uploaded. (Two renderers drawing
+  // one container at once share its one `_childrenDirty`: the first to draw after an upload takes it, a Pixi
+  // limit the binding does not lift.)
   const dirty = (): unknown => (container as { _childrenDirty?: unknown })._childrenDirty;
-  /** Whether this Pixi's container says when an upload is done; if not, every count change uploads. */
-  const tracked = typeof dirty() === 'boolean';
-  /** Particles whose static data the GPU holds: the list's prefix at the longest upload seen done. */
+  const gpuData = (): Record<string, unknown> | undefined => (container as { _gpuData?: Record<string, unknown> })._gpuData;
+  /** Whether this Pixi's container says when an upload is done, and keeps its buffers where they can be seen; if not, every count change uploads. */
+  const tracked = typeof dirty() === 'boolean' && typeof gpuData() === 'object' && gpuData() !== null;
+  /** Particles whose static data the renderer's buffers hold: the list's prefix at the longest upload seen done. */
   let uploaded = 0;
   /** An upload was asked for and not yet seen done. */
   let asked = false;
   /** The list's length as `update` left it: what a render since drew. */
-  let left = 0;
+  let lastCount = 0;
+  /** Whether the container has had buffers: the first ones take the first upload; any after start empty. */
+  let hadBuffers = false;
   const upload = (): void => {
     container.update();
     asked = true;
   };
-  // A renderer that draws the container for the first time makes buffers of its own (`_gpuData`, one per
-  // renderer), which hold only what uploads from then on gave them: a new renderer, or a second one, starts
-  // from nothing uploaded.
-  const gpuData = (): Record<string, unknown> | undefined => (container as { _gpuData?: Record<string, unknown> })._gpuData;
   /** The container's buffers at the last look (reused, so the usual frame allocates nothing). */
   const buffers: unknown[] = [];
   /** Whether the container has buffers it did not have at the last look. */
@@ -183,15 +187,19 @@ export function bindParticles<S extends Schema>(
       const list = container.particleChildren as Particle[];
       const count = frame.count;
       let fresh = false;
-      if (tracked && newBuffers() && !(asked && dirty() === false && buffers.length === 1)) {
-        // new buffers, and not the one renderer's first, which took the upload asked for: upload for them
-        fresh = true;
-        asked = false;
-        uploaded = 0;
+      if (tracked && newBuffers()) {
+        // new buffers: unless they are the container's first and only ones, which took the upload asked for,
+        // they hold nothing known: upload for them
+        if (hadBuffers || !(asked && dirty() === false && buffers.length === 1)) {
+          fresh = true;
+          asked = false;
+          uploaded = 0;
+        }
+        hadBuffers = true;
       }
       if (asked && dirty() === false) {
         asked = false;
-        uploaded = Math.max(uploaded, left);
+        uploaded = Math.max(uploaded, lastCount);
       }
       if (list.length !== count || !adopted) {
         if (!adopted) {
@@ -207,7 +215,7 @@ export function bindParticles<S extends Schema>(
         // within the longest upload have theirs there still
         if (count > uploaded || !tracked || reuploadEachFrame || fresh) upload();
       } else if (reuploadEachFrame || fresh) upload();
-      left = count;
+      lastCount = count;
     },
   };
 }

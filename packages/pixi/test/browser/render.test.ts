@@ -138,7 +138,8 @@ async function webgl(): Promise<WebGLRenderer> {
 /**
  * Bound particles whose tint is static data (only position and rotation are dynamic): each entity's own colour,
  * by its index. `draw` sets the count (or keeps it: null), draws with `pixi`, and returns the colour at each
- * entity's centre and at the place after the last.
+ * entity's centre and at the place after the last; `step` only sets the count and updates the binding (a
+ * frame not rendered).
  */
 function tintedParticles(rt: MotionRuntime) {
   const stage = new Container();
@@ -158,7 +159,7 @@ function tintedParticles(rt: MotionRuntime) {
   const uploads = vi.spyOn(container, 'update');
   // room for nine entities and the place after them
   const target = RenderTexture.create({ width: 12 * SCALE, height: HEIGHT });
-  const draw = async (pixi: WebGLRenderer, count: number | null): Promise<number[]> => {
+  const step = async (count: number | null) => {
     if (count !== null) {
       await rt.commands.setCount(count);
       await steps(rt, 1);
@@ -166,6 +167,10 @@ function tintedParticles(rt: MotionRuntime) {
     const frame = rt.sample(timeAt(rt, 0.5));
     binding.update(frame);
     expect(container.particleChildren.length).toBe(frame.count);
+    return frame;
+  };
+  const draw = async (pixi: WebGLRenderer, count: number | null): Promise<number[]> => {
+    const frame = await step(count);
     // entity i at x = k + i, y = 2k: moved so that entity i sits at (1 + i, 2) on the target
     const { position } = frame.fields;
     const dx = 1 - position[0]!;
@@ -180,7 +185,7 @@ function tintedParticles(rt: MotionRuntime) {
     const colours = Array.from({ length: frame.count }, (_, i) => colourAt(position[2 * i]!, position[2 * i + 1]!));
     return [...colours, colourAt(position[0]! + frame.count, position[1]!)];
   };
-  return { container, uploads, draw };
+  return { container, uploads, step, draw };
 }
 
 const TINTS = [0xff0000, 0x00ff00, 0x0000ff];
@@ -231,4 +236,30 @@ it('gives a renderer that draws the particles for the first time their static da
   expect(await draw(second, 3)).toEqual(tinted(3));
   expect(await draw(second, 6)).toEqual(tinted(6));
   expect(uploads).toHaveBeenCalledTimes(2);
+});
+
+it('counts an upload done only once a render drew it: a count that passed the most drawn in a frame not rendered is uploaded for', async () => {
+  runtime = await motionRuntime(9);
+  await steps(runtime, 1);
+  const pixi = await webgl();
+  const { step, draw } = tintedParticles(runtime);
+  expect(await draw(pixi, 6)).toEqual(tinted(6));
+  expect(await draw(pixi, 8)).toEqual(tinted(8)); // Pixi's buffers grow to 9 particles
+  expect(await draw(pixi, 2)).toEqual(tinted(2));
+  await step(9); // the upload asked for here is never drawn: the next render draws 3
+  expect(await draw(pixi, 3)).toEqual(tinted(3));
+  expect(await draw(pixi, 9)).toEqual(tinted(9));
+});
+
+it('uploads for buffers Pixi made anew (the container unloaded), even with an upload pending', async () => {
+  runtime = await motionRuntime(12);
+  await steps(runtime, 1);
+  const pixi = await webgl();
+  const { container, step, draw } = tintedParticles(runtime);
+  expect(await draw(pixi, 10)).toEqual(tinted(10));
+  expect(await draw(pixi, 2)).toEqual(tinted(2));
+  await step(12); // past the most drawn, not rendered
+  // Pixi's GC unloads a container not drawn for a while (or the app does): its buffers are made anew
+  container.unload();
+  for (const count of [4, 5, 6]) expect(await draw(pixi, count)).toEqual(tinted(count));
 });

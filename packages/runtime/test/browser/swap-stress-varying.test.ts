@@ -116,7 +116,7 @@ async function start(testFault?: TestFault) {
 }
 
 describe('swap stress with a count that changes every tick', () => {
-  it(`${ACQUIRES} contended acquires see each tick's live entities whole, and only its own`, async () => {
+  it(`${ACQUIRES} contended acquires or more see each tick's live entities whole, and only its own`, async () => {
     const rt = await start();
     const v = await hammer(rt, ACQUIRES, false, DISTINCT_TICKS);
     const stats = await rt.stats();

@@ -61,7 +61,7 @@ async function startStress(testFault?: TestFault) {
 }
 
 describe('swap stress across real threads', () => {
-  it(`${ACQUIRES} contended acquires never see a torn or out-of-order slot`, async () => {
+  it(`${ACQUIRES} contended acquires or more never see a torn or out-of-order slot`, async () => {
     const rt = await startStress();
     const verdict = await hammer(rt, ACQUIRES, false, DISTINCT_TICKS);
     const stats = await rt.stats();

@@ -172,8 +172,10 @@ it('keeps pause, commands, stats and resize on the main thread', async () => {
   await runtime.pause();
   const paused = (await runtime.stats()).worker.tick;
   const drawnPaused = (await counters()).drawn;
-  // frames go on while paused (the picture holds still, the loop does not stop)
+  // frames go on while paused (the picture holds still, the loop does not stop); and for 300 ms at least, no tick
+  const pausedAt = performance.now();
   await waitUntil('frames while paused', async () => (await counters()).drawn > drawnPaused + 5);
+  await sleep(Math.max(0, 300 - (performance.now() - pausedAt)));
   expect((await runtime.stats()).worker.status).toBe('paused');
   expect((await runtime.stats()).worker.tick).toBe(paused);
   await runtime.resume();
