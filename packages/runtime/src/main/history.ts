@@ -17,6 +17,11 @@ export interface HistoryEntry<S extends Schema> {
   tick: number;
   time: number;
   count: number;
+  /**
+   * Known to have nothing to snap against the entry before it: no entity marked between the two states and
+   * none spawned (the front slot said so for that very pair), or the same state held again. False when unknown.
+   */
+  snapFree: boolean;
   readonly block: Float32Array;
   readonly fields: FieldViews<S>;
   readonly generation: Uint32Array;
@@ -65,7 +70,7 @@ export class StateHistory<S extends Schema> {
       const buffer = storage ?? new ArrayBuffer(layout.blockBytes);
       const offset = storage === null ? 0 : i * layout.blockBytes;
       const block = new Float32Array(buffer, offset, layout.blockBytes / 4);
-      return { tick: -1, time: 0, count: 0, block, fields: fieldViews<S>(buffer, offset, layout), generation: generationView(buffer, offset, layout) };
+      return { tick: -1, time: 0, count: 0, snapFree: false, block, fields: fieldViews<S>(buffer, offset, layout), generation: generationView(buffer, offset, layout) };
     });
   }
 
@@ -78,8 +83,12 @@ export class StateHistory<S extends Schema> {
     return this.#entries[i]!;
   }
 
-  /** Records a state unless its tick is already here (then see the class comment). Allocates nothing. */
-  record(tick: number, time: number, count: number, block: Float32Array): void {
+  /**
+   * Records a state unless its tick is already here (then see the class comment). `snapFree`: nothing to snap
+   * between tick `after` and this state (a slot's SNAPS 0 and no entity spawned); it holds for the entry only
+   * if the newest one now is tick `after`. Allocates nothing.
+   */
+  record(tick: number, time: number, count: number, block: Float32Array, snapFree = false, after = -1): void {
     const entries = this.#entries;
     const newest = this.#size > 0 ? entries[this.#size - 1]! : null;
     if (newest !== null && tick <= newest.tick) {
@@ -89,13 +98,13 @@ export class StateHistory<S extends Schema> {
         return;
       }
       // held since newest.time: the same state again, at the time the worker has it now
-      this.#push(tick, time, newest.count, newest.block);
+      this.#push(tick, time, newest.count, newest.block, true);
       return;
     }
-    this.#push(tick, time, count, block);
+    this.#push(tick, time, count, block, snapFree && newest !== null && newest.tick === after);
   }
 
-  #push(tick: number, time: number, count: number, block: Float32Array): void {
+  #push(tick: number, time: number, count: number, block: Float32Array, snapFree: boolean): void {
     const entries = this.#entries;
     if (this.#size === entries.length) {
       // full: the oldest entry's storage becomes the newest
@@ -107,6 +116,7 @@ export class StateHistory<S extends Schema> {
     entry.tick = tick;
     entry.time = time;
     entry.count = count;
+    entry.snapFree = snapFree;
     this.#copyLive(block, entry.block, count);
     this.#size++;
   }

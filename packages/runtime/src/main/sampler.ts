@@ -320,7 +320,9 @@ export class Sampler<S extends Schema> {
     if (history !== null) {
       // copies of the two states' live parts, only if new (a memcpy per tick): the slot is ours until release
       history.record(meta[META.PREV_TICK]!, previousTime, meta[META.PREV_COUNT]!, slot.previousBlock);
-      history.record(meta[META.CUR_TICK]!, currentTime, meta[META.COUNT]!, slot.currentBlock);
+      // what the slot says of this pair (the snap pass's own test below) holds for the two entries if adjacent
+      const snapFree = meta[META.SNAPS]! === 0 && meta[META.COUNT]! <= meta[META.PREV_COUNT]!;
+      history.record(meta[META.CUR_TICK]!, currentTime, meta[META.COUNT]!, slot.currentBlock, snapFree, meta[META.PREV_TICK]!);
     }
     out.simSeconds = meta[META.SIM_TIME]! / 1000; // the meta word is simulated ms
     if (this.#delaying) return;
@@ -463,8 +465,8 @@ export class Sampler<S extends Schema> {
       if (place.extrapolated) this.stats.extrapolated++;
       this.#blend(a.fields, b.fields, b.count, place.alpha);
     }
-    // the history keeps no SNAPS count: the pass runs on every such frame
-    out.snapped = this.#snapPass(a.fields, b.fields, a.generation, b.generation, b.count, a.count);
+    // the pass, unless the slot that brought b said nothing was marked or spawned since a (and no snapDistance)
+    out.snapped = b === a || (b.snapFree && this.#snapField === null) ? 0 : this.#snapPass(a.fields, b.fields, a.generation, b.generation, b.count, a.count);
     this.stats.snapped += out.snapped;
     return served;
   }

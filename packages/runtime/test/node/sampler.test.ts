@@ -541,6 +541,25 @@ describe('sampler: render delay', () => {
     expect(sampler.stats.late).toBe(0);
   });
 
+  it('snaps in the delayed view what the slot marked or spawned, and blends where it said nothing changed', () => {
+    const { publish, sample, render, generation } = run(1);
+    publish(100, (i) => 10 + i);
+    sample(100);
+    publish(200, (i) => 20 + i);
+    sample(200);
+    generation[1] = 1; // entity 1 teleports
+    publish(300, (i) => (i === 1 ? 500 : 30 + i), { count: 3, snaps: 1 }); // ... and entity 2 is new
+    sample(300);
+    publish(400, (i) => (i === 1 ? 510 : 40 + i), { count: 3 });
+    sample(400);
+    // a tick behind: 250, between the states at 200 and 300: 0 blends, 1 is where it teleported, 2 as it came
+    expect(sample(350)).toMatchObject({ time: 250, snapped: 2 });
+    expect(values(render.pos, 3)).toEqual([25, 500, 32]);
+    // 350, between 300 and 400, which the slot said nothing was marked or spawned between: all blend
+    expect(sample(450)).toMatchObject({ time: 350, snapped: 0 });
+    expect(values(render.pos, 3)).toEqual([35, 505, 37]);
+  });
+
   it('blends across a tick the main thread never saw, and counts the gap', () => {
     const { publish, sample, render, sampler } = run(1);
     publish(100, () => 10);
