@@ -3,7 +3,8 @@
 // against baselines measured in the same run, and writes docs/benchmarks.json and docs/benchmarks.md.
 //
 //   STEADYFRAME_BENCH_QUICK=1        a short run to try things out (writes nothing unless ..._OUT is set)
-//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi, pixi-port, render)
+//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi, pixi-churn, pixi-port,
+//                                    render)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_JS_FLAGS=' --x' more V8 flags for the browser (experiments, e.g. ' --no-liftoff')
 //   STEADYFRAME_BENCH_RENDER=file    only re-render benchmarks.md beside that benchmarks.json (no measuring)
@@ -23,7 +24,7 @@ import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './chromiu
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
-const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-port', 'render'];
+const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'render'];
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
 const suites = (process.env.STEADYFRAME_BENCH_SUITES ?? ALL_SUITES.join(','))
   .split(',')
@@ -960,6 +961,36 @@ comes later than announced; the runtime's guarantee that no frame is drawn stale
   return text;
 }
 
+function pixiChurnSection(churn) {
+  if (churn === undefined) return '';
+  let text = `## 11. PixiJS, a count that changes
+
+Section 8's scene with a live count that changes every step by up to ${num(100 * churn.churnShare, 0)}% of the sprites (those at the end
+despawn and spawn again: a game's bullets, sparks, enemies coming and going), three ways: **plain** (PixiJS alone:
+each frame the game changes the container's list and calls \`container.update()\`, which is what Pixi's
+\`addParticle\` and \`removeParticles\` do, then moves the live particles), **cpu** (\`bindParticles\`, which uploads
+Pixi's static data only when the count passes the longest list drawn), and **cpu-reupload** (the same, with
+\`container.update()\` on every count change, as \`bindParticles\` did before: the baseline for that change). Each
+design twice, mirrored, windows pooled; columns as in section 8.
+
+`;
+  for (const n of [...new Set(churn.rows.map((r) => r.count))]) {
+    const rows = churn.rows.filter((r) => r.count === n);
+    const plain = rows.find((r) => r.design === 'plain');
+    const rel = (r, key) => (r.design === 'plain' ? '1' : times(ratio(plain?.summary[key].median, r.summary[key].median), 2));
+    text += `### ${entities(n)} sprites\n\n${table(
+      ['design', 'main CPU / frame ms', 'plain ÷ this', 'ticker work / frame ms', 'plain ÷ this', 'fps'],
+      rows.map((r) => [r.design, sp(r.summary.mainCpuPerFrame, 3), rel(r, 'mainCpuPerFrame'), sp(r.summary.workPerFrame, 3), rel(r, 'workPerFrame'), sp(r.summary.fps, 0)]),
+    )}\n\n`;
+    const cpu = rows.find((r) => r.design === 'cpu')?.summary;
+    const again = rows.find((r) => r.design === 'cpu-reupload')?.summary;
+    if (cpu !== undefined && again !== undefined) {
+      text += `cpu-reupload ÷ cpu: ${times(ratio(again.mainCpuPerFrame.median, cpu.mainCpuPerFrame.median), 2)} main CPU a frame, ${times(ratio(again.workPerFrame.median, cpu.workPerFrame.median), 2)} ticker work.\n\n`;
+    }
+  }
+  return text;
+}
+
 function pixiPortSection(port) {
   if (port === undefined) return '';
   return `## 10. A PixiJS example, ported
@@ -1031,6 +1062,7 @@ ${physicsSection(results.physics?.data)}
 ${pixiSection(results.pixi?.data)}
 ${renderSection(results.render?.data)}
 ${pixiPortSection(results['pixi-port']?.data)}
+${pixiChurnSection(results['pixi-churn']?.data)}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The benchmark page: `?suite=frame|transport|motion|timing|lock|publish|physics|pixi|pixi-port|render` runs one suite (`&quick=1` for a short run)
+ * The benchmark page: `?suite=frame|transport|motion|timing|lock|publish|physics|pixi|pixi-churn|pixi-port|render` runs one suite (`&quick=1` for a short run)
  * and leaves its results in `window.__results` (and `window.__done = true`), or `window.__error`.
  * scripts/bench.mjs opens one fresh page per suite and collects them.
  */
@@ -27,6 +27,7 @@ const suites: Record<string, () => Promise<unknown>> = {
     return (await import('./suites/physics-run.ts')).physicsRun(design, Number(params.get('bodies') ?? 1000), quick);
   },
   pixi: async () => (await import('./suites/pixi.ts')).pixi(quick),
+  'pixi-churn': async () => (await import('./suites/pixi.ts')).pixiChurn(quick),
   'pixi-port': async () => (await import('./suites/pixi-port.ts')).pixiPort(quick, params.has('count') ? Number(params.get('count')) : undefined),
 };
 

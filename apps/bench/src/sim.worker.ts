@@ -3,7 +3,7 @@
  * SimConfig first (which world, how many entities, the tick rate, an injected stall); comlink takes over after.
  */
 import { exposeSimulation, type TickInfo } from 'steadyframe/worker';
-import { BenchWorld, busyWait, motionAt, motionSchema, pageClock, schema2d, schema3d, sideViews, stamp, type SideViews, type SimConfig } from './shared/sims.ts';
+import { BenchWorld, busyWait, churnCount, motionAt, motionSchema, pageClock, schema2d, schema3d, sideViews, stamp, type SideViews, type SimConfig } from './shared/sims.ts';
 
 function configure(config: SimConfig): void {
   const now = pageClock(config.anchor);
@@ -58,6 +58,8 @@ function configure(config: SimConfig): void {
       },
       step(world, tick) {
         const start = begin(tick);
+        // entities past the new count despawn; those back in it spawn where they were (and snap: they are new)
+        if (config.churn !== undefined) world.count = churnCount(config.count, config.churn, tick.tick);
         bench.step(world.fields.position, world.fields.angle, world.count, tick.dt);
         end(tick, start);
       },

@@ -28,6 +28,16 @@ export interface SimConfig {
   /** Busy-wait `stallMs` in every `stallEvery`-th tick (an injected worker stall). */
   readonly stallEvery?: number;
   readonly stallMs?: number;
+  /**
+   * 2d: each tick the live count is `count` less up to `churn` (`churnCount`: another number each tick), so
+   * entities at the end despawn and spawn again (a game's bullets, particles, enemies coming and going).
+   */
+  readonly churn?: number;
+}
+
+/** The live count at step `k` of a scene of `count` whose count churns by up to `churn` (0: `count`). */
+export function churnCount(count: number, churn: number, k: number): number {
+  return churn > 0 ? count - ((k * 7919) % (churn + 1)) : count;
 }
 
 /** A clock on the page's `performance.now()` timeline, in either realm. */

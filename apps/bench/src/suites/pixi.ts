@@ -30,12 +30,13 @@
 import { Application, Particle, ParticleContainer, Texture, UPDATE_PRIORITY, type Ticker } from 'pixi.js';
 import { createRuntime, schema2d, type Runtime, type RuntimeStats } from 'steadyframe';
 import { attachToTicker, bindParticles, createInterpolatedSprites, type TickerLoop } from '@steadyframe/pixi';
-import { BenchWorld } from '../shared/sims.ts';
+import { BenchWorld, churnCount } from '../shared/sims.ts';
 import { spread, type Spread } from '../shared/stats.ts';
 import { collectGarbage, cpuMeter, log, sleep } from '../page.ts';
 import { simWorker } from '../workers.ts';
 
-export type PixiDesign = 'plain' | 'cpu' | 'gpu' | 'gpu-still';
+/** `cpu-reupload` (the churn suite's): the cpu design re-uploading Pixi's static data on every count change, as bindParticles did before. */
+export type PixiDesign = 'plain' | 'cpu' | 'gpu' | 'gpu-still' | 'cpu-reupload';
 
 export const PIXI_TICK_RATE = 30;
 
@@ -121,7 +122,7 @@ function place(container: { position: { set(x: number, y: number): void }; scale
 
 const texture = () => Texture.WHITE;
 
-async function plainScene(count: number, firstUpdate: (ms: number) => void): Promise<Scene> {
+async function plainScene(count: number, firstUpdate: (ms: number) => void, churn = 0): Promise<Scene> {
   const app = await application();
   const world = new BenchWorld('2d', count);
   const position = new Float32Array(2 * count);
@@ -142,12 +143,26 @@ async function plainScene(count: number, firstUpdate: (ms: number) => void): Pro
   app.stage.addChild(container);
   const v = world.velocity;
   const spin = world.spin;
+  let step = 0;
+  // every particle, for those that come back (the container's list is the array it was given: it shrinks)
+  const all = particles.slice();
   // what a game on the main thread does each frame: move every particle by its velocity (the same motion the
-  // worker simulates), then Pixi renders
+  // worker simulates), then Pixi renders. With churn, first the live count changes (entities at the end despawn
+  // and spawn): Pixi draws new particles right only after `update()` (what addParticle and removeParticles do)
   const update = (ticker: Ticker) => {
     const dt = ticker.deltaMS / 1000;
-    for (let i = 0; i < count; i++) {
-      const p = particles[i]!;
+    let live = count;
+    if (churn > 0) {
+      live = churnCount(count, churn, ++step);
+      const list = container.particleChildren;
+      if (list.length !== live) {
+        if (list.length > live) list.length = live;
+        else for (let i = list.length; i < live; i++) list.push(all[i]!);
+        container.update();
+      }
+    }
+    for (let i = 0; i < live; i++) {
+      const p = all[i]!;
       p.x += v[2 * i]! * dt;
       p.y += v[2 * i + 1]! * dt;
       p.rotation += spin[i]! * dt;
@@ -165,9 +180,9 @@ async function plainScene(count: number, firstUpdate: (ms: number) => void): Pro
   };
 }
 
-async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) => void, still = false): Promise<Scene> {
+async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) => void, still = false, churn = 0, reupload = false): Promise<Scene> {
   const runtime: Runtime<typeof schema2d> = await createRuntime({
-    worker: simWorker({ kind: '2d', count, tickRate: PIXI_TICK_RATE }),
+    worker: simWorker({ kind: '2d', count, tickRate: PIXI_TICK_RATE, ...(churn > 0 ? { churn } : {}) }),
     schema: schema2d,
     capacity: count,
     visibility: null,
@@ -202,9 +217,13 @@ async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) 
     place(container);
     app.stage.addChild(container);
     const particles = bindParticles(runtime, container, { position: 'position', angle: 'angle' });
+    let drawnCount = -1;
     loop = attachToTicker(app, runtime, (frame) => {
       const t0 = performance.now();
       particles.update(frame);
+      // the baseline: Pixi's static data re-uploaded on every count change, as the binding did before
+      if (reupload && frame.count !== drawnCount) container.update();
+      drawnCount = frame.count;
       if (first) firstUpdate(performance.now() - t0);
       first = false;
     });
@@ -229,12 +248,14 @@ async function oursScene(count: number, gpu: boolean, firstUpdate: (ms: number) 
   };
 }
 
-async function measure(design: PixiDesign, count: number, windows: number, windowMs: number): Promise<PixiRow> {
+async function measure(design: PixiDesign, count: number, windows: number, windowMs: number, churn = 0): Promise<PixiRow> {
   let firstUpdateMs = Number.NaN;
   const onFirst = (ms: number) => {
     firstUpdateMs = ms;
   };
-  const scene = design === 'plain' ? await plainScene(count, onFirst) : await oursScene(count, design !== 'cpu', onFirst, design === 'gpu-still');
+  const gpu = design === 'gpu' || design === 'gpu-still';
+  const scene =
+    design === 'plain' ? await plainScene(count, onFirst, churn) : await oursScene(count, gpu, onFirst, design === 'gpu-still', churn, design === 'cpu-reupload');
   const ticker = scene.app.ticker;
   // the ticker's work per frame: from before its first listener to after its last
   let frames = 0;
@@ -320,6 +341,37 @@ function pool(a: PixiRow, b: PixiRow): PixiRow {
 }
 
 /**
+ * Each design twice at `count`, in mirrored order (plain, cpu, gpu, gpu-still, gpu-still, gpu, cpu, plain), its
+ * windows pooled: a machine that slows down or speeds up over the minutes of a size weighs on every design alike.
+ */
+async function mirrored(designs: readonly PixiDesign[], count: number, windows: number, churn = 0): Promise<PixiRow[]> {
+  const first = new Map<PixiDesign, PixiRow>();
+  const pooled = new Map<PixiDesign, PixiRow>();
+  for (const design of [...designs, ...[...designs].reverse()]) {
+    await collectGarbage();
+    const run = await measure(design, count, windows, 1000, churn);
+    const before = first.get(design);
+    if (before === undefined) {
+      first.set(design, run);
+      continue;
+    }
+    const row = pool(before, run);
+    const s = row.summary;
+    const up = row.windows.map((w) => w.uploads).filter((u) => u !== undefined);
+    const perWindow = up.length === 0 ? '' : `, uploads a window: ${up.map((u) => `${u.fullUploads} full + ${u.swaps} flips (${u.directUploads} direct)`).join('; ')}`;
+    log(
+      `pixi${churn > 0 ? ` (churn ${churn})` : ''} ${design} ${count}: main CPU ${s.mainCpuPerFrame.median.toFixed(3)} ms/frame, ticker work ${s.workPerFrame.median.toFixed(3)} ms/frame, ` +
+        `worker CPU ${s.workerCpuPerFrame.median.toFixed(3)}, all CPU ${s.totalCpuPerFrame.median.toFixed(3)} ms/frame, ${s.fps.median.toFixed(0)} fps, first update ${row.firstUpdateMs.toFixed(1)} ms` +
+        (s.updatePerFrame ? `, update ${s.updatePerFrame.median.toFixed(3)} ms/frame for ${s.uploadMBPerFrame!.median.toFixed(2)} MB` : '') +
+        (s.catchUpPerFrame ? `, catch-up waits ${s.catchUpPerFrame.median.toFixed(3)} ms/frame` : '') +
+        perWindow,
+    );
+    pooled.set(design, row);
+  }
+  return designs.map((design) => pooled.get(design)!);
+}
+
+/**
  * `?suite=pixi&sizes=100000,200000&designs=plain,gpu&windows=8` narrows a run by hand (the bench page, or a
  * profiler driving it); the runner passes none of them.
  */
@@ -330,33 +382,25 @@ export async function pixi(quick: boolean): Promise<{ tickRate: number; rows: Pi
   const designs = (list('designs') ?? ['plain', 'cpu', 'gpu', 'gpu-still']) as PixiDesign[];
   const windows = Number(params.get('windows') ?? (quick ? 2 : 5));
   const rows: PixiRow[] = [];
-  for (const count of sizes) {
-    // each design twice, in mirrored order (plain, cpu, gpu, gpu-still, gpu-still, gpu, cpu, plain), its windows
-    // pooled: a machine that slows down or speeds up over the minutes of a size weighs on every design alike
-    const first = new Map<PixiDesign, PixiRow>();
-    const pooled = new Map<PixiDesign, PixiRow>();
-    for (const design of [...designs, ...[...designs].reverse()]) {
-      await collectGarbage();
-      const run = await measure(design, count, windows, 1000);
-      const before = first.get(design);
-      if (before === undefined) {
-        first.set(design, run);
-        continue;
-      }
-      const row = pool(before, run);
-      const s = row.summary;
-      const up = row.windows.map((w) => w.uploads).filter((u) => u !== undefined);
-      const perWindow = up.length === 0 ? '' : `, uploads a window: ${up.map((u) => `${u.fullUploads} full + ${u.swaps} flips (${u.directUploads} direct)`).join('; ')}`;
-      log(
-        `pixi ${design} ${count}: main CPU ${s.mainCpuPerFrame.median.toFixed(3)} ms/frame, ticker work ${s.workPerFrame.median.toFixed(3)} ms/frame, ` +
-          `worker CPU ${s.workerCpuPerFrame.median.toFixed(3)}, all CPU ${s.totalCpuPerFrame.median.toFixed(3)} ms/frame, ${s.fps.median.toFixed(0)} fps, first update ${row.firstUpdateMs.toFixed(1)} ms` +
-          (s.updatePerFrame ? `, update ${s.updatePerFrame.median.toFixed(3)} ms/frame for ${s.uploadMBPerFrame!.median.toFixed(2)} MB` : '') +
-          (s.catchUpPerFrame ? `, catch-up waits ${s.catchUpPerFrame.median.toFixed(3)} ms/frame` : '') +
-          perWindow,
-      );
-      pooled.set(design, row);
-    }
-    for (const design of designs) rows.push(pooled.get(design)!);
-  }
+  for (const count of sizes) rows.push(...(await mirrored(designs, count, windows)));
   return { tickRate: PIXI_TICK_RATE, rows };
 }
+
+/**
+ * Suite pixi-churn: the same scene at 100k with a count that changes every step, by up to 1% (entities at the end
+ * despawn and spawn again), three ways: **plain** (PixiJS alone: the game changes the list each frame and calls
+ * `container.update()`, as Pixi's addParticle and removeParticles do), **cpu** (bindParticles, which uploads Pixi's
+ * static data only when the count passes the longest list drawn), and **cpu-reupload** (the same, re-uploading on
+ * every count change, as bindParticles did before). `?sizes=&windows=` narrow it by hand.
+ */
+export async function pixiChurn(quick: boolean): Promise<{ tickRate: number; churnShare: number; rows: PixiRow[] }> {
+  const params = new URLSearchParams(location.search);
+  const sizes = params.get('sizes')?.split(',').map(Number) ?? [quick ? 20_000 : 100_000];
+  const windows = Number(params.get('windows') ?? (quick ? 2 : 4));
+  const rows: PixiRow[] = [];
+  for (const count of sizes) rows.push(...(await mirrored(['plain', 'cpu', 'cpu-reupload'], count, windows, Math.round(count * CHURN_SHARE))));
+  return { tickRate: PIXI_TICK_RATE, churnShare: CHURN_SHARE, rows };
+}
+
+/** How much of the scene the churn suite's count moves by, at most, each step. */
+const CHURN_SHARE = 0.01;
