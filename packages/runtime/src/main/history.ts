@@ -18,10 +18,17 @@ export interface HistoryEntry<S extends Schema> {
   time: number;
   count: number;
   /**
-   * Known to have nothing to snap against the entry before it: no entity marked between the two states and
-   * none spawned (the front slot said so for that very pair), or the same state held again. False when unknown.
+   * Known to need no snap pass against the entry before it (but snapDistance's): no entity marked between the
+   * two states and the count not above the fewest any tick between had (the front slot said so for that very
+   * pair), or the same state held again. False when unknown.
    */
   snapFree: boolean;
+  /**
+   * The count the snap pass takes as the entry before's: its count, or fewer where the slot that brought this
+   * one said so (PREV_COUNT: after publishes skipped for a stalled page, the fewest entities any tick between
+   * had; entities past it despawned and came back, and snap).
+   */
+  previousCount: number;
   readonly block: Float32Array;
   readonly fields: FieldViews<S>;
   readonly generation: Uint32Array;
@@ -70,7 +77,7 @@ export class StateHistory<S extends Schema> {
       const buffer = storage ?? new ArrayBuffer(layout.blockBytes);
       const offset = storage === null ? 0 : i * layout.blockBytes;
       const block = new Float32Array(buffer, offset, layout.blockBytes / 4);
-      return { tick: -1, time: 0, count: 0, snapFree: false, block, fields: fieldViews<S>(buffer, offset, layout), generation: generationView(buffer, offset, layout) };
+      return { tick: -1, time: 0, count: 0, snapFree: false, previousCount: 0, block, fields: fieldViews<S>(buffer, offset, layout), generation: generationView(buffer, offset, layout) };
     });
   }
 
@@ -84,11 +91,12 @@ export class StateHistory<S extends Schema> {
   }
 
   /**
-   * Records a state unless its tick is already here (then see the class comment). `snapFree`: nothing to snap
-   * between tick `after` and this state (a slot's SNAPS 0 and no entity spawned); it holds for the entry only
-   * if the newest one now is tick `after`. Allocates nothing.
+   * Records a state unless its tick is already here (then see the class comment). What the slot that brought
+   * it says of the pair from tick `after` (its PREV) to it, which holds for the entry only if the newest one now
+   * is tick `after`: `snapFree`, nothing marked and no count above `afterCount` (SNAPS 0, COUNT <= PREV_COUNT);
+   * `afterCount`, the fewest entities any tick between had (PREV_COUNT). Allocates nothing.
    */
-  record(tick: number, time: number, count: number, block: Float32Array, snapFree = false, after = -1): void {
+  record(tick: number, time: number, count: number, block: Float32Array, snapFree = false, after = -1, afterCount = Number.POSITIVE_INFINITY): void {
     const entries = this.#entries;
     const newest = this.#size > 0 ? entries[this.#size - 1]! : null;
     if (newest !== null && tick <= newest.tick) {
@@ -98,13 +106,15 @@ export class StateHistory<S extends Schema> {
         return;
       }
       // held since newest.time: the same state again, at the time the worker has it now
-      this.#push(tick, time, newest.count, newest.block, true);
+      this.#push(tick, time, newest.count, newest.block, true, newest.count);
       return;
     }
-    this.#push(tick, time, count, block, snapFree && newest !== null && newest.tick === after);
+    const adjacent = newest !== null && newest.tick === after;
+    const newestCount = newest === null ? count : newest.count;
+    this.#push(tick, time, count, block, snapFree && adjacent, adjacent ? Math.min(newestCount, afterCount) : newestCount);
   }
 
-  #push(tick: number, time: number, count: number, block: Float32Array, snapFree: boolean): void {
+  #push(tick: number, time: number, count: number, block: Float32Array, snapFree: boolean, previousCount: number): void {
     const entries = this.#entries;
     if (this.#size === entries.length) {
       // full: the oldest entry's storage becomes the newest
@@ -117,6 +127,7 @@ export class StateHistory<S extends Schema> {
     entry.time = time;
     entry.count = count;
     entry.snapFree = snapFree;
+    entry.previousCount = previousCount;
     this.#copyLive(block, entry.block, count);
     this.#size++;
   }

@@ -322,7 +322,7 @@ export class Sampler<S extends Schema> {
       history.record(meta[META.PREV_TICK]!, previousTime, meta[META.PREV_COUNT]!, slot.previousBlock);
       // what the slot says of this pair (the snap pass's own test below) holds for the two entries if adjacent
       const snapFree = meta[META.SNAPS]! === 0 && meta[META.COUNT]! <= meta[META.PREV_COUNT]!;
-      history.record(meta[META.CUR_TICK]!, currentTime, meta[META.COUNT]!, slot.currentBlock, snapFree, meta[META.PREV_TICK]!);
+      history.record(meta[META.CUR_TICK]!, currentTime, meta[META.COUNT]!, slot.currentBlock, snapFree, meta[META.PREV_TICK]!, meta[META.PREV_COUNT]!);
     }
     out.simSeconds = meta[META.SIM_TIME]! / 1000; // the meta word is simulated ms
     if (this.#delaying) return;
@@ -465,8 +465,12 @@ export class Sampler<S extends Schema> {
       if (place.extrapolated) this.stats.extrapolated++;
       this.#blend(a.fields, b.fields, b.count, place.alpha);
     }
-    // the pass, unless the slot that brought b said nothing was marked or spawned since a (and no snapDistance)
-    out.snapped = b === a || (b.snapFree && this.#snapField === null) ? 0 : this.#snapPass(a.fields, b.fields, a.generation, b.generation, b.count, a.count);
+    // the pass, unless the slot that brought b said nothing was marked or spawned since a (and no snapDistance);
+    // entities past the fewest any tick between had snap (they despawned and came back)
+    out.snapped =
+      b === a || (b.snapFree && this.#snapField === null)
+        ? 0
+        : this.#snapPass(a.fields, b.fields, a.generation, b.generation, b.count, Math.min(a.count, b.previousCount));
     this.stats.snapped += out.snapped;
     return served;
   }

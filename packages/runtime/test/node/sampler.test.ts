@@ -33,9 +33,10 @@ function setup() {
   const publish = (
     time: number,
     pos: (i: number) => number,
-    options: { count?: number; length?: number; snaps?: number; scale?: number; write?: (f: FieldViews<typeof schema>) => void } = {},
+    options: { count?: number; previousCount?: number; length?: number; snaps?: number; scale?: number; write?: (f: FieldViews<typeof schema>) => void } = {},
   ) => {
-    const previousCount = count;
+    // PREV_COUNT: the previous state's count, or fewer (what a publish after skipped ones says: the fewest any tick between had)
+    const previousCount = options.previousCount ?? count;
     count = options.count ?? 2;
     for (let i = 0; i < CAPACITY; i++) {
       fields.pos[i] = pos(i);
@@ -558,6 +559,61 @@ describe('sampler: render delay', () => {
     // 350, between 300 and 400, which the slot said nothing was marked or spawned between: all blend
     expect(sample(450)).toMatchObject({ time: 350, snapped: 0 });
     expect(values(render.pos, 3)).toEqual([35, 505, 37]);
+  });
+
+  /** Frames at 100, 200, 300 and 400 over states with entity i at 10k + i (k the hundreds), but as `at300` says at 300. */
+  function delayedAround(at300: Parameters<ReturnType<typeof setup>['publish']>[2] & { pos?: (i: number) => number; before300?: () => void }, delay = run(1)) {
+    const { publish, sample } = delay;
+    publish(100, (i) => 10 + i, { count: at300.previousCount === undefined ? 2 : 3 });
+    sample(100);
+    publish(200, (i) => 20 + i, { count: at300.previousCount === undefined ? 2 : 3 });
+    sample(200);
+    at300.before300?.();
+    publish(300, at300.pos ?? ((i) => 30 + i), at300);
+    sample(300);
+    publish(400, (i) => (at300.pos ? at300.pos(i) + 10 : 40 + i), { count: at300.count ?? 2 });
+    sample(400);
+    return delay;
+  }
+
+  it('snaps in the delayed view an entity new by the count alone (SNAPS 0)', () => {
+    const s = delayedAround({ count: 3, pos: (i) => (i === 2 ? 900 : 30 + i) });
+    expect(s.sample(350)).toMatchObject({ time: 250, snapped: 1 });
+    expect(values(s.render.pos, 3)).toEqual([25, 26, 900]);
+  });
+
+  it('snaps in the delayed view an entity marked alone (the count unchanged)', () => {
+    const s = run(1);
+    delayedAround({ snaps: 1, pos: (i) => (i === 1 ? 500 : 30 + i), before300: () => (s.generation[1] = 7) }, s);
+    expect(s.sample(350)).toMatchObject({ time: 250, snapped: 1 });
+    expect(values(s.render.pos, 2)).toEqual([25, 500]);
+  });
+
+  it('snaps in the delayed view past snapDistance, in a pair with nothing marked', () => {
+    const s = run(1);
+    s.sampler.configure({ snapDistance: { field: 'pos', distance: 50 } });
+    delayedAround({ pos: (i) => (i === 1 ? 500 : 30 + i) }, s);
+    expect(s.sample(350)).toMatchObject({ time: 250, snapped: 1 });
+    expect(values(s.render.pos, 2)).toEqual([25, 500]);
+  });
+
+  it('snaps in the delayed view what despawned and came back between two states it kept (PREV_COUNT below the count)', () => {
+    // three entities throughout, but the publish at 300 says a tick between had one (publishes skipped for a
+    // stalled page): entities 1 and 2 came back, with nothing marked
+    const s = delayedAround({ count: 3, previousCount: 1, pos: (i) => (i === 0 ? 30 : 700 + i) });
+    expect(s.sample(350)).toMatchObject({ time: 250, snapped: 2 });
+    expect(values(s.render.pos, 3)).toEqual([25, 701, 702]);
+  });
+
+  it("takes what a slot says of a pair for the history only when it holds the pair's older state as the newest", () => {
+    const layout = computeLayout(schema, CAPACITY);
+    const history = new StateHistory<typeof schema>(layout, 6);
+    const block = new Float32Array(layout.blockBytes / 4);
+    history.record(1, 0, 2, block);
+    history.record(3, 200, 2, block, true, 2, 1); // the slot spoke of 2 to 3; the history has 1 to 3
+    expect(history.at(1)).toMatchObject({ snapFree: false, previousCount: 2 });
+    history.record(4, 300, 2, block, true, 3, 1);
+    expect(history.at(2)).toMatchObject({ snapFree: true, previousCount: 1 });
   });
 
   it('blends across a tick the main thread never saw, and counts the gap', () => {
