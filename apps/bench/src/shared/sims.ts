@@ -29,8 +29,9 @@ export interface SimConfig {
   readonly stallEvery?: number;
   readonly stallMs?: number;
   /**
-   * 2d: each tick the live count is `count` less up to `churn` (`churnCount`: another number each tick), so
-   * entities at the end despawn and spawn again (a game's bullets, particles, enemies coming and going).
+   * 2d: each tick the live count is `count` less up to `churn` (`churnCount`: a sawtooth, up by about a tenth
+   * of `churn` a tick for about ten ticks, then down most of it; never above `count`), so entities at the end
+   * despawn and spawn again (a game's bullets, particles, enemies coming and going).
    */
   readonly churn?: number;
 }

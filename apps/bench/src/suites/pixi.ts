@@ -143,17 +143,18 @@ async function plainScene(count: number, firstUpdate: (ms: number) => void, chur
   app.stage.addChild(container);
   const v = world.velocity;
   const spin = world.spin;
-  let step = 0;
   // every particle, for those that come back (the container's list is the array it was given: it shrinks)
   const all = particles.slice();
+  const started = performance.now();
   // what a game on the main thread does each frame: move every particle by its velocity (the same motion the
-  // worker simulates), then Pixi renders. With churn, first the live count changes (entities at the end despawn
-  // and spawn): Pixi draws new particles right only after `update()` (what addParticle and removeParticles do)
+  // worker simulates), then Pixi renders. With churn, first the live count changes as the worker's does, at
+  // the tick rate (entities at the end despawn and spawn), the way a game changes its list through Pixi's
+  // addParticle and removeParticles: they ask for a static upload (`update()`) on every change
   const update = (ticker: Ticker) => {
     const dt = ticker.deltaMS / 1000;
     let live = count;
     if (churn > 0) {
-      live = churnCount(count, churn, ++step);
+      live = churnCount(count, churn, Math.floor(((performance.now() - started) * PIXI_TICK_RATE) / 1000));
       const list = container.particleChildren;
       if (list.length !== live) {
         if (list.length > live) list.length = live;
@@ -341,7 +342,7 @@ function pool(a: PixiRow, b: PixiRow): PixiRow {
 }
 
 /**
- * Each design twice at `count`, in mirrored order (plain, cpu, gpu, gpu-still, gpu-still, gpu, cpu, plain), its
+ * Each design twice at `count`, in mirrored order (the designs, then back: plain, cpu, gpu, gpu, cpu, plain), its
  * windows pooled: a machine that slows down or speeds up over the minutes of a size weighs on every design alike.
  */
 async function mirrored(designs: readonly PixiDesign[], count: number, windows: number, churn = 0): Promise<PixiRow[]> {
