@@ -967,8 +967,8 @@ function pixiChurnSection(churn) {
 
 Section 8's scene with a live count that changes every step by up to ${num(100 * churn.churnShare, 0)}% of the sprites (those at the end
 despawn and spawn again: a game's bullets, sparks, enemies coming and going), three ways: **plain** (PixiJS alone:
-each frame the game changes the container's list and calls \`container.update()\`, which is what Pixi's
-\`addParticle\` and \`removeParticles\` do, then moves the live particles), **cpu** (\`bindParticles\`, which uploads
+the game changes the container's list at the tick rate, as the worker does, and calls \`container.update()\`, which
+is what Pixi's \`addParticle\` and \`removeParticles\` do, then moves the live particles each frame), **cpu** (\`bindParticles\`, which uploads
 Pixi's static data only when the count passes the longest list drawn), and **cpu-reupload** (the same, with
 \`container.update()\` on every count change, as \`bindParticles\` did before: the baseline for that change). Each
 design twice, mirrored, windows pooled; columns as in section 8.

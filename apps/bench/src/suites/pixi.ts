@@ -389,8 +389,8 @@ export async function pixi(quick: boolean): Promise<{ tickRate: number; rows: Pi
 
 /**
  * Suite pixi-churn: the same scene at 100k with a count that changes every step, by up to 1% (entities at the end
- * despawn and spawn again), three ways: **plain** (PixiJS alone: the game changes the list each frame and calls
- * `container.update()`, as Pixi's addParticle and removeParticles do), **cpu** (bindParticles, which uploads Pixi's
+ * despawn and spawn again), three ways: **plain** (PixiJS alone: the game changes the list at the tick rate, as
+ * the worker does, and calls `container.update()`, as Pixi's addParticle and removeParticles do), **cpu** (bindParticles, which uploads Pixi's
  * static data only when the count passes the longest list drawn), and **cpu-reupload** (the same, re-uploading on
  * every count change, as bindParticles did before). `?sizes=&windows=` narrow it by hand.
  */
