@@ -1061,8 +1061,7 @@ ${publishSection(results.publish?.data)}
 ${physicsSection(results.physics?.data)}
 ${pixiSection(results.pixi?.data)}
 ${renderSection(results.render?.data)}
-${pixiPortSection(results['pixi-port']?.data)}
-${pixiChurnSection(results['pixi-churn']?.data)}
+${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 
