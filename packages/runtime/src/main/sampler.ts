@@ -317,18 +317,20 @@ export class Sampler<S extends Schema> {
     const readBefore = read.newestTick;
     read.record(meta[META.PREV_TICK]!, previousTime);
     read.record(meta[META.CUR_TICK]!, currentTime);
+    const count = meta[META.COUNT]!;
+    const previousCount = meta[META.PREV_COUNT]!;
+    // the slot's word on its pair: nothing marked (a teleport, a despawn moving an entity) and nothing new, so
+    // the snap pass has nothing to find but snapDistance's jumps
+    const snapFree = meta[META.SNAPS]! === 0 && count <= previousCount;
     if (history !== null) {
-      // copies of the two states' live parts, only if new (a memcpy per tick): the slot is ours until release
-      history.record(meta[META.PREV_TICK]!, previousTime, meta[META.PREV_COUNT]!, slot.previousBlock);
-      // what the slot says of this pair (the snap pass's own test below) holds for the two entries if adjacent
-      const snapFree = meta[META.SNAPS]! === 0 && meta[META.COUNT]! <= meta[META.PREV_COUNT]!;
-      history.record(meta[META.CUR_TICK]!, currentTime, meta[META.COUNT]!, slot.currentBlock, snapFree, meta[META.PREV_TICK]!, meta[META.PREV_COUNT]!);
+      // copies of the two states' live parts, only if new (a memcpy per tick): the slot is ours until release;
+      // the slot's word holds for the two entries if they are adjacent there
+      history.record(meta[META.PREV_TICK]!, previousTime, previousCount, slot.previousBlock);
+      history.record(meta[META.CUR_TICK]!, currentTime, count, slot.currentBlock, snapFree, meta[META.PREV_TICK]!, previousCount);
     }
     out.simSeconds = meta[META.SIM_TIME]! / 1000; // the meta word is simulated ms
     if (this.#delaying) return;
     this.#lastTime = time; // so a render delay switched on later eases in from here
-    const count = meta[META.COUNT]!;
-    const previousCount = meta[META.PREV_COUNT]!;
     out.time = time;
     out.previousTick = meta[META.PREV_TICK]!;
     out.tick = meta[META.CUR_TICK]!;
@@ -386,7 +388,7 @@ export class Sampler<S extends Schema> {
       this.#extrapolate(place.alpha === 1 ? slot.current : slot.previous, count, place.ahead * this.#scale);
       // entities new this tick, or marked (a despawn moved another entity into the slot, a teleport), have no
       // previous state of their own to extrapolate from: show them as they are
-      if (place.alpha === 0 && (count > previousCount || meta[META.SNAPS]! > 0)) {
+      if (place.alpha === 0 && !snapFree) {
         out.snapped = this.#snapPass(slot.previous, slot.current, slot.previousGeneration, slot.currentGeneration, count, previousCount);
       }
       this.stats.snapped += out.snapped;
@@ -394,7 +396,7 @@ export class Sampler<S extends Schema> {
     }
     if (place.extrapolated) this.stats.extrapolated++;
     this.#blend(slot.previous, slot.current, count, place.alpha);
-    if (meta[META.SNAPS]! > 0 || count > previousCount || this.#snapField !== null) {
+    if (!snapFree || this.#snapField !== null) {
       out.snapped = this.#snapPass(slot.previous, slot.current, slot.previousGeneration, slot.currentGeneration, count, previousCount);
       this.stats.snapped += out.snapped;
     }
