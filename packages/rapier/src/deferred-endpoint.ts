@@ -5,10 +5,10 @@
  * its top level before listening can miss it. Wrapping the worker's scope in this endpoint lets
  * `exposeSimulation` listen at once and see the held messages, in order, once Rapier is ready.
  */
-import type { exposeSimulation } from 'steadyframe/worker';
+import type { ExposeOptions } from 'steadyframe/worker';
 
 /** comlink's Endpoint, as `exposeSimulation` takes it. */
-export type Endpoint = NonNullable<Parameters<typeof exposeSimulation>[1]>;
+export type Endpoint = NonNullable<ExposeOptions['endpoint']>;
 
 type Listener = EventListenerOrEventListenerObject;
 

@@ -6,7 +6,7 @@
  *   worker       RAPIER.init() ├─ held ─┐ init(physics) ─ step: beforeStep, Rapier step(dt), copy pass ─ publish
  *                              └────────┘ (deferEndpoint)
  */
-import { exposeSimulation, type Schema, type SimulationDefinition, type TickInfo, type World } from 'steadyframe/worker';
+import { exposeSimulation, workerEndpoint, type Schema, type SimulationDefinition, type TickInfo, type World } from 'steadyframe/worker';
 import { deferEndpoint, type Endpoint } from './deferred-endpoint.ts';
 import { createPhysics, type Physics, type PhysicsOptions, type Rapier } from './physics.ts';
 
@@ -69,7 +69,7 @@ export function physicsSimulation<S extends Schema, Setup = undefined>(
 export function exposePhysics<S extends Schema, Setup = undefined>(
   rapier: Rapier,
   definition: PhysicsSimulationDefinition<S, Setup>,
-  endpoint: Endpoint = globalThis as unknown as Endpoint,
+  endpoint: Endpoint = workerEndpoint(),
 ): void {
-  exposeSimulation(physicsSimulation(rapier, definition), deferEndpoint(endpoint, rapier.init()));
+  exposeSimulation(physicsSimulation(rapier, definition), { endpoint: deferEndpoint(endpoint, rapier.init()) });
 }

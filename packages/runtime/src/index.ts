@@ -1,5 +1,6 @@
 /**
- * steadyframe: the main-thread side. Pair it with 'steadyframe/worker' in your simulation's module Worker.
+ * steadyframe: the main-thread side. Pair it with 'steadyframe/worker' in your simulation's module Worker
+ * ('steadyframe/node' runs the same module headless in Node; 'steadyframe/adapter' is for renderer bindings).
  *
  * ```ts
  * import { createRuntime } from 'steadyframe';
@@ -13,17 +14,21 @@
  * await runtime.start();
  * ```
  */
-export { createRuntime, ISOLATION_REQUIRED } from './main/runtime.ts';
-export type { ClockSkew, Frame, Runtime, RuntimeEvents, RuntimeOptions, RuntimeStats, StateReader } from './main/runtime.ts';
+export { createRuntime } from './main/runtime.ts';
+export { ISOLATION_REQUIRED } from './hosts/browser-page.ts';
+export type { ClockSkew } from './main/clock-align.ts';
+export type { StateReader } from './main/state-reader.ts';
+export type { Frame, FrameClockStats, Runtime, RuntimeEvents, RuntimeOptions, RuntimeOptionsBase, RuntimeStats, SetupOption } from './contracts/app.ts';
 export { createRenderWorkerRuntime, renderWorkerUnavailable } from './main/render-worker-runtime.ts';
-export type { RenderWorkerRuntime, RenderWorkerRuntimeOptions, RenderWorkerRuntimeStats } from './main/render-worker-runtime.ts';
+export type { RenderWorkerRuntime, RenderWorkerRuntimeOptions, RenderWorkerRuntimeStats } from './contracts/render.ts';
 export type { RenderContext, Renderer, RendererSetup } from './render-worker/renderer.ts';
 export type { InterpolationMode, InterpolationOptions, LatePolicy, SampleStats } from './main/sampler.ts';
-export type { FrameClockStats } from './main/frame-loop.ts';
 export { createFramePacer, FRAME_PACER_DEFAULTS } from './main/frame-pacer.ts';
 export type { FramePacer, FramePacerOptions, PacerChange, PacerChangeReason } from './main/frame-pacer.ts';
-export { documentVisibility, manualVisibility } from './main/visibility.ts';
-export type { VisibilityHook } from './main/visibility.ts';
+export { manualVisibility } from './main/visibility.ts';
+export { documentVisibility } from './hosts/browser-page.ts';
+export type { VisibilityHook, FrameSource, PageHost, WorkerHost, WorkerLink } from './contracts/host.ts';
+export type { PageTransport, PageTransportContext, Transport, WorkerTransport } from './contracts/transport.ts';
 export { DelayedSmoother } from './core/smoother.ts';
 export { allocateInputRing, InputWriter, InputReader } from './core/input-ring.ts';
 export type { InputEvent } from './core/input-ring.ts';
@@ -35,4 +40,4 @@ export { angleField, extrapolateField, interpolateField, lerpField, quaternionFi
 export { alphaAt } from './core/fixed-step.ts';
 export type { BacklogPolicy } from './core/fixed-step.ts';
 export type { FlipStats, ReadLockStats, ReadSlot, StateSource } from './core/slots.ts';
-export type { SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from './core/protocol.ts';
+export type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from './contracts/remote.ts';

@@ -4,14 +4,14 @@
  */
 import RAPIER from '@dimforge/rapier3d-compat';
 import { computeLayout, META, schema3d, schemaSignature } from 'steadyframe';
-import { Simulation, type SimulationHost, type World } from 'steadyframe/worker';
+import { Simulation, type WorkerHost, type World } from 'steadyframe/worker';
 import { physicsSimulation, type Physics, type PhysicsSimulationDefinition } from '@steadyframe/rapier';
 // the runtime's own tests lay views over the buffer this way; no public call does it (the main thread's
 // createRuntime does, with a Worker)
 import { allocateSharedBuffer, createSharedViews } from '../../../runtime/src/core/layout.ts';
 import { SlotReader } from '../../../runtime/src/core/slots.ts';
 
-const host: SimulationHost = {
+const host: WorkerHost = {
   clock: () => () => 1000,
   sleep: () => new Promise(() => {}),
   yieldToEvents: () => Promise.resolve(),
@@ -39,10 +39,10 @@ export async function physicsHarness(capacity: number, definition: Omit<PhysicsS
         definition.init?.(p, w, undefined);
       },
     }),
-    host,
+    { host },
   );
   const buffer = allocateSharedBuffer(computeLayout(schema3d, capacity), 0);
-  sim.attach({ buffer, signature: schemaSignature(schema3d), capacity });
+  sim.attach({ kind: 'shared', buffer, signature: schemaSignature(schema3d), capacity });
   const reader = new SlotReader(createSharedViews(buffer, schema3d, capacity));
   /** The front slot as the main thread would see it, copied out. */
   const published = (): Published => {

@@ -128,7 +128,7 @@ export class SlotReader<S extends Schema> implements StateSource<S> {
    * Until `release`, the slot's blocks and meta are stable. Allocates nothing.
    */
   acquire(): ReadSlot<S> | null {
-    if (!this.takeLock()) return null;
+    if (!this.#takeLock()) return null;
     // stable while we hold the lock: the worker changes STATE_INDEX only under it
     const index = Atomics.load(this.views.i32, I32.STATE_INDEX) === 1 ? 1 : 0;
     copyMeta(this.views.slots[index].metaWords, this.#meta, this.views.layout.capacity);
@@ -143,7 +143,7 @@ export class SlotReader<S extends Schema> implements StateSource<S> {
   release(): void {
     if (!this.#held) return;
     this.#held = false;
-    this.dropLock();
+    this.#dropLock();
   }
 
   /** Publishes so far, mod 2^32 (PUBLISH_SEQ read unsigned): compare two with `(a - b) >>> 0`. */
@@ -151,8 +151,8 @@ export class SlotReader<S extends Schema> implements StateSource<S> {
     return Atomics.load(this.views.i32, I32.PUBLISH_SEQ) >>> 0;
   }
 
-  /** CAS LOCK 0 -> 1 within `maxSpins` attempts; counts the spins, or a miss. (Overridden only by test faults.) */
-  protected takeLock(): boolean {
+  /** CAS LOCK 0 -> 1 within `maxSpins` attempts; counts the spins, or a miss. */
+  #takeLock(): boolean {
     const { i32 } = this.views;
     const stats = this.stats;
     let spins = 0;
@@ -177,7 +177,7 @@ export class SlotReader<S extends Schema> implements StateSource<S> {
    * the lock is ours again (1) and the loop releases it; the worker can take back at most one request per
    * `READER_STALL_MS`, so this loops at most a few times.
    */
-  protected dropLock(): void {
+  #dropLock(): void {
     const { i32 } = this.views;
     for (;;) {
       // release: the worker may now flip STATE_INDEX and reuse the slot we read
@@ -206,7 +206,8 @@ export interface PublishMeta {
   snaps: number;
 }
 
-function writeMeta(f64: Float64Array, m: number, meta: PublishMeta): void {
+/** Stamps `meta` on the slot whose meta words start at `m` (outside the lock: the slot is the back one). */
+export function writeMeta(f64: Float64Array, m: number, meta: PublishMeta): void {
   f64[m + META.PREV_TICK] = meta.previousTick;
   f64[m + META.CUR_TICK] = meta.currentTick;
   f64[m + META.PREV_TIME] = meta.previousTime;
@@ -228,8 +229,27 @@ export const READER_STALL_MS = 500;
 /** After a stall, how long each later publish waits for the page to let go before it is skipped too, ms. */
 const STALLED_WAIT_MS = 1;
 
+/**
+ * The worker's side of the slots, as the simulation uses it (`WorkerTransport.writer` makes it). `SlotWriter` is
+ * the one implementation the library has; the test-only entry's broken disciplines are others.
+ */
+export interface StateWriter<S extends Schema> {
+  readonly views: SharedViews<S>;
+  readonly stats: FlipStats;
+  /** The slot readers read now. */
+  readonly front: 0 | 1;
+  /** Publishes the world as the new current state; false when the page held the lock too long (nothing published). */
+  publish(meta: PublishMeta): boolean;
+  /** The first publish, at attach, before the page reads: the world in every block of both slots. */
+  publishInitial(meta: PublishMeta): void;
+  /** Re-times the front slot's two states under the lock; false on a reader stall (nothing changed). */
+  restamp(previousTime: number, currentTime: number): boolean;
+  /** The front slot's meta word, as this writer last wrote it. */
+  frontMeta(word: (typeof META)[keyof typeof META]): number;
+}
+
 /** The worker's side: copies a tick into the back slot, then flips. The only writer of slots and STATE_INDEX. */
-export class SlotWriter<S extends Schema> {
+export class SlotWriter<S extends Schema> implements StateWriter<S> {
   readonly stats: FlipStats = { publishes: 0, flipWaits: 0, flipWaitMs: 0, readerStalls: 0 };
   #front: 0 | 1;
   /** A publish was skipped (reader stall): the next one's previous state is the front slot's current. */
@@ -276,8 +296,8 @@ export class SlotWriter<S extends Schema> {
    */
   publish(meta: PublishMeta): boolean {
     const back = this.#front === 0 ? 1 : 0;
-    this.writeSlot(back, meta);
-    return this.flip(back);
+    this.#writeSlot(back, meta);
+    return this.#flip(back);
   }
 
   /**
@@ -290,7 +310,7 @@ export class SlotWriter<S extends Schema> {
     // the whole capacity, once: every block starts as a full copy of the world
     this.#copy().initial();
     for (const slot of [0, 1] as const) writeMeta(f64, this.views.slots[slot].meta, meta);
-    this.flip(this.#front);
+    this.#flip(this.#front);
   }
 
   /**
@@ -300,11 +320,11 @@ export class SlotWriter<S extends Schema> {
   restamp(previousTime: number, currentTime: number): boolean {
     const { f64 } = this.views;
     const m = this.views.slots[this.#front].meta;
-    if (!this.lock()) return false;
+    if (!this.#lock()) return false;
     f64[m + META.PREV_TIME] = previousTime;
     f64[m + META.CUR_TIME] = currentTime;
     // release: the reader's next acquire sees the new times
-    this.unlock();
+    this.#unlock();
     return true;
   }
 
@@ -314,7 +334,7 @@ export class SlotWriter<S extends Schema> {
   }
 
   /** Writes slot `slot`: its previous state is the front slot's current one. Outside the lock. */
-  protected writeSlot(slot: 0 | 1, meta: PublishMeta): void {
+  #writeSlot(slot: 0 | 1, meta: PublishMeta): void {
     const { f64 } = this.views;
     const front = this.#front;
     const m = this.views.slots[slot].meta;
@@ -339,9 +359,9 @@ export class SlotWriter<S extends Schema> {
   }
 
   /** Makes slot `next` the front slot, under the lock. False (nothing changed) on a reader stall. */
-  protected flip(next: 0 | 1): boolean {
+  #flip(next: 0 | 1): boolean {
     const { i32 } = this.views;
-    if (!this.lock()) {
+    if (!this.#lock()) {
       // what the skipped slot carried carries over to the next publish (see writeSlot)
       const m = this.views.slots[next].meta;
       const { f64 } = this.views;
@@ -354,7 +374,7 @@ export class SlotWriter<S extends Schema> {
     Atomics.store(i32, I32.STATE_INDEX, next);
     Atomics.add(i32, I32.PUBLISH_SEQ, 1);
     // release: the reader's next acquire sees the new STATE_INDEX and everything written before it
-    this.unlock();
+    this.#unlock();
     this.#front = next;
     this.#skipped = false;
     this.#skippedSnaps = 0;
@@ -363,8 +383,8 @@ export class SlotWriter<S extends Schema> {
     return true;
   }
 
-  /** Stores LOCK 0: the release of everything written under the lock. (Overridden only by test faults.) */
-  protected unlock(): void {
+  /** Stores LOCK 0: the release of everything written under the lock. */
+  #unlock(): void {
     Atomics.store(this.views.i32, I32.LOCK, LOCK.FREE);
   }
 
@@ -376,7 +396,7 @@ export class SlotWriter<S extends Schema> {
    * gets the lock, later calls wait STALLED_WAIT_MS instead (`#stalled`): one stall blocks the worker for
    * `stallMs` once, not per tick.
    */
-  protected lock(): boolean {
+  #lock(): boolean {
     const { i32 } = this.views;
     // after a stall, until the lock is ours again, the same request and hand-over but a deadline of
     // STALLED_WAIT_MS: a page that let go hands the lock over at once; one that still holds it costs each tick

@@ -1,7 +1,7 @@
 /** Clock alignment at set-up: the worker's shared clock measured against the page's, and corrected. */
 import type { Remote } from 'comlink';
 import type { Clock } from '../core/clock.ts';
-import type { SimulationRemote } from '../core/protocol.ts';
+import type { SimulationRemote } from '../contracts/remote.ts';
 
 /** How far the worker's clock was from the page's, and how sure we are of it. */
 export interface ClockSkew {

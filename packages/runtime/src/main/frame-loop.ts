@@ -1,67 +1,48 @@
 /**
- * The frame loop: once per animation frame, pace (present on this refresh?), sample the front pair into the
- * render buffer, tell the worker when the next frame is due, and let the watchdog look at the header words.
+ * The frame loop: once per frame, pace (present on this refresh?), sample the front pair into the render
+ * buffer, tell the worker when the next frame is due, and let the watchdog look at the header words.
  *
  * ```text
- *  rAF(ts) ─▶ pacer: render now? ─yes─▶ acquire ─ sampler.read ─ release ─ sampler.finish ─▶ draw(frame)
- *                  │                                                                         │ (cost until
- *                  └──────────── expectFrame(pacer.nextRenderTime) ◀── end of the task ◀─────┘  the task ends)
+ *  frame(ts) ─▶ time (frame-time.ts) ─▶ pacer: render now? ─yes─▶ catch-up ─ acquire ─ sample ─ release ─▶ draw
+ *                                              │                                                           │ (cost until
+ *                                              └──────── expectFrame(pacer.nextRenderTime) ◀── end of task ◀┘  the task ends)
  * ```
  *
  * A frame that the worker sleeps short of (rAF brought it a refresh or more after the time announced, after a
- * stall) first rings the worker with its own time and spins until the worker's states reach it, bounded
- * (core/frame-catch-up.ts), before it samples or, for `pace()`, before the game reads the slot itself.
+ * stall) first rings the worker with its own time and waits until the worker's states reach it, bounded
+ * (catch-up-wait.ts), before it samples or, for `pace()`, before the game reads the slot itself. Frames come
+ * from the game (`frame`, `pace`, `frameAt`) or from the runtime's own loop on the host's animation frames
+ * (`startFrames`, with a `draw`). When no frame has looked at the worker for a while (a game that draws nothing
+ * yet, a paused loop, Node), a timer of the host's does, so faults, silence and overloads are always reported.
  */
+import type { Frame, FrameClockStats, RuntimeStats } from '../contracts/app.ts';
+import type { FrameSource, PageHost } from '../contracts/host.ts';
+import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
-import { CATCH_UP_BACKOFF_MS, CATCH_UP_GIVE_UP, CATCH_UP_WAIT_MS, needsCatchUp } from '../core/frame-catch-up.ts';
-import { FRAME_HOLD_MS } from '../core/fixed-step.ts';
-import { fieldViews, I32, META, STATUS, type Layout } from '../core/layout.ts';
-import type { FieldViews, Schema } from '../core/schema.ts';
-import type { BlendKernels } from '../core/simd-kernel.ts';
-import { animationFrameTime, frameTimeFor } from './frame-time.ts';
+import { fieldViews, type Layout } from '../core/layout.ts';
+import type { Schema } from '../core/schema.ts';
+import { CatchUpWait } from './catch-up-wait.ts';
 import { createFramePacer, type FramePacer, type FramePacerOptions, type PacerChange } from './frame-pacer.ts';
-import type { Frame, RuntimeStats } from './runtime.ts';
+import { frameTimeFor } from './frame-time.ts';
 import { Sampler, type InterpolationOptions, type SampleResult } from './sampler.ts';
-import type { MainTransport } from './transport.ts';
 import type { Watchdog } from './watchdog.ts';
 
 type MutableFrame<S extends Schema> = { -readonly [K in keyof Frame<S>]: Frame<S>[K] } & SampleResult;
 
-/** How rendered frames' times met what the worker was told (`stats().frameClock`). */
-export interface FrameClockStats {
-  /**
-   * Rendered frames drawn more than 1 ms away from the time announced to the worker for them (NEXT_FRAME):
-   * rAF brought them a refresh or more later (after a stall), or the game passed another time.
-   */
-  unannounced: number;
-  /** The farthest of them, ms (positive: later than announced). */
-  maxOffsetMs: number;
-  /** Frames that found the worker asleep short of their time, rang it and spun until its states reached them. */
-  waits: number;
-  /** Ms spent in those spins, in all and at most once. */
-  waitMs: number;
-  maxWaitMs: number;
-  /** Spins that gave up after CATCH_UP_WAIT_MS: those frames were drawn late (three in a row: no waits for a second). */
-  timeouts: number;
-  /**
-   * Frame times announced to the worker (NEXT_FRAME), and those that rang its doorbell (Atomics.notify: the
-   * frame was past what the sleeping worker's states reach, core/doorbell.ts). A ring is a futex wake-up, tens
-   * of µs of this thread; with 30 Hz ticks and 60 Hz frames, about every other frame rings.
-   */
-  announced: number;
-  rings: number;
-  /** Frames short of the worker's states drawn without a wait, late, in such a second. */
-  unwaited: number;
-  /**
-   * Frames short of the worker's states whose callback came more than FRAME_HOLD_MS (50 ms) after their time:
-   * the worker no longer holds for such a frame (it follows the wall clock), so it is drawn without a wait,
-   * usually late.
-   */
-  unheld: number;
-}
+/** How often, at most, the watch looks at the worker when no frame did, ms of the host's clock. */
+export const IDLE_WATCH_MS = 250;
 
-/** A frame this far from its announced time counts as unannounced, ms (float rounding and clock steps aside). */
-const ANNOUNCED_SLACK_MS = 1;
+/** What a frame loop is built from (the composition root hands it over). */
+export interface FrameLoopParts<S extends Schema> {
+  readonly schema: S;
+  readonly layout: Layout;
+  readonly transport: PageTransport<S>;
+  readonly watchdog: Watchdog;
+  readonly now: Clock;
+  /** The host's animation frames, or null where the app makes its own frames. */
+  readonly frames: FrameSource | null;
+  readonly host: Pick<PageHost, 'waitFor' | 'every'>;
+}
 
 export interface FrameLoopOptions<S extends Schema> {
   readonly draw: ((frame: Frame<S>) => void) | undefined;
@@ -74,24 +55,26 @@ export class FrameLoop<S extends Schema> {
   readonly frame: MutableFrame<S>;
   readonly sampler: Sampler<S>;
   readonly pacer: FramePacer;
-  readonly #transport: MainTransport<S>;
+  readonly #transport: PageTransport<S>;
   readonly #watchdog: Watchdog;
   readonly #now: Clock;
+  readonly #frames: FrameSource | null;
+  readonly #catchUp: CatchUpWait<S>;
   readonly #draw: ((frame: Frame<S>) => void) | undefined;
   /** When the frame being drawn began, for its cost; NaN when no frame is being drawn. */
   #frameStart = Number.NaN;
   /** The next frame time last published to the worker. */
   #expected = Number.NaN;
   #rafHandle = 0;
-  /** The animation frame the newest frame was drawn at (frame-time.ts). */
-  #animationTime = Number.NEGATIVE_INFINITY;
-  /** The time of the newest frame paced (`runtime.frameTime`); NaN before the first. */
+  /** The animation frame whose first frame was drawn (the next call in it is not its first). */
+  #animationUsed = Number.NaN;
+  /** The time of the frame `frameAt` drew last, for the default `next` (NaN before the first). */
+  #lastAt = Number.NaN;
+  /** When a frame (or the idle watch) last let the watchdog look, on the host's clock. */
+  #checkedAt = Number.NEGATIVE_INFINITY;
+  #stopIdleWatch: () => void = () => {};
+  /** The time of the newest frame (`runtime.frameTime`); NaN before the first. Never goes back. */
   time = Number.NaN;
-  readonly clockStats: FrameClockStats = { unannounced: 0, maxOffsetMs: 0, waits: 0, waitMs: 0, maxWaitMs: 0, timeouts: 0, unwaited: 0, unheld: 0, announced: 0, rings: 0 };
-  /** No catch-up waits before this time (after CATCH_UP_GIVE_UP in a row gave up). */
-  #waitAgainAt = Number.NEGATIVE_INFINITY;
-  /** Catch-up waits in a row that gave up. */
-  #timeoutsInRow = 0;
   /**
    * The page is hidden (the runtime's visibility hook): a worker with `whenHidden: 'pause'` makes no states then,
    * so a frame made anyway (a game's own timer loop) does not wait for it.
@@ -108,31 +91,24 @@ export class FrameLoop<S extends Schema> {
   };
   readonly #onAnimationFrame = (timestamp: number): void => {
     // schedule first, so a throwing draw does not end the loop
-    this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
-    // a rAF timestamp is on this thread's performance.now() timeline, which is the shared clock here
-    const frame = this.frameAt(timestamp);
-    if (frame !== null) this.#draw!(frame);
+    this.#rafHandle = this.#frames!.request(this.#onAnimationFrame);
+    if (this.animationFrame(timestamp, true)) this.#draw!(this.frame);
   };
 
-  constructor(
-    schema: S,
-    layout: Layout,
-    transport: MainTransport<S>,
-    simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null,
-    watchdog: Watchdog,
-    now: Clock,
-    options: FrameLoopOptions<S>,
-  ) {
-    this.#transport = transport;
-    this.#watchdog = watchdog;
-    this.#now = now;
+  constructor(parts: FrameLoopParts<S>, options: FrameLoopOptions<S>) {
+    this.#transport = parts.transport;
+    this.#watchdog = parts.watchdog;
+    this.#now = parts.now;
+    this.#frames = parts.frames;
     this.#draw = options.draw;
+    this.#catchUp = new CatchUpWait(parts.transport, parts.now, parts.host.waitFor, (time) => this.expectFrame(time));
     // the render buffer: plain memory either way (the game hands it to APIs, and some refuse views of shared
-    // memory: ImageData, TextDecoder; WebGL in Chromium 156 takes them); in the kernels' render memory
-    // where they have one, so they blend straight into it
+    // memory: ImageData, TextDecoder); in the kernels' render memory where they have one, so they blend
+    // straight into it
+    const simd = parts.transport.simd;
     const renderMemory = simd?.kernels.renderMemory ?? null;
-    const render = fieldViews<S>(renderMemory === null ? new ArrayBuffer(layout.blockBytes) : (renderMemory.buffer as ArrayBuffer), 0, layout);
-    this.sampler = new Sampler(schema, layout, render, simd);
+    const render = fieldViews<S>(renderMemory === null ? new ArrayBuffer(parts.layout.blockBytes) : (renderMemory.buffer as ArrayBuffer), 0, parts.layout);
+    this.sampler = new Sampler(parts.schema, parts.layout, render, simd);
     this.pacer = createFramePacer({ ...options.pacing, onChange: options.onInterval });
     if (options.interpolation !== undefined) this.sampler.configure(options.interpolation);
     this.frame = {
@@ -151,6 +127,16 @@ export class FrameLoop<S extends Schema> {
       fresh: false,
       index: 0,
     };
+    // no frame for a while: look at the worker anyway (a fault, silence, an overload are reported regardless)
+    this.#stopIdleWatch = parts.host.every(IDLE_WATCH_MS, () => {
+      const now = this.#now();
+      if (now - this.#checkedAt >= IDLE_WATCH_MS) this.#check(now);
+    });
+  }
+
+  /** How rendered frames' times met what the worker was told. */
+  get clockStats(): FrameClockStats {
+    return this.#catchUp.stats;
   }
 
   /** Samples the world at `time` into the render buffer; `fresh` false (the last good frame) if the lock stayed busy. */
@@ -180,125 +166,97 @@ export class FrameLoop<S extends Schema> {
   /** Announces the next frame's time to the worker (ringing its doorbell if it needs to know). */
   expectFrame(time: number): void {
     this.#expected = time;
-    this.clockStats.announced++;
-    if (this.#transport.expectFrame(time)) this.clockStats.rings++;
-  }
-
-  /** The time a frame is drawn at for the timestamp the game gave (NaN: none): see frame-time.ts. */
-  frameTime(timestamp: number): number {
-    const animationTime = animationFrameTime();
-    const time = frameTimeFor(timestamp, animationTime, this.#animationTime, this.#now());
-    if (animationTime !== null && time === animationTime) this.#animationTime = animationTime;
-    return time;
+    const stats = this.#catchUp.stats;
+    stats.announced++;
+    if (this.#transport.expectFrame(time)) stats.rings++;
   }
 
   /** `runtime.frame`: the frame, or null on a refresh the render interval skips. */
-  frameAt(timestamp: number): Frame<S> | null {
-    return this.paced(timestamp, true) ? this.frame : null;
+  gameFrame(timestamp: number): Frame<S> | null {
+    return this.#paced(this.#frameTime(timestamp), true) ? this.frame : null;
+  }
+
+  /** `runtime.pace`: whether to draw on this refresh (the game reads the states itself). */
+  gamePace(timestamp: number): boolean {
+    return this.#paced(this.#frameTime(timestamp), false);
+  }
+
+  /**
+   * A frame of a loop of the runtime's own (its `draw` loop, the render worker's) at the animation frame's time:
+   * paces, samples if `sample`; returns whether to draw.
+   */
+  animationFrame(time: number, sample: boolean): boolean {
+    // the animation frame's first frame is this one: a game's frame() inside the draw is a second
+    this.#animationUsed = time;
+    return this.#paced(this.#clamp(time), sample);
+  }
+
+  /** `runtime.frameAt`: exactly at `time` (or the previous frame's, if later), unpaced; announces `next`. */
+  frameAt(time: number, next: number): Frame<S> {
+    this.#endFrame();
+    const at = this.#clamp(time);
+    const gap = at - this.#lastAt;
+    this.#lastAt = at;
+    this.time = at;
+    this.#catchUp.run(at, this.#expected, this.hidden || this.#watchdog.unresponsive);
+    this.sample(at);
+    this.expectFrame(Number.isNaN(next) ? at + (gap > 0 ? gap : this.pacer.interval) : next);
+    this.#check(this.#now());
+    return this.frame;
+  }
+
+  /** Starts calling `draw` on every animation frame (if there is a draw, frames, and the loop is not running). */
+  startFrames(): void {
+    if (this.#draw !== undefined && this.#frames !== null && this.#rafHandle === 0) this.#rafHandle = this.#frames.request(this.#onAnimationFrame);
+  }
+
+  stopFrames(): void {
+    if (this.#rafHandle !== 0) this.#frames?.cancel(this.#rafHandle);
+    this.#rafHandle = 0;
+  }
+
+  /** Stops the frames and the idle watch: the runtime is disposed. */
+  close(): void {
+    this.stopFrames();
+    this.#stopIdleWatch();
+  }
+
+  /** The time a frame is drawn at for the timestamp the game gave (NaN: none): see frame-time.ts. */
+  #frameTime(timestamp: number): number {
+    const current = this.#frames?.current() ?? null;
+    // the first frame of an animation frame takes its time; later ones in it do not
+    const animation = current !== null && current !== this.#animationUsed ? current : null;
+    if (animation !== null) this.#animationUsed = animation;
+    return frameTimeFor(timestamp, animation, this.#now(), this.time);
+  }
+
+  /** Never earlier than the frame before. */
+  #clamp(time: number): number {
+    return time < this.time ? this.time : time;
   }
 
   /** Paces, samples if `sample` (and it is a refresh to render), publishes the next frame time, checks the worker. */
-  paced(timestamp: number, sample: boolean): boolean {
+  #paced(time: number, sample: boolean): boolean {
     this.#endFrame(); // a frame whose task never ended (a throwing draw) still reports its cost
-    this.time = timestamp;
-    const render = this.pacer.onAnimationFrame(timestamp);
+    this.time = time;
+    const render = this.pacer.onAnimationFrame(time);
     if (render) {
-      this.#catchUp(timestamp);
+      this.#catchUp.run(time, this.#expected, this.hidden || this.#watchdog.unresponsive);
       // the frame's cost starts after the catch-up: a wait for the worker is not what the pacer sizes frames for
       this.#frameStart = this.#now();
-      if (sample) this.sample(timestamp);
+      if (sample) this.sample(time);
       // the cost runs until this task ends: the caller's draw included
       queueMicrotask(this.#endFrame);
     }
     // after the lock is released: the worker can now simulate up to the next frame while this one is drawn
     this.#expectFrameIfMoved();
-    this.#watchdog.check(this.#now());
+    this.#check(this.#now());
     return render;
   }
 
-  /** Starts calling `draw` on every animation frame (if there is a draw and the loop is not running). */
-  startFrames(): void {
-    if (this.#draw !== undefined && this.#rafHandle === 0) this.#rafHandle = requestAnimationFrame(this.#onAnimationFrame);
-  }
-
-  stopFrames(): void {
-    if (this.#rafHandle !== 0) cancelAnimationFrame(this.#rafHandle);
-    this.#rafHandle = 0;
-  }
-
-  /**
-   * A rendered frame at `time`: counts how far it is from the time announced for it, and if the worker sleeps
-   * short of it (core/frame-catch-up.ts), rings the worker with `time` and spins until its states reach it
-   * (COVERED at or past `time`: the worker published them and went back to sleep) or CATCH_UP_WAIT_MS pass.
-   * Allocates nothing; on the message transport (no COVERED) it only counts.
-   */
-  #catchUp(time: number): void {
-    const stats = this.clockStats;
-    const offset = time - this.#expected;
-    if (offset > ANNOUNCED_SLACK_MS || offset < -ANNOUNCED_SLACK_MS) {
-      stats.unannounced++;
-      if (Math.abs(offset) > Math.abs(stats.maxOffsetMs)) stats.maxOffsetMs = offset;
-    }
-    const covered = this.#transport.covered;
-    if (covered === undefined || this.hidden || this.#watchdog.unresponsive) return;
-    const start = this.#now();
-    const reach = covered();
-    if (!needsCatchUp(time, start, reach)) {
-      if (!(reach >= time) && start - time > FRAME_HOLD_MS) stats.unheld++;
-      return;
-    }
-    // only a running worker makes states (a paused, stopped or faulted one holds its tick on purpose)
-    if (Atomics.load(this.#transport.header, I32.STATUS) !== STATUS.RUNNING) return;
-    const source = this.#transport.source;
-    let published = source.publishCount();
-    // an awake worker may be past the frame already
-    if (this.#frontReaches(time)) return;
-    if (start < this.#waitAgainAt) {
-      stats.unwaited++; // drawn late: waits are off after several gave up; the ring still serves later frames
-      this.expectFrame(time);
-      return;
-    }
-    // rings it (the frame is past what it covers): it targets `time`, overdue, so it holds there, not past it
-    this.expectFrame(time);
-    const until = start + CATCH_UP_WAIT_MS;
-    let now = start;
-    let reached = false;
-    // COVERED is stored (Atomics) after the publish's flip: once it reaches `time`, the sample's acquire sees the
-    // states; a worker that publishes but does not go back to sleep is seen through the front slot itself
-    while (!(reached = covered() >= time)) {
-      const count = source.publishCount();
-      if (count !== published) {
-        published = count;
-        if ((reached = this.#frontReaches(time))) break;
-      }
-      if ((now = this.#now()) >= until) break;
-    }
-    // once more after the deadline: this thread may have been preempted through it while the worker went on
-    if (!reached) reached = covered() >= time || this.#frontReaches(time);
-    now = this.#now();
-    const waited = now - start;
-    stats.waits++;
-    stats.waitMs += waited;
-    if (waited > stats.maxWaitMs) stats.maxWaitMs = waited;
-    if (reached) {
-      this.#timeoutsInRow = 0;
-    } else {
-      stats.timeouts++;
-      if (++this.#timeoutsInRow >= CATCH_UP_GIVE_UP) {
-        this.#timeoutsInRow = 0;
-        this.#waitAgainAt = now + CATCH_UP_BACKOFF_MS;
-      }
-    }
-  }
-
-  /** Whether the front slot's newest state is at or past `time` (a look under the lock). */
-  #frontReaches(time: number): boolean {
-    const source = this.#transport.source;
-    const slot = source.acquire();
-    if (slot === null) return false;
-    const current = slot.metaWords[META.CUR_TIME]!;
-    source.release();
-    return current >= time;
+  #check(now: number): void {
+    this.#checkedAt = now;
+    this.#watchdog.check(now);
   }
 
   #expectFrameIfMoved(): void {

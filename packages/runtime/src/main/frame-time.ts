@@ -1,32 +1,33 @@
 /**
- * The time a frame is drawn at, whatever timestamp the game passes to `runtime.frame()` / `runtime.pace()`.
+ * The time a frame is drawn at, whatever timestamp the game passes to `runtime.frame()` / `runtime.pace()`: a
+ * pure rule over what the page host knows (ARCHITECTURE.md, "The frame clock").
  *
- * Inside a `requestAnimationFrame` callback, `document.timeline.currentTime` is the animation frame's own
- * timestamp (the one rAF passes; verified in Chromium by test/browser/frame-clock.test.ts), updated once per
- * animation frame before the callbacks. It is the time the pacer announced to the worker for this refresh, so
- * the worker simulated just past it. A time read later in the callback (`performance.now()`, after a stall
- * before it) falls past those states: drawn from them, the frame is stale. So the first frame of each
- * animation frame is drawn at that frame's time when the game passes none or one at or after it:
+ * Inside an animation frame's callbacks the host knows the frame's time for sure (its own frame hooks). That is
+ * the time the pacer announced to the worker for this refresh, so the worker simulated just past it; a time read
+ * later in the callback (`performance.now()` after a stall before it) falls past those states, and a frame drawn
+ * at it would be stale. So the first frame of each animation frame is drawn at that frame's time when the game
+ * passes none, or one at or after it and not in the future:
  *
  * ```text
- *  animation frame begins (timeline = T)      callback: stall ...... frame(performance.now() = T + 30)
- *      worker simulated to just past T ─────────────────────────────▶ drawn at T: the states around T are there
+ *  animation frame begins (T)      callback: stall ...... frame(performance.now() = T + 30)
+ *      worker simulated to just past T ──────────────────▶ drawn at T: the states around T are there
  * ```
  *
- * Otherwise (no document, as in a worker; the same animation frame again; a timestamp before it) the
- * timestamp as given, or now when there is none.
+ * Anywhere else (a timer, a message handler, a second frame in the same animation frame, a host without
+ * animation frames) the timestamp as given, or now when there is none. And never earlier than the frame before:
+ * a game that draws more than once between animation frames, or a clock coarser than its frames, cannot send
+ * the picture back in time.
  */
-export function frameTimeFor(timestamp: number, animationTime: number | null, previousAnimationTime: number, now: number): number {
-  const none = Number.isNaN(timestamp);
-  // a new animation frame, not in the future: the frame being made is this one
-  if (animationTime !== null && animationTime > previousAnimationTime && animationTime <= now) {
-    if (none || (timestamp >= animationTime && timestamp <= now)) return animationTime;
-  }
-  return none ? now : timestamp;
-}
 
-/** The current animation frame's time where the realm has one (`document.timeline.currentTime`), else null. */
-export function animationFrameTime(): number | null {
-  const time = (globalThis as { document?: { timeline?: { currentTime?: unknown } } }).document?.timeline?.currentTime;
-  return typeof time === 'number' ? time : null;
+/**
+ * `timestamp`: the game's (NaN: none). `animation`: the time of the animation frame running now whose first
+ * frame this is, or null (outside one, or a frame of it was already drawn). `previous`: the last frame's time
+ * (NaN before the first).
+ */
+export function frameTimeFor(timestamp: number, animation: number | null, now: number, previous: number): number {
+  const none = Number.isNaN(timestamp);
+  let time = none ? now : timestamp;
+  if (animation !== null && (none || (timestamp >= animation && timestamp <= now))) time = animation;
+  // never backwards (with no frame before, `previous` is NaN and the comparison is false)
+  return time < previous ? previous : time;
 }

@@ -4,33 +4,41 @@
  * loop's (frame-loop.ts) and the watch over the worker the watchdog's (watchdog.ts).
  */
 import { releaseProxy, type Remote } from 'comlink';
-import { createSharedClock, type Clock } from '../core/clock.ts';
-import type { Layout, SharedViews } from '../core/layout.ts';
+import type { Frame, Runtime, RuntimeEvents, RuntimeStats } from '../contracts/app.ts';
+import type { PageHost, VisibilityHook, WorkerLink } from '../contracts/host.ts';
+import type { SimulationInfo, SimulationRemote, TransportKind } from '../contracts/remote.ts';
+import type { PageTransport } from '../contracts/transport.ts';
+import type { Clock } from '../core/clock.ts';
 import type { InputWriter } from '../core/input-ring.ts';
-import type { SimulationInfo, SimulationRemote, TransportKind } from '../core/protocol.ts';
-import type { FieldViews, Schema } from '../core/schema.ts';
-import type { BlendBackend, BlendKernels } from '../core/simd-kernel.ts';
+import type { Layout, SharedViews } from '../core/layout.ts';
+import type { Schema } from '../core/schema.ts';
+import type { BlendBackend } from '../core/simd-kernel.ts';
 import type { ClockSkew } from './clock-align.ts';
-import { Emitter } from './events.ts';
-import { FrameLoop, pacingStats } from './frame-loop.ts';
-import type { Frame, Runtime, RuntimeEvents, RuntimeOptions, RuntimeStats } from './runtime.ts';
+import type { Emitter } from './events.ts';
+import { pacingStats, type FrameLoop } from './frame-loop.ts';
 import type { InterpolationOptions } from './sampler.ts';
 import { createStateReader, type StateReader } from './state-reader.ts';
-import type { MainTransport } from './transport.ts';
-import { documentVisibility } from './visibility.ts';
-import { Watchdog } from './watchdog.ts';
+import type { Watchdog } from './watchdog.ts';
 
-/** What set-up hands the runtime: the attached worker and everything made for it. */
+/** What the composition root hands the runtime: the attached worker and everything made for it. */
 export interface RuntimeParts<S extends Schema> {
+  readonly schema: S;
+  readonly capacity: number;
   readonly layout: Layout;
-  readonly anchor: number;
-  readonly transport: MainTransport<S>;
+  /** The shared clock. */
+  readonly now: Clock;
+  readonly transport: PageTransport<S>;
   readonly remote: Remote<SimulationRemote>;
   readonly info: SimulationInfo;
   readonly clock: ClockSkew;
-  readonly simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null;
-  /** Ms of heartbeat silence before `unresponsive`; Infinity: never (checked at set-up). */
-  readonly heartbeatTimeout: number;
+  readonly link: WorkerLink;
+  /** The host; the runtime owns its frame hooks (closed on dispose). */
+  readonly host: PageHost;
+  readonly events: Emitter<RuntimeEvents>;
+  readonly watchdog: Watchdog;
+  readonly loop: FrameLoop<S>;
+  readonly onError: ((error: Error) => void) | undefined;
+  readonly visibility: VisibilityHook | null;
 }
 
 export class MainRuntime<S extends Schema, C extends object> implements Runtime<S, C> {
@@ -52,25 +60,24 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
   readonly remote: Remote<SimulationRemote>;
   readonly info: SimulationInfo;
   readonly clock: ClockSkew;
-  readonly #transport: MainTransport<S>;
+  readonly #transport: PageTransport<S>;
   readonly #loop: FrameLoop<S>;
   readonly #watchdog: Watchdog;
-  readonly #events = new Emitter<RuntimeEvents>();
-  readonly #worker: Worker;
+  readonly #events: Emitter<RuntimeEvents>;
+  readonly #link: WorkerLink;
+  readonly #host: PageHost;
   readonly #unsubscribeVisibility: () => void;
+  readonly #unsubscribeErrors: () => void;
   /** Whether the frame loop should run: set at once by start() and stop(), so a stop during start's await wins. */
   #framesWanted = false;
   #disposed = false;
-  readonly #onWorkerError = (event: ErrorEvent): void => {
-    this.#emitSafely('fault', new Error(`steadyframe: the worker threw outside a step: ${event.message}`));
-  };
   /** Calls still waiting on the worker: each rejects its caller when the runtime is disposed meanwhile. */
   readonly #pending = new Set<() => void>();
 
-  constructor(options: RuntimeOptions<S>, parts: RuntimeParts<S>) {
+  constructor(parts: RuntimeParts<S>) {
     const { transport } = parts;
-    this.schema = options.schema;
-    this.capacity = options.capacity;
+    this.schema = parts.schema;
+    this.capacity = parts.capacity;
     this.layout = parts.layout;
     this.remote = parts.remote;
     this.info = parts.info;
@@ -80,27 +87,18 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
     this.views = transport.views;
     this.reader = createStateReader(transport.source);
     this.input = transport.input;
-    this.#worker = options.worker;
-    this.#events.on('fault', options.onError ?? ((error) => console.error(error)));
-    this.#worker.addEventListener('error', this.#onWorkerError);
+    this.#link = parts.link;
+    this.#host = parts.host;
+    this.#events = parts.events;
+    this.#watchdog = parts.watchdog;
+    this.#loop = parts.loop;
+    this.#events.on('fault', parts.onError ?? ((error) => console.error(error)));
+    this.#unsubscribeErrors = this.#link.onError((message) => this.#emitSafely('fault', new Error(`steadyframe: the worker threw outside a step: ${message}`)));
     this.commands = (parts.remote as unknown as { commands: Remote<C> }).commands;
-    this.now = createSharedClock(parts.anchor);
-    this.kernels = parts.simd === null ? 'js' : 'wasm-simd';
-    this.wasmMemory = parts.simd?.kernels.memory ?? null;
-    this.#watchdog = new Watchdog(
-      transport.header,
-      parts.heartbeatTimeout,
-      parts.remote,
-      (type, event) => this.#emitSafely(type, event as RuntimeEvents[typeof type]),
-      () => this.#events.has('overload'),
-    );
-    this.#loop = new FrameLoop(options.schema, parts.layout, transport, parts.simd, this.#watchdog, this.now, {
-      draw: options.draw,
-      interpolation: options.interpolation,
-      pacing: options.pacing,
-      onInterval: (change) => this.#events.emit('interval', change),
-    });
-    const visibility = options.visibility === undefined ? documentVisibility() : options.visibility;
+    this.now = parts.now;
+    this.kernels = transport.simd === null ? 'js' : 'wasm-simd';
+    this.wasmMemory = transport.simd?.kernels.memory ?? null;
+    const visibility = parts.visibility;
     this.#unsubscribeVisibility = visibility === null ? () => {} : visibility.subscribe((hidden) => this.#onVisibility(hidden));
     if (visibility?.hidden === true) this.#onVisibility(true);
   }
@@ -131,11 +129,17 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
   }
 
   frame(timestamp = Number.NaN): Frame<S> | null {
-    return this.#loop.frameAt(this.#loop.frameTime(timestamp));
+    return this.#loop.gameFrame(timestamp);
   }
 
   pace(timestamp = Number.NaN): boolean {
-    return this.#loop.paced(this.#loop.frameTime(timestamp), false);
+    return this.#loop.gamePace(timestamp);
+  }
+
+  frameAt(time: number, next = Number.NaN): Frame<S> {
+    this.#alive('frameAt');
+    if (typeof time !== 'number' || Number.isNaN(time)) throw new TypeError(`steadyframe: frameAt(time) takes a time in shared-clock ms; got ${String(time)}`);
+    return this.#loop.frameAt(time, next);
   }
 
   sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean {
@@ -205,12 +209,14 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    this.#stopFrames();
-    this.#worker.removeEventListener('error', this.#onWorkerError);
+    this.#framesWanted = false;
+    this.#loop.close();
+    this.#host.frames?.close();
+    this.#unsubscribeErrors();
     this.#transport.close();
     this.#unsubscribeVisibility();
     this.remote[releaseProxy]();
-    this.#worker.terminate();
+    this.#link.terminate();
     // a terminated worker answers nothing: calls still waiting on it fail now instead of never settling
     for (const fail of this.#pending) fail();
     this.#pending.clear();

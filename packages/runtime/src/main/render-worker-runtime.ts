@@ -8,115 +8,20 @@
  * draws on the page with the same `setup` (`fallback`).
  */
 import { expose, releaseProxy, transfer, wrap, type Remote } from 'comlink';
-import type { Clock } from '../core/clock.ts';
-import type { InputWriter } from '../core/input-ring.ts';
-import type { Layout } from '../core/layout.ts';
-import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from '../core/protocol.ts';
+import type { RuntimeEvents } from '../contracts/app.ts';
+import type { RenderWorkerRuntime, RenderWorkerRuntimeOptions } from '../contracts/render.ts';
+import type { SimulationRemote } from '../contracts/remote.ts';
+import { composeRuntime } from '../compose/runtime.ts';
 import { createRenderBeat, readBeat } from '../core/render-beat.ts';
-import type { BlendBackend } from '../core/simd-kernel.ts';
-import type { RenderHostRemote, RenderProbe, RenderStats, RenderWorkerRemote } from '../render-worker/protocol.ts';
 import type { Schema } from '../core/schema.ts';
-import { rendererParts, sizeCanvas, type RendererSetup } from '../render-worker/renderer.ts';
+import { browserPageHost, documentVisibility } from '../hosts/browser-page.ts';
+import type { RenderHostRemote, RenderProbe, RenderStats, RenderWorkerRemote } from '../render-worker/protocol.ts';
 import { canvasSize, followCanvasSize } from './canvas-size.ts';
-import { alignClocks, type ClockSkew } from './clock-align.ts';
+import { alignClocks } from './clock-align.ts';
 import { Emitter } from './events.ts';
-import { createRuntime, type Frame, type Runtime, type RuntimeEvents, type RuntimeOptions, type RuntimeStats } from './runtime.ts';
 import { RenderWatch } from './render-watch.ts';
-import { DEFAULT_ATTACH_TIMEOUT, DEFAULT_HEARTBEAT_TIMEOUT, setUpRuntime } from './runtime-setup.ts';
-import { documentVisibility } from './visibility.ts';
-
-export interface RenderWorkerRuntimeOptions<S extends Schema> extends Omit<RuntimeOptions<S>, 'draw' | 'transport'> {
-  /** A module Worker whose script calls `exposeRenderer` from 'steadyframe/render-worker'. */
-  readonly renderWorker: Worker;
-  /** The canvas to draw into. With a render worker its control moves there: the page can no longer draw on it. */
-  readonly canvas: HTMLCanvasElement;
-  /**
-   * The same setup the render worker module hands `exposeRenderer`, run on this thread when the render worker
-   * cannot be used (no OffscreenCanvas, no requestAnimationFrame in workers, no cross-origin isolation). Without
-   * it, those cases reject naming the reason.
-   */
-  readonly fallback?: RendererSetup<S>;
-  /**
-   * Ms without a finished frame in the render worker (the runtime started, the page visible) before
-   * `renderUnresponsive`; false: never. Default 5000: one frame is one long task there (a first frame that
-   * compiles shaders on a software GPU under load can take seconds), unlike the simulation's heartbeat, which
-   * beats inside long bursts (`heartbeatTimeout`).
-   */
-  readonly renderTimeout?: number | false;
-  /** Where to draw: 'auto' (default: the render worker where it can), 'worker' (reject where it cannot), 'main'. */
-  readonly renderIn?: 'auto' | 'worker' | 'main';
-  /**
-   * Forward the canvas's CSS size and devicePixelRatio to the renderer as they change (a ResizeObserver, and a
-   * resolution media query for a ratio change alone), in the render worker or on the page. Default true.
-   */
-  readonly autoResize?: boolean;
-}
-
-export interface RenderWorkerRuntimeStats extends RuntimeStats {
-  readonly render: {
-    /** Where frames are drawn. */
-    readonly thread: 'worker' | 'main';
-    /** Why not in the render worker (null when they are). */
-    readonly fallback: string | null;
-    /** Frames the renderer drew. */
-    readonly drawn: number;
-    /** The drawing realm's `crossOriginIsolated`. */
-    readonly crossOriginIsolated: boolean;
-    /** The blend kernels the drawing thread's sampler runs ('wasm-simd' in the render worker too, where the page's memory could be handed over). */
-    readonly kernels: BlendBackend;
-    /** Calls the wasm kernels ran and calls they handed to the JS ones, in the drawing thread (0 and 0 with JS kernels; on the page, not counted: 0 and 0). */
-    readonly kernelCalls: { readonly wasm: number; readonly fallback: number };
-    /** The canvas's backing size (its CSS size times the device pixel ratio, as the last resize set it). */
-    readonly canvas: { readonly width: number; readonly height: number };
-    /** Errors the render worker threw after set-up (its `error` events: a throwing draw, say); 0 on the page. */
-    readonly errors: number;
-    /** The last one's message, or null. */
-    readonly lastError: string | null;
-    /** The render worker finished no frame for `renderTimeout` ms while it should have (see `renderUnresponsive`). */
-    readonly unresponsive: boolean;
-  };
-}
-
-/** The page's runtime with a render worker: `Runtime` without the frame calls (the render worker reads, not the page). */
-export interface RenderWorkerRuntime<S extends Schema, C extends object = Record<never, never>>
-  extends Pick<
-    Runtime<S, C>,
-    | 'schema'
-    | 'capacity'
-    | 'layout'
-    | 'info'
-    | 'clock'
-    | 'remote'
-    | 'commands'
-    | 'transport'
-    | 'now'
-    | 'input'
-    | 'sendInput'
-    | 'on'
-    | 'pause'
-    | 'resume'
-    | 'stepOnce'
-    | 'setTimeScale'
-    | 'setTickRate'
-    | 'restart'
-  > {
-  /** Where frames are drawn: 'worker' (the render worker) or 'main' (the fallback). */
-  readonly renderer: 'worker' | 'main';
-  /** Why frames are not drawn in the render worker, or null when they are. */
-  readonly renderFallback: string | null;
-  /** The render worker's comlink proxy (null in the fallback). */
-  readonly renderRemote: Remote<RenderWorkerRemote> | null;
-  /** Starts the simulation and the frames (in the render worker, or on the page). */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Changes how frames are made, where they are made. */
-  setInterpolation(options: NonNullable<RuntimeOptions<S>['interpolation']>): Promise<void>;
-  /** The canvas's CSS size or the device pixel ratio changed (automatic with `autoResize`). */
-  resize(width: number, height: number, dpr: number): Promise<void>;
-  stats(): Promise<RenderWorkerRuntimeStats>;
-  /** Stops everything and terminates both workers. */
-  dispose(): void;
-}
+import { createMainThreadRenderer, forward } from './render-fallback.ts';
+import { DEFAULT_ATTACH_TIMEOUT, DEFAULT_HEARTBEAT_TIMEOUT } from './runtime-options.ts';
 
 /** Why a render worker cannot be used on this page, checked before anything is transferred; null: it can. */
 export function renderWorkerUnavailable(canvas: HTMLCanvasElement): string | null {
@@ -168,14 +73,6 @@ function answerOf<T>(worker: Worker, answer: Promise<T>, timeout: number): Promi
 /** Ms without a finished render-worker frame before `renderUnresponsive`, by default (`renderTimeout`). */
 export const DEFAULT_RENDER_TIMEOUT = 5000;
 
-const warned = new Set<string>();
-function warnFallback(reason: string): void {
-  if (warned.has(reason)) return;
-  warned.add(reason);
-  console.warn(`steadyframe: drawing on the main thread, not in the render worker: ${reason}`);
-}
-
-
 /**
  * Creates the runtime with its drawing in a render worker: the state buffer and input ring, the simulation
  * worker attached (as `createRuntime`), then the canvas, the buffer and a port handed to the render worker.
@@ -216,12 +113,13 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
   const events = new Emitter<RuntimeEvents>();
   events.on('fault', options.onError ?? ((error) => console.error(error)));
   const visibility = options.visibility === undefined ? documentVisibility() : options.visibility;
-  const runtime = await setUpRuntime<S, C>({
-    ...options,
-    transport: 'shared',
-    visibility,
-    onError: (error) => events.emit('fault', error),
-  });
+  // the simulation worker attached as createRuntime attaches it, over the shared transport; this page reads
+  // nothing (the render worker is the buffer's one reader), so it makes no frames and keeps no watch of its own
+  const runtime = await composeRuntime<S, C>(
+    browserPageHost(),
+    { ...options, visibility, onError: (error) => events.emit('fault', error) },
+    { reads: false, transport: 'shared' },
+  );
   let disposed = false;
   const channel = new MessageChannel();
   const host: RenderHostRemote = {
@@ -398,135 +296,3 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
   };
 }
 
-/** The calls both kinds forward to the page's runtime unchanged. */
-function forward<S extends Schema, C extends object>(runtime: Runtime<S, C>) {
-  return {
-    schema: runtime.schema,
-    capacity: runtime.capacity,
-    layout: runtime.layout as Layout,
-    info: runtime.info as SimulationInfo,
-    clock: runtime.clock as ClockSkew,
-    remote: runtime.remote,
-    commands: runtime.commands,
-    transport: runtime.transport as TransportKind,
-    now: runtime.now as Clock,
-    input: runtime.input as InputWriter | null,
-    sendInput: (code: number, p0?: number, p1?: number, p2?: number, p3?: number) => runtime.sendInput(code, p0, p1, p2, p3),
-    pause: () => runtime.pause(),
-    resume: () => runtime.resume(),
-    stepOnce: () => runtime.stepOnce(),
-    setTimeScale: (scale: number) => runtime.setTimeScale(scale),
-    setTickRate: (hz: number) => runtime.setTickRate(hz),
-    restart: (from?: 'last' | 'scratch') => runtime.restart(from),
-  };
-}
-
-/** The fallback: `createRuntime` with the renderer's `setup` run on this thread over the page's canvas. */
-async function createMainThreadRenderer<S extends Schema, C extends object>(
-  options: RenderWorkerRuntimeOptions<S>,
-  reason: string,
-): Promise<RenderWorkerRuntime<S, C>> {
-  if (options.fallback === undefined) {
-    throw new Error(`steadyframe: the render worker cannot be used: ${reason}; pass fallback (the renderer's setup) to draw on the main thread instead`);
-  }
-  warnFallback(reason);
-  let parts: ReturnType<typeof rendererParts<S>> | null = null;
-  let drawn = 0;
-  const draw = (frame: Frame<S>): void => {
-    if (parts === null) return;
-    drawn++;
-    parts.draw(frame, frame.time);
-  };
-  const runtime = await createRuntime<S, C>({ ...options, draw });
-  const { canvas } = options;
-  const size = canvasSize(canvas);
-  sizeCanvas(canvas, size.width, size.height, size.dpr);
-  parts = rendererParts(
-    await options.fallback({
-      canvas,
-      schema: options.schema,
-      capacity: options.capacity,
-      layout: runtime.layout,
-      reader: runtime.reader,
-      now: runtime.now,
-      info: runtime.info,
-      ...size,
-      thread: 'main',
-    }),
-  );
-  if (!parts.sample) {
-    // the GPU path reads the states itself: pace only, and hand it the frame's time
-    const gpu = parts;
-    // not refreshed on this path (the renderer reads the states itself), as in the render worker
-    const stale = runtime.sample();
-    let handle = 0;
-    const onFrame = (timestamp: number): void => {
-      handle = requestAnimationFrame(onFrame);
-      if (runtime.pace(timestamp)) {
-        drawn++;
-        gpu.draw(stale, timestamp);
-      }
-    };
-    const start = runtime.start.bind(runtime);
-    const stop = runtime.stop.bind(runtime);
-    return mainThreadRuntime(runtime, reason, () => drawn, async () => {
-      await start();
-      if (handle === 0) handle = requestAnimationFrame(onFrame);
-    }, async () => {
-      cancelAnimationFrame(handle);
-      handle = 0;
-      await stop();
-    }, parts.resize, canvas, options.autoResize !== false);
-  }
-  return mainThreadRuntime(runtime, reason, () => drawn, () => runtime.start(), () => runtime.stop(), parts.resize, canvas, options.autoResize !== false);
-}
-
-function mainThreadRuntime<S extends Schema, C extends object>(
-  runtime: Runtime<S, C>,
-  reason: string,
-  drawn: () => number,
-  start: () => Promise<void>,
-  stop: () => Promise<void>,
-  onResize: (width: number, height: number, dpr: number) => void,
-  canvas: HTMLCanvasElement,
-  autoResize: boolean,
-): RenderWorkerRuntime<S, C> {
-  const resize = async (width: number, height: number, dpr: number): Promise<void> => {
-    sizeCanvas(canvas, width, height, dpr);
-    onResize(width, height, dpr);
-  };
-  const unfollow = autoResize ? followCanvasSize(canvas, (next) => void resize(next.width, next.height, next.dpr)) : () => {};
-  return {
-    ...forward(runtime),
-    on: (type, listener) => runtime.on(type, listener),
-    renderer: 'main',
-    renderFallback: reason,
-    renderRemote: null,
-    start,
-    stop,
-    setInterpolation: async (interpolation) => runtime.setInterpolation(interpolation),
-    resize,
-    async stats() {
-      const stats = await runtime.stats();
-      return {
-        ...stats,
-        render: {
-          thread: 'main',
-          fallback: reason,
-          drawn: drawn(),
-          crossOriginIsolated: globalThis.crossOriginIsolated === true,
-          kernels: runtime.kernels,
-          kernelCalls: { wasm: 0, fallback: 0 },
-          canvas: { width: canvas.width, height: canvas.height },
-          errors: 0,
-          lastError: null,
-          unresponsive: false,
-        },
-      };
-    },
-    dispose() {
-      unfollow();
-      runtime.dispose();
-    },
-  };
-}

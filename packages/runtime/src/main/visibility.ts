@@ -1,27 +1,10 @@
 /**
- * Whether the page is visible. The runtime listens through this hook so that the worker sleeps while the tab
- * is hidden; tests (or embedders with their own notion of "hidden") pass their own.
+ * A visibility hook whose state the caller sets: for tests and for games that decide "hidden" themselves. The
+ * document's own is the browser page host's (hosts/browser-page.ts).
  */
-export interface VisibilityHook {
-  readonly hidden: boolean;
-  /** Calls `listener` on every change; returns the unsubscribe function. */
-  subscribe(listener: (hidden: boolean) => void): () => void;
-}
+import type { VisibilityHook } from '../contracts/host.ts';
 
-/** The page's `visibilitychange`, or null where there is no document. */
-export function documentVisibility(): VisibilityHook | null {
-  if (typeof document === 'undefined') return null;
-  return {
-    get hidden() {
-      return document.visibilityState === 'hidden';
-    },
-    subscribe(listener) {
-      const onChange = () => listener(document.visibilityState === 'hidden');
-      document.addEventListener('visibilitychange', onChange);
-      return () => document.removeEventListener('visibilitychange', onChange);
-    },
-  };
-}
+export type { VisibilityHook } from '../contracts/host.ts';
 
 /** A hook whose state the caller sets: for tests and for games that decide "hidden" themselves. */
 export function manualVisibility(hidden = false): VisibilityHook & { set(hidden: boolean): void } {

@@ -5,9 +5,8 @@
  * the lock too long, its own fault, while the worker goes on beating). Four Atomics loads a frame; an event
  * (and for two of them one comlink round trip) only when something happened.
  */
-import type { Remote } from 'comlink';
 import { I32, STATUS } from '../core/layout.ts';
-import type { SimulationRemote } from '../core/protocol.ts';
+import type { WorkerStats } from '../contracts/remote.ts';
 
 export interface WatchdogEvents {
   fault: Error;
@@ -30,7 +29,8 @@ export class Watchdog {
     private readonly header: Int32Array,
     /** Ms of heartbeat silence before `unresponsive`; Infinity: never. */
     private readonly timeout: number,
-    private readonly remote: Remote<SimulationRemote>,
+    /** Where the simulation's stats are asked (the worker's remote; the page, from a render worker). */
+    private readonly remote: { stats(): Promise<WorkerStats> },
     private readonly emit: <K extends keyof WatchdogEvents>(type: K, event: WatchdogEvents[K]) => void,
     /** Whether anyone listens to `overload` (its details cost a comlink round trip). */
     private readonly wantsOverloads: () => boolean,

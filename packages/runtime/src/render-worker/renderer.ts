@@ -9,23 +9,23 @@
  *                                        └ pace, acquire, sample, release, NEXT_FRAME, watchdog
  * ```
  */
-import { wrap, type Remote } from 'comlink';
+import { wrap } from 'comlink';
+import type { Frame } from '../contracts/app.ts';
+import type { PageHost } from '../contracts/host.ts';
+import type { SimulationInfo } from '../contracts/remote.ts';
+import { composeFrames } from '../compose/runtime.ts';
 import type { Clock } from '../core/clock.ts';
-import { readCovered, writeNextFrame } from '../core/doorbell.ts';
-import { computeLayout, createSharedViews, F64, fieldViews, type Layout } from '../core/layout.ts';
+import { computeLayout, F64, type Layout } from '../core/layout.ts';
 import { beat, readBeat } from '../core/render-beat.ts';
-import { createBlendKernels, type BlendKernels } from '../core/simd-kernel.ts';
-import type { SimulationInfo, SimulationRemote } from '../core/protocol.ts';
-import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from './protocol.ts';
-import type { FieldViews, Schema } from '../core/schema.ts';
-import { SlotReader } from '../core/slots.ts';
-import { FrameLoop, pacingStats } from '../main/frame-loop.ts';
+import type { Schema } from '../core/schema.ts';
+import { spinUntil } from '../hosts/browser-page.ts';
+import { pacingStats, type FrameLoop } from '../main/frame-loop.ts';
 import type { FramePacerOptions } from '../main/frame-pacer.ts';
-import type { Frame } from '../main/runtime.ts';
 import type { InterpolationOptions } from '../main/sampler.ts';
 import { createStateReader, type StateReader } from '../main/state-reader.ts';
-import type { MainTransport } from '../main/transport.ts';
-import { Watchdog } from '../main/watchdog.ts';
+import type { Watchdog } from '../main/watchdog.ts';
+import { joinSharedPage } from '../transports/shared/index.ts';
+import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from './protocol.ts';
 
 /** What a renderer's `setup` gets in the render worker (or on the page, in the fallback). */
 export interface RenderContext<S extends Schema> {
@@ -95,9 +95,8 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
   let parts: ReturnType<typeof rendererParts<S>> | null = null;
   let canvas: OffscreenCanvas | null = null;
   let beatWords: Int32Array | null = null;
-  let simd: { readonly kernels: BlendKernels; readonly scratch: FieldViews<S> } | null = null;
   let watchdog: Watchdog | null = null;
-  let source: SlotReader<S> | null = null;
+  let statsOf: (() => Pick<RenderStats, 'lock' | 'kernels' | 'kernelCalls'>) | null = null;
   /** Ms to add to this worker's performance.now() (and rAF timestamps) for the shared clock. */
   let offset = 0;
   let running = false;
@@ -110,17 +109,9 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
     // schedule first, so a throwing draw does not end the loop
     handle = scope.requestAnimationFrame!(onFrame);
     const time = timestamp + offset;
-    let drew = false;
-    if (parts.sample) {
-      const frame = loop.frameAt(time);
-      if (frame !== null) {
-        parts.draw(frame, time);
-        drew = true;
-      }
-    } else if (loop.paced(time, false)) {
-      parts.draw(loop.frame, time);
-      drew = true;
-    }
+    // paced, and sampled unless the renderer reads the raw states itself (the GPU path)
+    const drew = loop.animationFrame(time, parts.sample);
+    if (drew) parts.draw(loop.frame, time);
     // reached only when draw returned: a draw that hangs or throws stops the beat the page watches
     beat(beatWords!, drew);
   };
@@ -141,46 +132,51 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       if (loop !== null) throw new Error('steadyframe: this render worker is already initialised; make one render worker per runtime');
       const schema = config.schema as S;
       const layout = computeLayout(schema, config.capacity);
-      // with the page's WebAssembly.Memory, the views lie over its buffer (the buffer object the kernels compare
-      // views against; the structured clone makes config.buffer that same object) and the wasm SIMD kernels blend
-      // them, as on the page; the scratch block after the layout is the page's, unused there (it reads nothing).
-      // No WebAssembly here (or no memory handed over): the JS kernels, over the same buffer
-      const memory = config.memory;
-      if (memory !== null) {
-        const kernels = createBlendKernels({ memory, renderBytes: layout.blockBytes });
-        if (kernels.backend === 'wasm-simd') simd = { kernels, scratch: fieldViews<S>(memory.buffer, layout.totalBytes, layout) };
-      }
-      const views = createSharedViews<S>(simd === null ? config.buffer : (memory!.buffer as unknown as SharedArrayBuffer), schema, config.capacity);
+      // the page's transport, seen from here: its buffer (over the page's WebAssembly.Memory, so the same SIMD
+      // kernels blend here), the reader, the header words and the doorbell; the input ring stays on the page
+      const transport = joinSharedPage<S>({ schema, layout, buffer: config.buffer, memory: config.memory, maxSpins: config.maxSpins });
+      const views = transport.views!;
       beatWords = new Int32Array(config.beat);
       // the shared clock is this realm's timeOrigin + now less the page's time origin (the header's anchor)
       offset = performance.timeOrigin - views.f64[F64.CLOCK_ANCHOR]!;
       const now: Clock = () => offset + performance.now();
       const host = wrap<RenderHostRemote>(config.host);
-      source = new SlotReader<S>(views, config.maxSpins);
-      // the page's transport, seen from here: the same reader, header words and doorbell; input stays on the page
-      const transport: MainTransport<S> = {
-        kind: 'shared',
-        attach: { signature: layout.signature, capacity: layout.capacity },
-        transfer: [],
-        source,
-        header: views.i32,
-        views,
-        input: null,
-        expectFrame: (time) => writeNextFrame(views, time),
-        covered: () => readCovered(views),
-        inputPushed: () => {},
-        close: () => {},
-      };
       const emit = (type: string, event: unknown): void => void host.emit(type, event);
-      // the watchdog asks the simulation's stats for a fault or an overload: only the page can, so it asks the page
-      const simulation = { stats: () => host.workerStats() } as unknown as Remote<SimulationRemote>;
-      watchdog = new Watchdog(views.i32, config.heartbeatTimeout, simulation, emit, () => true);
-      loop = new FrameLoop<S>(schema, layout, transport, simd, watchdog, now, {
-        draw: undefined,
-        interpolation: config.interpolation as InterpolationOptions<S> | undefined,
-        pacing: config.pacing as Omit<FramePacerOptions, 'onChange'> | undefined,
-        onInterval: (change) => emit('interval', change),
+      const source = transport.source;
+      const simd = transport.simd;
+      statsOf = () => ({
+        lock: { ...source.stats },
+        kernels: simd === null ? 'js' : 'wasm-simd',
+        kernelCalls: { ...(simd?.kernels.calls ?? { wasm: 0, fallback: 0 }) },
       });
+      // this worker's own frames drive the loop (onFrame above); its idle watch runs on this worker's timers
+      const renderHost: Pick<PageHost, 'frames' | 'waitFor' | 'every'> = {
+        frames: null,
+        waitFor: spinUntil,
+        every(ms, fn) {
+          const timer = setInterval(fn, ms);
+          return () => clearInterval(timer);
+        },
+      };
+      ({ watchdog, loop } = composeFrames<S>({
+        schema,
+        layout,
+        transport,
+        clock: now,
+        host: renderHost,
+        heartbeatTimeout: config.heartbeatTimeout,
+        // the watchdog asks the simulation's stats for a fault or an overload: only the page can, so it asks the page
+        simulation: { stats: () => host.workerStats() },
+        emit,
+        wantsOverloads: () => true,
+        frames: {
+          draw: undefined,
+          interpolation: config.interpolation as InterpolationOptions<S> | undefined,
+          pacing: config.pacing as Omit<FramePacerOptions, 'onChange'> | undefined,
+          onInterval: (change) => emit('interval', change),
+        },
+      }));
+      const reader: StateReader<S> = createStateReader(source);
       canvas = config.canvas;
       sizeCanvas(canvas, config.width, config.height, config.dpr);
       const renderer = await setup({
@@ -188,7 +184,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         schema,
         capacity: config.capacity,
         layout,
-        reader: createStateReader(source),
+        reader,
         now,
         info: config.info,
         width: config.width,
@@ -233,13 +229,11 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       return {
         frames: loop.frame.index,
         drawn: readBeat(beatWords!).drawn, // the beat counts what was drawn: no second counter
-        lock: { ...source!.stats },
+        ...statsOf!(),
         sampling: { ...loop.sampler.stats },
         pacing: pacingStats(loop.pacer),
         frameClock: { ...loop.clockStats },
         crossOriginIsolated: scope.crossOriginIsolated === true,
-        kernels: simd === null ? 'js' : 'wasm-simd',
-        kernelCalls: { ...(simd?.kernels.calls ?? { wasm: 0, fallback: 0 }) },
         canvas: { width: canvas!.width, height: canvas!.height },
       };
     },

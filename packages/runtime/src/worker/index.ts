@@ -1,5 +1,6 @@
 /**
- * steadyframe/worker: the simulation side. Import it from the module Worker that runs your game's step.
+ * steadyframe/worker: the simulation side. Import it from the module Worker that runs your game's step (a
+ * browser worker, or a Node `worker_threads` one through steadyframe/node: the same module serves both).
  *
  * ```ts
  * import { exposeSimulation } from 'steadyframe/worker';
@@ -9,30 +10,46 @@
  */
 import type { Endpoint } from 'comlink';
 import type { Schema } from '../core/schema.ts';
+import type { SimulationDefinition } from './definition.ts';
 import { serveSimulation } from './serve.ts';
+import { Simulation, type SimulationOptions } from './simulation.ts';
+import { workerEndpoint } from './endpoint.ts';
 import type { PrivateFieldSpec } from './world.ts';
-import { Simulation, type SimulationDefinition, type SimulationHost } from './simulation.ts';
+
+/** What `exposeSimulation` may be given besides the definition. */
+export interface ExposeOptions extends SimulationOptions {
+  /** Where the page talks to the simulation. Default: this worker's (its global scope; Node's bootstrap installs one). */
+  readonly endpoint?: Endpoint;
+}
 
 /**
- * Creates the simulation and serves it to the main thread over comlink (on `endpoint`, by default the
- * worker's global scope). Call it once, at the top level of the worker module. Returns the simulation.
+ * Creates the simulation and serves it to the page over comlink. Call it once, at the top level of the worker
+ * module (the page's `attach` may come at the module's first turn). Returns the simulation.
  */
 export function exposeSimulation<S extends Schema, Setup = undefined, P extends PrivateFieldSpec = Record<never, never>>(
   definition: SimulationDefinition<S, Setup, P>,
-  endpoint?: Endpoint,
-  host?: SimulationHost,
+  options: ExposeOptions = {},
 ): Simulation<S> {
-  const simulation = new Simulation(definition, host);
-  serveSimulation(simulation, definition, endpoint);
+  if (typeof options !== 'object' || options === null || typeof (options as { postMessage?: unknown }).postMessage === 'function') {
+    throw new TypeError('steadyframe: exposeSimulation(definition, options) takes an options object { endpoint?, host?, transports? } (an endpoint goes in options.endpoint)');
+  }
+  const simulation = new Simulation(definition as SimulationDefinition<S, unknown, PrivateFieldSpec>, options);
+  serveSimulation(simulation, definition as SimulationDefinition<S, unknown, PrivateFieldSpec>, options.endpoint ?? workerEndpoint());
   return simulation;
 }
 
-export { Simulation, browserHost, MAX_TICK_RATE, MAX_TIME_SCALE } from './simulation.ts';
-export type { SimulationDefinition, SimulationHost, SleepReport, TickInfo, World } from './simulation.ts';
+export { Simulation, type SimulationOptions } from './simulation.ts';
+export { workerEndpoint } from './endpoint.ts';
+export { HEARTBEAT_MS } from './attach.ts';
+export { browserWorkerHost } from '../hosts/browser-worker.ts';
+export { MAX_TICK_RATE, MAX_TIME_SCALE } from './definition.ts';
+export type { SimulationDefinition, TickInfo } from './definition.ts';
+export type { SleepReport, WorkerHost } from '../contracts/host.ts';
+export type { Transport, WorkerTransport } from '../contracts/transport.ts';
+export type { World, PrivateFieldSpec, PrivateViews } from './world.ts';
 export type { TickInput } from './tick-input.ts';
-export type { PrivateFieldSpec, PrivateViews } from './world.ts';
 export type { NonFinitePolicy } from './finite-check.ts';
 export type { BacklogPolicy } from '../core/fixed-step.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS } from '../core/schema.ts';
 export type { FieldSpec, FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
-export type { SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../core/protocol.ts';
+export type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../contracts/remote.ts';

@@ -1,12 +1,13 @@
 /** Serving a simulation over comlink: only the contract's calls cross the thread boundary. */
 import { expose, type Endpoint } from 'comlink';
-import type { SimulationRemote } from '../core/protocol.ts';
+import type { SimulationRemote } from '../contracts/remote.ts';
 import type { Schema } from '../core/schema.ts';
-import type { Simulation, SimulationDefinition } from './simulation.ts';
+import type { SimulationDefinition } from './definition.ts';
+import type { Simulation } from './simulation.ts';
 import type { PrivateFieldSpec } from './world.ts';
 
 /** Serves `simulation` over comlink: the contract's calls, bound to it, and the definition's commands. */
-export function serveSimulation<S extends Schema>(simulation: Simulation<S>, definition: SimulationDefinition<S, unknown, PrivateFieldSpec>, endpoint?: Endpoint): void {
+export function serveSimulation<S extends Schema>(simulation: Simulation<S>, definition: SimulationDefinition<S, unknown, PrivateFieldSpec>, endpoint: Endpoint): void {
   // only the contract's calls cross the thread boundary, bound to the simulation
   const remote: SimulationRemote & { commands: object } = {
     attach: (config) => simulation.attach(config),

@@ -5,19 +5,22 @@ const NONE = Number.NaN;
 
 describe('frameTimeFor (the time a frame is drawn at)', () => {
   it.each([
-    // timestamp passed, animation frame's time, the one the last frame took, now → drawn at
-    [NONE, 1000, 983, 1003, 1000], // no timestamp, in a rAF callback: the animation frame's time
-    [1000, 1000, 983, 1003, 1000], // rAF's (or a ticker's) timestamp: the same
-    [1030, 1000, 983, 1030, 1000], // performance.now() after a 30 ms stall in the callback: the frame's time
-    [NONE, 1000, 983, 1045, 1000], // a callback that ran 45 ms late: still the frame the worker was told about
-    [NONE, 1000, 1000, 1010, 1010], // the same animation frame again (a second call, a setTimeout loop): now
-    [1010, 1000, 1000, 1010, 1010], // ... or the timestamp given
-    [990, 1000, 983, 1003, 990], // a timestamp before the animation frame: as given
-    [NONE, null, Number.NEGATIVE_INFINITY, 1031, 1031], // no document (a worker): now
-    [1031, null, Number.NEGATIVE_INFINITY, 1031, 1031], // ... or the timestamp given
-    [NONE, 1040, 983, 1031, 1031], // a timeline ahead of now (never seen): now
-    [1020, 1000, 983, 1010, 1020], // a timestamp in the future: as given
-  ] as const)('timestamp %s, timeline %s (last %s), now %s: %s', (timestamp, timeline, previous, now, drawn) => {
-    expect(frameTimeFor(timestamp, timeline, previous, now)).toBe(drawn);
+    // timestamp passed, the animation frame running now (its first frame; null: none, or not its first), now,
+    // the previous frame's time → drawn at
+    [NONE, 1000, 1003, 983, 1000], // no timestamp, in a rAF callback: the animation frame's time
+    [1000, 1000, 1003, 983, 1000], // rAF's (or a ticker's) timestamp: the same
+    [1030, 1000, 1030, 983, 1000], // performance.now() after a 30 ms stall in the callback: the frame's time
+    [NONE, 1000, 1045, 983, 1000], // a callback that ran 45 ms late: still the frame the worker was told about
+    [990, 1000, 1003, 983, 990], // a timestamp before the animation frame: as given
+    [1020, 1000, 1010, 983, 1020], // a timestamp in the future: as given
+    [NONE, null, 1010, 1000, 1010], // outside an animation frame (a timer, a message, a second frame in one): now
+    [1010, null, 1010, 1000, 1010], // ... or the timestamp given
+    [NONE, null, 1031, NONE, 1031], // the first frame ever: now
+    // never earlier than the frame before
+    [NONE, 1000, 1003, 1012, 1012], // an extra frame after the last animation frame drew at now: the next rAF's time is earlier
+    [995, null, 1010, 1000, 1000], // a timestamp before the last frame's (a coarse clock, a stale ticker time)
+    [1000, 1000, 1003, 1000, 1000], // the same time again: the same time
+  ] as const)('timestamp %s, animation frame %s, now %s, previous %s: %s', (timestamp, animation, now, previous, drawn) => {
+    expect(frameTimeFor(timestamp, animation, now, previous)).toBe(drawn);
   });
 });

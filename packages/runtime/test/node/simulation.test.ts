@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema, schemaSignature } from 'steadyframe';
-import { Simulation, type PrivateFieldSpec, type SimulationDefinition, type SimulationHost, type World } from 'steadyframe/worker';
+import { Simulation, type PrivateFieldSpec, type SimulationDefinition, type Transport, type WorkerHost, type World } from 'steadyframe/worker';
+import type { SharedAttachConfig } from '../../src/contracts/remote.ts';
+import { sharedTransport } from '../../src/transports/shared/index.ts';
 import { allocateSharedBuffer, createSharedViews, I32, META, STATUS } from '../../src/core/layout.ts';
 import { frameNeedsWake, writeNextFrame } from '../../src/core/doorbell.ts';
 import { SlotReader, SlotWriter } from '../../src/core/slots.ts';
@@ -25,7 +27,7 @@ function manualHost(start = 1000) {
     sleeps.push(record);
     return new Promise<void>((resolve) => (wake = resolve));
   };
-  const host: SimulationHost = {
+  const host: WorkerHost = {
     clock: () => () => now,
     sleep: (_i32, _index, _value, ms) => pause(ms).then(() => ({ yielded: true, spunMs: 0 })),
     yieldToEvents: () => {
@@ -69,20 +71,23 @@ function manualHost(start = 1000) {
 type Options = Partial<Omit<SimulationDefinition<typeof schema>, 'schema' | 'init'>>;
 
 /**
- * A simulation whose slot writer gives up a held lock after `STALL_MS` of real time (the real bound is 500 ms):
- * the lock waits are real Atomics.waits, so their deadline runs on performance.now, not on the hand-driven clock.
+ * The shared transport with a slot writer that gives up a held lock after `STALL_MS` of real time (the real
+ * bound is 500 ms): the lock waits are real Atomics.waits, so their deadline runs on performance.now, not on the
+ * hand-driven clock. It comes in as any transport of an app's own would.
  */
-class QuickStallSimulation<S extends Schema> extends Simulation<S> {
-  protected override createWriter(views: SharedViews<S>, world: Float32Array, _now: () => number, memory: WebAssembly.Memory | null): SlotWriter<S> {
-    return new SlotWriter(views, world, () => performance.now(), 1, STALL_MS, memory);
-  }
-}
+const quickStall: Transport<SharedAttachConfig> = {
+  ...(sharedTransport as Transport<SharedAttachConfig>),
+  worker(schema, config) {
+    const half = sharedTransport.worker(schema, config);
+    return { ...half, writer: (world) => new SlotWriter(half.views, world, () => performance.now(), 1, STALL_MS, config.memory ?? null) };
+  },
+};
 const STALL_MS = 5;
 
 /** x of entity 0 moves by 1 per tick. With `quickStall`, a page holding the lock 5 ms is a reader stall. */
-function setup(options: Options = {}, input?: ArrayBufferLike, quickStall = false) {
+function setup(options: Options = {}, input?: ArrayBufferLike, stallQuickly = false) {
   const clock = manualHost();
-  const sim = new (quickStall ? QuickStallSimulation : Simulation)(
+  const sim = new Simulation(
     {
       schema,
       tickRate: 200,
@@ -95,10 +100,10 @@ function setup(options: Options = {}, input?: ArrayBufferLike, quickStall = fals
       },
       ...options,
     },
-    clock.host,
+    { host: clock.host, ...(stallQuickly ? { transports: [quickStall] } : {}) },
   );
   const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
-  const info = sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY, ...(input === undefined ? {} : { input: input as SharedArrayBuffer }) });
+  const info = sim.attach({ kind: 'shared', buffer, signature: schemaSignature(schema), capacity: CAPACITY, ...(input === undefined ? {} : { input: input as SharedArrayBuffer }) });
   const views = createSharedViews(buffer, schema, CAPACITY);
   const reader = new SlotReader(views);
   /** The front slot as the main thread would see it. */
@@ -227,7 +232,7 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
     function selfDrivingHost(end: number) {
       /** yields: when the event loop had a turn (a yield, or an asynchronous wait) */
       const state = { now: 1000, yields: [] as number[], spun: 0 };
-      const host: SimulationHost = {
+      const host: WorkerHost = {
         clock: () => () => state.now,
         sleep: (_i32, _index, _value, ms, spinMs) => {
           if (state.now > end) return new Promise(() => {});
@@ -277,9 +282,9 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
               state.now += stepMs;
             },
           },
-          host,
+          { host },
         );
-        sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
+        sim.attach({ kind: 'shared', buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
         sim.start();
         await new Promise((resolve) => setTimeout(resolve, 0)); // the loop ran to `end` in microtasks, then parked
         expect(state.yields.length).toBeLessThan(10_000);
@@ -306,10 +311,10 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
               state.now += stepMs;
             },
           },
-          host,
+          { host },
         );
         const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
-        sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+        sim.attach({ kind: 'shared', buffer, signature: schemaSignature(schema), capacity: CAPACITY });
         const views = createSharedViews(buffer, schema, CAPACITY);
         const beatsBefore = Atomics.load(views.i32, I32.HEARTBEAT);
         sim.start();
@@ -331,7 +336,7 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
    */
   function earlyWakingHost(ticks: number) {
     const state = { now: 1000, starts: [] as Array<{ start: number; due: number; at: number }> };
-    const host: SimulationHost = {
+    const host: WorkerHost = {
       clock: () => () => (state.now += 0.001),
       sleep: (_i32, _index, _value, ms, spinMs) => {
         if (state.starts.length >= ticks) return new Promise(() => {});
@@ -363,10 +368,10 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
         },
         ...options,
       },
-      host,
+      { host },
     );
     const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
-    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+    sim.attach({ kind: 'shared', buffer, signature: schemaSignature(schema), capacity: CAPACITY });
     return { sim, state, views: createSharedViews(buffer, schema, CAPACITY) };
   }
 
@@ -598,10 +603,10 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
 
   it('refuses a main thread with another schema', () => {
     const clock = manualHost();
-    const sim = new Simulation({ schema, tickRate: 10, step() {} }, clock.host);
+    const sim = new Simulation({ schema, tickRate: 10, step() {} }, { host: clock.host });
     const other = defineSchema({ y: { width: 2, kind: 'linear' } });
     const buffer = allocateSharedBuffer(computeLayout(other, 1), 0);
-    expect(() => sim.attach({ buffer, signature: schemaSignature(other), capacity: 1 })).toThrow(
+    expect(() => sim.attach({ kind: 'shared', buffer, signature: schemaSignature(other), capacity: 1 })).toThrow(
       /the main thread's schema "y:linear:2" differs from the worker's "x:linear:1"/,
     );
   });
@@ -687,13 +692,13 @@ describe('simulation loop (worker side, clock driven by hand)', () => {
 
   it('validates its definition', () => {
     const host = manualHost().host;
-    const make = (extra: object) => () => new Simulation({ schema, tickRate: 10, step() {}, ...extra }, host);
+    const make = (extra: object) => () => new Simulation({ schema, tickRate: 10, step() {}, ...extra }, { host });
     expect(make({ tickRate: 0 })).toThrow(/tick rate must be .* above 0/);
     expect(make({ maxCatchUpSteps: 0 })).toThrow(/maxCatchUpSteps must be a finite whole number of at least 1/);
     expect(make({ maxLeadTicks: -1 })).toThrow(/maxLeadTicks/);
     expect(make({ backlog: 'later' })).toThrow(/backlog must be one of catch-up, slow, drop/);
     expect(make({ whenHidden: 'sometimes' })).toThrow(/whenHidden must be 'pause' or 'run'/);
-    expect(() => new Simulation({ schema, tickRate: 10 } as never, host)).toThrow(/needs a step/);
+    expect(() => new Simulation({ schema, tickRate: 10 } as never, { host })).toThrow(/needs a step/);
   });
 });
 
@@ -882,8 +887,8 @@ describe('world: spawns, despawns and teleports snap', () => {
   it('checks world.count and reports a full world from spawn()', () => {
     let world: World<typeof schema> | undefined;
     const clock = manualHost();
-    const sim = new Simulation({ schema, tickRate: 10, init: (w) => (world = w), step() {} }, clock.host);
-    sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, 2), 0), signature: schemaSignature(schema), capacity: 2 });
+    const sim = new Simulation({ schema, tickRate: 10, init: (w) => (world = w), step() {} }, { host: clock.host });
+    sim.attach({ kind: 'shared', buffer: allocateSharedBuffer(computeLayout(schema, 2), 0), signature: schemaSignature(schema), capacity: 2 });
     expect(world!.spawn()).toBe(0);
     expect(world!.spawn()).toBe(1);
     expect(world!.spawn()).toBe(-1);
@@ -906,10 +911,10 @@ describe('set-up data (createRuntime({ setup }) → init(world, setup))', () => 
         },
         step() {},
       },
-      manualHost().host,
+      { host: manualHost().host },
     );
     const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
-    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY, setup: { count: 3 } });
+    sim.attach({ kind: 'shared', buffer, signature: schemaSignature(schema), capacity: CAPACITY, setup: { count: 3 } });
     const reader = new SlotReader(createSharedViews(buffer, schema, CAPACITY));
     const count = () => {
       const slot = reader.acquire()!;
@@ -926,8 +931,8 @@ describe('set-up data (createRuntime({ setup }) → init(world, setup))', () => 
 
   it('gives init undefined when the runtime sends no setup', () => {
     const seen: unknown[] = [];
-    const sim = new Simulation({ schema, tickRate: 60, init: (_w, setup) => void seen.push(setup), step() {} }, manualHost().host);
-    sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
+    const sim = new Simulation({ schema, tickRate: 60, init: (_w, setup) => void seen.push(setup), step() {} }, { host: manualHost().host });
+    sim.attach({ kind: 'shared', buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
     expect(seen).toEqual([undefined]);
   });
 });
@@ -935,9 +940,9 @@ describe('set-up data (createRuntime({ setup }) → init(world, setup))', () => 
 describe('units: simulated time in seconds, clock times in ms', () => {
   it('stats().simSeconds and the frame meta agree with tick.time (seconds), whatever the time scale', () => {
     const times: number[] = [];
-    const sim = new Simulation({ schema, tickRate: 50, init: (w) => void (w.count = 1), step: (_w, tick) => void times.push(tick.time) }, manualHost().host);
+    const sim = new Simulation({ schema, tickRate: 50, init: (w) => void (w.count = 1), step: (_w, tick) => void times.push(tick.time) }, { host: manualHost().host });
     const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
-    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+    sim.attach({ kind: 'shared', buffer, signature: schemaSignature(schema), capacity: CAPACITY });
     sim.pause();
     for (let i = 0; i < 10; i++) sim.stepOnce();
     expect(times.at(-1)).toBeCloseTo(10 / 50, 12); // 10 ticks of 1/50 s
@@ -977,10 +982,10 @@ describe('private fields (simulated, never published)', () => {
           }
         },
       },
-      manualHost().host,
+      { host: manualHost().host },
     );
     const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
-    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+    sim.attach({ kind: 'shared', buffer, signature: schemaSignature(schema), capacity: CAPACITY });
     const reader = new SlotReader(createSharedViews(buffer, schema, CAPACITY));
     const xs = (): number[] => {
       const slot = reader.acquire()!;
@@ -996,10 +1001,10 @@ describe('private fields (simulated, never published)', () => {
     let seen: Float32Array | undefined;
     const sim = new Simulation(
       { schema, tickRate: 60, privateFields: { hp: { width: 1 } }, init: (w) => void (seen = w.private.hp!), step() {} },
-      manualHost().host,
+      { host: manualHost().host },
     );
     const buffer = allocateSharedBuffer(computeLayout(schema, CAPACITY), 0);
-    sim.attach({ buffer, signature: schemaSignature(schema), capacity: CAPACITY });
+    sim.attach({ kind: 'shared', buffer, signature: schemaSignature(schema), capacity: CAPACITY });
     expect(seen).toHaveLength(CAPACITY);
     expect(seen!.buffer).not.toBe(buffer);
     expect(seen!.buffer).toBeInstanceOf(ArrayBuffer);
@@ -1034,9 +1039,9 @@ describe('private fields (simulated, never published)', () => {
         },
         step() {},
       },
-      manualHost().host,
+      { host: manualHost().host },
     );
-    sim.attach({ buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
+    sim.attach({ kind: 'shared', buffer: allocateSharedBuffer(computeLayout(schema, CAPACITY), 0), signature: schemaSignature(schema), capacity: CAPACITY });
     expect(world!.despawn(0)).toBe(2);
     expect(Array.from(world!.private.vel!.subarray(0, 4))).toEqual([20, 21, 10, 11]);
   });

@@ -11,21 +11,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { computeLayout, defineSchema } from 'steadyframe';
 import { I32, META, STATUS } from '../../src/core/layout.ts';
 import { readNextFrame } from '../../src/core/doorbell.ts';
-import { SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
+import type { PublishMeta } from '../../src/core/slots.ts';
 import type { InputEvent } from '../../src/core/input-ring.ts';
-import { createMessageMainTransport } from '../../src/main/message-transport.ts';
-import { createSharedMainTransport } from '../../src/main/shared-transport.ts';
-import type { MainTransport } from '../../src/main/transport.ts';
-import { connectWorkerTransport, type WorkerTransport } from '../../src/worker/transport.ts';
+import type { PageHost } from '../../src/contracts/host.ts';
+import type { PageTransport, Transport, WorkerTransport } from '../../src/contracts/transport.ts';
+import type { StateWriter } from '../../src/core/slots.ts';
+import { DEFAULT_TRANSPORTS } from '../../src/transports/registry.ts';
 
 const schema = defineSchema({ v: { width: 2, kind: 'linear' } });
 const CAPACITY = 3;
 const INPUT = { capacity: 16, payloadWidth: 2 };
 
 interface Pair {
-  main: MainTransport<typeof schema>;
+  main: PageTransport<typeof schema>;
   worker: WorkerTransport<typeof schema>;
-  writer: SlotWriter<typeof schema>;
+  writer: StateWriter<typeof schema>;
   world: Float32Array;
   /** Publishes tick `tick` with every value of the world set to it. */
   publish(tick: number): void;
@@ -47,22 +47,24 @@ const meta = (tick: number): PublishMeta => ({
   snaps: 0,
 });
 
-const open: Array<MainTransport<typeof schema>> = [];
+const open: Array<PageTransport<typeof schema>> = [];
 afterEach(() => {
   for (const t of open.splice(0)) t.close();
 });
 
-const makers: Record<'shared' | 'message', () => MainTransport<typeof schema>> = {
-  shared: () => createSharedMainTransport(schema, computeLayout(schema, CAPACITY), { anchor: 0, maxSpins: 100, input: INPUT }),
-  message: () => createMessageMainTransport<typeof schema>(computeLayout(schema, CAPACITY), { anchor: 0, input: INPUT }),
-};
+/** Only what the page halves ask of their host. */
+const host = { kind: 'test', sharedMemory: () => null } as unknown as PageHost;
 
-function connect(kind: 'shared' | 'message'): Pair {
-  const main = makers[kind]();
+const transports = new Map<string, Transport>(DEFAULT_TRANSPORTS.map((t) => [t.kind, t]));
+const KINDS = [...transports.keys()];
+
+function connect(kind: string): Pair {
+  const transport = transports.get(kind)!;
+  const main = transport.page({ schema, layout: computeLayout(schema, CAPACITY), anchor: 0, maxSpins: 100, input: INPUT, kernels: 'js', host });
   open.push(main);
-  const worker = connectWorkerTransport(schema, main.attach);
+  const worker = transport.worker(schema, main.attach);
   const world = new Float32Array(worker.views.layout.blockBytes / 4);
-  const writer = new SlotWriter(worker.views, world, () => 0);
+  const writer = worker.writer(world, () => 0);
   const publish = (tick: number) => {
     world.fill(tick, 0, CAPACITY * 2);
     if (tick === 0) writer.publishInitial(meta(0));
@@ -104,7 +106,8 @@ function takeAll(worker: WorkerTransport<typeof schema>): Array<[number, number]
   return out;
 }
 
-for (const kind of ['shared', 'message'] as const) {
+// every transport the library ships (the registry's list): a new one is held to the same contract by being there
+for (const kind of KINDS) {
   describe(`transport contract: ${kind}`, () => {
     it('hands the page tick 0 after attach, then each publish as the pair (previous, current), data and meta agreeing', async () => {
       const t = connect(kind);

@@ -1,4 +1,4 @@
-/** The messages of the message transport (see worker/message-transport.ts and main/message-transport.ts). */
+/** The messages of the message transport (page.ts and worker.ts beside it). */
 
 /** Main thread to worker. */
 export type ToWorker =

@@ -1,37 +1,65 @@
 /**
  * The worker contract: the one interface both `Comlink.expose` (worker) and `Comlink.wrap` (main thread)
- * are typed with. Control goes through these calls; the per-tick data never does, it is in the shared buffer.
+ * are typed with, and what crosses at attach. Control goes through these calls; the per-tick data never does: it
+ * goes through the transport (the shared buffer, or its own messages). Types only.
  */
-import type { BacklogPolicy } from './fixed-step.ts';
-import type { FlipStats } from './slots.ts';
+import type { BacklogPolicy } from '../core/fixed-step.ts';
+import type { FlipStats } from '../core/slots.ts';
 
-/** What the main thread hands the worker once, at set-up: one of two transports. */
-export interface AttachConfig {
-  /** `schemaSignature` of the main thread's schema; the worker refuses a different one. */
-  readonly signature: string;
-  /** `createRuntime`'s `setup` (structured-cloned): handed to the definition's `init`, again on restart('scratch'). */
-  readonly setup?: unknown;
-  readonly capacity: number;
-  /** Shared transport: the buffer laid out by layout.ts for this schema and capacity. */
-  readonly buffer?: SharedArrayBuffer;
-  /**
-   * Shared transport: the WebAssembly.Memory whose buffer `buffer` is, when the runtime made it one (for the
-   * SIMD kernels): the worker then lays out `memory.buffer` and publishes with `memory.copy` (publish-copy.ts).
-   */
-  readonly memory?: WebAssembly.Memory;
-  /** Shared transport: the input ring (see input-ring.ts), if the runtime has one. */
-  readonly input?: SharedArrayBuffer;
-  /**
-   * Message transport, when the page is not cross-origin isolated: a port over which states, frame times and
-   * input travel (see message-transport.ts), the clock anchor, and the input ring's size (null: none).
-   */
-  readonly port?: MessagePort;
-  readonly clockAnchor?: number;
-  readonly inputRing?: { readonly capacity: number; readonly payloadWidth: number } | null;
+/**
+ * How states reach the page: the library's transports ('shared': one SharedArrayBuffer; 'message': transferred
+ * ArrayBuffers, no cross-origin isolation needed) or an app's own (`Transport.kind`).
+ */
+export type TransportKind = 'shared' | 'message' | (string & {});
+
+/**
+ * A clock the page moves by hand (a test, a replay): the worker reads its time from `buffer` instead of
+ * `performance`, and settles after each move (ARCHITECTURE.md, "The manual clock").
+ */
+export interface ManualClockConfig {
+  readonly kind: 'manual';
+  readonly buffer: SharedArrayBuffer;
 }
 
-/** How states reach the main thread. */
-export type TransportKind = 'shared' | 'message';
+/**
+ * What the main thread hands the worker once, at set-up, tagged by the transport that made it: every transport's
+ * config extends this, and the worker finds its half of the transport by `kind`.
+ */
+export interface AttachConfig<K extends TransportKind = TransportKind> {
+  readonly kind: K;
+  /** `schemaSignature` of the main thread's schema; the worker refuses a different one. */
+  readonly signature: string;
+  readonly capacity: number;
+  /** `createRuntime`'s `setup` (structured-cloned): handed to the definition's `init`, again on restart('scratch'). */
+  readonly setup?: unknown;
+  /** A manual clock both sides read (tests, replays); absent: the real clock. */
+  readonly clock?: ManualClockConfig;
+}
+
+/** The shared transport's config: the buffer laid out by layout.ts for this schema and capacity. */
+export interface SharedAttachConfig extends AttachConfig<'shared'> {
+  readonly buffer: SharedArrayBuffer;
+  /**
+   * The WebAssembly.Memory whose buffer `buffer` is, when the page made it one (for the SIMD kernels): the worker
+   * then lays out `memory.buffer` and publishes with `memory.copy` (publish-copy.ts).
+   */
+  readonly memory?: WebAssembly.Memory;
+  /** The input ring (see input-ring.ts), if the runtime has one. */
+  readonly input?: SharedArrayBuffer;
+}
+
+/**
+ * The message transport's config (no cross-origin isolation): a port over which states, frame times and input
+ * travel (transports/message), the clock anchor, and the input ring's size (null: none).
+ */
+export interface MessageAttachConfig extends AttachConfig<'message'> {
+  readonly port: MessagePort;
+  readonly clockAnchor: number;
+  readonly inputRing: { readonly capacity: number; readonly payloadWidth: number } | null;
+}
+
+/** The configs of the library's own transports, a union tagged by `kind`. */
+export type BuiltInAttachConfig = SharedAttachConfig | MessageAttachConfig;
 
 /** The simulation's settings as the worker runs them, returned by `attach`. */
 export interface SimulationInfo {
@@ -111,7 +139,7 @@ export interface WorkerStats extends FlipStats {
 /** The calls the main thread may make. All are cheap and return once the worker has acted. */
 export interface SimulationRemote {
   /** Lays the world over the buffer, runs `init`, publishes tick 0. Once per worker. */
-  attach(config: AttachConfig): SimulationInfo;
+  attach(config: BuiltInAttachConfig | AttachConfig): SimulationInfo;
   /** The worker's shared clock now; the main thread brackets it with its own readings to measure skew. */
   clockProbe(): number;
   /** Subtracts `ms` from the worker's shared clock (it read that far ahead of the page's). */

@@ -1,5 +1,5 @@
 /**
- * The message transport, page side (see worker/message-transport.ts): used when the page is not cross-origin
+ * The message transport, page side (see worker.ts beside it): used when the page is not cross-origin
  * isolated. Keeps the last two states the worker transferred as the pair to blend and returns the ones before
  * them for reuse, mirrors the worker's header words, and carries frame times and input to the worker.
  *
@@ -8,12 +8,13 @@
  * a tick has taken it, so the ring refuses a push (false, counted) exactly when the worker's ring, of the same
  * capacity, could not hold it: nothing accepted here is ever dropped there.
  */
-import { allocateInputRing, INPUT_RECORDS_OFFSET, INPUT_RING, InputWriter, RECORD } from '../core/input-ring.ts';
-import { fieldViews, generationView, I32, META_WORDS, type Layout, type StatePair } from '../core/layout.ts';
-import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from '../core/messages.ts';
-import type { FieldViews, Schema } from '../core/schema.ts';
-import { copyMeta, type ReadLockStats, type StateSource } from '../core/slots.ts';
-import type { MainTransport } from './transport.ts';
+import type { MessageAttachConfig } from '../../contracts/remote.ts';
+import type { PageTransport, PageTransportContext } from '../../contracts/transport.ts';
+import { allocateInputRing, INPUT_RECORDS_OFFSET, INPUT_RING, InputWriter, RECORD } from '../../core/input-ring.ts';
+import { fieldViews, generationView, I32, META_WORDS, type Layout, type StatePair } from '../../core/layout.ts';
+import type { FieldViews, Schema } from '../../core/schema.ts';
+import { copyMeta, type ReadLockStats, type StateSource } from '../../core/slots.ts';
+import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from './messages.ts';
 
 interface State<S extends Schema> {
   readonly buffer: ArrayBuffer;
@@ -22,21 +23,18 @@ interface State<S extends Schema> {
   readonly generation: Uint32Array;
 }
 
-export interface MessageTransportOptions {
-  readonly anchor: number;
-  readonly input: { readonly capacity: number; readonly payloadWidth: number } | null;
-}
-
-export function createMessageMainTransport<S extends Schema>(layout: Layout, options: MessageTransportOptions): MainTransport<S> {
+export function openMessagePage<S extends Schema>(context: PageTransportContext<S>): PageTransport<S, MessageAttachConfig> {
+  const { layout, anchor, input } = context;
   const channel = new MessageChannel();
-  const source = new MessageSource<S>(layout, channel.port1, options.input);
+  const source = new MessageSource<S>(layout, channel.port1, input);
   return {
     kind: 'message',
-    attach: { port: channel.port2, clockAnchor: options.anchor, inputRing: options.input, signature: layout.signature, capacity: layout.capacity },
+    attach: { kind: 'message', port: channel.port2, clockAnchor: anchor, inputRing: input, signature: layout.signature, capacity: layout.capacity },
     transfer: [channel.port2],
     source,
     header: source.header,
     views: null,
+    simd: null,
     input: source.input,
     expectFrame: (time) => source.expectFrame(time),
     inputPushed: () => source.inputPushed(),

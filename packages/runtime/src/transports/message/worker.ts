@@ -19,36 +19,36 @@
  *
  * Frame times arrive as messages and wake the loop (no Atomics.waitAsync without shared memory); input events
  * arrive in batches and go into a ring of the worker's own, read by the ticks as usual; the count taken goes back
- * with every message (the page's flow control, see main/message-transport.ts).
+ * with every message (the page's flow control, see page.ts).
  */
-import { createSharedClock } from '../core/clock.ts';
-import { allocateInputRing, InputReader, InputWriter } from '../core/input-ring.ts';
-import { allocateStateBuffer, computeLayout, createSharedViews, META, type SharedViews } from '../core/layout.ts';
-import { INPUT_RECORD_HEAD, MAX_STATE_BUFFERS, type ToMain, type ToWorker } from '../core/messages.ts';
-import { blockRuns, copyAcross, type BlockRuns } from '../core/publish-copy.ts';
-import type { Schema } from '../core/schema.ts';
-import { writeNextFrame } from '../core/doorbell.ts';
-import { createEventLoopYield } from './event-loop-yield.ts';
-import type { SimulationHost } from './host.ts';
-import { BLOCKED, SLEPT_ASYNC, type SleepReport } from './sleep-report.ts';
-import type { WorkerTransport } from './transport.ts';
+import type { MessageAttachConfig } from '../../contracts/remote.ts';
+import type { SleepReport, WorkerHost } from '../../contracts/host.ts';
+import type { WorkerTransport } from '../../contracts/transport.ts';
+import { writeNextFrame } from '../../core/doorbell.ts';
+import { allocateInputRing, InputReader, InputWriter } from '../../core/input-ring.ts';
+import { allocateStateBuffer, computeLayout, createSharedViews, META, type SharedViews } from '../../core/layout.ts';
+import { blockRuns, copyAcross, type BlockRuns } from '../../core/publish-copy.ts';
+import type { Schema } from '../../core/schema.ts';
+import { SlotWriter } from '../../core/slots.ts';
+import { INPUT_RECORD_HEAD, MAX_STATE_BUFFERS, type ToMain, type ToWorker } from './messages.ts';
 
-export function connectMessageTransport<S extends Schema>(
-  schema: S,
-  port: MessagePort,
-  capacity: number,
-  anchor: number,
-  inputRing: { readonly capacity: number; readonly payloadWidth: number } | null,
-): WorkerTransport<S> {
+/** A wait that neither yielded nor spun, and one that yielded (the loop's reports: contracts/host.ts). */
+const ENDED_AT_ONCE: SleepReport = Object.freeze({ yielded: false, spunMs: 0 });
+const SLEPT: SleepReport = Object.freeze({ yielded: true, spunMs: 0 });
+
+export function connectMessageWorker<S extends Schema>(schema: S, config: MessageAttachConfig): WorkerTransport<S> {
+  const { port, capacity, clockAnchor, inputRing } = config;
+  if (typeof port?.postMessage !== 'function') {
+    throw new TypeError('steadyframe: the message transport attaches with a MessagePort; createRuntime() passes one');
+  }
   // no shared memory: the same memory map in a buffer of our own, forwarded state by state
-  const views = createSharedViews<S>(allocateStateBuffer(computeLayout(schema, capacity), anchor, false), schema, capacity);
+  const views = createSharedViews<S>(allocateStateBuffer(computeLayout(schema, capacity), clockAnchor, false), schema, capacity);
   const ring = inputRing === null ? null : allocateInputRing(inputRing.capacity, inputRing.payloadWidth, false);
   return new MessagePublisher(port, views, ring === null ? null : new InputReader(ring), ring === null ? null : new InputWriter(ring));
 }
 
 class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
   readonly kind = 'message' as const;
-  readonly memory = null;
   readonly #pool: ArrayBuffer[] = [];
   /** Buffers allocated so far; never more than MAX_STATE_BUFFERS. */
   #allocated = 0;
@@ -80,16 +80,24 @@ class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
     return this.#allocated;
   }
 
-  /** The host the loop sleeps with: timers, cut short by frame messages and control calls. */
-  defaultHost(): SimulationHost {
+  /** The environment's publishes, into our own plain buffer (nothing contends there: Atomics work on it alike). */
+  writer(world: Float32Array, now: () => number): SlotWriter<S> {
+    return new SlotWriter(this.views, world, now);
+  }
+
+  /**
+   * The host the loop sleeps with: the environment's clock, yield and timers, but sleeps on timers, cut short by
+   * frame messages and control calls (no shared doorbell to wait on).
+   */
+  host(environment: WorkerHost): WorkerHost {
     return {
-      clock: createSharedClock,
+      clock: (anchor) => environment.clock(anchor),
       // timers only: without shared memory there is nothing to spin on
       sleep: (i32, index, value, ms) =>
         new Promise<SleepReport>((resolve) => {
           // a frame that came in since the loop read the doorbell: no sleep (all on this thread, so no race)
           if (Atomics.load(i32, index) !== value) {
-            resolve(BLOCKED);
+            resolve(ENDED_AT_ONCE);
             return;
           }
           const timer = Number.isFinite(ms) ? setTimeout(done, Math.max(0, ms)) : undefined;
@@ -100,15 +108,14 @@ class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
             clearTimeout(timer);
             // whichever way the sleep ends, its wake-up goes (no chain of stale closures)
             if (self.#wake === wake) self.#wake = previous;
-            resolve(SLEPT_ASYNC);
+            resolve(SLEPT);
           }
           this.#wake = wake;
         }),
-      yieldToEvents: createEventLoopYield(),
-      every(ms, fn) {
-        const handle = setInterval(fn, ms);
-        return () => clearInterval(handle);
-      },
+      yieldToEvents: () => environment.yieldToEvents(),
+      every: (ms, fn) => environment.every(ms, fn),
+      ...(environment.loopStarted === undefined ? {} : { loopStarted: () => environment.loopStarted!() }),
+      ...(environment.loopEnded === undefined ? {} : { loopEnded: () => environment.loopEnded!() }),
     };
   }
 

@@ -1,17 +1,19 @@
 /**
- * The default host: the real shared clock, `Atomics.waitAsync` / `Atomics.wait` / spin sleeps on the doorbell,
- * and one MessageChannel yield. Used with the shared transport (the message transport has a host of its own).
+ * The worker host of a browser worker, and of a Node `worker_threads` one alike (both have `performance`,
+ * Atomics waits and MessageChannel): the real shared clock, `Atomics.waitAsync` / `Atomics.wait` / spin sleeps on
+ * the doorbell, and one MessageChannel yield. The shared transport sleeps on it as it is; the message transport
+ * swaps in timer sleeps; a manual clock replaces the clock, sleeps and timers.
  */
+import type { SleepReport, WorkerHost } from '../contracts/host.ts';
 import { createSharedClock } from '../core/clock.ts';
 import { WARM_UP_MS } from '../core/fixed-step.ts';
 import { createEventLoopYield } from './event-loop-yield.ts';
-import type { SimulationHost } from './host.ts';
-import { BLOCKED, SLEPT_ASYNC, type SleepReport } from './sleep-report.ts';
+import { BLOCKED, SLEPT_ASYNC } from './sleep-report.ts';
 
 /** How close to a due tick the default host stops sleeping with the event loop free and blocks instead, ms. */
 export const BLOCK_MS = 4;
 
-export function browserHost(): SimulationHost {
+export function browserWorkerHost(): WorkerHost {
   /** The report of a spin, reused: the precise path allocates nothing. */
   const spun = { yielded: false, spunMs: 0 };
   const blockSync = (i32: Int32Array, index: number, value: number, ms: number, spinMs: number): SleepReport | null => {
@@ -30,9 +32,9 @@ export function browserHost(): SimulationHost {
   return {
     clock: createSharedClock,
     sleep(i32, index, value, ms, spinMs) {
-      // Three stages toward a tick that falls due in `ms`. Measured in Chromium 156 on 2 vCPUs (docs/
-      // benchmarks.md): a timed Atomics.waitAsync wakes 0.15 to 0.85 ms late (p99) and now and then 3 ms; a
-      // blocking Atomics.wait 0.1 to 0.3 ms; a spin on the clock a few microseconds.
+      // Three stages toward a tick that falls due in `ms`: a timed Atomics.waitAsync wakes late by the most, a
+      // blocking Atomics.wait by less, a spin on the clock hardly at all (ARCHITECTURE.md, "The loop", has the
+      // figures measured here)
       const near = blockSync(i32, index, value, ms, spinMs);
       if (near !== null) return Promise.resolve({ ...near });
       if (typeof Atomics.waitAsync === 'function') {

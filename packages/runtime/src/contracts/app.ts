@@ -1,0 +1,370 @@
+/**
+ * The app API of the page side: `createRuntime`'s options, the runtime, its frames, events and stats. Types
+ * only; `createRuntime` (main/runtime.ts) and `createNodeRuntime` (node/) make runtimes of these types, through
+ * the composition root (compose/runtime.ts).
+ */
+import type { Remote } from 'comlink';
+import type { Clock } from '../core/clock.ts';
+import type { InputWriter } from '../core/input-ring.ts';
+import type { Layout, SharedViews } from '../core/layout.ts';
+import type { FieldViews, Schema } from '../core/schema.ts';
+import type { BlendBackend } from '../core/simd-kernel.ts';
+import type { ReadLockStats } from '../core/slots.ts';
+import type { ClockSkew } from '../main/clock-align.ts';
+import type { FramePacerOptions, PacerChange } from '../main/frame-pacer.ts';
+import type { InterpolationOptions, SampleStats } from '../main/sampler.ts';
+import type { StateReader } from '../main/state-reader.ts';
+import type { VisibilityHook } from './host.ts';
+import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from './remote.ts';
+import type { Transport } from './transport.ts';
+
+/** How rendered frames' times met what the worker was told (`stats().frameClock`). */
+export interface FrameClockStats {
+  /**
+   * Rendered frames drawn more than 1 ms away from the time announced to the worker for them (NEXT_FRAME):
+   * rAF brought them a refresh or more later (after a stall), or the game passed another time.
+   */
+  unannounced: number;
+  /** The farthest of them, ms (positive: later than announced). */
+  maxOffsetMs: number;
+  /** Frames that found the worker asleep short of their time, rang it and waited until its states reached them. */
+  waits: number;
+  /** Ms spent in those waits, in all and at most once. */
+  waitMs: number;
+  maxWaitMs: number;
+  /** Waits that gave up after CATCH_UP_WAIT_MS: those frames were drawn late (three in a row: no waits for a second). */
+  timeouts: number;
+  /**
+   * Frame times announced to the worker (NEXT_FRAME), and those that rang its doorbell (Atomics.notify: the
+   * frame was past what the sleeping worker's states reach, core/doorbell.ts). A ring is a futex wake-up, tens
+   * of µs of this thread; with 30 Hz ticks and 60 Hz frames, about every other frame rings.
+   */
+  announced: number;
+  rings: number;
+  /** Frames short of the worker's states drawn without a wait, late, in such a second. */
+  unwaited: number;
+  /**
+   * Frames short of the worker's states whose callback came more than FRAME_HOLD_MS (50 ms) after their time:
+   * the worker no longer holds for such a frame (it follows the wall clock), so it is drawn without a wait,
+   * usually late.
+   */
+  unheld: number;
+}
+
+/**
+ * `createRuntime`'s options: a DOM `Worker` and the options every host shares (`RuntimeOptionsBase`), with
+ * `setup` required where the simulation's `Setup` type has no room for undefined.
+ */
+export type RuntimeOptions<S extends Schema, Setup = unknown> = RuntimeOptionsBase<S> &
+  SetupOption<Setup> & {
+    /** A module Worker whose script calls `exposeSimulation` from 'steadyframe/worker' with the same schema. */
+    readonly worker: Worker;
+  };
+
+/**
+ * Set-up data for the simulation's `init(world, setup)`: counts, bounds, a seed, a level. Structured-cloned to
+ * the worker once, at attach (a value that cannot be cloned throws at set-up); `restart('scratch')` hands `init`
+ * the same value again. Type it with the worker's `export type Setup` as the third type argument of
+ * `createRuntime<typeof schema, Commands, Setup>`: then it is required, unless `Setup` allows undefined.
+ */
+export type SetupOption<Setup> = undefined extends Setup ? { readonly setup?: Setup } : { readonly setup: Setup };
+
+/** The options of a runtime on any host: what the simulation is, and how frames are made from it. */
+export interface RuntimeOptionsBase<S extends Schema> {
+  readonly schema: S;
+  /** Most entities the world can hold. Fixed for the runtime's life. */
+  readonly capacity: number;
+  /** Called once per animation frame after `start()`, with the interpolated state (hosts with animation frames). */
+  readonly draw?: (frame: Frame<S>) => void;
+  /** Called once if the simulation faults (its step threw). Default: console.error. */
+  readonly onError?: (error: Error) => void;
+  /** compareExchange attempts per frame before giving up on the lock (then the frame repeats the last state). */
+  readonly maxSpins?: number;
+  /** How frames are made from ticks: mode, render delay, what a late frame shows, snapping. */
+  readonly interpolation?: InterpolationOptions<S>;
+  /**
+   * The adaptive render interval (ARCHITECTURE.md, "Frames: pacing and sampling"): frames are presented every n-th display refresh, n growing
+   * when frames overrun and shrinking slowly when there is time to spare. `{ adaptive: false }` renders on
+   * every animation frame. Changes are `interval` events.
+   */
+  readonly pacing?: Omit<FramePacerOptions, 'onChange'>;
+  /**
+   * The input ring to the worker: events stamped with the shared clock, handed to the tick they fall in.
+   * `capacity` is a power of two (default 1024), `payloadWidth` the numbers per event (default 4); false for none.
+   */
+  readonly input?: { readonly capacity?: number; readonly payloadWidth?: number } | false;
+  /**
+   * Where the runtime learns that the page is hidden, so the worker can sleep (its `whenHidden`). Default: the
+   * document's `visibilitychange`; null to never tell the worker.
+   */
+  readonly visibility?: VisibilityHook | null;
+  /**
+   * How states reach this thread. 'shared' (the fast path: one SharedArrayBuffer, needs a cross-origin
+   * isolated page), 'message' (transferred ArrayBuffers, works anywhere), the kind of a transport of your own
+   * (`transports`), or 'auto' (default): the first available of `transports` and then shared, message.
+   * `runtime.transport` says which is in use.
+   */
+  readonly transport?: 'auto' | TransportKind;
+  /**
+   * Transports of your own (a network transport, say), tried before the library's under 'auto'. The worker
+   * module must pass the same ones to `exposeSimulation(definition, { transports })`.
+   */
+  readonly transports?: readonly Transport[];
+  /**
+   * The blend kernels for linear, quaternion and angle fields: 'wasm-simd' (default where the engine has
+   * WebAssembly SIMD, with the shared transport: the shared buffer is then a WebAssembly memory) or 'js'.
+   * `runtime.kernels` says which run.
+   */
+  readonly kernels?: BlendBackend;
+  /**
+   * Ms without a worker heartbeat (it beats every 250 ms and every tick) before an `unresponsive` event: a
+   * number above 0, default 2000; `false` (or `Infinity`) turns the watchdog off.
+   */
+  readonly heartbeatTimeout?: number | false;
+  /**
+   * Ms `createRuntime` waits for the worker to attach (its module loaded and called `exposeSimulation`) before
+   * it rejects, naming the likely cause. A number above 0, default 10,000; `Infinity` waits forever.
+   */
+  readonly attachTimeout?: number;
+}
+
+/** The events `runtime.on` offers. */
+export interface RuntimeEvents {
+  /** The simulation's step threw; the simulation stopped and the last good state stays on screen. */
+  fault: Error;
+  /** The worker dropped backlog (see its `backlog` policy); counts since attach. */
+  overload: { readonly overloads: number; readonly droppedMs: number };
+  /** The page was hidden or shown (as the visibility hook says). */
+  visibility: { readonly hidden: boolean };
+  /** The render interval changed, and why. */
+  interval: PacerChange;
+  /**
+   * The worker's heartbeat stopped for `heartbeatTimeout` ms (it died, was terminated, or one step is taking
+   * that long). Frames keep showing the last good state and stop taking the lock meanwhile.
+   */
+  unresponsive: { readonly silentMs: number };
+  /** The heartbeat came back after `unresponsive`. */
+  responsive: { readonly silentMs: number };
+  /**
+   * The page held the shared lock past 500 ms (a frame stuck between acquire and release), so the worker gave
+   * up publishes rather than wait: the page's fault, not the worker's, which goes on beating. `stalls` counts
+   * them since attach (READER_STALLS).
+   */
+  readerStall: { readonly stalls: number };
+  /**
+   * With a render worker (`createRenderWorkerRuntime`) only: it threw after set-up (its `error` event: a draw,
+   * or a callback of the renderer's). Its loop schedules the next frame before it draws, so frames go on where
+   * they can; `stats().render.errors` counts them, and the console gets each distinct message once.
+   */
+  renderFault: Error;
+  /**
+   * With a render worker only: it finished no frame for `renderTimeout` ms while the page was visible and the
+   * runtime started (a draw that never returns, a worker terminated or crashed): the picture is frozen. The
+   * console gets a warning naming the fix.
+   */
+  renderUnresponsive: { readonly silentMs: number };
+  /** With a render worker only: its frames came back after `renderUnresponsive`. */
+  renderResponsive: { readonly silentMs: number };
+}
+
+/**
+ * One rendered frame. The runtime reuses this object and its views: read them during `draw` (or right after
+ * `sample`), do not keep them.
+ */
+export interface Frame<S extends Schema> {
+  /** Interpolated fields for entities 0 .. count - 1. A plain (unshared) buffer, ready for a GPU upload. */
+  readonly fields: FieldViews<S>;
+  /** Live entities in the state drawn. */
+  readonly count: number;
+  /**
+   * Where `time` falls between the previous state (0) and the current one (1): clamped to [0, 1], except a
+   * late frame under `whenLate: 'extrapolate'` (up to 1 + `maxPrediction`).
+   */
+  readonly alpha: number;
+  /** Shared-clock ms this frame shows the world at (a clock time: ms, like every `...Time` here). */
+  readonly time: number;
+  /** Tick numbers of the two states blended. */
+  readonly previousTick: number;
+  readonly tick: number;
+  /** Shared-clock ms those two states stand for. */
+  readonly previousTime: number;
+  readonly currentTime: number;
+  /**
+   * Simulated seconds since tick 0 at the current state (the unit of `tick.time` and `tick.dt` in the worker).
+   * Simulated time is in seconds everywhere; clock times (`time`, `previousTime`, `currentTime`) are
+   * shared-clock ms.
+   */
+  readonly simSeconds: number;
+  /** The frame's time was past the newest state (the worker was late); `whenLate` decided what it shows. */
+  readonly late: boolean;
+  /**
+   * The worker had published past the frame's time (its callback ran late) and the main thread had not kept
+   * the two states around it: the frame shows the nearest it has (the oldest state at hand, or a blend across
+   * ticks it never read), not its exact pair. After one whose pair the main thread had read whole, recent
+   * states are kept for a while (1 s after a lone one, 1.5 times the gap when they recur, up to 10 s) and
+   * overtaken frames whose pair was read blend it exactly (`stats().sampling.recovered`); overtakes no copy
+   * could serve (frames farther apart than ticks) keep none.
+   */
+  readonly overtaken: boolean;
+  /** Entities drawn snapped rather than blended (spawned, teleported, or past `snapDistance`). */
+  readonly snapped: number;
+  /** False when the lock could not be taken this frame: the fields repeat the last good frame. */
+  readonly fresh: boolean;
+  /** Frames sampled so far, this one included. */
+  readonly index: number;
+}
+
+export interface RuntimeStats {
+  /** Frames sampled. */
+  readonly frames: number;
+  /** Lock contention seen from the main thread. */
+  readonly lock: Readonly<ReadLockStats>;
+  /** Late frames, extrapolated frames, history gaps, snaps, overtaken and recovered frames. */
+  readonly sampling: Readonly<SampleStats>;
+  /** The adaptive render interval: where it stands and how often it moved. */
+  readonly pacing: {
+    readonly adaptive: boolean;
+    readonly refreshPeriod: number;
+    readonly multiple: number;
+    readonly interval: number;
+    readonly renderedFrames: number;
+    readonly skippedVsyncs: number;
+    readonly overruns: number;
+    readonly grows: number;
+    readonly shrinks: number;
+    readonly lastChange: PacerChange | null;
+  };
+  /**
+   * How rendered frames' times met what the worker was told: frames that came at another time than announced
+   * (rAF's, after a stall), and the spins of frames that rang a worker sleeping short of them and waited for
+   * its states (see "Which timestamp?" in the README).
+   */
+  readonly frameClock: Readonly<FrameClockStats>;
+  /** Input events the ring refused because it was full (never silently dropped: `sendInput` returned false). */
+  readonly inputRejected: number;
+  readonly worker: WorkerStats;
+}
+
+export interface Runtime<S extends Schema, C extends object = Record<never, never>> {
+  readonly schema: S;
+  readonly capacity: number;
+  readonly layout: Layout;
+  /** The settings the worker runs with. */
+  readonly info: SimulationInfo;
+  /** The worker's clock skew as measured (and corrected) at set-up. */
+  readonly clock: ClockSkew;
+  /** The typed comlink proxy of the worker, for calls the runtime does not wrap. */
+  readonly remote: Remote<SimulationRemote>;
+  /**
+   * The simulation's own `commands` (see `SimulationDefinition.commands`), called over comlink. They run in the
+   * worker between ticks. Type them with `createRuntime<typeof schema, Commands>` where the worker module
+   * exports `type Commands = typeof commands`.
+   */
+  readonly commands: Remote<C>;
+  /** The transport in use: 'shared' (SharedArrayBuffer) or 'message' (no cross-origin isolation). */
+  readonly transport: TransportKind;
+  /** The blend kernels in use for linear, quaternion and angle fields. */
+  readonly kernels: BlendBackend;
+  /** The shared buffer's views (null with the message transport). Read slots through `reader`, never directly. */
+  readonly views: SharedViews<S> | null;
+  /**
+   * The raw published states, for renderers that blend on their own: `reader.read((pair, publishCount) => ...)`
+   * runs its function with the newest pair under the lock and releases it after, `reader.publishCount()`,
+   * `reader.stats`.
+   */
+  readonly reader: StateReader<S>;
+  /** Shared-clock ms now (equals `performance.now()` on this thread). */
+  readonly now: Clock;
+  /** Starts the simulation and, if `draw` was given, the animation-frame loop. */
+  start(): Promise<void>;
+  /** Stops the frame loop and the simulation; the last state stays. `start()` continues. */
+  stop(): Promise<void>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** One tick, while paused or stopped. */
+  stepOnce(): Promise<void>;
+  setTimeScale(scale: number): Promise<void>;
+  setTickRate(hz: number): Promise<void>;
+  stats(): Promise<RuntimeStats>;
+  /**
+   * One animation frame's work, for games that run their own loop (e.g. three.js `setAnimationLoop`): paces
+   * (returns null on a refresh the render interval skips: draw nothing then), samples the world at the frame's
+   * time, tells the worker when the next frame is due, and raises fault and overload events. The time until the
+   * end of the current task (your draw) counts as the frame's cost. `start()` with `draw` calls it for you.
+   * With the shared transport it allocates nothing; the message transport posts a message a frame.
+   *
+   * The frame's time: inside an animation frame's callbacks (a `requestAnimationFrame` loop, three.js's
+   * `setAnimationLoop`, a ticker), the animation frame's own time when you pass no timestamp, or one at or after
+   * it and not in the future (a `performance.now()` read after a slow update): that is the time the worker was
+   * told to simulate to. Outside one (a timer, a message handler, Node), the timestamp you pass, or now. The
+   * runtime knows it is inside an animation frame from frame hooks of its own, so create it before you start
+   * your loop; a loop that began earlier gets the timestamp it passes, or now (pass rAF's timestamp then).
+   * Timestamps are shared-clock ms (this thread's `performance.now()` timeline). A frame is never drawn earlier
+   * than the frame before it, whatever timestamps arrive: `frame.time`, `runtime.frameTime` and the time the
+   * worker is told are that clamped time. None is drawn from a state older than the worker could have published
+   * (it holds for an announced frame only `FRAME_HOLD_MS`, then follows the clock). For a time of your own
+   * choosing, drawn as it is (a virtual clock, a replay, a test), use `frameAt`.
+   *
+   * Before `start()` it draws the state `init` made (tick 0), at whatever time: the simulation is not running.
+   */
+  frame(timestamp?: number): Frame<S> | null;
+  /**
+   * `frame` without the sampling, for renderers that blend on the GPU from the raw states
+   * (`reader.read(fn)`): paces, tells the worker when the next frame is due, raises events. Returns whether
+   * to draw on this refresh. The time until the end of the current task counts as the frame's cost. The
+   * timestamp is optional, as for `frame`.
+   */
+  pace(timestamp?: number): boolean;
+  /**
+   * The time of the newest frame `frame`, `pace` or the `draw` loop made, shared-clock ms (NaN before the
+   * first): what a GPU renderer blends at after `pace()` (`@steadyframe/three`'s `update()` reads it).
+   */
+  readonly frameTime: number;
+  /** The input ring's writer, or null if the runtime was made with `input: false`. */
+  readonly input: InputWriter | null;
+  /**
+   * Sends an input event stamped now; the worker hands it to the tick it falls in (`tick.input`). Returns false
+   * when the ring is full: the event was refused (and counted), never dropped silently or overwritten.
+   */
+  sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean;
+  /**
+   * Draws the world at exactly `time` (shared-clock ms), unpaced, for frames at times of your own choosing: a
+   * fixed virtual clock, a replay, a test, a server loop. Like `frame`, it makes sure of the worker's states up to
+   * `time` first (ringing a sleeping worker and waiting, bounded, as a late animation frame does), raises the
+   * events, and tells the worker when the next frame comes: `next`, by default `time` plus the gap since the
+   * previous `frameAt` (one refresh period the first time), so that the worker simulates to it. A `time` earlier
+   * than the previous frame's is drawn at the previous frame's time (the picture never goes back). The worker
+   * never runs more than its `maxLeadTicks` ahead of the real clock: a time further ahead than that is drawn
+   * late (`frame.late`), holding the newest state.
+   */
+  frameAt(time: number, next?: number): Frame<S>;
+  /**
+   * Samples the world at shared-clock `time` (default: now) into the render buffer by the interpolation
+   * options and returns the frame, without telling the worker anything (no frame is counted, none paced, and
+   * `frameTime` stays). For the newest state as it is, set `mode: 'latest'` (`sample(Infinity)` also gives it
+   * under the default `whenLate: 'hold'`).
+   */
+  sample(time?: number): Frame<S>;
+  /**
+   * Tells the worker when the next frame will be drawn, so it simulates just past it (the low-level half of
+   * `frameAt`, for renderers that sample with `sample` or read the raw states with `reader` at times of their own).
+   */
+  expectFrame(time: number): void;
+  /** Changes how frames are made (some options; the others stay). Throws for bad values. */
+  setInterpolation(options: InterpolationOptions<S>): void;
+  /** The interpolation options in effect: one frozen object until `setInterpolation` (cheap to read every frame). */
+  readonly interpolation: Required<InterpolationOptions<S>>;
+  /** Listens to an event; returns the unsubscribe function. */
+  on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void;
+  /**
+   * After a fault: makes the simulation runnable again from the last published state (`'last'`, default: the
+   * world as it was drawn, undoing the step that threw) or from scratch (`'scratch'`: `init` again), and starts
+   * it if the runtime was started.
+   */
+  restart(from?: 'last' | 'scratch'): Promise<void>;
+  /**
+   * Stops everything, terminates the worker and frees the comlink proxy. The runtime is unusable after; calls
+   * still waiting on the worker (`stats()`, `pause()`, ...) reject instead of never settling.
+   */
+  dispose(): void;
+}

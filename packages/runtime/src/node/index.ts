@@ -1,0 +1,46 @@
+/**
+ * steadyframe/node: the same simulation, headless in Node. The worker module a browser game runs (the one that
+ * calls `exposeSimulation`) runs unchanged in a `worker_threads` Worker over the shared transport, and the app
+ * makes its frames (a server loop calls `runtime.frame()`), on the real clock or a manual one that a test or a
+ * replay moves by hand, the simulation running its ticks as fast as the CPU allows.
+ *
+ * ```ts
+ * import { createNodeRuntime, createManualClock } from 'steadyframe/node';
+ * const clock = createManualClock();
+ * const runtime = await createNodeRuntime({ worker: new URL('./sim.worker.js', import.meta.url), schema, capacity: 100, clock });
+ * await runtime.start();
+ * for (let i = 0; i < 36_000; i++) { await clock.advance(1000 / 60); runtime.frame(); } // ten simulated minutes
+ * ```
+ */
+import type { WorkerOptions } from 'node:worker_threads';
+import type { Runtime, RuntimeOptionsBase, SetupOption } from '../contracts/app.ts';
+import type { Schema } from '../core/schema.ts';
+import { composeRuntime } from '../compose/runtime.ts';
+import type { ManualClock } from '../hosts/manual-clock/page.ts';
+import { nodePageHost } from './page-host.ts';
+
+/** `createNodeRuntime`'s options: the ones every host shares, the module to run, and Node's own. */
+export type NodeRuntimeOptions<S extends Schema, Setup = unknown> = Omit<RuntimeOptionsBase<S>, 'visibility'> &
+  SetupOption<Setup> & {
+    /** The simulation's module, as a URL or a path: one Node can import (built JavaScript, or TypeScript under a loader named in `workerOptions.execArgv`). */
+    readonly worker: URL | string;
+    /** Options for the `worker_threads` Worker (`execArgv`, `env`, `resourceLimits`, `name`...). */
+    readonly workerOptions?: Omit<WorkerOptions, 'eval' | 'workerData'>;
+    /** A manual clock (`createManualClock()`): time moves only when it is advanced. Default: the real clock. */
+    readonly clock?: ManualClock;
+  };
+
+/**
+ * Starts the simulation module in a `worker_threads` Worker, attaches it over the shared transport, and returns
+ * the runtime: the same `Runtime` a page gets, without animation frames (call `frame()` or `frameAt()` from your
+ * loop; `draw` needs frames, which only a manual clock's `animationFrame()` makes here).
+ */
+export function createNodeRuntime<S extends Schema, C extends object = Record<never, never>, Setup = unknown>(
+  options: NodeRuntimeOptions<S, Setup>,
+): Promise<Runtime<S, C>> {
+  const clock = options.clock ?? null;
+  return composeRuntime<S, C>(nodePageHost(clock, options.workerOptions), options, clock === null ? {} : { clock: clock.config });
+}
+
+export { createManualClock, ManualClock } from '../hosts/manual-clock/page.ts';
+export type { Runtime, RuntimeEvents, RuntimeStats, Frame } from '../contracts/app.ts';

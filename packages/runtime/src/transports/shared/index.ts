@@ -1,0 +1,17 @@
+/**
+ * The shared transport: one SharedArrayBuffer between the threads (the fast path). Needs memory that can be
+ * shared with the worker: a cross-origin isolated page, a render worker of one, or Node.
+ */
+import type { SharedAttachConfig } from '../../contracts/remote.ts';
+import type { Transport } from '../../contracts/transport.ts';
+import { openSharedPage } from './page.ts';
+import { connectSharedWorker } from './worker.ts';
+
+export const sharedTransport: Transport<SharedAttachConfig> = {
+  kind: 'shared',
+  available: (host) => host.sharedMemory(),
+  page: openSharedPage,
+  worker: connectSharedWorker,
+};
+
+export { joinSharedPage, type SharedJoin } from './page.ts';

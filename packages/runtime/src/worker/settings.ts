@@ -1,0 +1,63 @@
+/**
+ * A simulation definition's settings, checked once when the simulation is made: a wrong value throws naming the
+ * option and what it takes. The rate and scale, which calls change later, are checked in definition.ts.
+ */
+import { checkNumber } from '../core/describe-value.ts';
+import { BACKLOG_POLICIES, defaultMaxCatchUpSteps, type BacklogPolicy } from '../core/fixed-step.ts';
+import { validateSchema, type Schema } from '../core/schema.ts';
+import { checkTickRate, type SimulationDefinition } from './definition.ts';
+import type { NonFinitePolicy } from './finite-check.ts';
+import type { PrivateFieldSpec } from './world.ts';
+
+export interface SimulationSettings {
+  readonly tickRate: number;
+  /** The catch-up cap the game set, or null: the default, which follows the tick length. */
+  readonly maxCatchUpSteps: number | null;
+  readonly maxLeadTicks: number;
+  readonly backlog: BacklogPolicy;
+  readonly maxBacklog: number;
+  /** The game's spin budget, or undefined for the default (fixed-step.ts, `loopSpin`). */
+  readonly spinMs: number | undefined;
+  readonly pauseWhenHidden: boolean;
+  readonly nonFinite: NonFinitePolicy;
+}
+
+export function checkDefinition<S extends Schema>(definition: SimulationDefinition<S, unknown, PrivateFieldSpec>): SimulationSettings {
+  validateSchema(definition.schema);
+  if (typeof definition.step !== 'function') {
+    throw new TypeError('steadyframe: a simulation needs a step(world, tick) function');
+  }
+  if (definition.init !== undefined && typeof definition.init !== 'function') {
+    throw new TypeError('steadyframe: init must be a function (world, setup) => void');
+  }
+  const tickRate = checkTickRate(definition.tickRate);
+  const maxCatchUpSteps =
+    definition.maxCatchUpSteps === undefined ? null : checkNumber('maxCatchUpSteps', definition.maxCatchUpSteps, 1, { integer: true });
+  const backlog = definition.backlog ?? 'catch-up';
+  if (!BACKLOG_POLICIES.includes(backlog)) {
+    throw new RangeError(`steadyframe: backlog must be one of ${BACKLOG_POLICIES.join(', ')}; got ${JSON.stringify(backlog)}`);
+  }
+  const whenHidden = definition.whenHidden ?? 'pause';
+  if (whenHidden !== 'pause' && whenHidden !== 'run') {
+    throw new RangeError(`steadyframe: whenHidden must be 'pause' or 'run'; got ${JSON.stringify(whenHidden)}`);
+  }
+  const nonFinite = definition.nonFinite ?? 'count';
+  if (nonFinite !== 'count' && nonFinite !== 'hold' && nonFinite !== 'off') {
+    throw new RangeError(`steadyframe: nonFinite must be 'count', 'hold' or 'off'; got ${JSON.stringify(nonFinite)}`);
+  }
+  return {
+    tickRate,
+    maxCatchUpSteps,
+    maxLeadTicks: checkNumber('maxLeadTicks', definition.maxLeadTicks ?? 2, 0),
+    backlog,
+    maxBacklog: checkNumber('maxBacklog', definition.maxBacklog ?? 250, 0),
+    spinMs: definition.spinMs === undefined ? undefined : checkNumber('spinMs', definition.spinMs, 0),
+    pauseWhenHidden: whenHidden === 'pause',
+    nonFinite,
+  };
+}
+
+/** The catch-up cap in effect for a tick length: the game's, or a quarter second's worth (at least 4). */
+export function catchUpSteps(settings: SimulationSettings, tickLength: number): number {
+  return settings.maxCatchUpSteps ?? defaultMaxCatchUpSteps(tickLength);
+}
