@@ -251,7 +251,9 @@ export interface LoopPass {
  * What the loop does next:
  * - REPLAN: woken on the very instant the newest state stands for, when no tick is due yet: the next one is due
  *   a clock step later (performance.now() moves in 5 µs steps), so plan again at once rather than give the
- *   event loop a turn first (which costs tens of µs); at most MAX_REPLANS in a row, for a clock that stands still.
+ *   event loop a turn first (which costs tens of µs); at most MAX_REPLANS in a row. A clock still on that
+ *   instant after them stands still (a manual clock between two moves): the loop sleeps until it moves or a
+ *   frame rings (a real host's sleep of no length returns at once), unless the event loop is owed a turn.
  * - YIELD: a turn of the event loop for comlink calls and timers: when more ticks may be due or one is due this
  *   very moment (a zero-length wait would only spin through microtasks), and once YIELD_EVERY_MS have passed
  *   since the last turn, deferred while a tick falls due within the spin (then right after it, not between the
@@ -264,7 +266,10 @@ export interface LoopPass {
  */
 export function decideLoop(pass: LoopPass, ticksOnTime: () => boolean): LoopAction {
   const { wait, spin, sinceYield } = pass;
-  if (wait <= 0 && !pass.busy && pass.steps === 0 && pass.replans < MAX_REPLANS) return LOOP_ACTION.REPLAN;
+  if (wait <= 0 && !pass.busy && pass.steps === 0) {
+    if (pass.replans < MAX_REPLANS) return LOOP_ACTION.REPLAN;
+    if (sinceYield <= YIELD_EVERY_MS) return LOOP_ACTION.SLEEP;
+  }
   if (wait <= 0 || pass.busy || (sinceYield > YIELD_EVERY_MS && (wait > spin || sinceYield > 2 * YIELD_EVERY_MS))) return LOOP_ACTION.YIELD;
   if (wait <= WARM_UP_MS && wait <= spin && pass.canBlock && pass.steps === 0 && ticksOnTime()) return LOOP_ACTION.TICK_EARLY;
   return LOOP_ACTION.SLEEP;

@@ -102,7 +102,8 @@ describe('an overtaken frame', () => {
       for (;;) {
         const ts = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
         const frame = rt.frame(ts);
-        if (frame === null || ts < end || frame.overtaken || frame.tick - frame.previousTick !== 1) continue;
+        // one drawn inside its pair, so a later time inside the same pair exists
+        if (frame === null || ts < end || frame.overtaken || frame.tick - frame.previousTick !== 1 || !(ts < frame.currentTime)) continue;
         return { ts, previousTime: frame.previousTime, currentTime: frame.currentTime };
       }
     };
@@ -111,7 +112,8 @@ describe('an overtaken frame', () => {
     /**
      * A frame whose callback runs late: the page draws nothing while the worker stops waiting for the frame it
      * expected (after 50 ms) and runs on to the wall clock, past `ts`; then the frame samples at its own
-     * timestamp `ts`, by then before the front slot's previous state.
+     * timestamp `ts` (after the frame before it: the picture never goes back), by then before the front slot's
+     * previous state.
      */
     const lateFrame = async (ts: number) => {
       await sleep(100);
@@ -124,14 +126,14 @@ describe('an overtaken frame', () => {
     await waitFor('ticks', () => rt.sample().tick >= 3);
     // the first overtaken frame: no states kept, it shows the oldest at hand and says so
     const early = await frames(300);
-    const first = await lateFrame(early.ts - 1000);
+    const first = await lateFrame((early.ts + early.currentTime) / 2);
     expect(first.frame).toMatchObject({ overtaken: true, alpha: 0 });
     expect(first.frame.previousTime).toBeGreaterThan(first.ts);
     // from then on the main thread keeps the states its frames read: a frame whose time lies between the two
     // states the last frame read, overtaken by the worker meanwhile, is drawn from exactly that pair
     const last = await frames(400);
     const before = (await rt.stats()).sampling;
-    const late = await lateFrame((last.previousTime + last.currentTime) / 2);
+    const late = await lateFrame((last.ts + last.currentTime) / 2);
     const after = (await rt.stats()).sampling;
     // it was overtaken (its time before the front slot's previous state), and served from the states kept
     expect(after.recovered - before.recovered).toBe(1);

@@ -151,7 +151,8 @@ describe('the loop decision after a pass (decideLoop, endOfPass)', () => {
   const cases: Array<[string, Partial<LoopPass>, boolean, LoopAction]> = [
     ['a wait ahead, a turn not long ago: sleep', {}, true, LOOP_ACTION.SLEEP],
     ['on the due instant with no tick run: plan again at once', { wait: 0, steps: 0 }, true, LOOP_ACTION.REPLAN],
-    ['... but not past MAX_REPLANS in a row: yield', { wait: 0, steps: 0, replans: MAX_REPLANS }, true, LOOP_ACTION.YIELD],
+    ['... but not past MAX_REPLANS in a row: a clock standing still (a manual one) sleeps until it moves', { wait: 0, steps: 0, replans: MAX_REPLANS }, true, LOOP_ACTION.SLEEP],
+    ['... unless the event loop is owed a turn: yield', { wait: 0, steps: 0, replans: MAX_REPLANS, sinceYield: YIELD_EVERY_MS + 0.1 }, true, LOOP_ACTION.YIELD],
     ['a tick just ran and the next is due now: yield (no zero-length sleep)', { wait: 0 }, true, LOOP_ACTION.YIELD],
     ['busy (cap or time bound hit): yield, whatever the wait', { busy: true, wait: 10 }, true, LOOP_ACTION.YIELD],
     ['busy on the due instant with no tick run: yield, not replan', { busy: true, wait: 0, steps: 0 }, true, LOOP_ACTION.YIELD],

@@ -14,7 +14,9 @@ import { BLOCKED, SLEPT_ASYNC } from '../sleep-report.ts';
 import { CLOCK, clockWords, readClockTime } from './words.ts';
 
 interface Sleep {
+  /** Due once the time reaches it; for a sleep of no length (a loop on the very instant its clock stands on), once the time moves past it. */
   readonly wakeAt: number;
+  readonly strict: boolean;
   readonly doorbell: Int32Array;
   readonly index: number;
   readonly value: number;
@@ -49,7 +51,7 @@ export function connectManualClock(config: ManualClockConfig, inner: WorkerHost)
   };
   const wakeDue = (time: number): void => {
     for (const sleep of sleeps) {
-      if (time >= sleep.wakeAt || Atomics.load(sleep.doorbell, sleep.index) !== sleep.value) {
+      if ((sleep.strict ? time > sleep.wakeAt : time >= sleep.wakeAt) || Atomics.load(sleep.doorbell, sleep.index) !== sleep.value) {
         sleeps.delete(sleep);
         sleep.resolve(SLEPT_ASYNC);
       }
@@ -76,11 +78,12 @@ export function connectManualClock(config: ManualClockConfig, inner: WorkerHost)
   return {
     clock: () => now,
     sleep(doorbell, index, value, ms) {
-      // rung, due, or planned on a time the page has moved since: plan again at once
-      if (Atomics.load(doorbell, index) !== value || !(ms > 0) || Atomics.load(i32, CLOCK.SEQ) !== readAt) return Promise.resolve(BLOCKED);
-      const wakeAt = readClockTime(i32) + ms;
+      // rung, or planned on a time the page has moved since: plan again at once
+      if (Atomics.load(doorbell, index) !== value || Atomics.load(i32, CLOCK.SEQ) !== readAt) return Promise.resolve(BLOCKED);
+      const strict = !(ms > 0);
+      const wakeAt = readClockTime(i32) + (strict ? 0 : ms);
       return new Promise<SleepReport>((resolve) => {
-        sleeps.add({ wakeAt, doorbell, index, value, resolve });
+        sleeps.add({ wakeAt, strict, doorbell, index, value, resolve });
         acknowledge();
       });
     },
