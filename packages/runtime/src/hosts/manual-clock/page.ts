@@ -118,11 +118,13 @@ export class ManualClock {
   }
 
   /**
-   * Runs one animation frame at the current time: the callbacks the runtime asked for (its `draw` loop), then
-   * `fn` (a game's own callback), with the frame source's `current()` at this frame's time throughout.
+   * Runs one animation frame: the callbacks the runtime asked for (its `draw` loop), then `fn` (a game's own
+   * callback), with the frame source's `current()` at the frame's time throughout. The frame's time is now, or
+   * `at` (not after now): a callback that began late, after a stall, as rAF hands it the vsync that passed.
    */
-  animationFrame(fn?: (time: number) => void): void {
-    const time = this.#time;
+  animationFrame(fn?: (time: number) => void, at = this.#time): void {
+    if (!(at <= this.#time)) throw new RangeError(`steadyframe: an animation frame's time is not after now (${this.#time}); got ${describeValue(at)}`);
+    const time = at;
     const callbacks = [...this.#callbacks.values()];
     this.#callbacks.clear();
     this.#current = time;

@@ -1,0 +1,29 @@
+/**
+ * The browser tests' fixture worker modules, unchanged, as Node runs them: each bundled once per test file
+ * (`buildWorkerModule`), so the Node tests run the very modules the browser tests do.
+ */
+import { fileURLToPath } from 'node:url';
+import { buildWorkerModule } from 'steadyframe/testing/node';
+
+export type Fixture = 'motion' | 'faulty' | 'silent' | 'published' | 'stress';
+
+const built = new Map<Fixture, Promise<string>>();
+
+/** The fixture's module path, bundled for Node. */
+export function nodeFixture(name: Fixture): Promise<string> {
+  let module = built.get(name);
+  if (module === undefined) {
+    module = buildWorkerModule(fileURLToPath(new URL(`../../browser/fixtures/${name}.worker.ts`, import.meta.url)));
+    built.set(name, module);
+  }
+  return module;
+}
+
+/** Polls until `predicate` holds; fails with `what` after `timeoutMs` of real time (a hang guard, not a timing check). */
+export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!predicate()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
