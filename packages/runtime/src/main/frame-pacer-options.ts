@@ -20,6 +20,7 @@ export interface FramePacerOptions {
   readonly onChange?: (change: PacerChange) => void;
 }
 
+/** The defaults of the options above. */
 export const FRAME_PACER_DEFAULTS = {
   adaptive: true,
   maxMultiple: 4,
@@ -27,6 +28,7 @@ export const FRAME_PACER_DEFAULTS = {
   initialPeriod: 1000 / 60,
 } as const;
 
+/** A whole-number option of at least `min`, or a RangeError naming it and what it means. */
 export function checkWhole(name: string, value: unknown, min: number, meaning: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
     throw new RangeError(
@@ -36,6 +38,7 @@ export function checkWhole(name: string, value: unknown, min: number, meaning: s
   return value;
 }
 
+/** Throws at set-up for a bad option, naming it and what it takes (and what replaced the frame-counted ones). */
 export function checkOptions(options: FramePacerOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(

@@ -1,11 +1,12 @@
 /**
- * The frame pacer: source note 003's adaptive render interval, on top of requestAnimationFrame. Pure: the
- * runtime feeds it each rAF timestamp and each rendered frame's measured cost; it answers whether to render on
- * this callback and when the next rendered frame is due. It never calls rAF and never reads a clock.
+ * The frame pacer: the adaptive render interval (ARCHITECTURE.md, Source notes: "The adaptive render interval"),
+ * on top of requestAnimationFrame. Pure: the runtime feeds it each rAF timestamp and each rendered frame's
+ * measured cost; it answers whether to render on this callback and when the next rendered frame is due. It never
+ * calls rAF and never reads a clock.
  *
  * Frames are presented on vsyncs, so the render interval is always a whole multiple `n` of the display's refresh
- * period: regular presentation (note 003) means every n-th vsync, never "16 ms, then 33, then 16". A 60 Hz
- * display, R = rendered callback, . = skipped vsync, the number under it = the measured cost in ms:
+ * period: regular presentation means every n-th vsync, never "16 ms, then 33, then 16". A 60 Hz display,
+ * R = rendered callback, . = skipped vsync, the number under it = the frame's cost in ms (an example):
  *
  * ```text
  *  vsync ms  0     16.7  33.3  50    66.7  83.3  100   ...   t-33  t-17  t     t+17  t+33
@@ -21,14 +22,15 @@
  *                                                                        n = ceil(max cost 9 * 1.2 / 16.7) = 1
  * ```
  *
- * Growing is at once (note 003's `frameTime * 1.2`); shrinking waits for a run of evidence measured in wall
- * time, never in rendered frames: at n = 4 frames come four times as slowly, and a cooldown counted in them
- * kept one slow first frame (490 ms) holding the rate at 15 fps for 6 s. After a run of `spareMs` (250 ms) in
- * which every frame fits a smaller interval, n drops straight to the one the run's costliest frame needs, so
- * one outlier (a first frame, one GC pause) costs a quarter second of reduced rate, whatever n it grew to. The
- * hysteresis: a frame grows n when it exceeds the interval (0% margin) but counts as spare only with 20% to
- * spare, so costs alternating around a boundary never shrink it; and a grow soon after a shrink (within four
- * runs' time) shows the shrink was premature and doubles the run a shrink needs, up to 16 times (4 s).
+ * Growing is at once (the source rule's `frameTime * 1.2`); shrinking waits for a run of evidence measured in
+ * wall time, never in rendered frames: at n = 4 frames come four times as slowly, so a cooldown counted in them
+ * let one slow first frame hold the rate down for seconds (ARCHITECTURE.md, "Measurements behind the code",
+ * has the case). After a run of `spareMs` (250 ms) in which every frame fits a smaller interval, n drops
+ * straight to the one the run's costliest frame needs, so one outlier (a first frame, one GC pause) costs a
+ * quarter second of reduced rate, whatever n it grew to. The hysteresis: a frame grows n when it exceeds the
+ * interval (0% margin) but counts as spare only with 20% to spare, so costs alternating around a boundary never
+ * shrink it; and a grow soon after a shrink (within four runs' time) shows the shrink was premature and doubles
+ * the run a shrink needs, up to 16 times (4 s).
  *
  * A callback renders when its timestamp is at or after the next render time less half a refresh period, so a
  * vsync that arrives a little early (jitter) still renders and one that arrives a period early does not. The
@@ -96,7 +98,7 @@ export interface FramePacer {
 const LEARN_SHARE = 0.75;
 /** A callback within this share of a period before the next render time renders: jitter neither skips nor doubles. */
 const RENDER_TOLERANCE = 0.5;
-/** Note 003's `frameTime * 1.2`: an interval sized for the cost plus 20%, so the next frame has a chance. */
+/** The source rule's `frameTime * 1.2`: an interval sized for the cost plus 20%, so the next frame has a chance. */
 const GROW_MARGIN = 1.2;
 /** Shrinking needs the same 20% headroom in the smaller interval, while growing fires at 0%: the band between
  *  the two is where neither happens, which is what keeps `n` from flapping. */

@@ -7,7 +7,8 @@
  * |               | around the frame's time minus that many ticks, from a short history of states          |
  * | `extrapolate` | the newest state at or before the frame's time, moved on by its velocity fields        |
  * |               | (worse: it mispredicts every change of course; ARCHITECTURE.md, Source notes:          |
- * |               | extrapolation vs interpolation); entities that snap this tick show their current state |
+ * |               | "Extrapolation vs interpolation"); entities that snap this tick show their current     |
+ * |               | state                                                                                  |
  * | `latest`      | the newest state as it is: no interpolation at all                                     |
  *
  * When the frame's time is past the newest state (the worker is late: alpha would pass 1), `whenLate`
