@@ -20,8 +20,8 @@ declare global {
   interface Window {
     /**
      * Provided by scripts/bench.mjs (page.exposeFunction); absent when the page is opened by hand. A JSON string:
-     * playwright's own decoding of the same snapshot as an object costs the page's main thread about 2 ms (110
-     * threads), inside the window a meter measures; JSON.parse takes a few hundredths of that.
+     * playwright's own decoding of the same snapshot as an object costs the page's main thread far more than
+     * JSON.parse does, inside the window a meter measures (ARCHITECTURE.md, "Measurements behind the code").
      */
     __procSnapshot?: () => Promise<string>;
     __results?: unknown;

@@ -222,7 +222,8 @@ async function main(): Promise<void> {
     // at the rendered frame that moved it: the step rises at the slow frame itself, falls where the pacer let go
     plots.interval.push(1, change.at, change.toMultiple);
     // back to every refresh: by a run of frames with time to spare, or (headless Chromium's rAF cadence wanders
-    // between 60 and 30 Hz) by a new refresh estimate that re-sizes n for the last, cheap frame
+    // between refresh rates: ARCHITECTURE.md, "Measurements behind the code") by a new refresh estimate that
+    // re-sizes n for the last, cheap frame
     if (change.toMultiple === 1 && change.fromMultiple > 1 && !Number.isNaN(slowFrameEnd)) {
       metrics.slowFrameRecoveryMs = change.at - slowFrameEnd;
       overlay.setLegend('interval', 1, `a slow frame: every refresh again ${(metrics.slowFrameRecoveryMs / 1000).toFixed(2)} s after it`);

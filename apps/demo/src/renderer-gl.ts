@@ -3,8 +3,8 @@
  * render buffer is a plain ArrayBuffer, ready for the GPU) and draws every body in one call, as one point
  * each: the vertex shader places it, the fragment shader cuts a disc with a bright nose toward its angle, so
  * spin shows. One vertex per body is as lean as a draw gets, and unlike a small instanced quad it stays fast
- * on software GL (SwiftShader, as in headless Chromium: over 10 µs per instance, so 5,000 instanced quads
- * drew at 7 fps there, points at 44). Entity 0, the spinner, is a second draw: one quad, placed from uniforms.
+ * on software GL (SwiftShader, as in headless Chromium, pays per instance: ARCHITECTURE.md, "Measurements
+ * behind the code"). Entity 0, the spinner, is a second draw: one quad, placed from uniforms.
  */
 import type { FieldViews } from 'steadyframe';
 import { BOX_X, BOX_Y, CAPACITY, type DemoSchema } from './schema.ts';

@@ -370,11 +370,12 @@ const PARTICLE_FIELDS = ['anchorX', 'anchorY', 'x', 'y', 'scaleX', 'scaleY', 'ro
 /**
  * The fast way to make a bound particle: a copy of a template that Particle's constructor made from the same
  * look, written field by field (Particle's constructor spreads its options over its defaults and assigns them
- * by name, and parses the tint: about 1 µs a particle, where the copy is a few dozen ns), with the prototype
- * of the binding's class. It is used only if a copy has exactly the own fields, in the same order and with the
- * same values, as a particle that Particle's constructor made, and Particle's colour accessors work on it (a
- * Pixi whose Particle kept private state would fail that): else null, and every particle goes through the
- * constructor. Every particle of a binding is a copy (templates are never pooled): one shape for Pixi's upload.
+ * by name, and parses the tint: far slower a particle than the copy, as steadyframe's ARCHITECTURE.md,
+ * "Measurements behind the code", has it), with the prototype of the binding's class. It is used only if a copy
+ * has exactly the own fields, in the same order and with the same values, as a particle that Particle's
+ * constructor made, and Particle's colour accessors work on it (a Pixi whose Particle kept private state would
+ * fail that): else null, and every particle goes through the constructor. Every particle of a binding is a copy
+ * (templates are never pooled): one shape for Pixi's upload.
  */
 function fastCopy(
   prototype: BoundParticle,

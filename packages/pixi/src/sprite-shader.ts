@@ -4,7 +4,8 @@
  * blends them and sizes the point to hold the turned sprite, and the fragment shader turns each pixel back
  * into the sprite's frame and samples the texture there (outside it: discarded). One vertex per entity, no
  * instancing and no texture fetches in the vertex shader: software WebGL (SwiftShader) runs an instanced draw
- * instance by instance (8× slower), and a vertex-shader texture fetch costs it more than the whole vertex.
+ * instance by instance (several times slower), and a vertex-shader texture fetch costs it more than the whole
+ * vertex (steadyframe's ARCHITECTURE.md, "Measurements behind the code").
  *
  * ```text
  *  vertex e:  state A (aPosA, aAngleA, aGenA)   state B (aPosB, aAngleB, aGenB)

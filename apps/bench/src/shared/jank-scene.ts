@@ -43,8 +43,8 @@ export function jankScene(name: string, bodies: number, tickRate: number): Rende
       }
       if (Number.isNaN(s0)) return;
       // intervals between the draws' own clock readings: headless Chromium's rAF timestamps advance one refresh
-      // period per callback whatever happens (measured: 16.7 ms at most between timestamps while the callbacks ran
-      // up to 43 ms apart around a 30 ms busy loop); judder against the frame's own time, as the motion suite
+      // period per callback whatever happens, even across a busy loop that holds the callbacks back
+      // (ARCHITECTURE.md, "Measurements behind the code"); judder against the frame's own time, as the motion suite
       recorder.record({ ts: now(), late: frame.late }, position, s0 + (time - t0) / 1000, () => `ticks ${frame.previousTick}..${frame.tick}, alpha ${frame.alpha.toFixed(3)}, late ${frame.late}`);
     };
   };

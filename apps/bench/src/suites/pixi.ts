@@ -19,10 +19,11 @@
  * |         |                                           | scene at this frame rate, under every design          |
  *
  * All render on every animation frame (`pacing: { adaptive: false }`). In software GL (SwiftShader) at 100k and
- * more, every design is bound by the GPU process's rasterising (6-10 fps on 2 cores), so a frame's main-thread
- * CPU includes the browser's own frame work at that rate (the commit reads the WebGL canvas back for the
- * software compositor), which the floor row measures. Each design runs twice per size, in mirrored order
- * (plain, cpu, gpu, gpu-still, then back), its windows pooled. Measured per 1 s window: the renderer main
+ * more, every design is bound by the GPU process's rasterising (a few frames a second on 2 cores:
+ * ARCHITECTURE.md, "Measurements behind the code"), so a frame's main-thread CPU includes the browser's own
+ * frame work at that rate (the commit reads the WebGL canvas back for the software compositor), which the floor
+ * row measures. Each design runs twice per size, in mirrored order (plain, cpu, gpu, gpu-still, then back), its
+ * windows pooled. Measured per 1 s window: the renderer main
  * thread's CPU per frame from /proc (everything the page's main thread did, the browser's frame work and GC
  * included) and the page's own timing of the ticker's work per frame (from the first listener to the last:
  * the update and app.render; wall time, so it includes waits on the GPU process).

@@ -3,7 +3,8 @@
  * both drive it with their own clocks.
  *
  * The simulation runs ahead of the wall clock, just far enough that the state for the next frame exists when
- * the frame is drawn (source note 003). Render interval 16 ms, tick 5 ms, a render costs 3 ms, a tick 1 ms:
+ * the frame is drawn (ARCHITECTURE.md, Source notes: "The worked timeline"). Render interval 16 ms, tick 5 ms,
+ * a render costs 3 ms, a tick 1 ms:
  *
  * ```text
  *  ms    0  1  2  3  4  5  6  7 ...   16 17 18 19 20 21 22 ...   32
@@ -76,7 +77,8 @@ export interface StepPlan {
 /**
  * The accumulator: how many ticks bring the newest state to or just past `target`, at most `maxSteps`, and
  * never so many that the newest state would be more than `maxLead` ms ahead of `now`. Running further ahead
- * would decide ticks before the input that should shape them (note 003's closing warning).
+ * would decide ticks before the input that should shape them (ARCHITECTURE.md, Source notes: "Simulating ahead
+ * and input").
  * `result` is filled in and returned, so the hot loop allocates nothing.
  */
 export function planSteps(
@@ -189,8 +191,9 @@ export const BURST_MS = YIELD_EVERY_MS;
 export const MAX_REPLANS = 100;
 /**
  * How early a precise sleep ends, ms: the loop plans again (no tick is due yet) and spins the rest in a second,
- * short sleep. After a long sleep the thread's code and data are cold and a first pass through the planning
- * costs tens of µs; the second pass runs warm, so the tick starts microseconds after it is due.
+ * short sleep. After a long sleep the thread's code and data are cold and a first pass through the planning is
+ * slow (this margin is sized to cover it); the second pass runs warm, so the tick starts just after it is due
+ * (ARCHITECTURE.md, "Measurements behind the code", has both figures).
  */
 export const WARM_UP_MS = 0.05;
 /** Just past an instant, ms: a tick planned for the moment the clock passes it. */
@@ -251,9 +254,10 @@ export interface LoopPass {
  * What the loop does next:
  * - REPLAN: woken on the very instant the newest state stands for, when no tick is due yet: the next one is due
  *   a clock step later (performance.now() moves in 5 µs steps), so plan again at once rather than give the
- *   event loop a turn first (which costs tens of µs); at most MAX_REPLANS in a row. A clock still on that
- *   instant after them stands still (a manual clock between two moves): the loop sleeps until it moves or a
- *   frame rings (a real host's sleep of no length returns at once), unless the event loop is owed a turn.
+ *   event loop a turn first (a turn costs several clock steps: ARCHITECTURE.md, "Measurements behind the
+ *   code"); at most MAX_REPLANS in a row. A clock still on that instant after them stands still (a manual clock
+ *   between two moves): the loop sleeps until it moves or a frame rings (a real host's sleep of no length
+ *   returns at once), unless the event loop is owed a turn.
  * - YIELD: a turn of the event loop for comlink calls and timers: when more ticks may be due or one is due this
  *   very moment (a zero-length wait would only spin through microtasks), and once YIELD_EVERY_MS have passed
  *   since the last turn, deferred while a tick falls due within the spin (then right after it, not between the

@@ -22,10 +22,10 @@
 import { FRAME_HOLD_MS } from './fixed-step.ts';
 
 /**
- * Longest a frame spins for the worker, ms. A sleeping worker woken by `Atomics.notify` runs within 0.1 to
- * 0.3 ms, and within a few ms on a loaded machine (2 vCPUs shared with other browsers); the ticks it then
- * runs take the game's step times. A quarter of a 60 Hz refresh: a frame that waits that long has still
- * spent less than the stall before it.
+ * Longest a frame spins for the worker, ms. A sleeping worker woken by `Atomics.notify` runs well within this
+ * alone on a machine, but a loaded machine can take longer (ARCHITECTURE.md, "Measurements behind the code");
+ * the ticks it then runs take the game's step times. A quarter of a 60 Hz refresh: a frame that waits that
+ * long has still spent less than the stall before it.
  */
 export const CATCH_UP_WAIT_MS = 4;
 

@@ -1,8 +1,8 @@
 /**
  * WebAssembly's bulk `memory.copy` over a memory the caller already has (the runtime's shared buffer is a
  * shared WebAssembly.Memory where the blend kernels run): a memmove that a JS engine may do faster than
- * `TypedArray.prototype.copyWithin` on shared memory, and with less overhead per call (publish-copy.ts, and the
- * publish suite in apps/bench, measure both). The module, as WAT (17 bytes of code):
+ * `TypedArray.prototype.copyWithin` on shared memory, and with less overhead per call (the publish suite in
+ * apps/bench measures both; ARCHITECTURE.md, "How it copies"). The module, as WAT (17 bytes of code):
  *
  * ```wat
  * (module

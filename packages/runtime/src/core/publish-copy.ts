@@ -17,8 +17,8 @@
  * copies (world -> back current, front current -> back previous) are copies within one buffer, which need no
  * view of their own and allocate nothing: WebAssembly `memory.copy` (memory-copy.ts) where the buffer is a
  * WebAssembly.Memory the worker was given (the shared transport with the SIMD kernels), else
- * `Float32Array.prototype.copyWithin` over a view of the whole buffer. Both are memmoves; measured in Chromium
- * (apps/bench, suite publish), memory.copy costs less per call and, on shared memory, per byte.
+ * `Float32Array.prototype.copyWithin` over a view of the whole buffer. Both are memmoves; memory.copy is the
+ * cheaper where it runs (the bench's publish suite measures both: ARCHITECTURE.md, "How it copies").
  * `copyAcross` is the fallback for a block in another buffer (a test's private world, the message
  * transport's pooled buffers): per-span views and `set`, which allocates two views per span.
  */
@@ -27,8 +27,9 @@ import { createMemoryCopy, type MemoryCopy } from './memory-copy.ts';
 import type { Schema } from './schema.ts';
 
 /**
- * Floats of dead capacity between two live parts below which they are copied as one span. A call into the
- * engine's copy costs about as much as moving a few KB; copying 4 KB of dead bytes is cheaper than a second call.
+ * Floats of dead capacity between two live parts below which they are copied as one span (4 KB): a call into
+ * the engine's copy has a fixed cost, so copying a few KB of dead bytes is cheaper than a second call
+ * (ARCHITECTURE.md, "Measurements behind the code").
  */
 export const MERGE_GAP_FLOATS = 1024;
 

@@ -29,7 +29,10 @@ import type { Schema } from './schema.ts';
 import { PublishCopier } from './publish-copy.ts';
 
 const READER_WAKE_WRITER = LOCK.READER_WAKE_WRITER;
-/** Loads of LOCK the writer makes before it sleeps: about a microsecond or two. */
+/**
+ * Loads of LOCK the writer makes before it sleeps: a brief spin, since a frame holds the lock only briefly and a
+ * sleep costs the writer a wake-up (ARCHITECTURE.md, "Measurements behind the code", gives its length).
+ */
 const WRITER_SPINS = 2_000;
 
 /** Reader-side contention counters. Plain numbers, updated on the main thread only. */
@@ -94,9 +97,10 @@ export interface ReadSlot<S extends Schema> extends StatePair<S> {
 /**
  * The main thread's side. `acquire` never blocks: `Atomics.wait` throws on a browser main thread. The writer
  * holds the lock for a handful of instructions, except right after a hand-over, when the lock stays the
- * writer's until its thread wakes from `Atomics.wait` (tens of microseconds): a second acquire in the same
- * frame can then spin out and miss. Acquire once per frame, and release within it: a page that holds the lock
- * past `READER_STALL_MS` makes the worker skip its publishes and count a stall (READER_STALLS).
+ * writer's until its thread wakes from `Atomics.wait` (a thread's wake-up: ARCHITECTURE.md, "Measurements
+ * behind the code"): a second acquire in the same frame can then spin out and miss. Acquire once per frame, and
+ * release within it: a page that holds the lock past `READER_STALL_MS` makes the worker skip its publishes and
+ * count a stall (READER_STALLS).
  */
 export class SlotReader<S extends Schema> implements StateSource<S> {
   readonly stats: ReadLockStats = { acquires: 0, spins: 0, maxSpins: 0, misses: 0 };

@@ -1,6 +1,7 @@
 /**
- * The delayed-display smoother of source note 004, for values that arrive at irregular times: a camera target,
- * a value from the network, anything a fixed tick produces that a variable frame shows.
+ * The delayed-display smoother (ARCHITECTURE.md, Source notes: "The delayed-display smoother"), for values that
+ * arrive at irregular times: a camera target, a value from the network, anything a fixed tick produces that a
+ * variable frame shows.
  *
  * Shown a little late, such a value can move smoothly: each arrival says "be at `target` in `duration`", and
  * every frame moves the shown value the fraction of the remaining way that this frame's time is of the time
@@ -12,9 +13,9 @@
  *                             value 3.2        value 6.4       value 9.6         value 10
  * ```
  *
- * Semantics, as in the note: `insert` adds the duration to the time still to wait and replaces the target;
+ * Semantics, as in the source: `insert` adds the duration to the time still to wait and replaces the target;
  * `tick(delta)` snaps to the target when `delta >= wait`, otherwise moves `delta / wait` of the way and waits
- * `delta` less. One deliberate difference: the note leaves the unspent wait in place after a snap, which would
+ * `delta` less. One deliberate difference: the source leaves the unspent wait in place after a snap, which would
  * delay the next value by it; here a snap clears it.
  *
  * Pure: no clock. Allocates only at creation.

@@ -1,11 +1,12 @@
 /**
- * The frame pacer: source note 003's adaptive render interval, on top of requestAnimationFrame. Pure: the
- * runtime feeds it each rAF timestamp and each rendered frame's measured cost; it answers whether to render on
- * this callback and when the next rendered frame is due. It never calls rAF and never reads a clock.
+ * The frame pacer: the adaptive render interval (ARCHITECTURE.md, Source notes: "The adaptive render interval"),
+ * on top of requestAnimationFrame. Pure: the runtime feeds it each rAF timestamp and each rendered frame's
+ * measured cost; it answers whether to render on this callback and when the next rendered frame is due. It never
+ * calls rAF and never reads a clock.
  *
  * Frames are presented on vsyncs, so the render interval is always a whole multiple `n` of the display's refresh
- * period: regular presentation (note 003) means every n-th vsync, never "16 ms, then 33, then 16". A 60 Hz
- * display, R = rendered callback, . = skipped vsync, the number under it = the measured cost in ms:
+ * period: regular presentation means every n-th vsync, never "16 ms, then 33, then 16". A 60 Hz display,
+ * R = rendered callback, . = skipped vsync, the number under it = the frame's cost in ms (an example):
  *
  * ```text
  *  vsync ms  0     16.7  33.3  50    66.7  83.3  100   ...   t-33  t-17  t     t+17  t+33
@@ -21,18 +22,19 @@
  *                                                                        n = ceil(max cost 9 * 1.2 / 16.7) = 1
  * ```
  *
- * Growing is at once (note 003's `frameTime * 1.2`); shrinking waits for a run of evidence measured in wall
- * time, never in rendered frames: at n = 4 frames come four times as slowly, and a cooldown counted in them
- * kept one slow first frame (490 ms) holding the rate at 15 fps for 6 s. After a run of `spareMs` (250 ms) in
- * which every frame fits a smaller interval, n drops straight to the one the run's costliest frame needs, so
- * one outlier (a first frame, one GC pause) costs a quarter second of reduced rate, whatever n it grew to. The
- * hysteresis: a frame grows n when it exceeds the interval (0% margin) but counts as spare only with 20% to
- * spare, so costs alternating around a boundary never shrink it; and a grow soon after a shrink (within four
- * runs' time) shows the shrink was premature and doubles the run a shrink needs, up to 16 times (4 s).
+ * Growing is at once (the source rule's `frameTime * 1.2`); shrinking waits for a run of evidence measured in
+ * wall time, never in rendered frames: at n = 4 frames come four times as slowly, so a cooldown counted in them
+ * let one slow first frame hold the rate down for seconds (ARCHITECTURE.md, "Measurements behind the code",
+ * has the case). After a run of `spareMs` (250 ms) in which every frame fits a smaller interval, n drops
+ * straight to the one the run's costliest frame needs, so one outlier (a first frame, one GC pause) costs a
+ * quarter second of reduced rate, whatever n it grew to. The hysteresis: a frame grows n when it exceeds the
+ * interval (0% margin) but counts as spare only with 20% to spare, so costs alternating around a boundary never
+ * shrink it; and a grow soon after a shrink (within four runs' time) shows the shrink was premature and doubles
+ * the run a shrink needs, up to 16 times (4 s).
  *
  * A callback renders when its timestamp is at or after the next render time less half a refresh period, so a
  * vsync that arrives a little early (jitter) still renders and one that arrives a period early does not. The
- * refresh period is the median of recent rAF gaps (see `createRefreshEstimate`). The runtime drives it so:
+ * refresh period is the median of recent rAF gaps (refresh-estimate.ts). The runtime drives it so:
  *
  * ```ts
  * function frame(timestamp: number): void {
@@ -46,50 +48,13 @@
  * }
  * ```
  */
+import { checkOptions, checkWhole, FRAME_PACER_DEFAULTS, type FramePacerOptions } from './frame-pacer-options.ts';
+import type { PacerChange, PacerChangeReason } from './pacer-change.ts';
+import { createRefreshEstimate, MAX_PERIOD, MIN_PERIOD } from './refresh-estimate.ts';
 
-/** What moved the render interval. */
-export type PacerChangeReason = 'overrun' | 'spare' | 'refresh-change';
-
-/** One change of the render interval. A new record per change; frames where nothing changes allocate nothing. */
-export interface PacerChange {
-  /** Render interval before the change, ms. */
-  readonly from: number;
-  /** Render interval after the change, ms. */
-  readonly to: number;
-  /** `n` before and after. */
-  readonly fromMultiple: number;
-  readonly toMultiple: number;
-  /** The refresh period estimate after the change, ms. */
-  readonly refreshPeriod: number;
-  readonly reason: PacerChangeReason;
-  /** The rAF timestamp of the frame that caused it: the rendered frame for 'overrun' and 'spare'. */
-  readonly at: number;
-}
-
-export interface FramePacerOptions {
-  /** False: render on every callback, interval = the refresh period estimate. Default true. */
-  readonly adaptive?: boolean;
-  /** Largest `n`. Default 4: a quarter of the display rate (15 fps at 60 Hz) is about where motion stops reading
-   *  as motion; past it, frames simply render as soon as the last one lets them (counted as overruns). */
-  readonly maxMultiple?: number;
-  /** How long, in wall time (ms), every rendered frame must fit a smaller interval with 20% to spare before
-   *  n shrinks (to the smallest n the costliest of them fits with that margin). Default 250: one outlier costs
-   *  a quarter second of reduced rate. A grow within four such runs after a shrink doubles it, up to 16 times
-   *  (4 s), so a load that keeps proving too heavy is not tried again every quarter second. Wall time, not
-   *  rendered frames: at a reduced rate frames come slowly, and recovery must not wait for them. */
-  readonly spareMs?: number;
-  /** Refresh period assumed until rAF timestamps say otherwise, ms. Default 1000 / 60. */
-  readonly initialPeriod?: number;
-  /** Called synchronously after each change, once the pacer's state is complete. Must not throw. */
-  readonly onChange?: (change: PacerChange) => void;
-}
-
-export const FRAME_PACER_DEFAULTS = {
-  adaptive: true,
-  maxMultiple: 4,
-  spareMs: 250,
-  initialPeriod: 1000 / 60,
-} as const;
+/** Kept for the importers of this path (index.ts, frame-loop.ts, runtime.ts, the render worker). */
+export { FRAME_PACER_DEFAULTS, type FramePacerOptions } from './frame-pacer-options.ts';
+export type { PacerChange, PacerChangeReason } from './pacer-change.ts';
 
 export interface FramePacer {
   /**
@@ -128,28 +93,12 @@ export interface FramePacer {
   readonly lastChange: PacerChange | null;
 }
 
-/** Gaps outside this range (ms) are not refreshes: a hidden tab, a debugger or GC pause. */
-const MIN_PERIOD = 2;
-const MAX_PERIOD = 250;
-/** Gaps in the window. 31 at 60 Hz is half a second; a new rate moves the median once 16 of its gaps are in. */
-const WINDOW = 31;
-/** Gaps before the median replaces `initialPeriod`; the median of 5 shrugs off 2 outliers. */
-const WARM_UP = 5;
-/**
- * How far the median must move from the settled rate to be a new display: RETUNE of the rate, or NOISE standard
- * errors of the median (from the settled window's spread) if that is more, so timestamp jitter never reads as a
- * new display however large it is. The closest common rates (144 and 165 Hz) are 13% apart; with vsync-aligned
- * timestamps (sub-millisecond jitter) the 5% floor decides. At +-3 ms of jitter on 60 Hz the bar is about 20%:
- * 60 -> 120 Hz is still reported, and a change smaller than the bar is followed, just not reported.
- */
-const RETUNE = 0.05;
-const NOISE = 6;
 /** A gap counts only if the callback before it was busy for less than this share of a period: a longer one
  *  can have held the next rAF back, and the page's own slowness must not read as a slower display. */
 const LEARN_SHARE = 0.75;
 /** A callback within this share of a period before the next render time renders: jitter neither skips nor doubles. */
 const RENDER_TOLERANCE = 0.5;
-/** Note 003's `frameTime * 1.2`: an interval sized for the cost plus 20%, so the next frame has a chance. */
+/** The source rule's `frameTime * 1.2`: an interval sized for the cost plus 20%, so the next frame has a chance. */
 const GROW_MARGIN = 1.2;
 /** Shrinking needs the same 20% headroom in the smaller interval, while growing fires at 0%: the band between
  *  the two is where neither happens, which is what keeps `n` from flapping. */
@@ -163,170 +112,10 @@ const MAX_BACKOFF = 16;
 /** Absorbs float error in `cost * 1.2 / period` so an exact multiple does not round up one too many. */
 const EPSILON = 1e-9;
 
-function checkWhole(name: string, value: unknown, min: number, meaning: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new RangeError(
-      `steadyframe: frame pacer ${name} must be a whole number of at least ${min} (${meaning}); got ${String(value)}`,
-    );
-  }
-  return value;
-}
-
-function checkOptions(options: FramePacerOptions): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(
-      `steadyframe: frame pacer options must be an object, such as { maxMultiple: 4 }; got ${String(options)}`,
-    );
-  }
-  if (options.adaptive !== undefined && typeof options.adaptive !== 'boolean') {
-    throw new TypeError(`steadyframe: frame pacer adaptive must be true or false; got ${String(options.adaptive)}`);
-  }
-  if (options.onChange !== undefined && typeof options.onChange !== 'function') {
-    throw new TypeError('steadyframe: frame pacer onChange must be a function (change) => void; leave it out for none');
-  }
-  for (const old of ['spareFrames', 'cooldownFrames'] as const) {
-    if ((options as Record<string, unknown>)[old] !== undefined) {
-      throw new TypeError(
-        `steadyframe: frame pacer ${old} is gone: recovery is measured in wall time now, not rendered frames ` +
-          `(which come slowly at a reduced rate); use spareMs (default ${FRAME_PACER_DEFAULTS.spareMs})`,
-      );
-    }
-  }
-  const spare = options.spareMs;
-  if (spare !== undefined && !(typeof spare === 'number' && spare >= 0 && spare < Number.POSITIVE_INFINITY)) {
-    throw new RangeError(
-      `steadyframe: frame pacer spareMs must be a duration in ms of at least 0 (how long frames must have time ` +
-        `to spare before the interval shrinks); got ${String(spare)}`,
-    );
-  }
-  const period = options.initialPeriod;
-  if (period !== undefined && !(typeof period === 'number' && period >= MIN_PERIOD && period <= MAX_PERIOD)) {
-    throw new RangeError(
-      `steadyframe: frame pacer initialPeriod must be a refresh period in ms from ${MIN_PERIOD} to ${MAX_PERIOD} ` +
-        `(1000 / 60 for 60 Hz); got ${String(period)}`,
-    );
-  }
-}
-
 /** The smallest n whose interval holds `cost` plus the grow margin, within [1, max]. */
 function multipleFor(cost: number, period: number, max: number): number {
   const n = Math.ceil((cost * GROW_MARGIN) / period - EPSILON);
   return n < 1 ? 1 : n > max ? max : n;
-}
-
-/**
- * The refresh period: the median of the last WINDOW usable rAF gaps. It follows the median silently (a better
- * measurement is not news) and reports a new display rate, judged against the rate the window last settled on.
- * The display moves from 60 to 120 Hz at `|`:
- *
- * ```text
- *  gaps     16.6 16.8 16.7 16.5 ... 16.7 | 8.4  8.2  8.3 ... 8.4 (16 of them) 8.3  8.3 ...
- *  period   guess, then the median: 16.7 | 16.6 16.6 16.5 ... the median falls into the 8.x gaps: a new rate
- *  window   31 gaps in: settled at 16.7  | the 60 Hz gaps are dropped, the median of the rest (8.3) reported;
- *                                          it is followed again, silently, until the window settles anew
- * ```
- *
- * The first window is judged against `initialPeriod` when it settles (a 144 Hz display is reported then); the
- * window after a change settles without being judged.
- */
-interface RefreshEstimate {
-  /** The current estimate, ms. */
-  readonly period: number;
-  /** The settled rate before the last reported change, ms. */
-  readonly previous: number;
-  /** Adds one gap; true when it reveals a new display rate. */
-  observe(gap: number): boolean;
-}
-
-function createRefreshEstimate(initial: number): RefreshEstimate {
-  // the window in arrival order (a ring), and the same gaps sorted for the median
-  const ring = new Float64Array(WINDOW);
-  const sorted = new Float64Array(WINDOW);
-  let count = 0;
-  let head = 0; // the next slot of the ring
-  let period = initial;
-  let settledRate = initial; // the rate a change is judged against; the guess until the first window settles
-  let bar = 0; // how far the median must move from settledRate: see RETUNE, NOISE
-  let fresh = 0; // gaps since the start or the last change; the window settles when it reaches WINDOW
-  let settled = false;
-  let judgeGuess = true; // the first window is judged against the guess when it settles
-  let previous = initial;
-
-  function insertSorted(gap: number): void {
-    let i = count;
-    while (i > 0 && sorted[i - 1]! > gap) {
-      sorted[i] = sorted[i - 1]!;
-      i--;
-    }
-    sorted[i] = gap;
-    count++;
-  }
-
-  function push(gap: number): void {
-    if (count === WINDOW) {
-      const old = ring[head]!;
-      let i = 0;
-      while (i < count - 1 && sorted[i] !== old) i++;
-      for (; i < count - 1; i++) sorted[i] = sorted[i + 1]!;
-      count--;
-    }
-    ring[head] = gap;
-    head = head + 1 === WINDOW ? 0 : head + 1;
-    insertSorted(gap);
-  }
-
-  /** Keeps, in arrival order, only the gaps nearer `rate` than `old`: the new display's. */
-  function keepNearer(rate: number, old: number): void {
-    const start = (head - count + WINDOW) % WINDOW;
-    let kept = 0;
-    for (let i = 0; i < count; i++) {
-      const gap = ring[(start + i) % WINDOW]!;
-      if (Math.abs(gap - rate) < Math.abs(gap - old)) sorted[kept++] = gap; // sorted is scratch until rebuilt
-    }
-    for (let i = 0; i < kept; i++) ring[i] = sorted[i]!;
-    head = kept % WINDOW;
-    count = 0;
-    for (let i = 0; i < kept; i++) insertSorted(ring[i]!);
-  }
-
-  return {
-    get period() {
-      return period;
-    },
-    get previous() {
-      return previous;
-    },
-    observe(gap) {
-      push(gap);
-      if (fresh < WINDOW) fresh++;
-      if (count < WARM_UP) return false;
-      const mid = count >> 1;
-      period = sorted[mid]!;
-      if (fresh < WINDOW) return false; // converging
-      if (!settled) {
-        settled = true;
-        // settling: what the window holds now is the rate, and its spread says how far noise can move the median
-        const spread = (sorted[(count * 3) >> 2]! - sorted[count >> 2]!) / 1.35; // interquartile range as a sd
-        bar = Math.max(period * RETUNE, (NOISE * 1.25 * spread) / Math.sqrt(count));
-        previous = settledRate;
-        settledRate = period;
-        const judged = judgeGuess;
-        judgeGuess = false;
-        return judged && Math.abs(period - previous) > bar;
-      }
-      if (Math.abs(period - settledRate) <= bar) return false;
-      // a new rate. The window still holds the old rate's gaps at one end; the new rate is the median of the
-      // other end, the half the median has just moved into. Drop the old gaps and converge on the rest.
-      const side = period < settledRate ? sorted[mid >> 1]! : sorted[mid + ((count - mid) >> 1)]!;
-      keepNearer(side, settledRate);
-      period = sorted[count >> 1]!;
-      previous = settledRate;
-      settledRate = period;
-      fresh = count;
-      settled = false;
-      return true;
-    },
-  };
 }
 
 export function createFramePacer(options: FramePacerOptions = {}): FramePacer {

@@ -4,7 +4,8 @@
  * here; with and without fused multiply-adds (see test/shared/kernel-cases.ts for the cases).
  */
 import { describe, expect, it } from 'vitest';
-import { kernelModuleBytes, multiMemorySupported, relaxedSimdSupported } from '../../src/core/simd-kernel.ts';
+import { multiMemorySupported, relaxedSimdSupported } from '../../src/core/simd-features.ts';
+import { kernelModuleBytes } from '../../src/core/simd-kernel-module.ts';
 import { describeKernelCases } from '../shared/kernel-cases.ts';
 
 describe('WebAssembly SIMD blend kernels in the browser', () => {

@@ -27,7 +27,7 @@ import {
 const plan = (): StepPlan => ({ steps: 0, overloaded: false });
 const INF = Number.POSITIVE_INFINITY;
 
-describe('the worked timeline of source note 003', () => {
+describe('the worked timeline (ARCHITECTURE.md, Source notes)', () => {
   // render 3 ms, update 1 ms, fixed step 5 ms, render interval 16 ms, all on a clock we move by hand
   it('updates to 5, 10, 15, 20, waits, renders at 16 with proportion 0.2, then 25, 30, 35, renders at 32', () => {
     const RENDER = 3;

@@ -214,7 +214,7 @@ describe('the adaptive interval', () => {
     expect(changes[0]).toMatchObject({ reason: 'overrun', fromMultiple: 1, toMultiple: 2 });
     expect(changes[0]!.from).toBeCloseTo(P60, 6);
     expect(changes[0]!.to).toBeCloseTo(2 * P60, 6);
-    expect(changedAt[0]).toBe(121); // the first 20 ms frame: note 003 reacts at once
+    expect(changedAt[0]).toBe(121); // the first 20 ms frame: the source rule reacts at once (ARCHITECTURE.md, Source notes)
 
     drive(pacer, screen.take(60), () => 40);
     expect(pacer.multiple).toBe(3); // 40 * 1.2 = 48, ceil(48 / 16.67) = 3

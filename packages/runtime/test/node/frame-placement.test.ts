@@ -43,7 +43,7 @@ describe('placeFrame: where a frame falls against its pair of states', () => {
     expect(out).toEqual({ alpha: 0, late: false, overtaken: true, extrapolated: false, ahead: 0 });
   });
 
-  it('matches the seed timeline of source note 003: tick 5 ms, frame at 16 between 15 and 20', () => {
+  it('matches the worked timeline of ARCHITECTURE.md, Source notes: tick 5 ms, frame at 16 between 15 and 20', () => {
     expect(placeFrame(16, 15, 20, 5, interpolate(), createPlacement()).alpha).toBeCloseTo(0.2, 12);
   });
 });

@@ -1,6 +1,8 @@
 /** The WebAssembly SIMD blend kernels against the JS ones, in Node (see test/shared/kernel-cases.ts). */
 import { describe, expect, it } from 'vitest';
-import { createBlendKernels, kernelModuleBytes, simdSupported } from '../../src/core/simd-kernel.ts';
+import { createBlendKernels } from '../../src/core/simd-kernel.ts';
+import { simdSupported } from '../../src/core/simd-features.ts';
+import { kernelModuleBytes } from '../../src/core/simd-kernel-module.ts';
 import { describeKernelCases } from '../shared/kernel-cases.ts';
 
 describe('WebAssembly SIMD blend kernels', () => {

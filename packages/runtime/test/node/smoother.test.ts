@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DelayedSmoother } from 'steadyframe';
 
-describe('delayed-display smoother (source note 004)', () => {
+describe('delayed-display smoother (ARCHITECTURE.md, Source notes)', () => {
   it("moves the remaining way in proportion to the frame's share of the wait", () => {
     const s = new DelayedSmoother(0);
     s.insert(50, 10);
