@@ -5,8 +5,8 @@
  *
  * - `unlocked-flip`: neither side takes LOCK, so the worker flips (and overwrites the slot it flips away from
  *   on the next publish) while the page reads it.
- * - `front-write`: the double buffer's source note read literally: the worker writes the slot being read, then
- *   flips to the other (ARCHITECTURE.md, "Source notes").
+ * - `front-write`: the textbook double buffer read literally: the worker writes the slot being read, then
+ *   flips to the other (ARCHITECTURE.md, Source notes: "The double buffer, and the literal-reading trap").
  */
 import type { SharedAttachConfig } from '../contracts/remote.ts';
 import type { Transport } from '../contracts/transport.ts';

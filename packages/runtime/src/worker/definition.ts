@@ -51,7 +51,8 @@ export interface SimulationDefinition<S extends Schema, Setup = undefined, P ext
   readonly maxCatchUpSteps?: number;
   /**
    * Most ticks the newest state may be ahead of the wall clock. Running ahead lets every frame be drawn at its
-   * own time; running further decides ticks before the input that should shape them (note 003). Default 2.
+   * own time; running further decides ticks before the input that should shape them (ARCHITECTURE.md, Source
+   * notes: "Simulating ahead and input"). Default 2.
    */
   readonly maxLeadTicks?: number;
   /** What happens to time the simulation falls behind by (see `BacklogPolicy`). Default 'catch-up'. */
