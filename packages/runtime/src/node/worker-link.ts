@@ -81,7 +81,13 @@ export function nodeWorkerLink(module: unknown, options: WorkerOptions = {}): Wo
     onError(listener) {
       const onError = (error: Error): void => listener(error?.message ?? String(error));
       const onExit = (code: number): void => {
-        if (!terminated) listener(`it exited (code ${code}) before it was disposed`);
+        if (terminated) return;
+        // nothing listens on a worker whose module never called exposeSimulation: Node ends the thread
+        listener(
+          code === 0
+            ? 'its module ran to its end without serving a simulation (the thread exited: does it call exposeSimulation() at its top level?)'
+            : `the thread exited with code ${code}`,
+        );
       };
       worker.on('error', onError);
       worker.on('exit', onExit);

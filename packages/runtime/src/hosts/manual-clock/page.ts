@@ -60,6 +60,9 @@ export class ManualClock {
     if (typeof ms !== 'number' || !(ms >= 0) || !Number.isFinite(ms)) {
       throw new RangeError(`steadyframe: advance(ms) moves a manual clock forward by a finite number of ms of at least 0; got ${describeValue(ms)}`);
     }
+    // what frames and calls set off at the current time is done at the current time, whatever the threads'
+    // timing: then the move
+    await this.settle();
     this.#time += ms;
     writeClockTime(this.#i32, this.#time);
     await this.settle();
