@@ -6,7 +6,8 @@
 import { afterEach, expect, it } from 'vitest';
 import { Container, RenderTexture, Sprite, Texture, WebGLRenderer } from 'pixi.js';
 import { createInterpolatedSprites } from '@steadyframe/pixi';
-import { createRuntime, META } from 'steadyframe';
+import { createRuntime } from 'steadyframe';
+import { countOf, currentTimeOf, previousTimeOf } from 'steadyframe/adapter';
 import { motionSchema } from './fixtures/schema.ts';
 import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { motionAt } from './fixtures/schema.ts';
@@ -491,9 +492,9 @@ it('reads the pair meta words the runtime reads, and refuses fields it cannot dr
   const sprites = createInterpolatedSprites(rt, { position: 'position' });
   const time = timeAt(rt, 0.3);
   sprites.update(time);
-  const meta = rt.reader.read((pair) => pair.metaWords.slice())!;
-  expect(sprites.count).toBe(meta[META.COUNT]);
-  expect(sprites.alpha).toBeCloseTo((time - meta[META.PREV_TIME]!) / (meta[META.CUR_TIME]! - meta[META.PREV_TIME]!), 9);
+  const meta = rt.reader.read((pair) => ({ count: countOf(pair), previousTime: previousTimeOf(pair), currentTime: currentTimeOf(pair) }))!;
+  expect(sprites.count).toBe(meta.count);
+  expect(sprites.alpha).toBeCloseTo((time - meta.previousTime) / (meta.currentTime - meta.previousTime), 9);
   sprites.dispose();
   // @ts-expect-error: the GPU path draws no per-entity scale
   expect(() => createInterpolatedSprites(rt, { position: 'position', scale: 'scale' })).toThrow(/bind scale and alpha with bindParticles/);

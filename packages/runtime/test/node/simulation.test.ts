@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeLayout, defineSchema, schemaSignature } from 'steadyframe';
+import { defineSchema } from 'steadyframe';
+import { computeLayout, schemaSignature } from 'steadyframe/adapter';
 import { Simulation, type PrivateFieldSpec, type SimulationDefinition, type SimulationHost, type World } from 'steadyframe/worker';
 import { allocateSharedBuffer, createSharedViews, I32, META, STATUS } from '../../src/core/layout.ts';
 import { frameNeedsWake, writeNextFrame } from '../../src/core/doorbell.ts';
