@@ -36,7 +36,7 @@
  */
 import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type Renderer, type Shader } from 'pixi.js';
 import type { Runtime, Schema } from 'steadyframe';
-import { createGpuPairTracker, type GpuFrameStats, type StatePair } from 'steadyframe/adapter';
+import { createGpuPairTracker, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type PoseFields } from './fields.ts';
 import { createSpriteShader, type AngleMode } from './sprite-shader.ts';
 
@@ -134,7 +134,9 @@ function pointIndices(entities: number): Uint32Array {
  * One draw call; the main thread's work per frame does not grow with the count.
  * Entities the runtime would snap are drawn at their current state: those spawned this tick (index at or past
  * the previous count) and those with a new generation (`world.snap`, `spawn`, `despawn`): the generations
- * are uploaded too and compared in the shader.
+ * are uploaded too and compared in the shader. A late frame follows `runtime.interpolation` (`whenLate`,
+ * `maxPrediction`), read every `update`; a render worker's `context` carries none (late frames are held), so
+ * pass `{ ...context, interpolation: { whenLate: 'extrapolate' } }` there to carry them on.
  *
  * ```ts
  * const bunnies = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, { texture });
@@ -151,7 +153,7 @@ function pointIndices(entities: number): Uint32Array {
  * alpha field is given (per-entity scale and alpha need the CPU path, `bindParticles`).
  */
 export function createInterpolatedSprites<S extends Schema>(
-  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & Partial<Pick<Runtime<S>, 'interpolation'>>,
+  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & { readonly interpolation?: LateOptions },
   fields: SpriteFields<S>,
   options: InterpolatedSpritesOptions = {},
 ): InterpolatedSprites {

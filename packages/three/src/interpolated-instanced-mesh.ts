@@ -4,7 +4,7 @@
  *
  * ```text
  *   update(time):
- *     acquire the pair ──▶ the tracker (steadyframe/adapter's GPU pair tracker): new publish since the last upload?
+ *     acquire the pair ──▶ new publish since the last upload? (steadyframe/adapter's GPU pair tracker)
  *                            one  ('swap'): the old current attributes become the previous ones; copy current runs
  *                            more ('full'): copy previous and current runs (fields and generations, entities 0 .. count)
  *                            none ('none'): copy nothing
@@ -30,7 +30,7 @@ import {
   type Material,
 } from 'three';
 import type { Runtime, Schema } from 'steadyframe';
-import { createGpuPairTracker, type GpuFrameStats, type StatePair } from 'steadyframe/adapter';
+import { createGpuPairTracker, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type ResolvedFields, type TransformFields } from './fields.ts';
 import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
 
@@ -119,6 +119,10 @@ function copyRun(to: InstancedBufferAttribute, from: Float32Array | Uint32Array,
  * (index at or past the previous count) and those with a new generation (`world.snap`, `spawn`, `despawn`).
  * The generations are uploaded too and compared in the shader, so snapping costs the main thread nothing.
  *
+ * A late frame follows `runtime.interpolation` (`whenLate`, `maxPrediction`), read every `update`. A render
+ * worker's `context` carries none, so late frames are held there; pass them along to carry late frames on:
+ * `createInterpolatedInstancedMesh({ ...context, interpolation: { whenLate: 'extrapolate' } }, ...)`.
+ *
  * ```ts
  * const ships = createInterpolatedInstancedMesh(runtime, new ConeGeometry(0.5, 1), new MeshStandardMaterial(), { position: 'position', rotation: 'rotation' });
  * scene.add(ships.mesh);
@@ -134,7 +138,7 @@ function copyRun(to: InstancedBufferAttribute, from: Float32Array | Uint32Array,
  * field does not fit (see `TransformFields`) or the material is already patched.
  */
 export function createInterpolatedInstancedMesh<S extends Schema, M extends Material>(
-  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & Partial<Pick<Runtime<S>, 'frameTime' | 'interpolation'>>,
+  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & Partial<Pick<Runtime<S>, 'frameTime'>> & { readonly interpolation?: LateOptions },
   geometry: BufferGeometry,
   material: M,
   fields: TransformFields<S>,
