@@ -36,9 +36,7 @@
  * previous state, the nearest at hand.
  */
 import { createPlacement, placeFrame, type InterpolationMode, type LatePolicy } from '../core/frame-placement.ts';
-import type { StatePair } from '../core/layout.ts';
-import type { Schema } from '../core/schema.ts';
-import { countOf, currentTimeOf, previousCountOf, previousTickOf, previousTimeOf, snapsOf, tickOf } from './pair-words.ts';
+import { countOf, currentTimeOf, previousCountOf, previousTickOf, previousTimeOf, snapsOf, tickOf, type PairMeta } from './pair-words.ts';
 
 /** What `track` asks the caller to upload for the pair it was given. */
 export type PairUpload = 'none' | 'swap' | 'full';
@@ -65,13 +63,13 @@ export interface LateOptions {
 
 export interface GpuPairTracker {
   /**
-   * Inside `reader.read`: notes `pair` (its ticks, times and counts, read every time: a restamp moves the times
+   * Inside `reader.read`: notes `pair` (a `StatePair`; its ticks, times and counts, read every time: a restamp moves the times
    * without a publish) and answers what to upload: 'none' (this publish is on the GPU), 'swap' (one publish
    * on: the GPU's current state becomes the previous one, upload the current state only) or 'full' (upload
    * both). From then on the tracker takes `publishCount` to be on the GPU: a caller that uploads both where
    * 'swap' was answered (its buffers had to grow) may. Allocates nothing.
    */
-  track(pair: StatePair<Schema>, publishCount: number): PairUpload;
+  track(pair: PairMeta, publishCount: number): PairUpload;
   /** The GPU lost what it held (buffers grown, unloaded, a lost context): the next `track` answers 'full'. */
   forget(): void;
   /**
