@@ -2,7 +2,8 @@
  * Which schema fields make a 2D entity's pose, and the checks that they fit. Sprites and particles take the
  * same `PoseFields`.
  */
-import { schemaField, type InterpolationKind, type Schema } from 'steadyframe';
+import type { InterpolationKind, Schema } from 'steadyframe';
+import { schemaField } from 'steadyframe/adapter';
 
 /**
  * Names of the schema's fields whose kind is one of `K` and whose width is one of `W`. A schema whose widths

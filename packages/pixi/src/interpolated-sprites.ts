@@ -6,14 +6,14 @@
  *
  * ```text
  *   update(time):
- *     acquire the pair ──▶ new publish since the last upload?
- *                            one  : overwrite the older state's buffers with the current state, flip
- *                            more : upload previous and current runs (fields, entities 0 .. count)
+ *     acquire the pair ──▶ new publish since the last upload? (steadyframe/adapter's GPU pair tracker)
+ *                            one  ('swap'): overwrite the older state's buffers with the current state, flip
+ *                            more ('full'): upload previous and current runs (fields, entities 0 .. count)
  *                          the tick marked snaps (SNAPS > 0)? upload the pair's generations too (those not on the GPU)
- *                            none : upload nothing
- *                          read PREV_TIME, CUR_TIME, COUNT, PREV_COUNT
+ *                            none ('none'): upload nothing
+ *                          the tracker notes PREV_TIME, CUR_TIME, COUNT, PREV_COUNT, SNAPS
  *     release
- *     sfAlpha = clamp((time - PREV_TIME) / (CUR_TIME - PREV_TIME), 0, 1); sfPrevCount; points drawn = COUNT
+ *     sfAlpha = tracker.place(time, runtime.interpolation); sfPrevCount; points drawn = COUNT
  *
  *   an upload, once a WebGL renderer has drawn the mesh (the mesh's onRender tells which):
  *     gl.bufferSubData(the GL buffer, the runtime's own view of the run in the shared memory)   ── under the lock
@@ -28,11 +28,15 @@
  *
  * The buffers start at `initialCapacity` entities and double when a state holds more (never past the runtime's capacity), so a large capacity costs no GPU memory until entities fill it.
  *
- * This is the runtime's 'interpolate' mode without a render delay: a frame past the newest state holds it
- * (alpha 1); `extrapolate`, `latest`, `renderDelay` and `snapDistance` do not apply here.
+ * This is the runtime's 'interpolate' mode without a render delay, and its frames are placed by the sampler's
+ * own decision: a frame past the newest state is late (held at alpha 1, or carried on up to `maxPrediction`
+ * ticks under `whenLate: 'extrapolate'`: the shader's blend is the runtime's, unclamped), a frame before the
+ * previous state is overtaken (drawn at it); both counted in `stats`. `mode` 'extrapolate' or 'latest',
+ * `renderDelay` and `snapDistance` do not apply here.
  */
 import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type Renderer, type Shader } from 'pixi.js';
-import { alphaAt, META, type Runtime, type Schema, type StatePair } from 'steadyframe';
+import type { Runtime, Schema } from 'steadyframe';
+import { createGpuPairTracker, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type PoseFields } from './fields.ts';
 import { createSpriteShader, type AngleMode } from './sprite-shader.ts';
 
@@ -51,8 +55,12 @@ export interface InterpolatedSpritesOptions {
   readonly initialCapacity?: number;
 }
 
-/** Counters of what `update` did. */
-export interface InterpolatedSpritesStats {
+/**
+ * Counters of what `update` did. `late`, `extrapolated`, `overtaken`: frames whose time was past the newest
+ * state on the GPU (held, or carried on), and before its previous state (drawn at it), as the runtime's
+ * `stats().sampling` counts its own.
+ */
+export interface InterpolatedSpritesStats extends GpuFrameStats {
   /** Publishes uploaded by copying both states. */
   fullUploads: number;
   /** Publishes uploaded by copying the current state only (the previous one was already on the GPU). */
@@ -84,11 +92,12 @@ export interface InterpolatedSprites {
    * frame is for): takes the runtime's lock once, uploads a newly published state into the vertex buffers
    * (nothing when none was published since the last call; straight from the shared memory once a WebGL
    * renderer has drawn the mesh), and sets the alpha uniform from where `time` falls
-   * between the pair's two states. Call it once per rendered frame. Allocates nothing, except when the
+   * between the pair's two states (a late frame by the runtime's `whenLate` and `maxPrediction`, read every
+   * call). Call it once per rendered frame. Allocates nothing, except when the
    * buffers grow. Returns false when the lock stayed busy: the mesh keeps the last pair, at the new alpha.
    */
   update(time: number): boolean;
-  /** The alpha uniform set by the last update, in [0, 1]. */
+  /** The alpha uniform set by the last update: in [0, 1], or up to 1 + `maxPrediction` for a late frame carried on. */
   readonly alpha: number;
   /** Instances drawn: live entities in the pair last copied. */
   readonly count: number;
@@ -125,7 +134,9 @@ function pointIndices(entities: number): Uint32Array {
  * One draw call; the main thread's work per frame does not grow with the count.
  * Entities the runtime would snap are drawn at their current state: those spawned this tick (index at or past
  * the previous count) and those with a new generation (`world.snap`, `spawn`, `despawn`): the generations
- * are uploaded too and compared in the shader.
+ * are uploaded too and compared in the shader. A late frame follows `runtime.interpolation` (`whenLate`,
+ * `maxPrediction`), read every `update`; a render worker's `context` carries none (late frames are held), so
+ * pass `{ ...context, interpolation: { whenLate: 'extrapolate' } }` there to carry them on.
  *
  * ```ts
  * const bunnies = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, { texture });
@@ -142,7 +153,7 @@ function pointIndices(entities: number): Uint32Array {
  * alpha field is given (per-entity scale and alpha need the CPU path, `bindParticles`).
  */
 export function createInterpolatedSprites<S extends Schema>(
-  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'>,
+  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & { readonly interpolation?: LateOptions },
   fields: SpriteFields<S>,
   options: InterpolatedSpritesOptions = {},
 ): InterpolatedSprites {
@@ -215,14 +226,21 @@ export function createInterpolatedSprites<S extends Schema>(
     geometry.indexBuffer.data = pointIndices(entities);
   };
 
-  const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, directUploads: 0, generationUploads: 0, misses: 0, grows: 0 };
+  const stats: InterpolatedSpritesStats = {
+    fullUploads: 0,
+    swaps: 0,
+    directUploads: 0,
+    generationUploads: 0,
+    misses: 0,
+    grows: 0,
+    late: 0,
+    extrapolated: 0,
+    overtaken: 0,
+  };
   const reader = runtime.reader;
-  let uploaded = -1; // the publish count of the pair on the GPU
+  // which publish is on the GPU, the pair's times and counts, and where each frame falls (counted into stats)
+  const tracker = createGpuPairTracker(stats);
   let flip = 0; // which buffer of each channel holds the previous state: flip, the current one: 1 - flip
-  let previousTime = 0;
-  let currentTime = 0;
-  let count = 0;
-  let alpha = 1;
   // the publish whose current state each generation buffer holds (-1: none known); the previous state of
   // publish p is the current state of publish p - 1
   const generationsOf = [-1, -1];
@@ -235,7 +253,7 @@ export function createInterpolatedSprites<S extends Schema>(
   // unloads it (a mesh not drawn for gcMaxUnusedTime: behind a menu, a paused game) and after a lost context is
   // restored: the next update uploads both states again instead of drawing what that array holds
   const forget = (): void => {
-    uploaded = -1;
+    tracker.forget();
     generationsOf[0] = generationsOf[1] = -1;
   };
   for (const c of channels) for (const b of c.buffers) b.on('unload', forget);
@@ -285,12 +303,12 @@ export function createInterpolatedSprites<S extends Schema>(
 
   /** Under the lock (`reader.read` takes and releases it): uploads what changed since the last publish seen. */
   const upload = (pair: StatePair<S>, published: number): true => {
-    const meta = pair.metaWords;
-    count = meta[META.COUNT]!;
-    const previousCount = meta[META.PREV_COUNT]!;
-    if (published !== uploaded) {
-      // one publish on (modulo 2^32: the count wraps) swaps; anything else uploads both states
-      let full = uploaded < 0 || ((published - uploaded) >>> 0) !== 1;
+    const what = tracker.track(pair, published);
+    const count = tracker.count;
+    const previousCount = tracker.previousCount;
+    if (what !== 'none') {
+      // one publish on swaps; anything else uploads both states
+      let full = what === 'full';
       const needed = Math.max(count, previousCount);
       if (needed > bufferCapacity) {
         // both states of every channel grow together
@@ -314,7 +332,7 @@ export function createInterpolatedSprites<S extends Schema>(
       for (const c of channels) {
         if (c.name !== null) copyRun(c, 1 - flip, pair.current[c.name as keyof S], count);
       }
-      const snaps = meta[META.SNAPS]! > 0; // the tick marked snaps: the shader compares generations
+      const snaps = tracker.snaps > 0; // the tick marked snaps: the shader compares generations
       if (snaps) {
         // the shader compares the pair's generations: both must be on the GPU
         const before = (published - 1) >>> 0;
@@ -331,11 +349,7 @@ export function createInterpolatedSprites<S extends Schema>(
       }
       values.sfSnaps = snaps ? 1 : 0;
       if (gl !== null) stats.directUploads++;
-      uploaded = published;
     }
-    // read every time: a restamp (resume, new time scale) moves the times without a publish
-    previousTime = meta[META.PREV_TIME]!;
-    currentTime = meta[META.CUR_TIME]!;
     values.sfPrevCount = previousCount;
     return true;
   };
@@ -343,10 +357,10 @@ export function createInterpolatedSprites<S extends Schema>(
   return {
     mesh,
     get alpha() {
-      return alpha;
+      return tracker.alpha;
     },
     get count() {
-      return count;
+      return tracker.count;
     },
     get bufferCapacity() {
       return bufferCapacity;
@@ -355,9 +369,10 @@ export function createInterpolatedSprites<S extends Schema>(
     update(time) {
       const fresh = reader.read(upload) === true;
       if (!fresh) stats.misses++;
-      alpha = alphaAt(time, previousTime, currentTime);
-      values.sfAlpha = alpha;
+      // late and overtaken frames as the sampler places them (the options read every frame: setInterpolation)
+      values.sfAlpha = tracker.place(time, runtime.interpolation);
       values.sfFlip = flip;
+      const count = tracker.count;
       if (count > 0) geometry.indexCount = count;
       if (mesh.renderable !== count > 0) mesh.renderable = count > 0;
       return fresh;

@@ -21,8 +21,10 @@
  *
  * The flip lets a new tick overwrite the older state's buffers in place (one upload of one state a tick)
  * without re-pointing attributes, which Pixi's cached vertex array objects would not see. It is the same
- * arithmetic as steadyframe's interpolation kernels at alpha in [0, 1], in float32. A sprite's point is at most
- * the GPU's largest point size across (ALIASED_POINT_SIZE_RANGE: 1,024 px on SwiftShader and most desktops).
+ * arithmetic as steadyframe's interpolation kernels, in float32, at any alpha: past 1 (a late frame under
+ * `whenLate: 'extrapolate'`) it carries the last tick's motion on as the runtime's own blend does. A sprite's
+ * point is at most the GPU's largest point size across (ALIASED_POINT_SIZE_RANGE: 1,024 px on SwiftShader and
+ * most desktops).
  */
 import { GlProgram, Shader, UniformGroup, type Texture } from 'pixi.js';
 

@@ -2,7 +2,8 @@
  * Which schema fields make an entity's transform, and the checks that they fit. Both paths (CPU and GPU) take
  * the same `TransformFields`.
  */
-import { schemaField, type InterpolationKind, type Schema } from 'steadyframe';
+import type { InterpolationKind, Schema } from 'steadyframe';
+import { schemaField } from 'steadyframe/adapter';
 
 /** Names of the schema's fields whose kind is one of `K`. */
 export type FieldOfKind<S extends Schema, K extends InterpolationKind> = {

@@ -9,7 +9,7 @@
  *   runtime (render delay, extrapolation, snapDistance), since they draw the runtime's own Frame.
  * - GPU: `createInterpolatedInstancedMesh` uploads the previous and current state as instanced attributes
  *   and blends them in the vertex shader from an alpha uniform; the main thread only copies bytes. It is the
- *   'interpolate' mode without a render delay.
+ *   'interpolate' mode without a render delay, late and overtaken frames placed as the runtime places them.
  *
  * ```ts
  * import { createInterpolatedInstancedMesh } from '@steadyframe/three';

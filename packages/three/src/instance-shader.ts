@@ -13,7 +13,8 @@
  *           ... <project_vertex>         transformed = rotate(q, transformed * scale) + position
  * ```
  *
- * It is the same arithmetic as steadyframe's `interpolateField` kernels at alpha in [0, 1], in float32.
+ * It is the same arithmetic as steadyframe's `interpolateField` kernels, in float32, at any alpha: past 1 (a late
+ * frame under `whenLate: 'extrapolate'`) it carries the last tick's motion on as the runtime's own blend does.
  */
 import type { Material, WebGLProgramParametersWithUniforms } from 'three';
 import type { ResolvedFields } from './fields.ts';

@@ -4,17 +4,20 @@
  *
  * ```text
  *   update(time):
- *     acquire the pair ──▶ new publish since the last upload?
- *                            one  : the old current attributes become the previous ones; copy current runs
- *                            more : copy previous and current runs (fields and generations, entities 0 .. count)
- *                            none : copy nothing
- *                          read PREV_TIME, CUR_TIME, COUNT, PREV_COUNT
+ *     acquire the pair ──▶ new publish since the last upload? (steadyframe/adapter's GPU pair tracker)
+ *                            one  ('swap'): the old current attributes become the previous ones; copy current runs
+ *                            more ('full'): copy previous and current runs (fields and generations, entities 0 .. count)
+ *                            none ('none'): copy nothing
+ *                          the tracker notes PREV_TIME, CUR_TIME, COUNT, PREV_COUNT
  *     release
- *     sfAlpha = clamp((time - PREV_TIME) / (CUR_TIME - PREV_TIME), 0, 1); sfPrevCount; instanceCount = COUNT
+ *     sfAlpha = tracker.place(time, runtime.interpolation); sfPrevCount; instanceCount = COUNT
  * ```
  *
- * This is the runtime's 'interpolate' mode without a render delay: a frame past the newest state holds it
- * (alpha 1), and `extrapolate`, `latest`, `renderDelay` and `snapDistance` do not apply here.
+ * This is the runtime's 'interpolate' mode without a render delay, and its frames are placed by the sampler's
+ * own decision: a frame past the newest state is late (held at alpha 1, or carried on up to `maxPrediction`
+ * ticks under `whenLate: 'extrapolate'`: the shader's blend is the runtime's, unclamped), a frame before the
+ * previous state is overtaken (drawn at it); both counted in `stats`. `mode` 'extrapolate' or 'latest',
+ * `renderDelay` and `snapDistance` do not apply here.
  */
 import {
   DynamicDrawUsage,
@@ -26,7 +29,8 @@ import {
   type BufferGeometry,
   type Material,
 } from 'three';
-import { alphaAt, type Runtime, type Schema, type StatePair, META } from 'steadyframe';
+import type { Runtime, Schema } from 'steadyframe';
+import { createGpuPairTracker, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type ResolvedFields, type TransformFields } from './fields.ts';
 import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
 
@@ -39,8 +43,12 @@ interface Channel {
   current: InstancedBufferAttribute;
 }
 
-/** Counters of what `update` did. */
-export interface InterpolatedMeshStats {
+/**
+ * Counters of what `update` did. `late`, `extrapolated`, `overtaken`: frames whose time was past the newest
+ * state on the GPU (held, or carried on), and before its previous state (drawn at it), as the runtime's
+ * `stats().sampling` counts its own.
+ */
+export interface InterpolatedMeshStats extends GpuFrameStats {
   /** Publishes uploaded by copying both states. */
   fullUploads: number;
   /** Publishes uploaded by copying the current state only (the previous one was already on the GPU). */
@@ -56,13 +64,14 @@ export interface InterpolatedInstancedMesh<M extends Material = Material> {
   /**
    * Brings the mesh to shared-clock time `time` (ms): takes the runtime's lock once, copies a newly published
    * state into the instanced attributes (nothing when none was published since the last call), and sets the
-   * `alpha` uniform from where `time` falls between the pair's two states. Call once per rendered frame, after
+   * `alpha` uniform from where `time` falls between the pair's two states (a late frame by the runtime's
+   * `whenLate` and `maxPrediction`, read every call). Call once per rendered frame, after
    * `runtime.pace()`; with no `time` it takes the frame's (`runtime.frameTime`, or now for a runtime without
    * one). Allocates a few typed-array views per published tick, nothing per entity. Returns false
    * when the lock stayed busy: the mesh then keeps the last pair, at the new alpha.
    */
   update(time?: number): boolean;
-  /** The alpha uniform set by the last update, in [0, 1]. */
+  /** The alpha uniform set by the last update: in [0, 1], or up to 1 + `maxPrediction` for a late frame carried on. */
   readonly alpha: number;
   /** Instances drawn: live entities in the pair last copied. */
   readonly count: number;
@@ -110,6 +119,10 @@ function copyRun(to: InstancedBufferAttribute, from: Float32Array | Uint32Array,
  * (index at or past the previous count) and those with a new generation (`world.snap`, `spawn`, `despawn`).
  * The generations are uploaded too and compared in the shader, so snapping costs the main thread nothing.
  *
+ * A late frame follows `runtime.interpolation` (`whenLate`, `maxPrediction`), read every `update`. A render
+ * worker's `context` carries none, so late frames are held there; pass them along to carry late frames on:
+ * `createInterpolatedInstancedMesh({ ...context, interpolation: { whenLate: 'extrapolate' } }, ...)`.
+ *
  * ```ts
  * const ships = createInterpolatedInstancedMesh(runtime, new ConeGeometry(0.5, 1), new MeshStandardMaterial(), { position: 'position', rotation: 'rotation' });
  * scene.add(ships.mesh);
@@ -125,7 +138,7 @@ function copyRun(to: InstancedBufferAttribute, from: Float32Array | Uint32Array,
  * field does not fit (see `TransformFields`) or the material is already patched.
  */
 export function createInterpolatedInstancedMesh<S extends Schema, M extends Material>(
-  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & Partial<Pick<Runtime<S>, 'frameTime'>>,
+  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & Partial<Pick<Runtime<S>, 'frameTime'>> & { readonly interpolation?: LateOptions },
   geometry: BufferGeometry,
   material: M,
   fields: TransformFields<S>,
@@ -160,22 +173,18 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   mesh.customDistanceMaterial = distance;
   mesh.frustumCulled = false;
 
-  const stats: InterpolatedMeshStats = { fullUploads: 0, swaps: 0, misses: 0 };
-  let uploaded = -1; // the publish count of the pair on the GPU
-  let previousTime = 0;
-  let currentTime = 0;
-  let count = 0;
-  let alpha = 1;
-  /** Under the lock (`reader.read` releases it after): uploads a new pair, reads the times. */
+  const stats: InterpolatedMeshStats = { fullUploads: 0, swaps: 0, misses: 0, late: 0, extrapolated: 0, overtaken: 0 };
+  // which publish is on the GPU, the pair's times and counts, and where each frame falls (counted into stats)
+  const tracker = createGpuPairTracker(stats);
+  /** Under the lock (`reader.read` releases it after): uploads a new pair; the tracker notes its times. */
   const upload = (pair: StatePair<S>, published: number): true => {
-    const meta = pair.metaWords;
-    // counts checked by the reader (whole, within the capacity); `published` is exact while we hold the pair
-    count = meta[META.COUNT]!;
-    const previousCount = meta[META.PREV_COUNT]!;
-    if (published !== uploaded) {
-      // one publish on (modulo 2^32: the count wraps): its previous state is the current state we uploaded
-      // last time, byte for byte
-      const swap = uploaded >= 0 && ((published - uploaded) >>> 0) === 1;
+    // `published` is exact while we hold the pair; counts checked by the reader (whole, within the capacity)
+    const what = tracker.track(pair, published);
+    const count = tracker.count;
+    const previousCount = tracker.previousCount;
+    if (what !== 'none') {
+      // one publish on: its previous state is the current state we uploaded last time, byte for byte
+      const swap = what === 'swap';
       for (const c of list) {
         if (swap) {
           const old = c.previous;
@@ -192,11 +201,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
       }
       if (swap) stats.swaps++;
       else stats.fullUploads++;
-      uploaded = published;
     }
-    // read every time: a restamp (resume, new time scale) moves the times without a publish
-    previousTime = meta[META.PREV_TIME]!;
-    currentTime = meta[META.CUR_TIME]!;
     uniforms.sfPrevCount.value = previousCount;
     return true;
   };
@@ -204,18 +209,18 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   return {
     mesh,
     get alpha() {
-      return alpha;
+      return tracker.alpha;
     },
     get count() {
-      return count;
+      return tracker.count;
     },
     stats,
     update(time = frameTime(runtime)) {
       const fresh = reader.read(upload) === true;
       if (!fresh) stats.misses++;
-      alpha = alphaAt(time, previousTime, currentTime);
-      uniforms.sfAlpha.value = alpha;
-      instanced.instanceCount = count;
+      // late and overtaken frames as the sampler places them (the options read every frame: setInterpolation)
+      uniforms.sfAlpha.value = tracker.place(time, runtime.interpolation);
+      instanced.instanceCount = tracker.count;
       return fresh;
     },
     dispose() {

@@ -19,7 +19,8 @@
  * fused multiply-add where the engine has it (as the runtime), except `wasm-shared→render, no FMA`. Last, per
  * size, `ours, render delay 1`: the runtime's frame with a one-tick render delay, blended from its history.
  */
-import { createRuntime, interpolateField, type Runtime, type Schema, type StatePair } from 'steadyframe';
+import { createRuntime, type Runtime, type Schema } from 'steadyframe';
+import { interpolateField, type StatePair } from 'steadyframe/adapter';
 // the runtime's own kernels, by path (the package does not export them), timed alone
 import { createBlendKernels } from '../../../../packages/runtime/src/core/simd-kernel.ts';
 import { schema2d, schema3d } from '../shared/sims.ts';

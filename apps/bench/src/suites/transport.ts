@@ -23,7 +23,8 @@
  * the end of a tick's step to the end of the first frame that drew it), and frames drawn without the newest
  * tick whose step had ended when the frame began.
  */
-import { createRuntime, interpolateField, META, schema3d, type Runtime, type StatePair } from 'steadyframe';
+import { createRuntime, schema3d, type Runtime } from 'steadyframe';
+import { countOf, interpolateField, previousCountOf, tickOf, type StatePair } from 'steadyframe/adapter';
 import type { MessageConfig, TickMessage, ToWorker, WorkerReport } from '../shared/messages.ts';
 import { createSide, SIDE, sideViews, type SideViews } from '../shared/sims.ts';
 import { percentiles, spread, type Spread } from '../shared/stats.ts';
@@ -102,13 +103,13 @@ async function oursDesign(count: number, side: SharedArrayBuffer, gpu = false): 
   const stage = (pair: StatePair<typeof schema3d>, published: number): void => {
     if (staging === null) return;
     if (published !== uploaded) {
-      const n = pair.metaWords[META.COUNT]!;
+      const n = countOf(pair);
       if (uploaded >= 0 && published === uploaded + 1) {
         staging = { previous: staging.current, current: staging.previous };
         swaps++;
       } else {
         fullCopies++;
-        const m = pair.metaWords[META.PREV_COUNT]!;
+        const m = previousCountOf(pair);
         staging.previous.position.set(pair.previous.position.subarray(0, 3 * m));
         staging.previous.rotation.set(pair.previous.rotation.subarray(0, 4 * m));
         staging.previous.generation.set(pair.previousGeneration.subarray(0, m));
@@ -118,7 +119,7 @@ async function oursDesign(count: number, side: SharedArrayBuffer, gpu = false): 
       staging.current.generation.set(pair.currentGeneration.subarray(0, n));
       uploaded = published;
     }
-    tick = pair.metaWords[META.CUR_TICK]!;
+    tick = tickOf(pair);
   };
   let swaps = 0;
   let fullCopies = 0;

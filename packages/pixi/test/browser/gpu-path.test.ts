@@ -6,7 +6,8 @@
 import { afterEach, expect, it } from 'vitest';
 import { Container, RenderTexture, Sprite, Texture, WebGLRenderer } from 'pixi.js';
 import { createInterpolatedSprites } from '@steadyframe/pixi';
-import { createRuntime, META } from 'steadyframe';
+import { createRuntime } from 'steadyframe';
+import { countOf, currentTimeOf, previousTimeOf } from 'steadyframe/adapter';
 import { motionSchema } from './fixtures/schema.ts';
 import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { motionAt } from './fixtures/schema.ts';
@@ -117,7 +118,46 @@ it('draws each sprite where runtime.sample puts it, at every alpha, uploading th
     expectMarkers(draw(r, world, expected), expected, `alpha ${alpha}`);
   }
   // no snaps marked in ticks 0 .. 3: the generations stay home
-  expect(sprites.stats).toEqual({ fullUploads: 1, swaps: 0, directUploads: 0, generationUploads: 0, misses: 0, grows: 0 });
+  expect(sprites.stats).toEqual({ fullUploads: 1, swaps: 0, directUploads: 0, generationUploads: 0, misses: 0, grows: 0, late: 0, extrapolated: 0, overtaken: 0 });
+  sprites.dispose();
+});
+
+it('holds a late frame, carries it on under whenLate: extrapolate, draws an overtaken one at the previous state, as runtime.sample does', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 3); // the pair is ticks 2 and 3
+  const r = await createRenderer();
+  const sprites = createInterpolatedSprites(runtime, { position: 'position', angle: 'angle' }, options);
+  const world = new Container();
+  world.addChild(sprites.mesh);
+  const motion = (k: number) =>
+    [0, 1, 2].map((i) => {
+      const m = motionAt(i, k);
+      return marker(m.x, m.y, m.angle);
+    });
+  const drawnAt = (time: number, what: string, alpha: number, k: number | null) => {
+    expect(sprites.update(time)).toBe(true);
+    const frame = runtime!.sample(time);
+    expect(sprites.alpha, what).toBe(frame.alpha);
+    expect(sprites.alpha, what).toBeCloseTo(alpha, 9);
+    const expected = [0, 1, 2].map((i) => frameMarker(frame, i));
+    // the motion is linear in ticks, and an angle carried on the short way is exact
+    if (k !== null) motion(k).forEach(([x, y], i) => expect(Math.abs(expected[i]![0] - x) + Math.abs(expected[i]![1] - y), `${what}: entity ${i}`).toBeLessThan(1e-4));
+    expectMarkers(draw(r, world, expected), expected, what);
+    return frame;
+  };
+
+  // half a tick past the newest state: held there (the default whenLate)
+  const late = timeAt(runtime, 1.5);
+  expect(drawnAt(late, 'late, held', 1, 3).late).toBe(true);
+  // the same frame carried on: the shader's blend past alpha 1 is the runtime's
+  runtime.setInterpolation({ whenLate: 'extrapolate', maxPrediction: 1 });
+  drawnAt(late, 'late, carried on', 1.5, 3.5);
+  // and far past it, at most maxPrediction (1) tick on
+  drawnAt(timeAt(runtime, 5), 'late, carried on at most maxPrediction', 2, 4);
+  // half a tick before the previous state (the worker published past the frame): the previous state
+  expect(drawnAt(timeAt(runtime, -0.5), 'overtaken', 0, 2).overtaken).toBe(true);
+  // each counted, as the runtime counts its own; the pair was uploaded once
+  expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 0, misses: 0, late: 3, extrapolated: 2, overtaken: 1 });
   sprites.dispose();
 });
 
@@ -491,9 +531,9 @@ it('reads the pair meta words the runtime reads, and refuses fields it cannot dr
   const sprites = createInterpolatedSprites(rt, { position: 'position' });
   const time = timeAt(rt, 0.3);
   sprites.update(time);
-  const meta = rt.reader.read((pair) => pair.metaWords.slice())!;
-  expect(sprites.count).toBe(meta[META.COUNT]);
-  expect(sprites.alpha).toBeCloseTo((time - meta[META.PREV_TIME]!) / (meta[META.CUR_TIME]! - meta[META.PREV_TIME]!), 9);
+  const meta = rt.reader.read((pair) => ({ count: countOf(pair), previousTime: previousTimeOf(pair), currentTime: currentTimeOf(pair) }))!;
+  expect(sprites.count).toBe(meta.count);
+  expect(sprites.alpha).toBeCloseTo((time - meta.previousTime) / (meta.currentTime - meta.previousTime), 9);
   sprites.dispose();
   // @ts-expect-error: the GPU path draws no per-entity scale
   expect(() => createInterpolatedSprites(rt, { position: 'position', scale: 'scale' })).toThrow(/bind scale and alpha with bindParticles/);

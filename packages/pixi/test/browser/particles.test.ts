@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { Particle, ParticleContainer, Texture, type ParticleOptions } from 'pixi.js';
-import { wrapAngle } from 'steadyframe';
+import { wrapAngle } from 'steadyframe/adapter';
 import { bindParticles } from '@steadyframe/pixi';
 import { motionAt } from './fixtures/schema.ts';
 import { motionRuntime, steps, timeAt, type MotionFrame, type MotionRuntime } from './helpers.ts';

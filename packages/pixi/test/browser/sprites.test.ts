@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { Container, Sprite, Texture } from 'pixi.js';
-import { wrapAngle } from 'steadyframe';
+import { wrapAngle } from 'steadyframe/adapter';
 import { bindSprites } from '@steadyframe/pixi';
 import { motionAt } from './fixtures/schema.ts';
 import { motionRuntime, steps, timeAt, type MotionFrame, type MotionRuntime } from './helpers.ts';

@@ -3,7 +3,8 @@
  * `stepOnce`, its published slot read back through the runtime's own SlotReader.
  */
 import RAPIER from '@dimforge/rapier3d-compat';
-import { computeLayout, META, schema3d, schemaSignature } from 'steadyframe';
+import { schema3d } from 'steadyframe';
+import { computeLayout, countOf, schemaSignature } from 'steadyframe/adapter';
 import { Simulation, type WorkerHost, type World } from 'steadyframe/worker';
 import { physicsSimulation, type Physics, type PhysicsSimulationDefinition } from '@steadyframe/rapier';
 // the runtime's own tests lay views over the buffer this way; no public call does it (the main thread's
@@ -50,7 +51,7 @@ export async function physicsHarness(capacity: number, definition: Omit<PhysicsS
     const position = Float32Array.from(slot.current.position);
     const generation = Uint32Array.from(slot.currentGeneration);
     const previousGeneration = Uint32Array.from(slot.previousGeneration);
-    const count = slot.metaWords[META.COUNT]!;
+    const count = countOf(slot);
     reader.release();
     return { count, y: (i) => position[3 * i + 1]!, generation: (i) => generation[i]!, previousGeneration: (i) => previousGeneration[i]! };
   };

@@ -77,6 +77,9 @@ export async function createMainThreadRenderer<S extends Schema, C extends objec
       info: runtime.info,
       ...size,
       thread: 'main',
+      get interpolation() {
+        return runtime.interpolation;
+      },
     }),
   );
   if (!parts.sample) {

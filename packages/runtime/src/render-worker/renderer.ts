@@ -45,6 +45,11 @@ export interface RenderContext<S extends Schema> {
   readonly dpr: number;
   /** Where this runs: 'worker' (the render worker) or 'main' (the fallback). */
   readonly thread: 'worker' | 'main';
+  /**
+   * The interpolation options in effect (live: `setInterpolation` replaces them), for renderers that blend on
+   * the GPU: `@steadyframe/three` and `@steadyframe/pixi` take them to treat late frames as the sampler does.
+   */
+  readonly interpolation: Required<InterpolationOptions<S>>;
 }
 
 /** What `setup` returns: a draw function, or one with a resize hook and the GPU path's `sample: false`. */
@@ -177,6 +182,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         },
       }));
       const reader: StateReader<S> = createStateReader(source);
+      const frameLoop = loop!;
       canvas = config.canvas;
       sizeCanvas(canvas, config.width, config.height, config.dpr);
       const renderer = await setup({
@@ -191,6 +197,9 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         height: config.height,
         dpr: config.dpr,
         thread: 'worker',
+        get interpolation() {
+          return frameLoop.sampler.options;
+        },
       });
       parts = rendererParts(renderer);
     },

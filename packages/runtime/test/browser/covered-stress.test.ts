@@ -6,7 +6,8 @@
  * catch the halves written without the sequence lock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { computeLayout, schema3d } from 'steadyframe';
+import { schema3d } from 'steadyframe';
+import { computeLayout } from 'steadyframe/adapter';
 import { allocateSharedBuffer } from '../../src/core/layout.ts';
 import { readCovered } from '../../src/core/doorbell.ts';
 import type { CoveredWriterStart } from './fixtures/covered-writer.worker.ts';

@@ -4,7 +4,8 @@
  * states the main thread keeps). On both kernel sets and both transports; real workers, real clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime, interpolateField, META, type Frame, type Runtime } from 'steadyframe';
+import { createRuntime, type Frame, type Runtime } from 'steadyframe';
+import { interpolateField, previousTimeOf } from 'steadyframe/adapter';
 import { motionAt, motionSchema, writePublished } from './fixtures/schemas.ts';
 import { fixtureWorker, sleep, waitFor } from './helpers.ts';
 
@@ -108,7 +109,7 @@ describe('an overtaken frame', () => {
       }
     };
     /** The front slot's previous state's time, read without sampling (nothing is recorded). */
-    const frontPreviousTime = () => rt.reader.read((pair) => pair.metaWords[META.PREV_TIME]!) ?? Number.NEGATIVE_INFINITY;
+    const frontPreviousTime = () => rt.reader.read(previousTimeOf) ?? Number.NEGATIVE_INFINITY;
     /**
      * A frame whose callback runs late: the page draws nothing while the worker stops waiting for the frame it
      * expected (after 50 ms) and runs on to the wall clock, past `ts`; then the frame samples at its own

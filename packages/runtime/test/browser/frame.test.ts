@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
-import { createRuntime, wrapAngle, type Frame, type Runtime } from 'steadyframe';
+import { createRuntime, type Frame, type Runtime } from 'steadyframe';
+import { wrapAngle } from 'steadyframe/adapter';
 import { motionAt, motionSchema, SPIN_PER_TICK } from './fixtures/schemas.ts';
 import { fixtureWorker, waitFor } from './helpers.ts';
 

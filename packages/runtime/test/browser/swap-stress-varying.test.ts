@@ -7,7 +7,8 @@
  * The two broken disciplines must fail the same verifier.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime, StatePair } from 'steadyframe';
+import type { Runtime } from 'steadyframe';
+import type { StatePair } from 'steadyframe/adapter';
 import { createTestRuntime, type TestFault } from 'steadyframe/testing';
 import { META } from '../../src/core/layout.ts';
 import { stressSchema, varyingCount } from './fixtures/schemas.ts';

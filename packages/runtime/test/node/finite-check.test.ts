@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { computeLayout, defineSchema } from 'steadyframe';
+import { defineSchema } from 'steadyframe';
+import { computeLayout } from 'steadyframe/adapter';
 import { fieldViews } from '../../src/core/layout.ts';
 import { checkFinite } from '../../src/worker/finite-check.ts';
 

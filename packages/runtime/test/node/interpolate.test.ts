@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interpolateField, wrapAngle } from 'steadyframe';
+import { interpolateField, wrapAngle } from 'steadyframe/adapter';
 
 const f32 = (...values: number[]) => Float32Array.from(values);
 const deg = (d: number) => (d * Math.PI) / 180;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeLayout, defineSchema, schema2d, schema3d } from 'steadyframe';
+import { defineSchema, schema2d, schema3d } from 'steadyframe';
+import { computeLayout } from 'steadyframe/adapter';
 import {
   allocateSharedBuffer,
   blockOffset,

@@ -7,7 +7,8 @@
  * copying with copyWithin (a SharedArrayBuffer) and with WebAssembly memory.copy (a shared WebAssembly.Memory).
  */
 import { describe, expect, it } from 'vitest';
-import { computeLayout, defineSchema, type StatePair } from 'steadyframe';
+import { defineSchema } from 'steadyframe';
+import { computeLayout, type StatePair } from 'steadyframe/adapter';
 import { allocateSharedBuffer, blockOffset, createSharedViews, fieldViews, generationView, initStateBuffer, META, META_WORDS } from '../../src/core/layout.ts';
 import { createMemoryCopy } from '../../src/core/memory-copy.ts';
 import { blockRuns, copyAcross, copyLive, copyLiveBytes, MERGE_GAP_FLOATS, PublishCopier } from '../../src/core/publish-copy.ts';

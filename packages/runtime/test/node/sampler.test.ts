@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeLayout, defineSchema, type FieldViews } from 'steadyframe';
+import { defineSchema, type FieldViews } from 'steadyframe';
+import { computeLayout } from 'steadyframe/adapter';
 import { allocateSharedBuffer, createSharedViews, fieldViews } from '../../src/core/layout.ts';
 import { interpolateField } from '../../src/core/interpolate.ts';
 import { OVERTAKEN_MISSES_TO_STOP, OVERTAKEN_WATCH_MIN_MS, OVERTAKEN_WATCH_MS, overtakenWatch, Sampler, type SampleResult } from '../../src/main/sampler.ts';

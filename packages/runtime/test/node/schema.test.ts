@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defineSchema, schema2d, schema3d, schemaField, schemaSignature } from 'steadyframe';
+import { defineSchema, schema2d, schema3d } from 'steadyframe';
+import { schemaField, schemaSignature } from 'steadyframe/adapter';
 
 describe('schema', () => {
   it('has 2D and 3D presets', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeLayout, defineSchema, schemaSignature } from 'steadyframe';
+import { defineSchema } from 'steadyframe';
+import { computeLayout, schemaSignature } from 'steadyframe/adapter';
 import { Simulation, type PrivateFieldSpec, type SimulationDefinition, type Transport, type WorkerHost, type World } from 'steadyframe/worker';
 import type { SharedAttachConfig } from '../../src/contracts/remote.ts';
 import { sharedTransport } from '../../src/transports/shared/index.ts';

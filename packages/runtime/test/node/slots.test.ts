@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeLayout, defineSchema } from 'steadyframe';
+import { defineSchema } from 'steadyframe';
+import { computeLayout } from 'steadyframe/adapter';
 import { allocateSharedBuffer, createSharedViews, I32, LOCK, META } from '../../src/core/layout.ts';
 import { frameNeedsWake, readNextFrame, writeCovered, writeNextFrame } from '../../src/core/doorbell.ts';
 import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';

@@ -8,7 +8,8 @@
  * counted) what could not be delivered; and keep memory bounded however far behind the page falls.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { computeLayout, defineSchema } from 'steadyframe';
+import { defineSchema } from 'steadyframe';
+import { computeLayout } from 'steadyframe/adapter';
 import { I32, META, STATUS } from '../../src/core/layout.ts';
 import { readNextFrame } from '../../src/core/doorbell.ts';
 import type { PublishMeta } from '../../src/core/slots.ts';

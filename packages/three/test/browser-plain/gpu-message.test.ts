@@ -33,7 +33,7 @@ it('copies the transferred states and draws blends, swaps and snaps like the sha
   await step(runtime);
   const time = timeAt(runtime, 0.5);
   gpu.update(time);
-  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 1, misses: 0 });
+  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 1, misses: 0, late: 0, extrapolated: 0, overtaken: 0 });
   const frame = runtime.sample(time);
   const drawn = stage.markers(4);
   for (let i = 0; i < 4; i++) expectNear(drawn[i]!, frameCentre(frame, i), 0.05, `entity ${i} vs runtime.sample`);

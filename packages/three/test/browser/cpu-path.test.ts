@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { InstancedMesh, Matrix4, MeshBasicMaterial, Object3D, Quaternion, Vector3 } from 'three';
-import { wrapAngle } from 'steadyframe';
+import { wrapAngle } from 'steadyframe/adapter';
 import { bindInstancedMesh, bindObjects } from '@steadyframe/three';
 import { motionAt } from './fixtures/schema.ts';
 import {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AmbientLight, DirectionalLight, Mesh, MeshBasicMaterial, MeshStandardMaterial, SphereGeometry, type Material } from 'three';
 import { createInterpolatedInstancedMesh } from '@steadyframe/three';
-import { META as PAIR_META } from 'steadyframe';
+import { countOf, currentTimeOf, previousCountOf, previousTickOf, previousTimeOf, tickOf } from 'steadyframe/adapter';
 import { motionAt } from './fixtures/schema.ts';
 import {
   ARM,
@@ -68,7 +68,64 @@ describe.each([
       }
     }
     // the pair never changed: one upload, then only the alpha uniform moved
-    expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0 });
+    expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, late: 0, extrapolated: 0, overtaken: 0 });
+  });
+});
+
+describe.each([
+  { rotation: 'rotation', kind: 'quaternion' },
+  { rotation: 'heading', kind: 'angle' },
+] as const)('GPU path, late and overtaken frames, rotation from a $kind field', ({ rotation, kind }) => {
+  it('holds a late frame, carries it on under whenLate: extrapolate, draws an overtaken one at the previous state, as runtime.sample does', async () => {
+    runtime = await motionRuntime();
+    await steps(runtime, 3); // the pair is ticks 2 and 3
+    stage = createStage();
+    const gpu = createInterpolatedInstancedMesh(runtime, markerGeometry(), white(), { position: 'position', rotation, scale: 'scale' });
+    stage.add(gpu.mesh);
+    const motion = (k: number) =>
+      [0, 1, 2].map((i) => {
+        const m = motionAt(i, k);
+        return markerCentre(m.x, m.y, m.angle, m.scale);
+      });
+
+    // half a tick past the newest state: held there (the default whenLate)
+    const late = timeAt(runtime, 1.5);
+    gpu.update(late);
+    let frame = runtime.sample(late);
+    expect(frame.late).toBe(true);
+    expect(gpu.alpha).toBe(1);
+    let drawn = stage.markers(3);
+    expectDrawnLike(frame, drawn, 'late, held');
+    motion(3).forEach((m, i) => expectNear(drawn[i]!, m, TOLERANCE, `late, held: entity ${i} at tick 3`));
+
+    // the same frame carried on: the shader's blend past alpha 1 is the runtime's
+    runtime.setInterpolation({ whenLate: 'extrapolate', maxPrediction: 1 });
+    gpu.update(late);
+    frame = runtime.sample(late);
+    expect(frame.alpha).toBeCloseTo(1.5, 9);
+    expect(gpu.alpha).toBe(frame.alpha);
+    drawn = stage.markers(3);
+    expectDrawnLike(frame, drawn, 'late, carried on');
+    // the motion is linear in ticks (an angle carried on the short way is exact; nlerp carried on is close)
+    if (kind === 'angle') motion(3.5).forEach((m, i) => expectNear(drawn[i]!, m, TOLERANCE, `late, carried on: entity ${i} at tick 3.5`));
+    // and far past it, at most maxPrediction (1) tick on
+    const farLate = timeAt(runtime, 5);
+    gpu.update(farLate);
+    expect(gpu.alpha).toBe(2);
+    expectDrawnLike(runtime.sample(farLate), stage.markers(3), 'late, carried on at most maxPrediction');
+
+    // half a tick before the previous state (the worker published past the frame): the previous state
+    const overtaken = timeAt(runtime, -0.5);
+    gpu.update(overtaken);
+    frame = runtime.sample(overtaken);
+    expect(frame.overtaken).toBe(true);
+    expect(gpu.alpha).toBe(0);
+    drawn = stage.markers(3);
+    expectDrawnLike(frame, drawn, 'overtaken');
+    motion(2).forEach((m, i) => expectNear(drawn[i]!, m, TOLERANCE, `overtaken: entity ${i} at tick 2`));
+
+    // each counted, as the runtime counts its own; the pair was uploaded once
+    expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, late: 3, extrapolated: 2, overtaken: 1 });
   });
 });
 
@@ -84,13 +141,13 @@ it('after one publish reuses the uploaded state as the previous one, after two c
   await steps(runtime, 1);
   let time = timeAt(runtime, 0.3);
   gpu.update(time);
-  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 1, misses: 0 });
+  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 1, misses: 0, late: 0, extrapolated: 0, overtaken: 0 });
   expectDrawnLike(runtime.sample(time), stage.markers(3), 'after a swap');
 
   await steps(runtime, 2);
   time = timeAt(runtime, 0.7);
   gpu.update(time);
-  expect(gpu.stats).toEqual({ fullUploads: 2, swaps: 1, misses: 0 });
+  expect(gpu.stats).toEqual({ fullUploads: 2, swaps: 1, misses: 0, late: 0, extrapolated: 0, overtaken: 0 });
   expectDrawnLike(runtime.sample(time), stage.markers(3), 'after two publishes');
 
   // a swap right after, without a render in between, still uploads the right bytes
@@ -99,7 +156,7 @@ it('after one publish reuses the uploaded state as the previous one, after two c
   await steps(runtime, 1);
   time = timeAt(runtime, 0.6);
   gpu.update(time);
-  expect(gpu.stats).toEqual({ fullUploads: 2, swaps: 3, misses: 0 });
+  expect(gpu.stats).toEqual({ fullUploads: 2, swaps: 3, misses: 0, late: 0, extrapolated: 0, overtaken: 0 });
   const frame = runtime.sample(time);
   expect(frame.previousTick).toBe(6);
   expectDrawnLike(frame, stage.markers(3), 'after two swaps between renders');
@@ -138,7 +195,7 @@ it('draws a teleported and a spawned entity at their new state, not in between',
   await steps(runtime, 1);
   const next = timeAt(runtime, 0.5);
   gpu.update(next);
-  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 2, misses: 0 });
+  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 2, misses: 0, late: 0, extrapolated: 0, overtaken: 0 });
   const after = stage.markers(4);
   expectNear(after[1]!, at(1, 3.5, 5), TOLERANCE, 'entity 1 blends again');
   expectNear(after[3]!, at(3, 3.5), TOLERANCE, 'entity 3 blends again');
@@ -163,7 +220,7 @@ it('draws entities that come back after the count fell at their new state: past 
   await steps(runtime, 1); // tick 4: entities 1 and 2 are back
   const time = timeAt(runtime, 0.5);
   gpu.update(time);
-  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 2, misses: 0 });
+  expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 2, misses: 0, late: 0, extrapolated: 0, overtaken: 0 });
   const frame = runtime.sample(time);
   expect(frame.snapped).toBe(2);
   const drawn = stage.markers(3);
@@ -219,20 +276,28 @@ it('lights a MeshStandardMaterial as three.js lights the same transform on a pla
   }
 });
 
-it('reads the pair meta words the runtime reads (the mirror of META stays true)', async () => {
+it('reads the pair meta words the runtime reads (through the adapter entry\'s accessors)', async () => {
   runtime = await motionRuntime();
   await steps(runtime, 2);
   await runtime.commands.setCount(5);
   await steps(runtime, 1);
   const frame = runtime.sample(Number.POSITIVE_INFINITY);
-  const meta = runtime.reader.read((pair) => Array.from(pair.metaWords));
-  expect(meta).toBeDefined();
-  expect(meta![PAIR_META.PREV_TICK]).toBe(frame.previousTick);
-  expect(meta![PAIR_META.CUR_TICK]).toBe(frame.tick);
-  expect(meta![PAIR_META.PREV_TIME]).toBe(frame.previousTime);
-  expect(meta![PAIR_META.CUR_TIME]).toBe(frame.currentTime);
-  expect(meta![PAIR_META.COUNT]).toBe(5);
-  expect(meta![PAIR_META.PREV_COUNT]).toBe(3);
+  const meta = runtime.reader.read((pair) => ({
+    previousTick: previousTickOf(pair),
+    tick: tickOf(pair),
+    previousTime: previousTimeOf(pair),
+    currentTime: currentTimeOf(pair),
+    count: countOf(pair),
+    previousCount: previousCountOf(pair),
+  }));
+  expect(meta).toEqual({
+    previousTick: frame.previousTick,
+    tick: frame.tick,
+    previousTime: frame.previousTime,
+    currentTime: frame.currentTime,
+    count: 5,
+    previousCount: 3,
+  });
 });
 
 it('refuses, at set-up, a material that already draws another interpolated mesh, and a field that does not fit', async () => {

@@ -5,7 +5,8 @@
  */
 import { expect, it } from 'vitest';
 import { BoxGeometry, MeshBasicMaterial } from 'three';
-import { computeLayout, defineSchema, META, type Runtime, type StatePair, type StateReader } from 'steadyframe';
+import { defineSchema, type Runtime } from 'steadyframe';
+import { computeLayout, META, type StatePair, type StateReader } from 'steadyframe/adapter';
 import { createInterpolatedInstancedMesh } from '@steadyframe/three';
 
 const schema = defineSchema({ position: { width: 3, kind: 'linear' } });
