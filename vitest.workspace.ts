@@ -54,7 +54,7 @@ export const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: 'node',
       environment: 'node',
-      include: ['packages/*/test/node/**/*.test.ts'],
+      include: ['packages/*/test/node/**/*.test.ts', 'apps/*/test/node/**/*.test.ts'],
     },
   },
   ...(wantsBrowser

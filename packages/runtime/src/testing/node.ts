@@ -28,3 +28,5 @@ export async function buildWorkerModule(entry: string): Promise<string> {
   });
   return join(outDir, `${name}.mjs`);
 }
+
+export { mulberry32 } from './prng.ts';

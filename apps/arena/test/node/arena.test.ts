@@ -1,0 +1,121 @@
+/**
+ * The arena's simulation module, unchanged (the one its page runs in a browser worker), in a Node
+ * `worker_threads` Worker through steadyframe/node: ten simulated minutes on a manual clock, played by seeded
+ * random key presses, then a look at the world; and a few real seconds that must keep the tick rate.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import type { Runtime } from 'steadyframe';
+import { createManualClock, createNodeRuntime } from 'steadyframe/node';
+import { buildWorkerModule, mulberry32 } from 'steadyframe/testing/node';
+import { BUTTON, BUTTONS, CAPACITY, HALF_H, HALF_W, INPUT, KIND, ROCK_TARGET, schema, TICK_RATE, type ArenaSchema } from '../../src/schema.ts';
+import type { Commands } from '../../src/sim.worker.ts';
+
+const module = () => buildWorkerModule(fileURLToPath(new URL('../../src/sim.worker.ts', import.meta.url)));
+
+let runtime: Runtime<ArenaSchema, Commands> | undefined;
+afterEach(() => {
+  runtime?.dispose();
+  runtime = undefined;
+});
+
+/** Every live entity is where the game keeps things: finite, inside the wrapped arena, of a known kind. */
+function checkWorld(rt: Runtime<ArenaSchema, Commands>, count: number): void {
+  const frame = rt.sample(Number.POSITIVE_INFINITY);
+  expect(frame.count).toBe(count);
+  const { position, kind, rotation } = frame.fields;
+  expect(kind[0]).toBe(KIND.ship);
+  for (let i = 0; i < frame.count; i++) {
+    const x = position[2 * i]!;
+    const y = position[2 * i + 1]!;
+    if (!(Math.abs(x) <= HALF_W + 1e-3 && Math.abs(y) <= HALF_H + 1e-3)) throw new Error(`entity ${i} at (${x}, ${y}), outside the arena`);
+    if (![KIND.ship, KIND.rock, KIND.bullet].includes(kind[i] as 0 | 1 | 2)) throw new Error(`entity ${i} of kind ${kind[i]}`);
+    const q = Math.hypot(rotation[4 * i]!, rotation[4 * i + 1]!, rotation[4 * i + 2]!, rotation[4 * i + 3]!);
+    if (!(Math.abs(q - 1) < 1e-3)) throw new Error(`entity ${i}'s rotation is not a unit quaternion (${q})`);
+  }
+}
+
+describe('the arena in Node', () => {
+  it('ten simulated minutes on a manual clock, played by seeded random keys: every tick run, every key read, the world whole', async () => {
+    const clock = createManualClock(0);
+    const rt = (runtime = await createNodeRuntime<ArenaSchema, Commands>({ worker: await module(), schema, capacity: CAPACITY, clock }));
+    await rt.start();
+    const random = mulberry32(2026);
+    const held = new Array<boolean>(BUTTONS).fill(false);
+    let sent = 0;
+    const STEP_MS = 100; // a 10 Hz server loop: three ticks a step
+    const MINUTES = 10;
+    const started = performance.now();
+    for (let step = 1; step <= (MINUTES * 60_000) / STEP_MS; step++) {
+      // now and then a key goes down or up, as a player's would
+      if (random() < 0.3) {
+        const button = Math.floor(random() * BUTTONS);
+        const code = held[button] ? INPUT.up : INPUT.down;
+        held[button] = !held[button];
+        expect(rt.sendInput(code, button)).toBe(true);
+        sent++;
+      }
+      await clock.advance(STEP_MS);
+      rt.frame();
+      if (step % 600 === 0) {
+        // once a simulated minute: what the worker has is what the page draws, and it is a whole world
+        const state = await rt.commands.state();
+        expect(rt.sample(Number.POSITIVE_INFINITY).tick).toBe(state.tick);
+        checkWorld(rt, 1 + state.rocks + state.bullets);
+      }
+    }
+    const { worker, frameClock } = await rt.stats();
+    const state = await rt.commands.state();
+    console.log(
+      `arena, ${MINUTES} simulated minutes in ${((performance.now() - started) / 1000).toFixed(1)} s: tick ${worker.tick}, score ${state.score}, ` +
+        `${state.shots} shots, ${state.hits} hits, ${state.crashes} crashes, ${state.rocks} rocks, ${state.inputs} key events; ` +
+        `${frameClock.waits} frames waited for the worker`,
+    );
+    // every tick of the ten minutes ran (30 Hz), none dropped; a frame's announcement may have run one or two ahead
+    expect(worker.overloads).toBe(0);
+    expect(worker.droppedMs).toBe(0);
+    expect(worker.tick).toBeGreaterThanOrEqual(MINUTES * 60 * TICK_RATE);
+    expect(worker.tick).toBeLessThanOrEqual(MINUTES * 60 * TICK_RATE + 2);
+    expect(worker.simSeconds).toBeCloseTo(worker.tick / TICK_RATE, 6);
+    expect(worker.nonFiniteValues).toBe(0);
+    // every key event sent was read by a step, in order, none refused
+    expect(state.inputs).toBe(sent);
+    expect(worker.inputs).toBe(sent);
+    expect((await rt.stats()).inputRejected).toBe(0);
+    expect(state.presses[BUTTON.fire]).toBeGreaterThan(0);
+    expect(state.shots).toBeGreaterThan(0);
+    // the game keeps its rocks coming, and the world is whole
+    expect(state.rocks).toBeGreaterThan(ROCK_TARGET / 2);
+    checkWorld(rt, 1 + state.rocks + state.bullets);
+  }, 120_000);
+
+  it('a few real seconds keep the tick rate: every ms simulated or counted as dropped (jitter reported)', async () => {
+    const rt = (runtime = await createNodeRuntime<ArenaSchema, Commands>({ worker: await module(), schema, capacity: CAPACITY }));
+    await rt.start();
+    const from = (await rt.stats()).worker;
+    const started = rt.now();
+    await new Promise<void>((resolve) => {
+      const loop = setInterval(() => {
+        rt.frame();
+        if (rt.now() - started > 2000) {
+          clearInterval(loop);
+          resolve();
+        }
+      }, 50);
+    });
+    const { worker } = await rt.stats();
+    const elapsed = rt.now() - started;
+    const simulated = (worker.simSeconds - from.simSeconds) * 1000;
+    const dropped = worker.droppedMs - from.droppedMs;
+    console.log(
+      `arena in real time for ${elapsed.toFixed(0)} ms: ${worker.tick - from.tick} ticks at ${TICK_RATE} Hz (${simulated.toFixed(1)} ms simulated, ` +
+        `${dropped.toFixed(1)} dropped); last step ${worker.lastStepMs.toFixed(2)} ms, the longest ${worker.maxStepMs.toFixed(2)} ms; ` +
+        `timed wakes more than 1 ms late: ${worker.lateWakes}, the latest ${worker.maxWakeLateMs.toFixed(2)} ms`,
+    );
+    // the newest state stands at most the lead ahead of now and behind it by at most the backlog kept (250 ms)
+    // plus a tick; the rest was dropped and counted: no time lost silently, whatever the machine's load
+    const tick = 1000 / TICK_RATE;
+    expect(simulated + dropped).toBeGreaterThan(elapsed - 250 - 2 * tick);
+    expect(simulated + dropped).toBeLessThan(elapsed + 3 * tick);
+  }, 30_000);
+});
