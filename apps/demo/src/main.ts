@@ -414,7 +414,9 @@ async function main(): Promise<void> {
       runtime.setInterpolation(rightOptions);
       rightConfigured = true;
     }
-    const frame = runtime.frame(); // at this animation frame's time (ts)
+    // at this animation frame's time: this loop began before the runtime (runtimes come and go with the mode), so
+    // the runtime's frame hooks do not enclose it and it is handed the timestamp
+    const frame = runtime.frame(ts);
     if (frame === null) {
       metrics.skipped++;
       return;

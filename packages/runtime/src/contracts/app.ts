@@ -35,6 +35,12 @@ export interface FrameClockStats {
   /** Waits that gave up after CATCH_UP_WAIT_MS: those frames were drawn late (three in a row: no waits for a second). */
   timeouts: number;
   /**
+   * Frames (`frame`, `pace`) made outside any animation frame the runtime knew of: from a timer, a message
+   * handler, a server loop, or a loop that began before the runtime (its frame hooks cannot enclose it). Drawn at
+   * the timestamp passed, or now: pass rAF's timestamp in such a loop.
+   */
+  outsideFrames: number;
+  /**
    * Frame times announced to the worker (NEXT_FRAME), and those that rang its doorbell (Atomics.notify: the
    * frame was past what the sleeping worker's states reach, core/doorbell.ts). A ring is a futex wake-up, tens
    * of µs of this thread; with 30 Hz ticks and 60 Hz frames, about every other frame rings.

@@ -17,7 +17,7 @@ import type { Schema } from '../core/schema.ts';
 const ANNOUNCED_SLACK_MS = 1;
 
 export class CatchUpWait<S extends Schema> {
-  readonly stats: FrameClockStats = { unannounced: 0, maxOffsetMs: 0, waits: 0, waitMs: 0, maxWaitMs: 0, timeouts: 0, unwaited: 0, unheld: 0, announced: 0, rings: 0 };
+  readonly stats: FrameClockStats = { outsideFrames: 0, unannounced: 0, maxOffsetMs: 0, waits: 0, waitMs: 0, maxWaitMs: 0, timeouts: 0, unwaited: 0, unheld: 0, announced: 0, rings: 0 };
   /** No waits before this time (after CATCH_UP_GIVE_UP in a row gave up). */
   #waitAgainAt = Number.NEGATIVE_INFINITY;
   /** Waits in a row that gave up. */

@@ -224,6 +224,7 @@ export class FrameLoop<S extends Schema> {
   /** The time a frame is drawn at for the timestamp the game gave (NaN: none): see frame-time.ts. */
   #frameTime(timestamp: number): number {
     const current = this.#frames?.current() ?? null;
+    if (current === null) this.#catchUp.stats.outsideFrames++;
     // the first frame of an animation frame takes its time; later ones in it do not
     const animation = current !== null && current !== this.#animationUsed ? current : null;
     if (animation !== null) this.#animationUsed = animation;

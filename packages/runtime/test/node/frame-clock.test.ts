@@ -55,6 +55,8 @@ describe('which time a frame is drawn at', () => {
       expect(rt.frame()!.time).toBe(clock.now());
       expect(rt.frame(clock.now() - 1)!.time).toBe(clock.now()); // never back, either
     }
+    // and counted as such: the one frame drawn inside an animation frame is not
+    expect((await rt.stats()).frameClock.outsideFrames).toBe(2 + 2 * 10);
   });
 
   it("inside one: the animation frame's time for none, or for a time read later in it (a stall before frame()); a second frame in it: now", async () => {
