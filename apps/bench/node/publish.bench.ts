@@ -5,7 +5,7 @@
  */
 import { bench, describe } from 'vitest';
 import { computeLayout, createSharedViews, initStateBuffer } from '../../../packages/runtime/src/core/layout.ts';
-import { SlotWriter, type PublishMeta } from '../../../packages/runtime/src/core/slots.ts';
+import { SlotWriter, type PublishMeta } from '../../../packages/runtime/src/core/slot-writer.ts';
 import { schema3d } from '../../../packages/runtime/src/core/schema.ts';
 
 for (const [capacity, live] of [

@@ -19,7 +19,7 @@
  */
 import { blockOffset, createSharedViews, initStateBuffer, computeLayout, type SharedViews } from '../../../packages/runtime/src/core/layout.ts';
 import { blockRuns, MERGE_GAP_FLOATS, PublishCopier } from '../../../packages/runtime/src/core/publish-copy.ts';
-import { SlotWriter, type PublishMeta } from '../../../packages/runtime/src/core/slots.ts';
+import { SlotWriter, type PublishMeta } from '../../../packages/runtime/src/core/slot-writer.ts';
 import { uleb } from '../../../packages/runtime/src/core/wasm-encoding.ts';
 import { schema3d } from './shared/sims.ts';
 import type { PublishCase, PublishConfig, PublishMethod, PublishRow, PublishToPage, PublishToWorker } from './shared/publish.ts';

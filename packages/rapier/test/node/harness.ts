@@ -10,7 +10,7 @@ import { physicsSimulation, type Physics, type PhysicsSimulationDefinition } fro
 // the runtime's own tests lay views over the buffer this way; no public call does it (the main thread's
 // createRuntime does, with a Worker)
 import { allocateSharedBuffer, createSharedViews } from '../../../runtime/src/core/layout.ts';
-import { SlotReader } from '../../../runtime/src/core/slots.ts';
+import { SlotReader } from '../../../runtime/src/core/slot-reader.ts';
 
 const host: WorkerHost = {
   clock: () => () => 1000,

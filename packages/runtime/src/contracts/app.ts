@@ -5,11 +5,11 @@
  */
 import type { Remote } from 'comlink';
 import type { Clock } from '../core/clock.ts';
-import type { InputWriter } from '../core/input-ring.ts';
+import type { InputWriter } from '../core/input-writer.ts';
 import type { Layout, SharedViews } from '../core/layout.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 import type { BlendBackend } from '../core/simd-kernel.ts';
-import type { ReadLockStats } from '../core/slots.ts';
+import type { ReadLockStats } from '../core/slot-reader.ts';
 import type { ClockSkew } from '../main/clock-align.ts';
 import type { FramePacerOptions, PacerChange } from '../main/frame-pacer.ts';
 import type { InterpolationOptions, SampleStats } from '../main/sampler.ts';

@@ -4,7 +4,7 @@
  * goes through the transport (the shared buffer, or its own messages). Types only.
  */
 import type { BacklogPolicy } from '../core/fixed-step.ts';
-import type { FlipStats } from '../core/slots.ts';
+import type { FlipStats } from '../core/slot-writer.ts';
 
 /**
  * How states reach the page: the library's transports ('shared': one SharedArrayBuffer; 'message': transferred

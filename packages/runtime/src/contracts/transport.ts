@@ -12,11 +12,13 @@
  * | message   | transferred ArrayBuffers, the last two   | messages; the input ring stays on the page  |
  * |           | kept as the pair (no isolation needed)   | until the worker has taken its events       |
  */
-import type { InputReader, InputWriter } from '../core/input-ring.ts';
+import type { InputWriter } from '../core/input-writer.ts';
+import type { InputReader } from '../core/input-reader.ts';
 import type { Layout, SharedViews } from '../core/layout.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 import type { BlendBackend, BlendKernels } from '../core/simd-kernel.ts';
-import type { StateSource, StateWriter } from '../core/slots.ts';
+import type { StateSource } from '../core/slot-reader.ts';
+import type { StateWriter } from '../core/slot-writer.ts';
 import type { PageHost, WorkerHost } from './host.ts';
 import type { AttachConfig, TransportKind } from './remote.ts';
 

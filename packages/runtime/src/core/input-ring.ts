@@ -32,7 +32,7 @@
  * after an Atomics.load of READ has shown it freed, so the consumer's loads happen-before the producer's new
  * stores. Neither side ever touches a record the other owns (ECMAScript memory model: data-race free).
  *
- * Neither side ever blocks: a full ring makes `push` return false (and counts it in REJECTED), it never
+ * The producer is input-writer.ts, the consumer input-reader.ts. Neither side ever blocks: a full ring makes `push` return false (and counts it in REJECTED), it never
  * overwrites or waits; an empty ring makes `take` return 0. There is no doorbell: the worker takes input once
  * per tick, on the wake-ups it already has.
  */
@@ -53,9 +53,9 @@ export const INPUT_RING = {
   /** Pushes refused because the ring was full, mod 2^32. Producer only. */
   REJECTED: 5,
 } as const;
-const HEADER_WORDS = 16;
+export const INPUT_HEADER_WORDS = 16;
 /** Byte offset of record 0. */
-export const INPUT_RECORDS_OFFSET = HEADER_WORDS * Int32Array.BYTES_PER_ELEMENT; // 64
+export const INPUT_RECORDS_OFFSET = INPUT_HEADER_WORDS * Int32Array.BYTES_PER_ELEMENT; // 64
 
 /** Float64 words of one record, relative to the record's first word. Payload value i is word PAYLOAD + i. */
 export const RECORD = {
@@ -132,7 +132,7 @@ export function allocateInputRing(capacity: number, payloadWidth = 4, shared = t
       { cause },
     );
   }
-  const i32 = new Int32Array(buffer, 0, HEADER_WORDS);
+  const i32 = new Int32Array(buffer, 0, INPUT_HEADER_WORDS);
   i32[INPUT_RING.MAGIC] = INPUT_RING_MAGIC;
   i32[INPUT_RING.CAPACITY] = capacity;
   i32[INPUT_RING.PAYLOAD_WIDTH] = payloadWidth;
@@ -141,13 +141,13 @@ export function allocateInputRing(capacity: number, payloadWidth = 4, shared = t
 }
 
 /** Checks a buffer made by `allocateInputRing` and returns its layout. Throws at set-up. */
-function readLayout(buffer: ArrayBufferLike): InputRingLayout {
+export function readInputRingLayout(buffer: ArrayBufferLike): InputRingLayout {
   if (buffer.byteLength < INPUT_RECORDS_OFFSET) {
     throw new TypeError(
       `steadyframe: this buffer (${buffer.byteLength} bytes) is too small to be an input ring; make it with allocateInputRing`,
     );
   }
-  const i32 = new Int32Array(buffer, 0, HEADER_WORDS);
+  const i32 = new Int32Array(buffer, 0, INPUT_HEADER_WORDS);
   if (i32[INPUT_RING.MAGIC] !== INPUT_RING_MAGIC) {
     throw new TypeError('steadyframe: this SharedArrayBuffer is not an input ring (bad magic word); make it with allocateInputRing');
   }
@@ -158,262 +158,4 @@ function readLayout(buffer: ArrayBufferLike): InputRingLayout {
     );
   }
   return layout;
-}
-
-/**
- * The producer's side, on the main thread. Exactly one writer per ring. Never blocks, never allocates, never
- * throws after construction.
- */
-export class InputWriter {
-  readonly layout: InputRingLayout;
-  readonly #i32: Int32Array;
-  readonly #f64: Float64Array;
-  readonly #mask: number;
-  readonly #width: number;
-  readonly #stride: number;
-  /** Our own WRITE count (we are its only writer), as a uint32. */
-  #write: number;
-  /** READ as we last loaded it; the consumer may have moved it on since, never back. */
-  #read: number;
-  /** Sequence number of the next accepted event; a plain number, so it keeps counting past 2^32. */
-  #sequence: number;
-  /** Time of the last accepted event: later pushes are clamped up to it. */
-  #lastTime = -Infinity;
-
-  constructor(readonly buffer: ArrayBufferLike) {
-    this.layout = readLayout(buffer);
-    this.#i32 = new Int32Array(buffer, 0, HEADER_WORDS);
-    this.#f64 = new Float64Array(buffer, INPUT_RECORDS_OFFSET, this.layout.capacity * this.layout.recordWords);
-    this.#mask = this.layout.capacity - 1;
-    this.#width = this.layout.payloadWidth;
-    this.#stride = this.layout.recordWords;
-    this.#write = Atomics.load(this.#i32, INPUT_RING.WRITE) >>> 0;
-    // acquire: the records the consumer has freed so far are ours to overwrite
-    this.#read = Atomics.load(this.#i32, INPUT_RING.READ) >>> 0;
-    this.#sequence = this.#write;
-  }
-
-  /**
-   * Appends one event; returns true, or false when the ring is full. A full ring is never overwritten and the
-   * call never waits: the event is refused, REJECTED counts it, and the caller decides (drop it, or keep it and
-   * retry after the worker has drained some).
-   *
-   * `time` is shared-clock ms. Times never go backwards in the ring: a time earlier than the last accepted
-   * event's (or NaN) is clamped up to it, so events stay in push order and `take(until)` stays a prefix.
-   * `p0`..`p3` fill the first payload values (0 when left out); values beyond the payload width are ignored and
-   * payload values past p3 are 0 (use `pushPayload` for wider payloads). Allocates nothing.
-   */
-  push(time: number, code: number, p0 = 0, p1 = 0, p2 = 0, p3 = 0): boolean {
-    const base = this.#claim();
-    if (base < 0) return false;
-    const f64 = this.#f64;
-    const width = this.#width;
-    const payload = base + RECORD.PAYLOAD;
-    if (width > 0) f64[payload] = p0;
-    if (width > 1) f64[payload + 1] = p1;
-    if (width > 2) f64[payload + 2] = p2;
-    if (width > 3) f64[payload + 3] = p3;
-    for (let i = 4; i < width; i++) f64[payload + i] = 0;
-    this.#commit(base, time, code);
-    return true;
-  }
-
-  /**
-   * Like `push`, with the payload copied from `payload` (an array or typed array you reuse): the first
-   * min(length, payloadWidth) values, the rest 0. Allocates nothing.
-   */
-  pushPayload(time: number, code: number, payload: ArrayLike<number>): boolean {
-    const base = this.#claim();
-    if (base < 0) return false;
-    const f64 = this.#f64;
-    const width = this.#width;
-    const n = payload.length < width ? payload.length : width;
-    const start = base + RECORD.PAYLOAD;
-    for (let i = 0; i < n; i++) f64[start + i] = payload[i]!;
-    for (let i = n; i < width; i++) f64[start + i] = 0;
-    this.#commit(base, time, code);
-    return true;
-  }
-
-  /**
-   * Free records: how many pushes would succeed now. Can be early on the producer side: the worker may have
-   * freed more since (it never frees fewer). Allocates nothing.
-   */
-  space(): number {
-    // acquire: records the consumer has freed are ours again
-    this.#read = Atomics.load(this.#i32, INPUT_RING.READ) >>> 0;
-    return this.layout.capacity - ((this.#write - this.#read) >>> 0);
-  }
-
-  /** Pushes refused because the ring was full, since the ring was made (mod 2^32). */
-  get rejected(): number {
-    return Atomics.load(this.#i32, INPUT_RING.REJECTED) >>> 0;
-  }
-
-  /** The sequence number the next accepted event will carry. */
-  get nextSequence(): number {
-    return this.#sequence;
-  }
-
-  /** Index of the next free record's first word in #f64, or -1 (counted) when the ring is full. */
-  #claim(): number {
-    const write = this.#write;
-    const capacity = this.layout.capacity;
-    if (((write - this.#read) >>> 0) >= capacity) {
-      // looks full on the cached READ: look again.
-      // acquire: the consumer's loads of every record below the new READ are done, so we may overwrite them
-      this.#read = Atomics.load(this.#i32, INPUT_RING.READ) >>> 0;
-      if (((write - this.#read) >>> 0) >= capacity) {
-        // only the producer writes REJECTED; Atomics so a reader in the worker sees a whole word
-        Atomics.add(this.#i32, INPUT_RING.REJECTED, 1);
-        return -1;
-      }
-    }
-    return (write & this.#mask) * this.#stride;
-  }
-
-  #commit(base: number, time: number, code: number): void {
-    const f64 = this.#f64;
-    // clamp: an earlier time (or NaN, which compares false) becomes the last accepted time
-    const t = time >= this.#lastTime ? time : this.#lastTime;
-    this.#lastTime = t;
-    f64[base + RECORD.TIME] = t;
-    f64[base + RECORD.CODE] = code;
-    f64[base + RECORD.SEQUENCE] = this.#sequence;
-    this.#sequence++;
-    this.#write = (this.#write + 1) >>> 0;
-    // publish: the record written above with plain stores is the consumer's once it loads this WRITE
-    Atomics.store(this.#i32, INPUT_RING.WRITE, this.#write | 0);
-  }
-}
-
-/**
- * One event as `take` hands it to its visitor. The same object is reused for every event (nothing is
- * allocated per event) and it reads the ring's own memory: it is valid only during the callback. Copy out
- * what you keep.
- */
-export interface InputEvent {
-  /** Shared-clock ms, after the producer's clamp (never earlier than the event before it). */
-  readonly time: number;
-  /** The game's event code. */
-  readonly code: number;
-  /** The producer's count of accepted events before this one: consecutive events differ by exactly 1. */
-  readonly sequence: number;
-  /** Payload values per event (the ring's payload width). */
-  readonly width: number;
-  /** Payload value `i`, 0 <= i < width; NaN outside that range. */
-  payload(i: number): number;
-}
-
-/** The visitor `take` calls for each event, in order. */
-export type InputVisitor = (event: InputEvent) => void;
-
-class RingEvent implements InputEvent {
-  time = 0;
-  code = 0;
-  sequence = 0;
-  /** Index of this event's first payload value in `f64`. */
-  start = 0;
-  constructor(
-    private readonly f64: Float64Array,
-    readonly width: number,
-  ) {}
-  payload(i: number): number {
-    return i >= 0 && i < this.width ? this.f64[this.start + (i | 0)]! : NaN;
-  }
-}
-
-/**
- * The consumer's side, in the simulation worker. Exactly one reader per ring. Never blocks, never throws after
- * construction (a visitor's own throw propagates, after the events handed over so far are freed).
- */
-export class InputReader {
-  readonly layout: InputRingLayout;
-  readonly #i32: Int32Array;
-  readonly #f64: Float64Array;
-  readonly #mask: number;
-  readonly #stride: number;
-  readonly #event: RingEvent;
-  /** Our own READ count (we are its only writer), as a uint32. */
-  #read: number;
-
-  constructor(readonly buffer: ArrayBufferLike) {
-    this.layout = readLayout(buffer);
-    this.#i32 = new Int32Array(buffer, 0, HEADER_WORDS);
-    this.#f64 = new Float64Array(buffer, INPUT_RECORDS_OFFSET, this.layout.capacity * this.layout.recordWords);
-    this.#mask = this.layout.capacity - 1;
-    this.#stride = this.layout.recordWords;
-    this.#event = new RingEvent(this.#f64, this.layout.payloadWidth);
-    this.#read = Atomics.load(this.#i32, INPUT_RING.READ) >>> 0;
-  }
-
-  /**
-   * Hands `visit`, in order, every event whose time is <= `until`, and stops at the first later one, which stays
-   * in the ring for the next call. Returns how many it handed over. Events pushed while it runs may or may not be
-   * included. The records are freed for the producer once `take` returns. Allocates nothing.
-   *
-   * ```text
-   *  ring:  t=10 t=15 t=15 t=20 t=31      take(20, visit): visits 10, 15, 15, 20; returns 4; 31 stays
-   * ```
-   */
-  take(until: number, visit: InputVisitor): number {
-    const i32 = this.#i32;
-    const f64 = this.#f64;
-    const event = this.#event;
-    const mask = this.#mask;
-    const stride = this.#stride;
-    // acquire: every record below this WRITE was fully written before the producer stored it
-    const write = Atomics.load(i32, INPUT_RING.WRITE) >>> 0;
-    const first = this.#read;
-    let read = first;
-    try {
-      while (read !== write) {
-        const base = (read & mask) * stride;
-        const time = f64[base + RECORD.TIME]!;
-        if (!(time <= until)) break;
-        event.time = time;
-        event.code = f64[base + RECORD.CODE]!;
-        event.sequence = f64[base + RECORD.SEQUENCE]!;
-        event.start = base + RECORD.PAYLOAD;
-        read = (read + 1) >>> 0;
-        visit(event);
-      }
-    } finally {
-      if (read !== first) {
-        this.#read = read;
-        // release: we are done reading these records (the event view is dead); the producer may refill them
-        Atomics.store(i32, INPUT_RING.READ, read | 0);
-      }
-    }
-    return (read - first) >>> 0;
-  }
-
-  /**
-   * Time of the oldest unread event, or +Infinity when the ring is empty. It can be late: an event pushed just
-   * after the check is not seen. Allocates nothing.
-   */
-  peekTime(): number {
-    // acquire: the record at READ is fully written if it is below WRITE
-    const write = Atomics.load(this.#i32, INPUT_RING.WRITE) >>> 0;
-    if (write === this.#read) return Infinity;
-    return this.#f64[(this.#read & this.#mask) * this.#stride + RECORD.TIME]!;
-  }
-
-  /**
-   * Unread events. Can be late on the reader side: the producer may have pushed more since (never fewer).
-   * Allocates nothing.
-   */
-  available(): number {
-    return (Atomics.load(this.#i32, INPUT_RING.WRITE) - this.#read) >>> 0;
-  }
-
-  /** Pushes the producer refused because the ring was full (mod 2^32). Can be late by the pushes in flight. */
-  get rejected(): number {
-    return Atomics.load(this.#i32, INPUT_RING.REJECTED) >>> 0;
-  }
-
-  /** Events taken so far (READ), mod 2^32: the message transport returns them to the page as credit. */
-  get taken(): number {
-    return this.#read;
-  }
 }

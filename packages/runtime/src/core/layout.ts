@@ -78,7 +78,7 @@ export const I32 = {
   COVERED_LO: 13,
   COVERED_HI: 14,
   /**
-   * Times the worker gave up a publish or restamp because the page held LOCK past READER_STALL_MS (slots.ts):
+   * Times the worker gave up a publish or restamp because the page held LOCK past READER_STALL_MS (slot-writer.ts):
    * the page's fault, reported to it (a `readerStall` event) while the worker goes on beating.
    */
   READER_STALLS: 15,

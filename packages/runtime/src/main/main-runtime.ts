@@ -9,7 +9,7 @@ import type { PageHost, VisibilityHook, WorkerLink } from '../contracts/host.ts'
 import type { SimulationInfo, SimulationRemote, TransportKind } from '../contracts/remote.ts';
 import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
-import type { InputWriter } from '../core/input-ring.ts';
+import type { InputWriter } from '../core/input-writer.ts';
 import type { Layout, SharedViews } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import type { BlendBackend } from '../core/simd-kernel.ts';

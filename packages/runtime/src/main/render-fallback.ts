@@ -6,7 +6,7 @@
 import type { Frame, Runtime } from '../contracts/app.ts';
 import type { RenderWorkerRuntime, RenderWorkerRuntimeOptions } from '../contracts/render.ts';
 import type { Clock } from '../core/clock.ts';
-import type { InputWriter } from '../core/input-ring.ts';
+import type { InputWriter } from '../core/input-writer.ts';
 import type { Layout } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import type { SimulationInfo, TransportKind } from '../contracts/remote.ts';

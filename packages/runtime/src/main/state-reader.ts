@@ -6,7 +6,7 @@
  */
 import type { StatePair } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
-import type { ReadLockStats, StateSource } from '../core/slots.ts';
+import type { ReadLockStats, StateSource } from '../core/slot-reader.ts';
 
 export interface StateReader<S extends Schema> {
   /**

@@ -13,7 +13,8 @@ import type { Transport } from '../contracts/transport.ts';
 import { I32, LOCK, META, META_WORDS, type SharedViews, type StatePair } from '../core/layout.ts';
 import { PublishCopier } from '../core/publish-copy.ts';
 import type { Schema } from '../core/schema.ts';
-import { copyMeta, SlotWriter, writeMeta, type FlipStats, type PublishMeta, type ReadLockStats, type StateSource, type StateWriter } from '../core/slots.ts';
+import { copyMeta, type ReadLockStats, type StateSource } from '../core/slot-reader.ts';
+import { SlotWriter, writeMeta, type FlipStats, type PublishMeta, type StateWriter } from '../core/slot-writer.ts';
 import { DEFAULT_TRANSPORTS } from '../transports/registry.ts';
 
 export type TestFault = 'unlocked-flip' | 'front-write';

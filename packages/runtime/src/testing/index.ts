@@ -7,7 +7,7 @@
  */
 import type { Runtime, RuntimeOptions } from '../contracts/app.ts';
 import type { Schema } from '../core/schema.ts';
-import type { StateSource } from '../core/slots.ts';
+import type { StateSource } from '../core/slot-reader.ts';
 import { createRuntime } from '../main/runtime.ts';
 import { faultyTransport, type TestFault } from './faulty-slots.ts';
 

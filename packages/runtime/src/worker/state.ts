@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock.ts';
 import type { StepPlan, Timeline } from '../core/fixed-step.ts';
 import { I32, STATUS, type SharedViews, type StatusCode } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
-import type { PublishMeta, StateWriter } from '../core/slots.ts';
+import type { PublishMeta, StateWriter } from '../core/slot-writer.ts';
 import type { SimulationDefinition, TickInfo } from './definition.ts';
 import { catchUpSteps, type SimulationSettings } from './settings.ts';
 import type { TickInputBuffer } from './tick-input.ts';

@@ -14,7 +14,7 @@
  * the tick it belongs to was already made. It then goes to the next tick made, flagged `late`: never lost,
  * never twice, always in order.
  */
-import type { InputEvent, InputReader } from '../core/input-ring.ts';
+import type { InputEvent, InputReader } from '../core/input-reader.ts';
 
 export interface TickInput {
   /** Events for this tick. */

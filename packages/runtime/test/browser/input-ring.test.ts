@@ -5,7 +5,8 @@
  * payload a known function of the sequence) and reports back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { allocateInputRing, InputWriter } from '../../src/core/input-ring.ts';
+import { allocateInputRing } from '../../src/core/input-ring.ts';
+import { InputWriter } from '../../src/core/input-writer.ts';
 import type { RingConsumerStart, RingConsumerVerdict } from './fixtures/ring-consumer.worker.ts';
 import { yieldToPage } from './helpers.ts';
 

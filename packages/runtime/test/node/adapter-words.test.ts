@@ -23,7 +23,8 @@ import {
   timeScaleOf,
 } from 'steadyframe/adapter';
 import { allocateSharedBuffer, createSharedViews, I32, STATUS } from '../../src/core/layout.ts';
-import { SlotReader, SlotWriter } from '../../src/core/slots.ts';
+import { SlotReader } from '../../src/core/slot-reader.ts';
+import { SlotWriter } from '../../src/core/slot-writer.ts';
 
 const schema = defineSchema({ position: { width: 2, kind: 'linear' } });
 const CAPACITY = 8;

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { defineSchema } from 'steadyframe';
 import { computeLayout, createGpuPairTracker, META, type GpuFrameStats, type LateOptions, type PairUpload, type StatePair } from 'steadyframe/adapter';
 import { allocateSharedBuffer, createSharedViews, fieldViews } from '../../src/core/layout.ts';
-import { SlotReader, SlotWriter } from '../../src/core/slots.ts';
+import { SlotReader } from '../../src/core/slot-reader.ts';
+import { SlotWriter } from '../../src/core/slot-writer.ts';
 import { Sampler, type SampleResult } from '../../src/main/sampler.ts';
 
 const schema = defineSchema({ position: { width: 2, kind: 'linear' } });

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  allocateInputRing,
-  computeInputRingLayout,
-  INPUT_RING,
-  INPUT_RING_MAGIC,
-  InputReader,
-  InputWriter,
-  type InputEvent,
-} from '../../src/core/input-ring.ts';
+import { allocateInputRing, computeInputRingLayout, INPUT_RING, INPUT_RING_MAGIC } from '../../src/core/input-ring.ts';
+import { InputWriter } from '../../src/core/input-writer.ts';
+import { InputReader, type InputEvent } from '../../src/core/input-reader.ts';
 import { mulberry32 } from '../../src/testing/prng.ts';
 
 

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { defineSchema } from 'steadyframe';
 import { allocateSharedBuffer, computeLayout, createSharedViews, fieldViews, generationView, I32, LOCK, META } from '../../src/core/layout.ts';
-import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
+import { SlotReader } from '../../src/core/slot-reader.ts';
+import { SlotWriter, type PublishMeta } from '../../src/core/slot-writer.ts';
 import { createWorld } from '../../src/worker/world.ts';
 import { Sampler, type SampleResult } from '../../src/main/sampler.ts';
 

@@ -6,7 +6,8 @@ import { interpolateField } from '../../src/core/interpolate.ts';
 import { OVERTAKEN_MISSES_TO_STOP, OVERTAKEN_WATCH_MIN_MS, OVERTAKEN_WATCH_MS, overtakenWatch, Sampler, type SampleResult } from '../../src/main/sampler.ts';
 import { StateHistory } from '../../src/main/history.ts';
 import { ReadTicks } from '../../src/main/read-ticks.ts';
-import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
+import { SlotReader } from '../../src/core/slot-reader.ts';
+import { SlotWriter, type PublishMeta } from '../../src/core/slot-writer.ts';
 
 const schema = defineSchema({
   pos: { width: 1, kind: 'linear', velocity: 'vel' },

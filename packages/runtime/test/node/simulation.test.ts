@@ -6,10 +6,12 @@ import type { SharedAttachConfig } from '../../src/contracts/remote.ts';
 import { sharedTransport } from '../../src/transports/shared/index.ts';
 import { allocateSharedBuffer, createSharedViews, I32, META, STATUS } from '../../src/core/layout.ts';
 import { frameNeedsWake, writeNextFrame } from '../../src/core/doorbell.ts';
-import { SlotReader, SlotWriter } from '../../src/core/slots.ts';
+import { SlotReader } from '../../src/core/slot-reader.ts';
+import { SlotWriter } from '../../src/core/slot-writer.ts';
 import type { SharedViews } from '../../src/core/layout.ts';
 import type { Schema } from '../../src/core/schema.ts';
-import { allocateInputRing, InputWriter } from '../../src/core/input-ring.ts';
+import { allocateInputRing } from '../../src/core/input-ring.ts';
+import { InputWriter } from '../../src/core/input-writer.ts';
 
 const schema = defineSchema({ x: { width: 1, kind: 'linear' } });
 const CAPACITY = 4;

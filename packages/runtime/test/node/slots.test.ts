@@ -3,7 +3,8 @@ import { defineSchema } from 'steadyframe';
 import { computeLayout } from 'steadyframe/adapter';
 import { allocateSharedBuffer, createSharedViews, I32, LOCK, META } from '../../src/core/layout.ts';
 import { frameNeedsWake, readNextFrame, writeCovered, writeNextFrame } from '../../src/core/doorbell.ts';
-import { SlotReader, SlotWriter, type PublishMeta } from '../../src/core/slots.ts';
+import { SlotReader } from '../../src/core/slot-reader.ts';
+import { SlotWriter, type PublishMeta } from '../../src/core/slot-writer.ts';
 
 const schema = defineSchema({ v: { width: 2, kind: 'linear' } });
 

@@ -12,11 +12,11 @@ import { defineSchema } from 'steadyframe';
 import { computeLayout } from 'steadyframe/adapter';
 import { I32, META, STATUS } from '../../src/core/layout.ts';
 import { readNextFrame } from '../../src/core/doorbell.ts';
-import type { PublishMeta } from '../../src/core/slots.ts';
-import type { InputEvent } from '../../src/core/input-ring.ts';
+import type { PublishMeta } from '../../src/core/slot-writer.ts';
+import type { InputEvent } from '../../src/core/input-reader.ts';
 import type { PageHost } from '../../src/contracts/host.ts';
 import type { PageTransport, Transport, WorkerTransport } from '../../src/contracts/transport.ts';
-import type { StateWriter } from '../../src/core/slots.ts';
+import type { StateWriter } from '../../src/core/slot-writer.ts';
 import { DEFAULT_TRANSPORTS } from '../../src/transports/registry.ts';
 
 const schema = defineSchema({ v: { width: 2, kind: 'linear' } });

@@ -10,10 +10,11 @@
  */
 import type { MessageAttachConfig } from '../../contracts/remote.ts';
 import type { PageTransport, PageTransportContext } from '../../contracts/transport.ts';
-import { allocateInputRing, INPUT_RECORDS_OFFSET, INPUT_RING, InputWriter, RECORD } from '../../core/input-ring.ts';
+import { allocateInputRing, INPUT_RECORDS_OFFSET, INPUT_RING, RECORD } from '../../core/input-ring.ts';
+import { InputWriter } from '../../core/input-writer.ts';
 import { fieldViews, generationView, I32, META_WORDS, type Layout, type StatePair } from '../../core/layout.ts';
 import type { FieldViews, Schema } from '../../core/schema.ts';
-import { copyMeta, type ReadLockStats, type StateSource } from '../../core/slots.ts';
+import { copyMeta, type ReadLockStats, type StateSource } from '../../core/slot-reader.ts';
 import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from './messages.ts';
 
 interface State<S extends Schema> {

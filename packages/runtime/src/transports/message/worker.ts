@@ -25,11 +25,13 @@ import type { MessageAttachConfig } from '../../contracts/remote.ts';
 import type { SleepReport, WorkerHost } from '../../contracts/host.ts';
 import type { WorkerTransport } from '../../contracts/transport.ts';
 import { writeNextFrame } from '../../core/doorbell.ts';
-import { allocateInputRing, InputReader, InputWriter } from '../../core/input-ring.ts';
+import { allocateInputRing } from '../../core/input-ring.ts';
+import { InputWriter } from '../../core/input-writer.ts';
+import { InputReader } from '../../core/input-reader.ts';
 import { allocateStateBuffer, computeLayout, createSharedViews, META, type SharedViews } from '../../core/layout.ts';
 import { blockRuns, copyAcross, type BlockRuns } from '../../core/publish-copy.ts';
 import type { Schema } from '../../core/schema.ts';
-import { SlotWriter } from '../../core/slots.ts';
+import { SlotWriter } from '../../core/slot-writer.ts';
 import { INPUT_RECORD_HEAD, MAX_STATE_BUFFERS, type ToMain, type ToWorker } from './messages.ts';
 
 /** A wait that neither yielded nor spun, and one that yielded (the loop's reports: contracts/host.ts). */

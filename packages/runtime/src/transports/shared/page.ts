@@ -7,11 +7,12 @@
 import type { PageTransport, PageTransportContext, TransportKernels } from '../../contracts/transport.ts';
 import type { SharedAttachConfig } from '../../contracts/remote.ts';
 import { readCovered, writeNextFrame } from '../../core/doorbell.ts';
-import { allocateInputRing, InputWriter } from '../../core/input-ring.ts';
+import { allocateInputRing } from '../../core/input-ring.ts';
+import { InputWriter } from '../../core/input-writer.ts';
 import { allocateSharedBuffer, createSharedViews, fieldViews, initStateBuffer, type Layout } from '../../core/layout.ts';
 import type { Schema } from '../../core/schema.ts';
 import { createBlendKernels, simdSupported } from '../../core/simd-kernel.ts';
-import { SlotReader } from '../../core/slots.ts';
+import { SlotReader } from '../../core/slot-reader.ts';
 
 /** Makes the state buffer (over a shared WebAssembly.Memory when the SIMD kernels can blend in it) and the input ring. */
 export function openSharedPage<S extends Schema>(context: PageTransportContext<S>): PageTransport<S, SharedAttachConfig> {

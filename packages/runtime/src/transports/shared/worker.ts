@@ -1,10 +1,10 @@
 /** The shared transport, worker side: the page's SharedArrayBuffer and input ring, read and written in place. */
 import type { SharedAttachConfig } from '../../contracts/remote.ts';
 import type { WorkerTransport } from '../../contracts/transport.ts';
-import { InputReader } from '../../core/input-ring.ts';
+import { InputReader } from '../../core/input-reader.ts';
 import { createSharedViews } from '../../core/layout.ts';
 import type { Schema } from '../../core/schema.ts';
-import { SlotWriter } from '../../core/slots.ts';
+import { SlotWriter } from '../../core/slot-writer.ts';
 
 export function connectSharedWorker<S extends Schema>(schema: S, config: SharedAttachConfig): WorkerTransport<S> {
   const { buffer, memory, input } = config;
