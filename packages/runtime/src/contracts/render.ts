@@ -1,13 +1,17 @@
 /**
  * The app API of a runtime that draws in a render worker (`createRenderWorkerRuntime`): its options, the
- * runtime and its stats. Types only.
+ * runtime and its stats, and what a renderer's `setup` gets and returns (in the render worker, or on the page
+ * in the fallback). Types only.
  */
 import type { Remote } from 'comlink';
 import type { Schema } from '../core/schema.ts';
 import type { BlendBackend } from '../core/simd-kernel.ts';
-import type { RenderWorkerRemote } from '../render-worker/protocol.ts';
-import type { RendererSetup } from '../render-worker/renderer.ts';
-import type { Runtime, RuntimeOptions, RuntimeStats } from './app.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Layout } from '../core/layout.ts';
+import type { Frame, Runtime, RuntimeOptions, RuntimeStats } from './app.ts';
+import type { InterpolationOptions, StateReader } from './frames.ts';
+import type { SimulationInfo } from './remote.ts';
+import type { RenderWorkerRemote } from './render-worker.ts';
 
 export interface RenderWorkerRuntimeOptions<S extends Schema> extends Omit<RuntimeOptions<S>, 'draw' | 'transport' | 'transports'> {
   /** A module Worker whose script calls `exposeRenderer` from 'steadyframe/render-worker'. */
@@ -102,3 +106,45 @@ export interface RenderWorkerRuntime<S extends Schema, C extends object = Record
   dispose(): void;
 }
 
+/** What a renderer's `setup` gets in the render worker (or on the page, in the fallback). */
+export interface RenderContext<S extends Schema> {
+  /** The canvas to draw into: an OffscreenCanvas in the render worker, the page's canvas in the fallback. */
+  readonly canvas: OffscreenCanvas | HTMLCanvasElement;
+  readonly schema: S;
+  readonly capacity: number;
+  readonly layout: Layout;
+  /** The raw published states, for renderers that blend on the GPU (`createInterpolatedInstancedMesh`). */
+  readonly reader: StateReader<S>;
+  /** Shared-clock ms now. */
+  readonly now: Clock;
+  readonly info: SimulationInfo;
+  /** The canvas's CSS size and the device pixel ratio at set-up (later ones come to `resize`). */
+  readonly width: number;
+  readonly height: number;
+  readonly dpr: number;
+  /** Where this runs: 'worker' (the render worker) or 'main' (the fallback). */
+  readonly thread: 'worker' | 'main';
+  /**
+   * The interpolation options in effect (live: `setInterpolation` replaces them), for renderers that blend on
+   * the GPU: `@steadyframe/three` and `@steadyframe/pixi` take them to treat late frames as the sampler does.
+   */
+  readonly interpolation: Required<InterpolationOptions<S>>;
+}
+
+/** What `setup` returns: a draw function, or one with a resize hook and the GPU path's `sample: false`. */
+export type Renderer<S extends Schema> =
+  | ((frame: Frame<S>, time: number) => void)
+  | {
+      /** Called once per rendered frame; `time` is the frame's shared-clock time. */
+      readonly draw: (frame: Frame<S>, time: number) => void;
+      /** The canvas's CSS size or the device pixel ratio changed (the backing size is already set). */
+      readonly resize?: (width: number, height: number, dpr: number) => void;
+      /**
+       * False for renderers that read the raw states themselves (`context.reader`, the GPU path): the loop then
+       * only paces, and `frame` is not refreshed (use `time`). Default true.
+       */
+      readonly sample?: boolean;
+    };
+
+/** The game's render set-up: builds its scene on the canvas, returns how to draw a frame. */
+export type RendererSetup<S extends Schema> = (context: RenderContext<S>) => Renderer<S> | Promise<Renderer<S>>;

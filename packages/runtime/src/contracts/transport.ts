@@ -122,4 +122,10 @@ export interface Transport<C extends AttachConfig = AttachConfig> {
   page<S extends Schema>(context: PageTransportContext<S>): PageTransport<S, C>;
   /** The worker's half, from the config the page's half made (its `kind` is this transport's). */
   worker<S extends Schema>(schema: S, config: C): WorkerTransport<S>;
+  /**
+   * Optional: a page half over a worker another thread attached, from that attach's config (a render worker reads
+   * the buffer the page made): frames, the header and the doorbell, no input and nothing to attach. A transport
+   * without it cannot feed a render worker.
+   */
+  join?<S extends Schema>(context: Pick<PageTransportContext<S>, 'schema' | 'layout' | 'maxSpins'>, config: C): PageTransport<S, C>;
 }

@@ -1,15 +1,10 @@
 /** Clock alignment at set-up: the worker's shared clock measured against the page's, and corrected. */
 import type { Remote } from 'comlink';
 import type { Clock } from '../core/clock.ts';
+import type { ClockSkew } from '../contracts/frames.ts';
 import type { SimulationRemote } from '../contracts/remote.ts';
 
-/** How far the worker's clock was from the page's, and how sure we are of it. */
-export interface ClockSkew {
-  /** Ms the worker's shared clock read ahead of the page's before it was corrected. */
-  readonly skew: number;
-  /** Half the shortest probe round trip: the skew is known to within this many ms. */
-  readonly uncertainty: number;
-}
+export type { ClockSkew } from '../contracts/frames.ts';
 
 /**
  * Each realm's `performance.timeOrigin` is taken separately, and they can disagree (by milliseconds after a

@@ -1,24 +1,9 @@
 /** The frame pacer's options, their defaults and their set-up checks (frame-pacer.ts applies them). */
-import type { PacerChange } from './pacer-change.ts';
+import type { FramePacerOptions } from '../contracts/frames.ts';
+
+export type { FramePacerOptions } from '../contracts/frames.ts';
 import { MAX_PERIOD, MIN_PERIOD } from './refresh-estimate.ts';
 
-export interface FramePacerOptions {
-  /** False: render on every callback, interval = the refresh period estimate. Default true. */
-  readonly adaptive?: boolean;
-  /** Largest `n`. Default 4: a quarter of the display rate (15 fps at 60 Hz) is about where motion stops reading
-   *  as motion; past it, frames simply render as soon as the last one lets them (counted as overruns). */
-  readonly maxMultiple?: number;
-  /** How long, in wall time (ms), every rendered frame must fit a smaller interval with 20% to spare before
-   *  n shrinks (to the smallest n the costliest of them fits with that margin). Default 250: one outlier costs
-   *  a quarter second of reduced rate. A grow within four such runs after a shrink doubles it, up to 16 times
-   *  (4 s), so a load that keeps proving too heavy is not tried again every quarter second. Wall time, not
-   *  rendered frames: at a reduced rate frames come slowly, and recovery must not wait for them. */
-  readonly spareMs?: number;
-  /** Refresh period assumed until rAF timestamps say otherwise, ms. Default 1000 / 60. */
-  readonly initialPeriod?: number;
-  /** Called synchronously after each change, once the pacer's state is complete. Must not throw. */
-  readonly onChange?: (change: PacerChange) => void;
-}
 
 /** The defaults of the options above. */
 export const FRAME_PACER_DEFAULTS = {

@@ -49,12 +49,12 @@
  * ```
  */
 import { checkOptions, checkWhole, FRAME_PACER_DEFAULTS, type FramePacerOptions } from './frame-pacer-options.ts';
-import type { PacerChange, PacerChangeReason } from './pacer-change.ts';
+import type { PacerChange, PacerChangeReason } from '../contracts/frames.ts';
 import { createRefreshEstimate, MAX_PERIOD, MIN_PERIOD } from './refresh-estimate.ts';
 
 /** Kept for the importers of this path (index.ts, frame-loop.ts, runtime.ts, the render worker). */
 export { FRAME_PACER_DEFAULTS, type FramePacerOptions } from './frame-pacer-options.ts';
-export type { PacerChange, PacerChangeReason } from './pacer-change.ts';
+export type { PacerChange, PacerChangeReason } from '../contracts/frames.ts';
 
 export interface FramePacer {
   /**

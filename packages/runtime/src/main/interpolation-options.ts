@@ -3,21 +3,11 @@
  * checks. The sampler (sampler.ts) applies them; the runtime checks them before it builds anything.
  */
 import { describeValue } from '../core/describe-value.ts';
-import type { InterpolationMode, LatePolicy } from '../core/frame-placement.ts';
+import type { InterpolationOptions } from '../contracts/frames.ts';
 import type { Schema } from '../core/schema.ts';
 
-export interface InterpolationOptions<S extends Schema> {
-  /** Default 'interpolate'. */
-  readonly mode?: InterpolationMode;
-  /** Ticks (0 to 2) to show the world in the past, to absorb a late or uneven worker. Default 0. */
-  readonly renderDelay?: number;
-  /** What a frame past the newest state shows. Default 'hold'. */
-  readonly whenLate?: LatePolicy;
-  /** Most ticks past a state that extrapolation predicts. Default 1. */
-  readonly maxPrediction?: number;
-  /** Entities that move more than `distance` in `field` within one tick snap (a teleport the game did not mark). */
-  readonly snapDistance?: { readonly field: keyof S & string; readonly distance: number } | null;
-}
+export type { InterpolationOptions } from '../contracts/frames.ts';
+
 
 /** The largest `renderDelay`, in ticks: the history (history.ts, HISTORY_DEPTH) is sized for it. */
 const MAX_RENDER_DELAY = 2;

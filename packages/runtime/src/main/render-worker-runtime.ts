@@ -15,7 +15,7 @@ import { composeRuntime } from '../compose/runtime.ts';
 import { createRenderBeat, readBeat } from '../core/render-beat.ts';
 import type { Schema } from '../core/schema.ts';
 import { browserPageHost, documentVisibility } from '../hosts/browser-page.ts';
-import type { RenderHostRemote, RenderProbe, RenderStats, RenderWorkerRemote } from '../render-worker/protocol.ts';
+import type { RenderHostRemote, RenderProbe, RenderStats, RenderWorkerRemote } from '../contracts/render-worker.ts';
 import { canvasSize, followCanvasSize } from './canvas-size.ts';
 import { alignClocks } from './clock-align.ts';
 import { Emitter } from './events.ts';

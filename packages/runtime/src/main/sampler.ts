@@ -38,37 +38,9 @@ export type { InterpolationMode, LatePolicy } from '../core/frame-placement.ts';
 export { validateInterpolation, type InterpolationOptions } from './interpolation-options.ts';
 export { OVERTAKEN_MISSES_TO_STOP, OVERTAKEN_WATCH_MIN_MS, OVERTAKEN_WATCH_MS, overtakenWatch } from './overtaken-watch.ts';
 
-/** Counters of what sampling had to do; plain numbers on the main thread. */
-export interface SampleStats {
-  /** Frames whose time was past the newest state. */
-  late: number;
-  /** Late frames shown by extrapolating. */
-  extrapolated: number;
-  /** Frames blended across a tick the main thread never saw (the worker published more than once between frames). */
-  gaps: number;
-  /** Entity snaps drawn. */
-  snapped: number;
-  /**
-   * Frames the worker had published past (see `recovered`) whose two states around their time the main thread
-   * had not kept, and delayed frames older than every state kept: drawn at the nearest state or blend at hand,
-   * each flagged `overtaken`.
-   */
-  overtaken: number;
-  /**
-   * Frames whose time fell before the front slot's previous state (the worker had published past it: the
-   * frame's callback ran late) that were blended from their exact pair all the same, from the states the main
-   * thread keeps after an overtaken frame. `overtaken + recovered` is every frame the worker overtook.
-   */
-  recovered: number;
-  /**
-   * States copied into the main thread's history (each the live part of a block, `keptBytes` in all): for a
-   * render delay, and after an overtaken frame whose pair had been read whole (one copies could recover).
-   * Overtakes that no copy could serve (frames farther apart than ticks) start none, and stop those under way.
-   */
-  keptCopies: number;
-  /** Bytes copied into the history (see `keptCopies`). */
-  keptBytes: number;
-}
+import type { SampleStats } from '../contracts/frames.ts';
+
+export type { SampleStats } from '../contracts/frames.ts';
 
 /** What one sample found; the runtime copies it into its Frame. */
 export interface SampleResult {

@@ -24,4 +24,4 @@ export function exposeRenderer<S extends Schema>(setup: RendererSetup<S>, endpoi
 
 export type { RenderContext, Renderer, RendererSetup } from './renderer.ts';
 export type { Frame } from '../contracts/app.ts';
-export type { RenderStats } from './protocol.ts';
+export type { RenderStats } from '../contracts/render-worker.ts';

@@ -12,7 +12,8 @@
 import { wrap } from 'comlink';
 import type { Frame } from '../contracts/app.ts';
 import type { PageHost } from '../contracts/host.ts';
-import type { SimulationInfo } from '../contracts/remote.ts';
+import type { SharedAttachConfig, SimulationInfo } from '../contracts/remote.ts';
+import type { Transport } from '../contracts/transport.ts';
 import { composeFrames } from '../compose/runtime.ts';
 import type { Clock } from '../core/clock.ts';
 import { computeLayout, F64, type Layout } from '../core/layout.ts';
@@ -24,51 +25,11 @@ import type { FramePacerOptions } from '../main/frame-pacer.ts';
 import type { InterpolationOptions } from '../main/sampler.ts';
 import { createStateReader, type StateReader } from '../main/state-reader.ts';
 import type { Watchdog } from '../main/watchdog.ts';
-import { joinSharedPage } from '../transports/shared/index.ts';
-import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from './protocol.ts';
+import { transportOfKind } from '../transports/registry.ts';
+import type { RenderContext, Renderer, RendererSetup } from '../contracts/render.ts';
+import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from '../contracts/render-worker.ts';
 
-/** What a renderer's `setup` gets in the render worker (or on the page, in the fallback). */
-export interface RenderContext<S extends Schema> {
-  /** The canvas to draw into: an OffscreenCanvas in the render worker, the page's canvas in the fallback. */
-  readonly canvas: OffscreenCanvas | HTMLCanvasElement;
-  readonly schema: S;
-  readonly capacity: number;
-  readonly layout: Layout;
-  /** The raw published states, for renderers that blend on the GPU (`createInterpolatedInstancedMesh`). */
-  readonly reader: StateReader<S>;
-  /** Shared-clock ms now. */
-  readonly now: Clock;
-  readonly info: SimulationInfo;
-  /** The canvas's CSS size and the device pixel ratio at set-up (later ones come to `resize`). */
-  readonly width: number;
-  readonly height: number;
-  readonly dpr: number;
-  /** Where this runs: 'worker' (the render worker) or 'main' (the fallback). */
-  readonly thread: 'worker' | 'main';
-  /**
-   * The interpolation options in effect (live: `setInterpolation` replaces them), for renderers that blend on
-   * the GPU: `@steadyframe/three` and `@steadyframe/pixi` take them to treat late frames as the sampler does.
-   */
-  readonly interpolation: Required<InterpolationOptions<S>>;
-}
-
-/** What `setup` returns: a draw function, or one with a resize hook and the GPU path's `sample: false`. */
-export type Renderer<S extends Schema> =
-  | ((frame: Frame<S>, time: number) => void)
-  | {
-      /** Called once per rendered frame; `time` is the frame's shared-clock time. */
-      readonly draw: (frame: Frame<S>, time: number) => void;
-      /** The canvas's CSS size or the device pixel ratio changed (the backing size is already set). */
-      readonly resize?: (width: number, height: number, dpr: number) => void;
-      /**
-       * False for renderers that read the raw states themselves (`context.reader`, the GPU path): the loop then
-       * only paces, and `frame` is not refreshed (use `time`). Default true.
-       */
-      readonly sample?: boolean;
-    };
-
-/** The game's render set-up: builds its scene on the canvas, returns how to draw a frame. */
-export type RendererSetup<S extends Schema> = (context: RenderContext<S>) => Renderer<S> | Promise<Renderer<S>>;
+export type { RenderContext, Renderer, RendererSetup } from '../contracts/render.ts';
 
 /** The parts of a renderer, normalised. */
 export function rendererParts<S extends Schema>(renderer: Renderer<S>): {
@@ -139,7 +100,11 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       const layout = computeLayout(schema, config.capacity);
       // the page's transport, seen from here: its buffer (over the page's WebAssembly.Memory, so the same SIMD
       // kernels blend here), the reader, the header words and the doorbell; the input ring stays on the page
-      const transport = joinSharedPage<S>({ schema, layout, buffer: config.buffer, memory: config.memory, maxSpins: config.maxSpins });
+      const shared = transportOfKind('shared') as Transport<SharedAttachConfig>;
+      const transport = shared.join!<S>(
+        { schema, layout, maxSpins: config.maxSpins },
+        { kind: 'shared', buffer: config.buffer, signature: layout.signature, capacity: layout.capacity, ...(config.memory === null ? {} : { memory: config.memory }) },
+      );
       const views = transport.views!;
       beatWords = new Int32Array(config.beat);
       // the shared clock is this realm's timeOrigin + now less the page's time origin (the header's anchor)

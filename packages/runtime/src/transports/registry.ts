@@ -65,6 +65,13 @@ export function chooseTransport(list: readonly Transport[], wanted: string, host
   throw new Error(`steadyframe: no transport is available here: ${passedOver ?? 'none were given'}`);
 }
 
+/** The transport of `kind` in `list` (the library's by default); throws naming the ones there are. */
+export function transportOfKind(kind: string, list: readonly Transport[] = DEFAULT_TRANSPORTS): Transport {
+  const transport = list.find((t) => t.kind === kind);
+  if (transport === undefined) throw new RangeError(`steadyframe: no '${kind}' transport (there are ${list.map((t) => `'${t.kind}'`).join(', ')})`);
+  return transport;
+}
+
 /** The worker's half for the transport the page attached with (`config.kind`), from `list`. */
 export function findTransport(list: readonly Transport[], config: AttachConfig): Transport {
   const transport = list.find((t) => t.kind === config?.kind);

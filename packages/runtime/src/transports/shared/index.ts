@@ -4,7 +4,7 @@
  */
 import type { SharedAttachConfig } from '../../contracts/remote.ts';
 import type { Transport } from '../../contracts/transport.ts';
-import { openSharedPage } from './page.ts';
+import { joinSharedPage, openSharedPage } from './page.ts';
 import { connectSharedWorker } from './worker.ts';
 
 export const sharedTransport: Transport<SharedAttachConfig> = {
@@ -12,6 +12,6 @@ export const sharedTransport: Transport<SharedAttachConfig> = {
   available: (host) => host.sharedMemory(),
   page: openSharedPage,
   worker: connectSharedWorker,
+  join: (context, config) =>
+    joinSharedPage({ schema: context.schema, layout: context.layout, buffer: config.buffer, memory: config.memory ?? null, maxSpins: context.maxSpins }),
 };
-
-export { joinSharedPage, type SharedJoin } from './page.ts';

@@ -4,10 +4,10 @@
  * what the render worker calls back on the page (`RenderHostRemote`, comlink on a transferred MessagePort), and
  * the one `init` message.
  */
-import type { SimulationInfo, WorkerStats } from '../contracts/remote.ts';
+import type { SimulationInfo, WorkerStats } from './remote.ts';
 import type { Schema } from '../core/schema.ts';
 import type { BlendBackend } from '../core/simd-kernel.ts';
-import type { RuntimeStats } from '../contracts/app.ts';
+import type { RuntimeStats } from './app.ts';
 
 /** What the render worker can do, asked before the canvas is transferred (a canvas transferred cannot come back). */
 export interface RenderProbe {
