@@ -1,0 +1,234 @@
+/**
+ * The frame clock in real Chromium (ARCHITECTURE.md, "The frame clock"; the hand-driven cases are
+ * test/node/frame-clock.test.ts): frames made outside an animation frame (a timer, a message handler, a
+ * setInterval loop) are drawn at the time asked for, or now, never at the last animation frame's time (Chromium's
+ * `document.timeline` moves in timer tasks too, on a grid that trails now); frames never go back in time, however
+ * many come between two animation frames; and the source notes' worked timeline is drawn exactly through
+ * `frameAt`. On both transports. What is asserted holds on a loaded machine: times are bracketed by this thread's
+ * own clock readings, and every wait is a hang guard.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRuntime, type Frame, type Runtime } from 'steadyframe';
+import { currentTimeOf } from 'steadyframe/adapter';
+import { motionAt, motionSchema } from './fixtures/schemas.ts';
+import { fixtureWorker, waitFor } from './helpers.ts';
+
+let runtime: Runtime<typeof motionSchema> | undefined;
+afterEach(() => {
+  runtime?.dispose();
+  runtime = undefined;
+});
+
+const TRANSPORTS = ['shared', 'message'] as const;
+
+async function started(transport: 'shared' | 'message', tickRate: number): Promise<Runtime<typeof motionSchema>> {
+  const rt = (runtime = await createRuntime({
+    worker: fixtureWorker('motion'),
+    schema: motionSchema,
+    capacity: 2,
+    transport,
+    pacing: { adaptive: false }, // every frame() call draws
+  }));
+  await rt.setTickRate(tickRate);
+  await rt.start();
+  await waitFor('ticks', () => rt.sample().tick >= 2);
+  return rt;
+}
+
+/** A loop of `count` frames driven by `schedule` (a timer, a message, an interval), each bracketed by clock reads. */
+async function framesFrom(rt: Runtime<typeof motionSchema>, schedule: (next: () => void) => () => void, count: number) {
+  const seen: Array<{ before: number; after: number; frame: Pick<Frame<typeof motionSchema>, 'time'>; timeline: number }> = [];
+  await new Promise<void>((resolve) => {
+    let stop = (): void => {};
+    stop = schedule(() => {
+      const timeline = document.timeline.currentTime as number;
+      const before = performance.now();
+      const frame = rt.frame()!;
+      const after = performance.now();
+      seen.push({ before, after, frame: { time: frame.time }, timeline });
+      if (seen.length >= count) {
+        stop();
+        resolve();
+      }
+    });
+  });
+  return seen;
+}
+
+const sources: Record<string, (next: () => void) => () => void> = {
+  'a setTimeout chain': (next) => {
+    let handle = 0;
+    let done = false;
+    const run = (): void => {
+      if (done) return;
+      next();
+      handle = window.setTimeout(run, 4);
+    };
+    handle = window.setTimeout(run, 4);
+    return () => {
+      done = true;
+      clearTimeout(handle);
+    };
+  },
+  'a message handler': (next) => {
+    const channel = new MessageChannel();
+    let done = false;
+    channel.port1.onmessage = () => {
+      if (done) return;
+      next();
+      setTimeout(() => channel.port2.postMessage(0), 3);
+    };
+    channel.port2.postMessage(0);
+    return () => {
+      done = true;
+      channel.port1.close();
+    };
+  },
+  'a setInterval loop': (next) => {
+    const handle = window.setInterval(next, 5);
+    return () => clearInterval(handle);
+  },
+};
+
+describe('frames outside an animation frame', () => {
+  for (const transport of TRANSPORTS) {
+    for (const [source, schedule] of Object.entries(sources)) {
+      it(`from ${source} are drawn at now, not at the document timeline (${transport} transport)`, async () => {
+        const rt = await started(transport, 60);
+        const seen = await framesFrom(rt, schedule, 60);
+        let atTimeline = 0;
+        for (const { before, after, frame, timeline } of seen) {
+          // now: read during the call, between this thread's own readings around it
+          expect(frame.time).toBeGreaterThanOrEqual(before);
+          expect(frame.time).toBeLessThanOrEqual(after);
+          if (frame.time === timeline && timeline < before) atTimeline++;
+        }
+        expect(atTimeline).toBe(0);
+        // and counted as frames outside any animation frame
+        expect((await rt.stats()).frameClock.outsideFrames).toBeGreaterThanOrEqual(seen.length);
+      });
+    }
+  }
+
+  it('a timestamp passed outside an animation frame is used as given (not moved to an animation frame)', async () => {
+    const rt = await started('shared', 60);
+    const seen = await framesFrom(
+      rt,
+      (next) => {
+        const handle = window.setInterval(next, 5);
+        return () => clearInterval(handle);
+      },
+      1,
+    );
+    const t = seen[0]!.after + 1; // later than every frame before, and not now
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(rt.frame(t)!.time).toBe(t);
+  });
+});
+
+/**
+ * Animation frames, each with `extra` more frames made between it and the next one from message tasks (at later
+ * `performance.now()`), for `ms`: every frame's time at or after the one before it.
+ */
+async function monotonicRun(rt: Runtime<typeof motionSchema>, extra: number, ms: number) {
+  let frames = 0;
+  let back = 0;
+  let worst = 0;
+  let last = Number.NEGATIVE_INFINITY;
+  let mismatches = 0;
+  const record = (frame: Frame<typeof motionSchema> | null): void => {
+    if (frame === null) return;
+    frames++;
+    if (frame.time < last) {
+      back++;
+      worst = Math.max(worst, last - frame.time);
+    }
+    last = frame.time;
+    if (rt.frameTime !== frame.time) mismatches++;
+  };
+  const channel = new MessageChannel();
+  let owed = 0;
+  channel.port1.onmessage = () => {
+    if (owed <= 0) return;
+    owed--;
+    record(rt.frame());
+    channel.port2.postMessage(0);
+  };
+  const end = performance.now() + ms;
+  await new Promise<void>((resolve) => {
+    const loop = (): void => {
+      if (performance.now() > end) {
+        owed = 0;
+        resolve();
+        return;
+      }
+      requestAnimationFrame(loop);
+      record(rt.frame());
+      // the extra frames of this gap: any the next animation frame overtakes go on after it, later still
+      owed += extra;
+      channel.port2.postMessage(0);
+    };
+    requestAnimationFrame(loop);
+  });
+  channel.port1.close();
+  return { frames, back, worst, mismatches };
+}
+
+describe('never earlier than the frame before', () => {
+  it('a 60 s run of animation frames plus 20 extra frames per animation frame, at 240 Hz (shared transport)', async () => {
+    const rt = await started('shared', 240);
+    const run = await monotonicRun(rt, 20, 60_000);
+    console.log(`60 s at 240 Hz: ${run.frames} frames, ${run.back} went back (worst ${run.worst.toFixed(3)} ms)`);
+    expect(run.frames).toBeGreaterThan(1000);
+    expect(run.back).toBe(0);
+    expect(run.mismatches).toBe(0);
+  }, 90_000);
+
+  it('the same for 10 s on the message transport', async () => {
+    const rt = await started('message', 240);
+    const run = await monotonicRun(rt, 20, 10_000);
+    expect(run.frames).toBeGreaterThan(100);
+    expect(run.back).toBe(0);
+    expect(run.mismatches).toBe(0);
+  }, 40_000);
+});
+
+describe('the worked timeline of the source notes, through frameAt', () => {
+  // ARCHITECTURE.md, Source notes, "The worked timeline": a fixed step of 5 ms and a frame every 16 ms; the frame
+  // at T0 + 16 blends the states at 15 and 20 by 0.2
+  for (const transport of TRANSPORTS) {
+    it(`draws the frames at T0 + 16k from the states just around them (${transport} transport)`, async () => {
+      const rt = await started(transport, 200);
+      // T0: a tick's time; the worker is told of each next frame by the one before it
+      const t0 = rt.sample().currentTime;
+      rt.frameAt(t0, t0 + 16);
+      const newest = (): number => rt.reader.read((pair) => currentTimeOf(pair)) ?? Number.NEGATIVE_INFINITY;
+      let drawn = 0;
+      for (let k = 1; k <= 40; k++) {
+        const time = t0 + 16 * k;
+        // the states around the frame's time are there (a hang guard: the worker may run late on a loaded machine)
+        await waitFor(`the states past T0 + ${16 * k}`, () => performance.now() >= time && newest() >= time);
+        const f = rt.frameAt(time, time + 16);
+        // a frame the worker overtook meanwhile (this thread ran too late to read the pair) says so, counted
+        if (f.overtaken || f.late) continue;
+        drawn++;
+        const current = f.previousTime + 5 * Math.ceil((time - f.previousTime) / 5);
+        expect(f.time).toBe(time);
+        expect(f.currentTime - f.previousTime).toBeCloseTo(5, 9);
+        expect(f.previousTime).toBeLessThanOrEqual(time);
+        expect(f.currentTime).toBeGreaterThanOrEqual(time);
+        // T0's grid: the ticks stand 5 ms apart from T0, so (previous, current) is (15, 20) at +16 and so on
+        expect((f.previousTime - t0) % 5).toBeCloseTo(0, 6);
+        expect(f.currentTime).toBeCloseTo(current, 6);
+        expect(f.alpha).toBeCloseTo((time - f.previousTime) / 5, 9);
+        if (k === 1) {
+          expect([f.previousTime - t0, f.currentTime - t0]).toEqual([15, 20]);
+          expect(f.alpha).toBeCloseTo(0.2, 9);
+        }
+        expect(f.fields.position[0]).toBeCloseTo(motionAt(0, f.previousTick + f.alpha).x, 3);
+      }
+      expect(drawn).toBeGreaterThan(0);
+      console.log(`worked timeline (${transport}): ${drawn} of 40 frames drawn from their own pair`);
+    }, 30_000);
+  }
+});
