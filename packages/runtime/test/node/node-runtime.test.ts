@@ -9,6 +9,7 @@ import type { Runtime } from 'steadyframe';
 import { createNodeRuntime } from 'steadyframe/node';
 import { motionAt, motionSchema, MOTION_TICK_RATE } from '../browser/fixtures/schemas.ts';
 import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
+import type { Setup as NeedsSetup } from './fixtures/needs-setup.worker.ts';
 import { nodeFixture, waitFor } from './support/worker-modules.ts';
 
 let runtime: Runtime<typeof motionSchema, MotionCommands> | undefined;
@@ -93,6 +94,23 @@ describe('steadyframe/node, real clock', () => {
     await expect(createNodeRuntime({ worker: await nodeFixture('motion'), schema: motionSchema, capacity: 2, draw: () => {} })).rejects.toThrow(
       /draw needs animation frames, and this host \(node\) has none/,
     );
+  });
+
+  it('a forgotten setup is named: the init that read it failed, and why (types: setup is required for such a Setup)', async () => {
+    // the Setup type of the worker module makes setup required on this side: leaving it out is a type error
+    // @ts-expect-error: setup is missing
+    const made = createNodeRuntime<typeof motionSchema, Record<never, never>, NeedsSetup>({ worker: await nodeFixture('needs-setup'), schema: motionSchema, capacity: 2 });
+    await expect(made).rejects.toThrow(
+      /steadyframe: the simulation's init threw: .*'count'.*; its init\(world, setup\) takes set-up data, and createRuntime\(\) was given none: pass setup/,
+    );
+    // with it, it attaches
+    runtime = (await createNodeRuntime<typeof motionSchema, MotionCommands, NeedsSetup>({
+      worker: await nodeFixture('needs-setup'),
+      schema: motionSchema,
+      capacity: 4,
+      setup: { count: 3 },
+    })) as Runtime<typeof motionSchema, MotionCommands>;
+    expect(runtime.sample().count).toBe(3);
   });
 
   it('dispose terminates the worker: calls waiting on it reject instead of hanging', async () => {

@@ -5,7 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import { buildWorkerModule } from 'steadyframe/testing/node';
 
-export type Fixture = 'motion' | 'faulty' | 'silent' | 'published' | 'stress';
+export type Fixture = 'motion' | 'faulty' | 'silent' | 'published' | 'stress' | 'needs-setup';
+
+/** Fixtures only the Node tests use (test/node/fixtures); the rest are the browser tests'. */
+const NODE_ONLY: readonly Fixture[] = ['needs-setup'];
 
 const built = new Map<Fixture, Promise<string>>();
 
@@ -13,7 +16,8 @@ const built = new Map<Fixture, Promise<string>>();
 export function nodeFixture(name: Fixture): Promise<string> {
   let module = built.get(name);
   if (module === undefined) {
-    module = buildWorkerModule(fileURLToPath(new URL(`../../browser/fixtures/${name}.worker.ts`, import.meta.url)));
+    const dir = NODE_ONLY.includes(name) ? '../fixtures' : '../../browser/fixtures';
+    module = buildWorkerModule(fileURLToPath(new URL(`${dir}/${name}.worker.ts`, import.meta.url)));
     built.set(name, module);
   }
   return module;
