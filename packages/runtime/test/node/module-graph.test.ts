@@ -120,6 +120,15 @@ describe('the module graph of packages/runtime/src', () => {
     }
   });
 
+  it("is what ARCHITECTURE.md's module table says: every file there, and none that is gone", () => {
+    const text = readFileSync(resolve(SRC, '../../../ARCHITECTURE.md'), 'utf8');
+    const section = text.slice(text.indexOf('## Modules'), text.indexOf('## Ports'));
+    const listed = new Set([...section.matchAll(/^\| `([a-z0-9-]+(?:\/[a-z0-9-]+)*\.ts)` \|/gm)].map((m) => m[1]!));
+    const actual = new Set([...graph.keys()].map(name).filter((file) => file !== 'index.ts'));
+    expect([...actual].filter((file) => !listed.has(file)), 'files the table leaves out').toEqual([]);
+    expect([...listed].filter((file) => !actual.has(file)), 'files the table names that are gone').toEqual([]);
+  });
+
   it(`keeps every file under ${MAX_LINES} lines`, () => {
     const long = [...lines].filter(([, count]) => count > MAX_LINES).map(([file, count]) => `${name(file)}: ${count}`);
     expect(long).toEqual([]);
