@@ -18,7 +18,7 @@ const examples = readmeExamples as () => Map<string, Map<string, string>>;
 
 it('finds the examples', () => {
   const found = examples();
-  expect([...found.keys()]).toEqual(expect.arrayContaining(['Use it', 'With three.js', 'Drawing in a render worker', 'With PixiJS', 'With Rapier']));
+  expect([...found.keys()]).toEqual(expect.arrayContaining(['Use it', 'With three.js', 'Drawing in a render worker', 'With PixiJS', 'With Rapier', 'Headless in Node']));
   expect([...found.get('Drawing in a render worker')!.keys()]).toEqual(['scene.ts', 'render.worker.ts', 'main.ts']);
   expect([...found.get('With three.js')!.keys()]).toEqual(['vite.config.ts', 'ships.worker.ts', 'main.ts']);
 });
