@@ -7,20 +7,13 @@
  * Published pairs are read through `runtime.reader` and `pair-words.ts`, never from here: the slots are only
  * consistent under the lock the reader takes.
  */
-import { F64, I32, STATUS, type SharedViews, type StatusCode } from '../core/layout.ts';
+import { F64, I32, STATUS_NAMES, type SharedViews, type StatusCode } from '../core/layout.ts';
 import type { SimulationStatus } from '../contracts/remote.ts';
 import type { Schema } from '../core/schema.ts';
 
 /** The header views of a shared buffer: `runtime.views` of any schema. */
 export type HeaderViews = Pick<SharedViews<Schema>, 'i32' | 'f64'>;
 
-const STATUS_NAMES: Record<StatusCode, SimulationStatus> = {
-  [STATUS.IDLE]: 'idle',
-  [STATUS.RUNNING]: 'running',
-  [STATUS.PAUSED]: 'paused',
-  [STATUS.STOPPED]: 'stopped',
-  [STATUS.FAULTED]: 'faulted',
-};
 
 /** What the simulation is doing, as its worker last published it. */
 export function statusOf(views: HeaderViews): SimulationStatus {

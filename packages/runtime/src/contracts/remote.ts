@@ -4,6 +4,7 @@
  * goes through the transport (the shared buffer, or its own messages). Types only.
  */
 import type { BacklogPolicy } from '../core/fixed-step.ts';
+import type { STATUS_NAMES, StatusCode } from '../core/layout.ts';
 import type { FlipStats } from '../core/slot-writer.ts';
 
 /**
@@ -78,7 +79,8 @@ export interface SimulationInfo {
   readonly transport: TransportKind;
 }
 
-export type SimulationStatus = 'idle' | 'running' | 'paused' | 'stopped' | 'faulted';
+/** What the simulation is doing: STATUS's codes by name (core/layout.ts). */
+export type SimulationStatus = (typeof STATUS_NAMES)[StatusCode];
 
 /** A snapshot of the worker's counters. Each call copies them; it is not for every frame. */
 export interface WorkerStats extends FlipStats {

@@ -121,6 +121,14 @@ export const LOCK = { FREE: 0, READER: 1, WRITER: 2, READER_WAKE_WRITER: 3 } as 
 /** STATUS values, as the worker publishes them. */
 export const STATUS = { IDLE: 0, RUNNING: 1, PAUSED: 2, STOPPED: 3, FAULTED: 4 } as const;
 export type StatusCode = (typeof STATUS)[keyof typeof STATUS];
+/** STATUS's codes by name: what `stats().worker.status` and the adapter's `statusOf` report. */
+export const STATUS_NAMES = {
+  [STATUS.IDLE]: 'idle',
+  [STATUS.RUNNING]: 'running',
+  [STATUS.PAUSED]: 'paused',
+  [STATUS.STOPPED]: 'stopped',
+  [STATUS.FAULTED]: 'faulted',
+} as const;
 
 const HEADER_BYTES = I32_WORDS * 4 + 8 * 8; // 128
 const META_BYTES = 2 * META_WORDS * 8; // 256

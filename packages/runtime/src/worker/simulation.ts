@@ -3,10 +3,10 @@
  * the clock is re-timing (retime.ts); the loop is loop.ts, one tick tick.ts, the assembly at attach attach.ts.
  */
 import type { WorkerHost } from '../contracts/host.ts';
-import type { AttachConfig, BuiltInAttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../contracts/remote.ts';
+import type { AttachConfig, BuiltInAttachConfig, SimulationInfo, SimulationRemote, WorkerStats } from '../contracts/remote.ts';
 import type { Transport } from '../contracts/transport.ts';
 import { describeValue } from '../core/describe-value.ts';
-import { META, STATUS, type StatusCode } from '../core/layout.ts';
+import { META, STATUS, STATUS_NAMES, type StatusCode } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { browserWorkerHost } from '../hosts/browser-worker.ts';
 import { DEFAULT_TRANSPORTS } from '../transports/registry.ts';
@@ -19,13 +19,6 @@ import { SimulationState, type Attached } from './state.ts';
 import { runTick } from './tick.ts';
 import type { PrivateFieldSpec } from './world.ts';
 
-const STATUS_NAMES: Record<StatusCode, SimulationStatus> = {
-  [STATUS.IDLE]: 'idle',
-  [STATUS.RUNNING]: 'running',
-  [STATUS.PAUSED]: 'paused',
-  [STATUS.STOPPED]: 'stopped',
-  [STATUS.FAULTED]: 'faulted',
-};
 
 /** What a simulation may be given besides its definition. */
 export interface SimulationOptions {
