@@ -39,8 +39,9 @@ export interface FrameClockStats {
   outsideFrames: number;
   /**
    * Frame times announced to the worker (NEXT_FRAME), and those that rang its doorbell (Atomics.notify: the
-   * frame was past what the sleeping worker's states reach, core/doorbell.ts). A ring is a futex wake-up, tens
-   * of µs of this thread; with 30 Hz ticks and 60 Hz frames, about every other frame rings.
+   * frame was past what the sleeping worker's states reach, core/doorbell.ts). A ring is a futex wake-up on this
+   * thread (its cost, measured: ARCHITECTURE.md, "Measurements behind the code"); with ticks slower than frames,
+   * about one frame in each tick rings.
    */
   announced: number;
   rings: number;
