@@ -31,8 +31,8 @@ export function transportList(extra: unknown): readonly Transport[] {
       throw new TypeError(`steadyframe: a transport is an object { kind, available(host), page(context), worker(schema, config) }; got ${describeValue(t)}`);
     }
   }
-  const list = [...(extra as Transport[]), ...DEFAULT_TRANSPORTS.filter((d) => !(extra as Transport[]).some((t) => t.kind === d.kind))];
-  return list;
+  // an app's transport of a library kind takes that kind's place (the test-only faulty one does)
+  return [...(extra as Transport[]), ...DEFAULT_TRANSPORTS.filter((d) => !(extra as Transport[]).some((t) => t.kind === d.kind))];
 }
 
 /** What `chooseTransport` settled on: the transport, and why the ones before it in the list were passed over. */

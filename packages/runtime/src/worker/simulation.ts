@@ -9,7 +9,7 @@ import { describeValue } from '../core/describe-value.ts';
 import { META, STATUS, STATUS_NAMES, type StatusCode } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { browserWorkerHost } from '../hosts/browser-worker.ts';
-import { DEFAULT_TRANSPORTS } from '../transports/registry.ts';
+import { transportList } from '../transports/registry.ts';
 import { attachSimulation, runInit } from './attach.ts';
 import { checkTickRate, checkTimeScale, type SimulationDefinition } from './definition.ts';
 import { runLoop } from './loop.ts';
@@ -37,8 +37,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   constructor(definition: SimulationDefinition<S, unknown, PrivateFieldSpec>, options: SimulationOptions = {}) {
     this.#state = new SimulationState(definition, checkDefinition(definition));
     this.#host = options.host ?? browserWorkerHost();
-    const extra = options.transports ?? [];
-    this.#transports = [...extra, ...DEFAULT_TRANSPORTS.filter((d) => !extra.some((t) => t.kind === d.kind))];
+    this.#transports = transportList(options.transports);
   }
 
   attach(config: BuiltInAttachConfig | AttachConfig): SimulationInfo {
