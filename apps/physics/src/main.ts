@@ -8,6 +8,7 @@
  * ```
  */
 import { createRuntime, type Runtime } from 'steadyframe';
+import { glRenderer, softwareNote, type GlRenderer } from './gl-renderer.ts';
 import { createPileScene } from './scene.ts';
 import { CAPACITY, HALF_FLOOR, SHAPES, START_BODIES, schema, type PhysicsSchema } from './schema.ts';
 import type { Commands, PileState, Setup } from './sim.worker.ts';
@@ -18,6 +19,8 @@ export interface PileHooks {
   frames: number;
   /** The worker's counts, polled a few times a second. */
   state: PileState | null;
+  /** The GL renderer, and whether it rasterises in software (then fps is its rate, not the runtime's). */
+  gl: GlRenderer;
 }
 
 declare global {
@@ -34,9 +37,9 @@ const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({ worker, sc
 const canvas = document.getElementById('view') as HTMLCanvasElement;
 const view = createPileScene(runtime, canvas);
 addEventListener('resize', () => view.resize());
+const gl = glRenderer(view.renderer.getContext());
 
-
-const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null };
+const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null, gl };
 window.pile = hooks;
 
 canvas.addEventListener('pointerdown', (event) => {
@@ -73,6 +76,17 @@ view.renderer.setAnimationLoop((ts) => {
 });
 
 const hud = document.getElementById('hud')!;
+/** " (every refresh)", " (every 3 refreshes)": the pacer's n; nothing before the refresh period is known. */
+const everyNth = (interval: number, refresh: number): string => {
+  if (!(refresh > 0)) return '';
+  const n = Math.round(interval / refresh);
+  return n <= 1 ? ' (every refresh)' : ` (every ${n} refreshes)`;
+};
+const escape = (text: string): string => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+const glRow = gl.software === null
+  ? `<dt>GL</dt><dd id="gl" title="${escape(gl.name)}">GPU</dd>`
+  : `<dt>GL</dt><dd id="gl" title="${escape(gl.name)}">software (${escape(gl.software)})</dd>`;
+const glNote = gl.software === null ? '' : `<p class="note">${escape(softwareNote(gl.software))}</p>`;
 async function poll(): Promise<void> {
   const [stats, state] = await Promise.all([runtime.stats(), runtime.commands.state()]);
   hooks.state = state;
@@ -83,7 +97,8 @@ async function poll(): Promise<void> {
     <dt>fallen off</dt><dd>${state.fallen}</dd>
     <dt>tick</dt><dd>${state.tick}</dd>
     <dt>fps</dt><dd>${fps.toFixed(0)}</dd>
-    <dt>interval</dt><dd>${stats.pacing.interval.toFixed(1)} ms${stats.pacing.refreshPeriod > 0 ? ` (every ${Math.round(stats.pacing.interval / stats.pacing.refreshPeriod)} refresh)` : ''}</dd>
-  </dl>`;
+    <dt>interval</dt><dd>${stats.pacing.interval.toFixed(1)} ms${everyNth(stats.pacing.interval, stats.pacing.refreshPeriod)}</dd>
+    ${glRow}
+  </dl>${glNote}`;
 }
 setInterval(() => void poll().catch((error: unknown) => console.error(error)), 250);

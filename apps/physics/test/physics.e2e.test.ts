@@ -48,6 +48,20 @@ describe('the physics example, built and served by vite preview', () => {
     expect(await read('window.pile.runtime.transport')).toBe('shared');
   });
 
+  it('says in the HUD which GL draws, and on a software one what its fps means', async () => {
+    await until('the HUD', "document.querySelector('#gl') !== null");
+    const [software, row, note] = await read<[string | null, string, string | null]>(
+      "[window.pile.gl.software, document.querySelector('#gl').textContent, document.querySelector('#hud .note')?.textContent ?? null]",
+    );
+    if (software === null) {
+      expect([row, note]).toEqual(['GPU', null]);
+    } else {
+      // headless Chromium's SwiftShader, or llvmpipe on a Linux box
+      expect(row).toBe(`software (${software})`);
+      expect(note).toMatch(/^Software GL .*fps counts those.*interval is what the pacer asks for/);
+    }
+  });
+
   it('sees the bodies fall, then come to rest on the floor', async () => {
     // a fresh heap, its layers from y = 4 up, made by one held tick so the page sees it before it falls
     await page.evaluate(`(async () => { const r = window.pile.runtime; await r.pause(); await r.commands.reset(); await r.stepOnce(); })()`);
