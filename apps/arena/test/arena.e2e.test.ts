@@ -44,6 +44,17 @@ describe('the arena, built and served by vite preview', () => {
     await until('the overlay', "document.querySelector('#transport')?.textContent === 'shared'");
   });
 
+  it('names the GL renderer in the HUD, and on a software one folds in what its fps means', async () => {
+    await until('the GL row', "document.querySelector('#gl') !== null");
+    const row = await read<string>("document.querySelector('#gl').textContent");
+    if (row === 'GPU') {
+      expect(await read('document.querySelector("#hud .note") === null')).toBe(true);
+    } else {
+      expect(row).toMatch(/^software \(.+\)$/); // headless Chromium's SwiftShader, llvmpipe on a Linux box
+      expect(await read('document.querySelector("#hud .note p").textContent')).toMatch(/^The CPU draws every pixel .*fps counts those/);
+    }
+  });
+
   it('simulates a few thousand bodies and draws frames that are not blank', async () => {
     expect(await read<number>('window.arena.game.rocks')).toBeGreaterThan(2000);
     const frames = await read<number>('window.arena.frames');

@@ -28,8 +28,8 @@ export function glRenderer(gl: WebGLRenderingContext | WebGL2RenderingContext): 
 /** What the fps and interval readings mean on a software rasteriser, for the HUD. */
 export function softwareNote(software: string): string {
   return (
-    `Software GL (${software}): the CPU draws every pixel, so the browser runs only as many frames as it can ` +
-    'rasterise, and fps counts those. The interval is what the pacer asks for, from the page\u2019s own work per ' +
-    'frame. With a GPU, fps follows the interval.'
+    `The CPU draws every pixel (${software}), so the browser runs only as many frames as it can rasterise, and ` +
+    'fps counts those. The interval is what the pacer asks for, from the page\u2019s own work per frame. With a ' +
+    'GPU, fps follows the interval.'
   );
 }

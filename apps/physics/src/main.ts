@@ -48,16 +48,26 @@ canvas.addEventListener('pointerdown', (event) => {
   const clamp = (v: number) => Math.max(-HALF_FLOOR + 2, Math.min(HALF_FLOOR - 2, v));
   void runtime.commands.drop(200, clamp(at.x), clamp(at.z), SHAPES.mixed);
 });
+const spot = () => (Math.random() - 0.5) * HALF_FLOOR;
+/** Key code -> its command; the help line's key buttons (`data-code`) run the same, for a touch screen. */
+const ACTIONS: Record<string, () => void> = {
+  Space: () => void runtime.commands.drop(500, spot(), spot(), SHAPES.mixed),
+  KeyB: () => void runtime.commands.drop(300, spot(), spot(), SHAPES.boxes),
+  KeyS: () => void runtime.commands.drop(300, spot(), spot(), SHAPES.spheres),
+  KeyR: () => void runtime.commands.reset(),
+};
 addEventListener('keydown', (event) => {
-  if (event.repeat) return;
-  const spot = () => (Math.random() - 0.5) * HALF_FLOOR;
-  if (event.code === 'Space') void runtime.commands.drop(500, spot(), spot(), SHAPES.mixed);
-  else if (event.code === 'KeyB') void runtime.commands.drop(300, spot(), spot(), SHAPES.boxes);
-  else if (event.code === 'KeyS') void runtime.commands.drop(300, spot(), spot(), SHAPES.spheres);
-  else if (event.code === 'KeyR') void runtime.commands.reset();
-  else return;
+  const action = ACTIONS[event.code];
+  if (event.repeat || action === undefined) return;
+  action();
   event.preventDefault();
 });
+for (const button of document.querySelectorAll<HTMLButtonElement>('#help button[data-code]')) {
+  button.addEventListener('click', () => {
+    ACTIONS[button.dataset.code!]?.();
+    button.blur(); // a focused button would also take the next space or enter
+  });
+}
 
 let fps = 0;
 let fpsFrames = 0;
@@ -86,12 +96,20 @@ const escape = (text: string): string => text.replace(/[&<>"]/g, (c) => `&#${c.c
 const glRow = gl.software === null
   ? `<dt>GL</dt><dd id="gl" title="${escape(gl.name)}">GPU</dd>`
   : `<dt>GL</dt><dd id="gl" title="${escape(gl.name)}">software (${escape(gl.software)})</dd>`;
-const glNote = gl.software === null ? '' : `<p class="note">${escape(softwareNote(gl.software))}</p>`;
+hud.textContent = '';
+const readings = hud.appendChild(document.createElement('div'));
+if (gl.software !== null) {
+  // what fps means on a software GL: open where there is room beside the pile, folded on a phone
+  const note = hud.appendChild(document.createElement('details'));
+  note.className = 'note';
+  note.open = matchMedia('(min-width: 700px)').matches;
+  note.innerHTML = `<summary>software GL: fps is what it can rasterise</summary><p>${escape(softwareNote(gl.software))}</p>`;
+}
 async function poll(): Promise<void> {
   const [stats, state] = await Promise.all([runtime.stats(), runtime.commands.state()]);
   hooks.state = state;
   hooks.ready = hooks.frames > 0;
-  hud.innerHTML = `<dl>
+  readings.innerHTML = `<dl>
     <dt>transport</dt><dd id="transport">${runtime.transport}</dd>
     <dt>bodies</dt><dd>${state.bodies} (${state.sleeping} asleep)</dd>
     <dt>fallen off</dt><dd>${state.fallen}</dd>
@@ -99,6 +117,6 @@ async function poll(): Promise<void> {
     <dt>fps</dt><dd>${fps.toFixed(0)}</dd>
     <dt>interval</dt><dd>${stats.pacing.interval.toFixed(1)} ms${everyNth(stats.pacing.interval, stats.pacing.refreshPeriod)}</dd>
     ${glRow}
-  </dl>${glNote}`;
+  </dl>`;
 }
 setInterval(() => void poll().catch((error: unknown) => console.error(error)), 250);
