@@ -72,6 +72,7 @@ it("draws the README's render-worker example in the render worker, moving, with 
   const tick = (await page.evaluate('runtime.stats().then((s) => s.worker.tick)')) as number;
   // a promise, awaited by waitUntil at each poll (Playwright's waitForFunction would take it as true at once)
   await waitUntil(page, 'ten more frames and two more ticks', `runtime.stats().then((s) => s.render.drawn > ${before + 10} && s.worker.tick > ${tick + 2})`);
+  expect(await drawn()).toBeGreaterThan(before + 10); // the wait waited (it once returned at once, and this flaked)
   const second = await canvas.screenshot();
   expect(first.length).toBeGreaterThan(5_000); // a thousand shaded boxes, not a blank canvas
   expect(Buffer.compare(first, second)).not.toBe(0);
