@@ -56,12 +56,37 @@ export async function openBuiltApp(root, viewport = { width: 1200, height: 820 }
   };
 }
 
-/** Polls a page expression until it is truthy (a hang guard, never an assertion on time); fails naming `what`. */
+/**
+ * Polls a page expression until it is truthy (a hang guard, never an assertion on time); fails naming `what`.
+ * The expression may return a promise (`runtime.stats().then((s) => s.render.drawn > 5)`): each poll awaits it.
+ * Not Playwright's `waitForFunction`, which takes the promise itself, an object, as truthy and returns at once:
+ * a wait for "ten more frames" then waits for nothing. A poll that throws fails at once (a typo, a missing
+ * global), except one cut short by a navigation, which is polled again.
+ */
 export async function waitUntil(page, what, expression, timeout = 15_000) {
-  await page.waitForFunction(expression, undefined, { timeout, polling: 50 }).catch((error) => {
-    throw new Error(`timed out waiting for ${what}: ${String(error)}`);
-  });
+  const deadline = Date.now() + timeout;
+  let timer;
+  const expired = new Promise((resolve) => (timer = setTimeout(resolve, timeout, TIMED_OUT)));
+  try {
+    for (;;) {
+      const poll = page.evaluate(expression).catch((error) => {
+        if (/Execution context was destroyed|navigat/i.test(String(error))) return RETRY; // reloaded under it: again
+        throw new Error(`waiting for ${what}, the expression threw: ${String(error)}`);
+      });
+      const value = await Promise.race([poll, expired]);
+      if (value === TIMED_OUT) break;
+      if (value !== RETRY && value) return;
+      if (Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  throw new Error(`timed out waiting for ${what} (${timeout} ms): ${expression}`);
 }
+
+const TIMED_OUT = Symbol('timed out');
+const RETRY = Symbol('retry');
 
 /**
  * Two screenshots of `page`: the first once it is no longer blank (a PNG over `minBytes`: an empty canvas

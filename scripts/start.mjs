@@ -1,7 +1,7 @@
-// `npm start`: sets up a fresh machine (pnpm, dependencies) and serves the demo, cross-origin isolated.
-import { installDependencies, pnpm, run } from './bootstrap.mjs';
+// `npm start`: sets up a fresh machine (pnpm, dependencies) and serves the demo, cross-origin isolated, at the
+// URL it prints (its port 5173, or the next free one).
+import { installDependencies } from './bootstrap.mjs';
+import { serveApp } from './serve.mjs';
 
 installDependencies();
-const [command, ...prefix] = pnpm();
-console.log('steadyframe: serving the demo at http://127.0.0.1:5173/ (Ctrl-C stops it)');
-run(command, [...prefix, '--filter', '@steadyframe/demo', 'exec', 'vite', ...process.argv.slice(2)]);
+await serveApp('demo', 'dev', 'serving the demo', process.argv.slice(2));

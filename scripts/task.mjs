@@ -4,23 +4,21 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { installDependencies, pnpm, ROOT, run } from './bootstrap.mjs';
+import { serveApp } from './serve.mjs';
 
 const PACKAGES = ['packages/runtime', 'packages/three', 'packages/pixi', 'packages/rapier'];
 
-/** Task name -> what it says, and what it runs (after the install). */
+/**
+ * Task name -> what it says, and what it runs (after the install). The servers print the URL they listen on
+ * (serve.mjs): the app's port from its vite.config.ts, or the next free one.
+ */
 const TASKS = {
-  demo: ['serves the demo at http://127.0.0.1:5173/', (args) => pnpmRun(['--filter', '@steadyframe/demo', 'exec', 'vite', ...args])],
-  'demo:preview': [
-    'builds the demo and serves the build at http://127.0.0.1:4173/',
-    (args) => {
-      pnpmRun(['--filter', '@steadyframe/demo', 'exec', 'vite', 'build']);
-      pnpmRun(['--filter', '@steadyframe/demo', 'exec', 'vite', 'preview', ...args]);
-    },
-  ],
-  arena: ['serves the arena at http://127.0.0.1:5174/', (args) => pnpmRun(['--filter', '@steadyframe/arena', 'exec', 'vite', ...args])],
+  demo: ['serves the demo', (args) => serveApp('demo', 'dev', 'serving the demo', args)],
+  'demo:preview': ['builds the demo and serves the build', (args) => serveApp('demo', 'preview', 'serving the built demo', args)],
+  arena: ['serves the arena', (args) => serveApp('arena', 'dev', 'serving the arena', args)],
   'bench:page': [
     'serves the benchmark page (run one suite by hand; `npm run bench` runs them all)',
-    (args) => pnpmRun(['--filter', '@steadyframe/bench', 'exec', 'vite', ...args]),
+    (args) => serveApp('bench', 'dev', 'serving the benchmark page', args),
   ],
   build: ['builds each package into its dist/ (what a tarball ships)', () => PACKAGES.forEach((dir) => pnpmRun(['run', 'build'], join(ROOT, dir)))],
   pack: ['packs steadyframe, @steadyframe/three, @steadyframe/pixi and @steadyframe/rapier into packs/', () => pack()],
@@ -50,4 +48,4 @@ if (task === undefined) {
 }
 installDependencies();
 console.log(`steadyframe: ${name}: ${task[0]}`);
-task[1](args);
+await task[1](args);

@@ -1,6 +1,6 @@
 /**
- * The page: starts the runtime, draws every paced frame, sends keys, and keeps the HUD and `window.arena`
- * (hooks for the e2e test) up to date.
+ * The page: starts the runtime, draws every paced frame, sends keys and touches (the same input events), and
+ * keeps the HUD and `window.arena` (hooks for the e2e test) up to date.
  *
  * ```text
  *  rAF(ts) ─▶ runtime.pace()      draw on this refresh? (and tells the worker when the next frame is due)
@@ -13,9 +13,11 @@
  */
 import { createRenderWorkerRuntime, createRuntime, type RenderWorkerRuntime, type RenderWorkerRuntimeStats, type Runtime } from 'steadyframe';
 import { setupArena } from './arena-renderer.ts';
+import { glRenderer, probeGlRenderer, type GlRenderer } from './gl-renderer.ts';
 import { createHud } from './hud.ts';
 import type { GameState } from './game.ts';
 import { bindKeyboard } from './keyboard.ts';
+import { bindTouch, type TouchElements } from './touch.ts';
 import { createScene } from './scene.ts';
 import { CAPACITY, schema, type ArenaSchema } from './schema.ts';
 import type { Commands } from './sim.worker.ts';
@@ -50,7 +52,10 @@ const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: '
 const canvas = document.getElementById('view') as HTMLCanvasElement;
 const inWorker = new URLSearchParams(location.search).get('draw') === 'worker';
 const hud = createHud(document.getElementById('hud')!);
+const touch: TouchElements = { root: document.getElementById('field')!, pad: document.getElementById('pad')!, fire: document.getElementById('fire')! };
 let fps = 0;
+/** The GL renderer, for the HUD: the page's own context, or a probe's while the render worker draws. */
+let gl: GlRenderer | null = null;
 if (inWorker) await drawInRenderWorker();
 else await drawOnPage();
 
@@ -59,7 +64,9 @@ async function drawOnPage(): Promise<void> {
   const runtime = await createRuntime<ArenaSchema, Commands>({ worker, schema, capacity: CAPACITY });
   const view = createScene(runtime, canvas);
   addEventListener('resize', () => view.resize());
+  gl = glRenderer(view.renderer.getContext());
   bindKeyboard(runtime);
+  bindTouch(runtime, touch);
 
   const hooks: ArenaHooks = { ready: false, runtime, drawnIn: 'main', renderFallback: null, frames: 0, bullets: 0, maxBullets: 0, ship: { x: 0, y: 0 }, game: null, interval: 0, render: null };
   window.arena = hooks;
@@ -96,7 +103,9 @@ async function drawInRenderWorker(): Promise<void> {
     capacity: CAPACITY,
     fallback: setupArena,
   });
+  gl = probeGlRenderer();
   bindKeyboard(runtime);
+  bindTouch(runtime, touch);
   const hooks: ArenaHooks = {
     ready: false,
     runtime: null,
@@ -130,7 +139,7 @@ function poll(runtime: Pick<Runtime<ArenaSchema, Commands>, 'stats' | 'commands'
     hooks.interval = stats.pacing.interval;
     if ('render' in stats) hooks.render = (stats as RenderWorkerRuntimeStats).render;
     hooks.ready = hooks.frames > 0;
-    hud({ transport: runtime.transport, interval: stats.pacing.interval, refresh: stats.pacing.refreshPeriod, fps, game });
+    hud({ transport: runtime.transport, interval: stats.pacing.interval, refresh: stats.pacing.refreshPeriod, fps, game, gl });
   };
   setInterval(() => void once().catch((error: unknown) => console.error(error)), 250);
 }

@@ -2,11 +2,13 @@
  * End to end: the BUILT arena, served by `vite preview` with its COOP/COEP headers, in headless Chromium (Debian's,
  * through playwright; never a downloaded browser). The page is isolated, draws frames, the keyboard reaches the
  * worker's step through the input ring (the ship moves the right way, a tap inside one tick still fires), bullets
- * spawn, and the console stays clean. Everything is read through `window.arena`; every wait is a poll.
+ * spawn, and the console stays clean. On a phone (Chromium's touch emulation, 420 px wide) the touch controls
+ * show and play: a tap on fire fires, a thumb held on the pad moves the ship and slid across turns it. Everything
+ * is read through `window.arena`; every wait is a poll.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright';
+import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
 import { openBuiltApp, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
@@ -40,6 +42,17 @@ describe('the arena, built and served by vite preview', () => {
     expect(await read('crossOriginIsolated')).toBe(true);
     expect(await read('window.arena.runtime.transport')).toBe('shared');
     await until('the overlay', "document.querySelector('#transport')?.textContent === 'shared'");
+  });
+
+  it('names the GL renderer in the HUD, and on a software one folds in what its fps means', async () => {
+    await until('the GL row', "document.querySelector('#gl') !== null");
+    const row = await read<string>("document.querySelector('#gl').textContent");
+    if (row === 'GPU') {
+      expect(await read('document.querySelector("#hud .note") === null')).toBe(true);
+    } else {
+      expect(row).toMatch(/^software \(.+\)$/); // headless Chromium's SwiftShader, llvmpipe on a Linux box
+      expect(await read('document.querySelector("#hud .note p").textContent')).toMatch(/^The CPU draws every pixel .*fps counts those/);
+    }
   });
 
   it('simulates a few thousand bodies and draws frames that are not blank', async () => {
@@ -144,7 +157,88 @@ describe('the arena, built and served by vite preview', () => {
     }
   });
 
+  it('shows no touch controls to a mouse and keyboard, and the keys in the help line', async () => {
+    expect(await page.locator('#pad').isVisible()).toBe(false);
+    expect(await page.locator('#fire').isVisible()).toBe(false);
+    expect(await page.locator('#help .keys').isVisible()).toBe(true);
+  });
+
   it('logged no console errors', () => {
     expect(errors).toEqual([]);
+  });
+});
+
+describe('the arena on a phone: touch controls', () => {
+  let phone: Page;
+  let phoneErrors: string[] = [];
+  const phoneUntil = (what: string, expression: string, timeout?: number): Promise<void> => waitUntil(phone, what, expression, timeout);
+  const phoneRead = <T>(expression: string): Promise<T> => phone.evaluate(expression) as Promise<T>;
+
+  beforeAll(async () => {
+    const browser: Browser = page.context().browser()!;
+    const context = await browser.newContext({ viewport: { width: 420, height: 800 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    phone = await context.newPage();
+    phoneErrors = watchErrors(phone);
+    await phone.goto(new URL(page.url()).origin);
+    await phoneUntil('the first frame and game state', 'window.arena?.ready === true && window.arena.game !== null');
+  }, 60_000);
+
+  afterAll(async () => {
+    await phone?.context().close();
+  });
+
+  /** Where a point of the pad is, in CSS pixels: (fx, fy) in [-1, 1] from its centre, 0.8 of the way out. */
+  const padPoint = async (fx: number, fy: number): Promise<{ x: number; y: number }> => {
+    const box = (await phone.locator('#pad').boundingBox())!;
+    return { x: box.x + box.width / 2 + 0.8 * fx * (box.width / 2), y: box.y + box.height / 2 + 0.8 * fy * (box.height / 2) };
+  };
+
+  it('shows the pad and the fire button on screen, clear of the HUD and the help line, which names them', async () => {
+    const viewport = phone.viewportSize()!;
+    const hud = (await phone.locator('#hud').boundingBox())!;
+    const help = (await phone.locator('#help').boundingBox())!;
+    for (const selector of ['#pad', '#fire']) {
+      const box = (await phone.locator(selector).boundingBox())!;
+      expect(await phone.locator(selector).isVisible(), selector).toBe(true);
+      expect(box.x, selector).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, selector).toBeLessThanOrEqual(viewport.width);
+      expect(box.y, selector).toBeGreaterThanOrEqual(hud.y + hud.height); // below the HUD
+      expect(box.y + box.height, selector).toBeLessThanOrEqual(help.y); // above the help line
+      expect(Math.min(box.width, box.height), `${selector}: a thumb's size`).toBeGreaterThanOrEqual(64);
+    }
+    expect(await phone.locator('#help .thumbs').isVisible()).toBe(true);
+    expect(await phone.locator('#help .keys').isVisible()).toBe(false);
+  });
+
+  it('fires on a tap of the fire button', async () => {
+    const shots = await phoneRead<number>('window.arena.game.shots');
+    await phone.locator('#fire').tap(); // touch start and end back to back: the worker still fires that tick
+    await phoneUntil('a shot from the tap', `window.arena.game.shots >= ${shots + 1}`);
+  });
+
+  it('moves the ship right while a thumb holds the pad\'s right, and left once it slides across', async () => {
+    // a held touch (playwright's touchscreen only taps): Chromium's own touch input, as a phone's would arrive
+    const cdp = await phone.context().newCDPSession(phone);
+    const inputs = await phoneRead<number>('window.arena.game.inputs');
+    const x0 = await phoneRead<number>('window.arena.ship.x');
+    const right = await padPoint(1, 0);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [right] });
+    try {
+      await phoneUntil('the ship to move right', `window.arena.ship.x > ${x0 + 2}`);
+      expect(await phoneRead('document.querySelector("#pad .right").classList.contains("held")')).toBe(true);
+      const x1 = await phoneRead<number>('window.arena.ship.x');
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [await padPoint(-1, 0)] });
+      await phoneUntil('the ship to turn left', `window.arena.ship.x < ${x1 - 2}`);
+    } finally {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    }
+    // right down; right up and left down (the slide); left up: what the keyboard would have sent
+    await phoneUntil('the worker to read the four events', `window.arena.game.inputs >= ${inputs + 4}`);
+    expect(await phoneRead('document.querySelectorAll("#pad .held").length')).toBe(0);
+    await cdp.detach();
+  });
+
+  it('logged no console errors', () => {
+    expect(phoneErrors).toEqual([]);
   });
 });

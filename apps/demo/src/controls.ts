@@ -48,6 +48,17 @@ export function defaultSettings(): Settings {
   };
 }
 
+/**
+ * The modes a control of the blue panel changes anything in (the runtime's sampler, core/frame-placement.ts):
+ * the render delay only under interpolation, and only the delayed mode sets one; `whenLate` only under
+ * interpolation too ('latest' shows the newest state whatever the time, 'extrapolate' predicts by its own
+ * rule). Elsewhere the control is disabled, not left to do nothing.
+ */
+export const MODES_READING: Readonly<Record<'delay' | 'whenLate', readonly PanelMode[]>> = {
+  delay: ['delay'],
+  whenLate: ['interpolate', 'delay'],
+};
+
 /** The runtime's interpolation options for the right panel's mode. */
 export function interpolationFor(settings: Settings): InterpolationOptions<DemoSchema> {
   const { mode, delayTicks, whenLate } = settings;
@@ -86,6 +97,13 @@ export function bindControls(settings: Settings, on: ControlHandlers): { setEnab
   const pause = byId<HTMLButtonElement>('pause');
   const step = byId<HTMLButtonElement>('step');
   const adaptive = byId<HTMLInputElement>('adaptive');
+  const whenLate = byId<HTMLSelectElement>('whenLate');
+  let enabled = true;
+  /** The delay and when-late controls: enabled where the mode reads them (and the bar is enabled). */
+  const syncModeControls = (): void => {
+    delay.disabled = !enabled || !MODES_READING.delay.includes(settings.mode);
+    whenLate.disabled = !enabled || !MODES_READING.whenLate.includes(settings.mode);
+  };
   const show = (id: string, text: string) => (byId<HTMLOutputElement>(id).textContent = text);
   const number = (element: EventTarget | null) => Number((element as HTMLInputElement | HTMLSelectElement).value);
 
@@ -115,18 +133,18 @@ export function bindControls(settings: Settings, on: ControlHandlers): { setEnab
   const setMode = (mode: PanelMode) => {
     settings.mode = mode;
     for (const input of modeInputs) input.checked = input.value === mode;
-    delay.disabled = mode !== 'delay';
+    syncModeControls();
     on.interpolation();
   };
   for (const input of modeInputs) input.addEventListener('change', () => setMode(input.value as PanelMode));
-  delay.disabled = settings.mode !== 'delay';
+  syncModeControls();
   delay.addEventListener('input', () => {
     settings.delayTicks = number(delay);
     show('delayOut', `${settings.delayTicks} tick${settings.delayTicks === 1 ? '' : 's'}`);
     on.interpolation();
   });
-  byId('whenLate').addEventListener('change', (e) => {
-    settings.whenLate = (e.target as HTMLSelectElement).value as Settings['whenLate'];
+  whenLate.addEventListener('change', () => {
+    settings.whenLate = whenLate.value as Settings['whenLate'];
     on.interpolation();
   });
   adaptive.addEventListener('change', () => on.adaptive((settings.adaptive = adaptive.checked)));
@@ -156,13 +174,14 @@ export function bindControls(settings: Settings, on: ControlHandlers): { setEnab
 
   const all = [...document.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('#controls input, #controls select, #controls button')];
   return {
-    setEnabled(enabled: boolean): void {
+    setEnabled(bar: boolean): void {
+      enabled = bar;
       for (const element of all) {
-        if (element === step) element.disabled = !enabled || !settings.paused;
-        else if (element === delay) element.disabled = !enabled || settings.mode !== 'delay';
-        else if (element === slowFrame) element.disabled = !enabled || settings.drawIn === 'worker';
-        else element.disabled = !enabled;
+        if (element === step) element.disabled = !bar || !settings.paused;
+        else if (element === slowFrame) element.disabled = !bar || settings.drawIn === 'worker';
+        else element.disabled = !bar;
       }
+      syncModeControls();
     },
   };
 }

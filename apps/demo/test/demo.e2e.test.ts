@@ -78,13 +78,16 @@ describe('the demo, built and served by vite preview', () => {
   });
 
   it('switches the right panel between latest, interpolate, extrapolate and delayed', async () => {
-    for (const [mode, expected] of [
-      ['latest', 'latest'],
-      ['extrapolate', 'extrapolate'],
-      ['interpolate', 'interpolate'],
+    // [mode, the runtime's mode, delay enabled, when-late enabled]: a control is live only where the mode reads it
+    for (const [mode, expected, delay, whenLate] of [
+      ['latest', 'latest', false, false],
+      ['extrapolate', 'extrapolate', false, false],
+      ['interpolate', 'interpolate', false, true],
+      ['delay', 'interpolate', true, true],
     ] as const) {
       await page.locator(`#mode input[value="${mode}"]`).check({ force: true });
       await until(`mode ${mode}`, `window.demo.metrics.rightMode === '${expected}'`);
+      expect(await read('[!document.querySelector("#delay").disabled, !document.querySelector("#whenLate").disabled]'), mode).toEqual([delay, whenLate]);
     }
     await page.locator('#mode input[value="delay"]').check({ force: true });
     await page.locator('#delay').fill('2');

@@ -8,6 +8,7 @@
  * ```
  */
 import { createRuntime, type Runtime } from 'steadyframe';
+import { glRenderer, softwareNote, type GlRenderer } from './gl-renderer.ts';
 import { createPileScene } from './scene.ts';
 import { CAPACITY, HALF_FLOOR, SHAPES, START_BODIES, schema, type PhysicsSchema } from './schema.ts';
 import type { Commands, PileState, Setup } from './sim.worker.ts';
@@ -18,6 +19,8 @@ export interface PileHooks {
   frames: number;
   /** The worker's counts, polled a few times a second. */
   state: PileState | null;
+  /** The GL renderer, and whether it rasterises in software (then fps is its rate, not the runtime's). */
+  gl: GlRenderer;
 }
 
 declare global {
@@ -34,9 +37,9 @@ const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({ worker, sc
 const canvas = document.getElementById('view') as HTMLCanvasElement;
 const view = createPileScene(runtime, canvas);
 addEventListener('resize', () => view.resize());
+const gl = glRenderer(view.renderer.getContext());
 
-
-const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null };
+const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null, gl };
 window.pile = hooks;
 
 canvas.addEventListener('pointerdown', (event) => {
@@ -45,16 +48,26 @@ canvas.addEventListener('pointerdown', (event) => {
   const clamp = (v: number) => Math.max(-HALF_FLOOR + 2, Math.min(HALF_FLOOR - 2, v));
   void runtime.commands.drop(200, clamp(at.x), clamp(at.z), SHAPES.mixed);
 });
+const spot = () => (Math.random() - 0.5) * HALF_FLOOR;
+/** Key code -> its command; the help line's key buttons (`data-code`) run the same, for a touch screen. */
+const ACTIONS: Record<string, () => void> = {
+  Space: () => void runtime.commands.drop(500, spot(), spot(), SHAPES.mixed),
+  KeyB: () => void runtime.commands.drop(300, spot(), spot(), SHAPES.boxes),
+  KeyS: () => void runtime.commands.drop(300, spot(), spot(), SHAPES.spheres),
+  KeyR: () => void runtime.commands.reset(),
+};
 addEventListener('keydown', (event) => {
-  if (event.repeat) return;
-  const spot = () => (Math.random() - 0.5) * HALF_FLOOR;
-  if (event.code === 'Space') void runtime.commands.drop(500, spot(), spot(), SHAPES.mixed);
-  else if (event.code === 'KeyB') void runtime.commands.drop(300, spot(), spot(), SHAPES.boxes);
-  else if (event.code === 'KeyS') void runtime.commands.drop(300, spot(), spot(), SHAPES.spheres);
-  else if (event.code === 'KeyR') void runtime.commands.reset();
-  else return;
+  const action = ACTIONS[event.code];
+  if (event.repeat || action === undefined) return;
+  action();
   event.preventDefault();
 });
+for (const button of document.querySelectorAll<HTMLButtonElement>('#help button[data-code]')) {
+  button.addEventListener('click', () => {
+    ACTIONS[button.dataset.code!]?.();
+    button.blur(); // a focused button would also take the next space or enter
+  });
+}
 
 let fps = 0;
 let fpsFrames = 0;
@@ -73,17 +86,37 @@ view.renderer.setAnimationLoop((ts) => {
 });
 
 const hud = document.getElementById('hud')!;
+/** " (every refresh)", " (every 3 refreshes)": the pacer's n; nothing before the refresh period is known. */
+const everyNth = (interval: number, refresh: number): string => {
+  if (!(refresh > 0)) return '';
+  const n = Math.round(interval / refresh);
+  return n <= 1 ? ' (every refresh)' : ` (every ${n} refreshes)`;
+};
+const escape = (text: string): string => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+const glRow = gl.software === null
+  ? `<dt>GL</dt><dd id="gl" title="${escape(gl.name)}">GPU</dd>`
+  : `<dt>GL</dt><dd id="gl" title="${escape(gl.name)}">software (${escape(gl.software)})</dd>`;
+hud.textContent = '';
+const readings = hud.appendChild(document.createElement('div'));
+if (gl.software !== null) {
+  // what fps means on a software GL: open where there is room beside the pile, folded on a phone
+  const note = hud.appendChild(document.createElement('details'));
+  note.className = 'note';
+  note.open = matchMedia('(min-width: 700px)').matches;
+  note.innerHTML = `<summary>software GL: fps is what it can rasterise</summary><p>${escape(softwareNote(gl.software))}</p>`;
+}
 async function poll(): Promise<void> {
   const [stats, state] = await Promise.all([runtime.stats(), runtime.commands.state()]);
   hooks.state = state;
   hooks.ready = hooks.frames > 0;
-  hud.innerHTML = `<dl>
+  readings.innerHTML = `<dl>
     <dt>transport</dt><dd id="transport">${runtime.transport}</dd>
     <dt>bodies</dt><dd>${state.bodies} (${state.sleeping} asleep)</dd>
     <dt>fallen off</dt><dd>${state.fallen}</dd>
     <dt>tick</dt><dd>${state.tick}</dd>
     <dt>fps</dt><dd>${fps.toFixed(0)}</dd>
-    <dt>interval</dt><dd>${stats.pacing.interval.toFixed(1)} ms${stats.pacing.refreshPeriod > 0 ? ` (every ${Math.round(stats.pacing.interval / stats.pacing.refreshPeriod)} refresh)` : ''}</dd>
+    <dt>interval</dt><dd>${stats.pacing.interval.toFixed(1)} ms${everyNth(stats.pacing.interval, stats.pacing.refreshPeriod)}</dd>
+    ${glRow}
   </dl>`;
 }
 setInterval(() => void poll().catch((error: unknown) => console.error(error)), 250);

@@ -20,13 +20,17 @@ export interface PileScene {
   resize(): void;
 }
 
+/** The camera's vertical field of view, degrees, on a view at least MIN_ASPECT wide for its height. */
+const FOV = 50;
+const MIN_ASPECT = 1.3;
+
 export function createPileScene(runtime: Pick<Runtime<PhysicsSchema>, 'schema' | 'capacity' | 'reader'>, canvas: HTMLCanvasElement): PileScene {
   const renderer = new WebGLRenderer({ canvas, antialias: true });
   renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
   renderer.setClearColor(0x0b1020);
   const scene = new Scene();
   scene.background = new Color(0x0b1020);
-  const camera = new PerspectiveCamera(50, 1, 0.1, 500);
+  const camera = new PerspectiveCamera(FOV, 1, 0.1, 500);
   camera.position.set(30, 26, 38);
   camera.lookAt(0, 2, 0);
 
@@ -55,6 +59,9 @@ export function createPileScene(runtime: Pick<Runtime<PhysicsSchema>, 'schema' |
     const h = canvas.clientHeight;
     renderer.setSize(w, h, false);
     camera.aspect = w / Math.max(1, h);
+    // a narrow view (a phone held upright) keeps the horizontal field of a MIN_ASPECT one: the pile fits across
+    const halfTan = Math.tan(((FOV / 2) * Math.PI) / 180) * Math.max(1, MIN_ASPECT / camera.aspect);
+    camera.fov = (2 * Math.atan(halfTan) * 180) / Math.PI;
     camera.updateProjectionMatrix();
   }
   resize();

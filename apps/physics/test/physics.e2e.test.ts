@@ -48,6 +48,21 @@ describe('the physics example, built and served by vite preview', () => {
     expect(await read('window.pile.runtime.transport')).toBe('shared');
   });
 
+  it('says in the HUD which GL draws, and on a software one what its fps means', async () => {
+    await until('the HUD', "document.querySelector('#gl') !== null");
+    const [software, row, note] = await read<[string | null, string, string | null]>(
+      "[window.pile.gl.software, document.querySelector('#gl').textContent, document.querySelector('#hud .note p')?.textContent ?? null]",
+    );
+    if (software === null) {
+      expect([row, note]).toEqual(['GPU', null]);
+    } else {
+      // headless Chromium's SwiftShader, or llvmpipe on a Linux box
+      expect(row).toBe(`software (${software})`);
+      expect(note).toMatch(/^The CPU draws every pixel .*fps counts those.*interval is what the pacer asks for/);
+      expect(await read('document.querySelector("#hud .note").open')).toBe(true); // 1100 px wide: room for it
+    }
+  });
+
   it('sees the bodies fall, then come to rest on the floor', async () => {
     // a fresh heap, its layers from y = 4 up, made by one held tick so the page sees it before it falls
     await page.evaluate(`(async () => { const r = window.pile.runtime; await r.pause(); await r.commands.reset(); await r.stepOnce(); })()`);
@@ -79,6 +94,14 @@ describe('the physics example, built and served by vite preview', () => {
     await until('the pile reset', `window.pile.state.bodies === ${BODIES} && window.pile.state.sleeping === 0`);
     const frames = await read<number>('window.pile.frames');
     await until('frames still drawn', `window.pile.frames > ${frames + 5}`);
+  });
+
+  it('runs the keys from the help line\'s buttons too (a touch screen has no keyboard)', async () => {
+    const before = await read<number>('window.pile.state.bodies');
+    await page.locator('#help button[data-code="KeyB"]').click();
+    await until('300 more bodies', `window.pile.state.bodies === ${before + 300}`);
+    await page.locator('#help button[data-code="KeyR"]').click();
+    await until('the pile reset', `window.pile.state.bodies === ${BODIES}`);
   });
 
   it('logged no console errors', () => {

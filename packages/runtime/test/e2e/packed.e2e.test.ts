@@ -3,7 +3,7 @@
  * exports map), and the tarballs' own package.json and files are checked. Then fresh apps OUTSIDE the workspace
  * install them with npm: a minimal one built with Vite's API (served by `vite preview` with the headers, by the
  * README's Express recipe, and, as a host that sends no headers, with coi-serviceworker), and the README's
- * three.js and PixiJS examples in
+ * examples ("Use it", three.js, the render worker, PixiJS, Rapier) in
  * the layout `npm create vite@latest -- --template vanilla-ts` makes (its index.html, tsconfig.json and
  * package.json, reproduced below so that this runs offline), installed with the README's install lines and
  * built with the template's own `npm run build` (`tsc && vite build`). Each is served with the isolation headers
@@ -16,7 +16,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright';
+import type { Browser, Page } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helpers shared with the scripts; no type declarations.
@@ -180,23 +180,27 @@ async function makeApp(dir: string, sources: Record<string, string>, packages: s
 }
 
 /**
- * The vanilla-ts template with a README example in it: the example's `vite.config.ts` at the root (the three.js
- * section's, for both), its other files in src/; the README's two install lines, with the tarballs for the
- * packages not yet published; then the template's own `npm run build`. Serves the result; returns its URL.
+ * The vanilla-ts template with a README example in it: "Use it"'s `vite.config.ts` at the root (every example's),
+ * the files of `sections` in src/ (a later section's file replaces an earlier one's: the render worker's
+ * main.ts the three.js one's); the README's install lines, with the tarballs for the packages not yet
+ * published; then the template's own `npm run build`. Serves the result; returns its URL.
  */
-async function makeTemplateApp(dir: string, section: string, install: string[], installDev: string[]): Promise<string> {
+async function makeTemplateApp(dir: string, sections: string[], install: string[], installDev: string[]): Promise<string> {
   for (const [name, text] of Object.entries(template)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
   }
   mkdirSync(join(dir, 'src'), { recursive: true });
-  writeFileSync(join(dir, 'vite.config.ts'), examples().get('With three.js')!.get('vite.config.ts')!);
-  for (const [name, text] of examples().get(section)!) {
-    if (name !== 'vite.config.ts') writeFileSync(join(dir, 'src', name), text);
+  writeFileSync(join(dir, 'vite.config.ts'), examples().get('Use it')!.get('vite.config.ts')!);
+  for (const section of sections) {
+    const files = examples().get(section);
+    if (files === undefined) throw new Error(`the README has no examples under "## ${section}"`);
+    for (const [name, text] of files) if (name !== 'vite.config.ts') writeFileSync(join(dir, 'src', name), text);
   }
+  const section = sections.at(-1)!;
   npm(dir, ['install']); // the template's own devDependencies
   npm(dir, ['install', ...install]);
-  npm(dir, ['install', '--save-dev', ...installDev]);
+  if (installDev.length > 0) npm(dir, ['install', '--save-dev', ...installDev]);
   try {
     execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'pipe' });
   } catch (error) {
@@ -259,17 +263,19 @@ beforeAll(async () => {
   };
   urls.push(await makeApp(coiApp, { ...files, 'index.html': coiPage }, [runtime, `coi-serviceworker@${COI_SERVICEWORKER}`], NO_HEADERS_CONFIG, copyServiceWorker));
   // the README's examples as they stand, in the vanilla-ts template, installed as the README says
+  urls.push(await makeTemplateApp(join(work, 'use-app'), ['Use it'], [runtime], []));
   const three = `three@${versionIn(threeDir, 'three')}`;
   const threeTypes = `@types/three@${versionIn(threeDir, '@types/three')}`;
-  urls.push(await makeTemplateApp(join(work, 'three-app'), 'With three.js', [runtime, tarballs.get('@steadyframe/three')!, three], [threeTypes]));
+  const threeInstall = [runtime, tarballs.get('@steadyframe/three')!, three];
+  urls.push(await makeTemplateApp(join(work, 'three-app'), ['With three.js'], threeInstall, [threeTypes]));
+  // the render worker's files in the three.js example's app (its ships.worker.ts; its main.ts replaced)
+  urls.push(await makeTemplateApp(join(work, 'render-worker-app'), ['With three.js', 'Drawing in a render worker'], threeInstall, [threeTypes]));
   const pixi = `pixi.js@${versionIn(pixiDir, 'pixi.js')}`;
-  urls.push(await makeTemplateApp(join(work, 'pixi-app'), 'With PixiJS', [runtime, tarballs.get('@steadyframe/pixi')!, pixi], []));
+  urls.push(await makeTemplateApp(join(work, 'pixi-app'), ['With PixiJS'], [runtime, tarballs.get('@steadyframe/pixi')!, pixi], []));
   // the Rapier one in the three.js example's app, Rapier from the registry at the workspace's version
   const rapier = `@dimforge/rapier3d-compat@${versionIn(rapierDir, '@dimforge/rapier3d-compat')}`;
-  urls.push(
-    await makeTemplateApp(join(work, 'rapier-app'), 'With Rapier', [runtime, tarballs.get('@steadyframe/three')!, three, tarballs.get('@steadyframe/rapier')!, rapier], [threeTypes]),
-  );
-}, 400_000);
+  urls.push(await makeTemplateApp(join(work, 'rapier-app'), ['With Rapier'], [...threeInstall, tarballs.get('@steadyframe/rapier')!, rapier], [threeTypes]));
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -379,8 +385,8 @@ it('on a host that sends no isolation headers, coi-serviceworker isolates the pa
   expect(errors).toEqual([]);
 });
 
-/** Opens an example app; its scene must be drawn (a PNG over `minBytes`), move, and log no errors. */
-async function expectMovingScene(url: string, minBytes: number): Promise<void> {
+/** Opens an example app; its scene must be drawn (a PNG over `minBytes`), move, and log no errors. Returns the page. */
+async function expectMovingScene(url: string, minBytes: number): Promise<Page> {
   const page = await browser!.newPage({ viewport: { width: 480, height: 320 } });
   const errors = watchErrors(page) as string[];
   await page.goto(url);
@@ -390,23 +396,39 @@ async function expectMovingScene(url: string, minBytes: number): Promise<void> {
   expect(first.length).toBeGreaterThan(minBytes); // not a blank canvas
   expect(Buffer.compare(first, second)).not.toBe(0); // it moves
   expect(errors).toEqual([]);
-  // the canvas fills the window from its corner: no body margin, no scrollbars
+  // the canvas fills the window from its corner (not an unsized 300 x 150): no body margin, no scrollbars
   const layout = (await page.evaluate(`(() => {
     const rect = document.querySelector('canvas').getBoundingClientRect();
     const root = document.documentElement;
-    return [rect.left, rect.top, root.scrollWidth - innerWidth, root.scrollHeight - innerHeight];
+    return [rect.left, rect.top, rect.width - innerWidth, rect.height - innerHeight, root.scrollWidth - innerWidth, root.scrollHeight - innerHeight];
   })()`)) as number[];
-  expect(layout).toEqual([0, 0, 0, 0]);
+  expect(layout).toEqual([0, 0, 0, 0, 0, 0]);
+  return page;
 }
 
+it("runs the README's \"Use it\" example from the packed tarball: moving dashes on a 2D canvas", async () => {
+  await expectMovingScene(urls[2]!, 10_000); // a thousand turning dashes
+});
+
 it("runs the README's three.js example from the packed tarballs: a moving scene", async () => {
-  await expectMovingScene(urls[2]!, 10_000); // a thousand cones
+  await expectMovingScene(urls[3]!, 10_000); // a thousand cones
+});
+
+it("runs the README's render-worker example from the packed tarballs: drawn in the render worker, three.js loaded once", async () => {
+  const page = await expectMovingScene(urls[4]!, 10_000); // a thousand boxes
+  // the fallback's chunk (the scene and three.js) was never fetched: only the render worker loaded three.js
+  const scripts = (await page.evaluate("performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.js'))")) as string[];
+  const fetched = await Promise.all(scripts.map(async (url) => [url, await (await fetch(url)).text()] as const));
+  const withThree = fetched.filter(([, text]) => text.includes('THREE.WebGLRenderer')).map(([url]) => url);
+  expect(withThree.length, withThree.join(', ')).toBeLessThanOrEqual(1);
+  for (const url of withThree) expect(url).toMatch(/render\.worker/);
+  await page.close();
 });
 
 it("runs the README's PixiJS example from the packed tarballs: moving sprites", async () => {
-  await expectMovingScene(urls[3]!, 2_500); // a hundred squares (a blank page is about 1.3 kB)
+  await expectMovingScene(urls[5]!, 2_500); // a hundred squares (a blank page is about 1.3 kB)
 });
 
 it("runs the README's Rapier example from the packed tarballs: boxes falling", async () => {
-  await expectMovingScene(urls[4]!, 5_000); // a thousand boxes falling onto an unseen floor
+  await expectMovingScene(urls[6]!, 5_000); // a thousand boxes falling onto an unseen floor
 });

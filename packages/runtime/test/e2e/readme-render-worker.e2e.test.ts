@@ -1,6 +1,6 @@
 /**
  * The README's "Drawing in a render worker" example, run: its scene.ts, render.worker.ts and main.ts, with the
- * three.js example's ships.worker.ts and vite.config.ts, built by Vite in a scratch app inside the workspace (so
+ * three.js example's ships.worker.ts and "Use it"'s vite.config.ts, built by Vite in a scratch app inside the workspace (so
  * the packages resolve as source; the packed-tarball apps in packed.e2e.test.ts cover the install path), served
  * by `vite preview` with the README's headers, and opened in headless Chromium. The frames must be drawn in the
  * render worker (no fallback) and move.
@@ -27,18 +27,18 @@ let served: { url: string; close(): Promise<void> } | undefined;
 beforeAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(join(scratch, 'src'), { recursive: true });
-  const three = examples().get('With three.js')!;
-  writeFileSync(join(scratch, 'vite.config.ts'), three.get('vite.config.ts')!);
-  writeFileSync(join(scratch, 'src', 'ships.worker.ts'), three.get('ships.worker.ts')!);
+  writeFileSync(join(scratch, 'vite.config.ts'), examples().get('Use it')!.get('vite.config.ts')!);
+  writeFileSync(join(scratch, 'src', 'ships.worker.ts'), examples().get('With three.js')!.get('ships.worker.ts')!);
   for (const [name, source] of examples().get('Drawing in a render worker')!) {
     // the page's runtime, for the test to read
     const text = name === 'main.ts' ? `${source}\n(globalThis as unknown as { runtime: unknown }).runtime = runtime;\n` : source;
     writeFileSync(join(scratch, 'src', name), text);
   }
+  // the template's page, as the README's main.ts finds it: it makes and sizes its own canvas
   writeFileSync(
     join(scratch, 'index.html'),
-    '<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">' +
-      '<canvas style="display:block;width:640px;height:480px"></canvas><script type="module" src="/src/main.ts"></script></body></html>',
+    '<!doctype html><html><head><link rel="icon" href="data:,"></head><body>' +
+      '<div id="app"></div><script type="module" src="/src/main.ts"></script></body></html>',
   );
   served = await buildAndPreview(scratch);
   browser = await launchChromium();
@@ -69,10 +69,15 @@ it("draws the README's render-worker example in the render worker, moving, with 
     first = await canvas.screenshot();
   }
   const before = await drawn();
-  await waitUntil(page, 'ten more frames', `runtime.stats().then((s) => s.render.drawn > ${before + 10})`);
+  const tick = (await page.evaluate('runtime.stats().then((s) => s.worker.tick)')) as number;
+  // a promise, awaited by waitUntil at each poll (Playwright's waitForFunction would take it as true at once)
+  await waitUntil(page, 'ten more frames and two more ticks', `runtime.stats().then((s) => s.render.drawn > ${before + 10} && s.worker.tick > ${tick + 2})`);
+  expect(await drawn()).toBeGreaterThan(before + 10); // the wait waited (it once returned at once, and this flaked)
   const second = await canvas.screenshot();
   expect(first.length).toBeGreaterThan(5_000); // a thousand shaded boxes, not a blank canvas
   expect(Buffer.compare(first, second)).not.toBe(0);
+  // drawn at the canvas's CSS size, the whole window (an unsized canvas would be 300 x 150)
+  expect(await page.evaluate('runtime.stats().then((s) => [s.render.canvas.width, s.render.canvas.height])')).toEqual([640, 480]);
   expect(await page.evaluate('runtime.stats().then((s) => s.render.thread)')).toBe('worker');
   expect(errors).toEqual([]);
 });
