@@ -12,7 +12,7 @@
 import type { FrameSource } from '../../contracts/host.ts';
 import type { ManualClockConfig } from '../../contracts/remote.ts';
 import { describeValue } from '../../core/describe-value.ts';
-import { allocateClock, CLOCK, clockWords, readClockTime, writeClockTime } from './words.ts';
+import { allocateClock, CLOCK, clockWords, writeClockTime } from './words.ts';
 
 /** Real ms `advance` and `settle` wait for the worker to settle before they throw: a guard against a hang, not a timing. */
 export const SETTLE_GUARD_MS = 30_000;
