@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { findChromium, MISSING_CHROMIUM_MESSAGE } from './chromium.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Where `npm test` has Vitest write its JSON report (`npm run test:loaded` reads it). */
+export const VITEST_REPORT = join(ROOT, 'node_modules', '.cache', 'steadyframe-vitest.json');
 const PNPM_VERSION = '12';
 
 /** Runs a command in the workspace root, streaming its output; exits this process if it fails. */

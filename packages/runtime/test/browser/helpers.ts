@@ -23,8 +23,11 @@ export const yieldToPage = () =>
     channel.port2.postMessage(0);
   });
 
-/** Polls until `predicate` holds; fails with `what` after `timeoutMs` (a hang guard, not a timing check). */
-export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+/**
+ * Polls until `predicate` holds; fails with `what` after `timeoutMs` (a hang guard, not a timing check: long
+ * enough that a loaded machine, which only makes things slower, never reaches it).
+ */
+export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!predicate()) {
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);

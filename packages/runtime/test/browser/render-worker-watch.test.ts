@@ -4,7 +4,10 @@
  * page asked for them); a render worker that throws raises `renderFault`, one that stops finishing frames
  * (a draw that hangs, a worker terminated) raises `renderUnresponsive` (and `renderResponsive` when its frames
  * come back), each with a console message naming the fix and a `stats().render` field; a hidden page is not a
- * hung renderer. Counts and events only, never wall-clock timings.
+ * hung renderer. Counts and events only, never wall-clock timings: a loaded machine may starve a render worker
+ * past its timeout (an alarm and its answer, which the tests allow), never hold an alarm back for good. The watch
+ * itself (silence against the timeout, hidden and stopped spells, starved spells, a frozen page) is a pure step
+ * of time, table-tested in `test/node/render-watch.test.ts`.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRenderWorkerRuntime, manualVisibility, type RenderWorkerRuntime, type VisibilityHook } from 'steadyframe';
@@ -23,7 +26,7 @@ afterEach(() => {
 type Counters = { drawn: number; checked: number; bad: number; firstBad: string };
 let serial = 0;
 
-async function watched(variant: string, options: { kernels?: 'js'; renderTimeout?: number; visibility?: VisibilityHook | 'document' } = {}) {
+async function watched(variant: string, options: { kernels?: 'js'; renderTimeout?: number | false; visibility?: VisibilityHook | 'document' } = {}) {
   const name = `watched-${variant}-${serial++}`;
   const renderWorker = new Worker(new URL('./fixtures/watched.render.ts', import.meta.url), { type: 'module', name });
   runtime = await createRenderWorkerRuntime<typeof motionSchema, MotionCommands>({
@@ -60,12 +63,13 @@ async function alarmsDuring(
   return { events: events.slice(eventsBefore).filter((e) => e === 'renderUnresponsive'), warnings: warn.mock.calls.length - warningsBefore };
 }
 
+/** Polls until `predicate` holds; a hang guard of 30 s (not a timing: a loaded machine only makes it slower). */
 async function until(what: string, predicate: () => Promise<boolean> | boolean): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await predicate()) return;
+  const deadline = performance.now() + 30_000;
+  while (!(await predicate())) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);
   }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** Starts a watched render worker and lets it check `frames` blends against the runtime's; none may be bad. */
@@ -103,7 +107,8 @@ describe('the blend kernels in the render worker', () => {
 describe("the page's watch over the render worker", () => {
   it('raises renderFault for a draw that throws, says so in the console, and the frames go on', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { runtime, counters, events, close } = await watched('throws');
+    // no silence watch: this is about the fault, and a loaded machine may starve a render worker past any timeout
+    const { runtime, counters, events, close } = await watched('throws', { renderTimeout: false });
     const faults: Error[] = [];
     runtime.on('renderFault', (fault) => faults.push(fault));
     await runtime.start();
@@ -193,7 +198,6 @@ describe("the page's watch over the render worker", () => {
     expect(hidden).toEqual({ events: [], warnings: 0 });
     expect(stopped).toEqual({ events: [], warnings: 0 });
     expect(error).not.toHaveBeenCalled();
-    expect((await runtime.stats()).render.unresponsive).toBe(false);
   });
 
   it("follows the page's own visibility (document.visibilityState, no hook passed): hidden, no frames and no alarm", async () => {
@@ -210,6 +214,8 @@ describe("the page's watch over the render worker", () => {
         state = 'hidden';
         document.dispatchEvent(new Event('visibilitychange'));
         await until('the simulation told', async () => (await runtime.stats()).worker.hidden);
+        // the render worker has it once it answers a call sent after it on the same port (comlink keeps order)
+        await runtime.renderRemote!.stats();
         hiddenAt = (await counters()).drawn;
         await sleep(600); // three timeouts
         expect((await counters()).drawn).toBeLessThanOrEqual(hiddenAt + 1);

@@ -1,4 +1,9 @@
-/** Timing behaviour with a real worker on the real clock: input to the right tick, hidden tabs, render delay. */
+/**
+ * Timing behaviour with a real worker on the real clock: input to the right tick, hidden tabs, render delay, the
+ * render interval. What is asserted holds whatever the machine's load: orders, counts, and bounds that load can
+ * only make easier. The exact timings (the ticks after a hidden spell, the interval's growth and recovery) are
+ * proven on a manual clock in `test/node/hidden.test.ts` and `test/node/pacing.test.ts`.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, manualVisibility, type Runtime } from 'steadyframe';
 import type { MotionCommands } from './fixtures/motion.worker.ts';
@@ -55,25 +60,27 @@ describe('timing with a real worker', () => {
     await rt.start();
     await waitFor('ticks', () => rt.sample().tick >= 2);
     visibility.set(true);
-    expect((await rt.stats()).worker.hidden).toBe(true);
-    await sleep(1000 / MOTION_TICK_RATE); // a tick made just before may still be published
+    // the worker has it once it answers a call sent after it (comlink keeps their order): its loop has ended,
+    // and nothing it publishes after that
+    const hidden = await rt.stats();
+    expect(hidden.worker.hidden).toBe(true);
     const publishes = rt.reader.publishCount();
-    await sleep(10 * (1000 / MOTION_TICK_RATE)); // ten ticks' worth hidden
+    await sleep(20 * (1000 / MOTION_TICK_RATE)); // twenty ticks' worth hidden
     expect(rt.reader.publishCount()).toBe(publishes); // no CPU spent ticking while hidden
-    expect((await rt.stats()).worker.hidden).toBe(true);
-    const tickBefore = rt.sample().tick;
-    const shownAt = performance.now();
+    const held = await rt.stats();
+    expect(held.worker).toMatchObject({ hidden: true, tick: hidden.worker.tick, simSeconds: hidden.worker.simSeconds });
+    const shownAt = rt.now();
     visibility.set(false);
-    await sleep(20);
-    // back: at most the tick that is due now and the one just past it, not the ten that were skipped (and those
-    // due since, if this thread's timer came late on a loaded machine)
-    const since = Math.floor((performance.now() - shownAt) / (1000 / MOTION_TICK_RATE));
-    expect(rt.sample().tick - tickBefore).toBeLessThanOrEqual(2 + since);
-    const stats = await rt.stats();
-    expect(stats.worker.hiddenMs).toBeGreaterThan(0);
-    expect(stats.worker.overloads).toBe(0);
+    await waitFor('ticking again', () => rt.sample().tick >= held.worker.tick + 3, 30_000);
+    const after = await rt.stats();
+    const elapsed = rt.now() - shownAt;
+    // no burst: the time simulated since the page showed is at most the time that passed since, and the lead
+    // (two ticks) past it; a catch-up of the hidden time would be twenty ticks more. (A loaded machine only
+    // simulates less: the exact ticks are test/node/hidden.test.ts's.)
+    const simulated = (after.worker.simSeconds - held.worker.simSeconds) * 1000;
+    expect(simulated).toBeLessThanOrEqual(elapsed + 3 * (1000 / MOTION_TICK_RATE));
+    expect(after.worker.hiddenMs).toBeGreaterThan(0);
     expect(hiddenEvents).toEqual([true, false]);
-    await waitFor('ticking again', () => rt.sample().tick >= tickBefore + 3);
   });
 
   it('draws smoothly a tick in the past with a render delay, and can switch modes live', async () => {
@@ -119,7 +126,9 @@ describe('timing with a real worker', () => {
     runtime = rt;
     rt.on('interval', (change) => changes.push({ reason: change.reason, toMultiple: change.toMultiple }));
     await rt.start();
-    await waitFor('an overrun', () => changes.some((c) => c.reason === 'overrun'));
+    // every frame costs 30 ms, more than the first interval (a refresh) can hold, whatever the machine's load;
+    // the growth and the recovery, exact: test/node/pacing.test.ts
+    await waitFor('an overrun', () => changes.some((c) => c.reason === 'overrun'), 30_000);
     const stats = await rt.stats();
     expect(stats.pacing.multiple).toBeGreaterThanOrEqual(2);
     expect(stats.pacing.grows).toBeGreaterThanOrEqual(1);

@@ -35,6 +35,10 @@ describe('RenderWatch', () => {
     ['hidden while unresponsive, shown, beating: responsive over the whole silence', ['e', 0, 'b', 10, 100, 200, 'x', 'e', 'b', 900], ['renderUnresponsive 190', 'renderResponsive 890']],
     ["the page's own timers stopped (a frozen page): silence measured afresh from the check after", ['e', 0, 'b', 10, 60, 1000, 1050, 1101], ['renderUnresponsive 101']],
     ["the page's timers stopped, the render worker beats after: nothing", ['e', 0, 'b', 10, 60, 1000, 'b', 1050, 1100], []],
+    // what the browser's render-worker-watch test sees on a loaded machine: a render worker starved past the
+    // timeout now and then, each spell its own pair, in order, and a hang its own
+    ['starved spells and a hang: each an alarm past the timeout and its answer, in order', ['e', 0, 'b', 10, 60, 111, 'b', 130, 'b', 150, 200, 261, 'b', 270, 320, 370, 400, 450, 500, 550, 600, 650, 700, 750, 800, 850, 900, 950, 1000, 'b', 1010], ['renderUnresponsive 101', 'renderResponsive 120', 'renderUnresponsive 111', 'renderResponsive 120', 'renderUnresponsive 130', 'renderResponsive 740']],
+    ['stopped while silent (the page stops the runtime), its timers looking on: no alarm, however long', ['e', 0, 'b', 10, 60, 'x', ...Array.from({ length: 40 }, (_, i) => 100 + 50 * i), 'e', 2100, 'b', 2150], []],
   ] as Array<[string, Step[], string[]]>)('%s', (_, steps, expected) => {
     expect(run(steps)).toEqual(expected);
   });

@@ -59,15 +59,15 @@ const host = { kind: 'test', sharedMemory: () => null } as unknown as PageHost;
 const transports = new Map<string, Transport>(DEFAULT_TRANSPORTS.map((t) => [t.kind, t]));
 const KINDS = [...transports.keys()];
 
-function connect(kind: string): Pair {
+function connect(kind: string, capacity = CAPACITY): Pair {
   const transport = transports.get(kind)!;
-  const main = transport.page({ schema, layout: computeLayout(schema, CAPACITY), anchor: 0, maxSpins: 100, input: INPUT, kernels: 'js', host });
+  const main = transport.page({ schema, layout: computeLayout(schema, capacity), anchor: 0, maxSpins: 100, input: INPUT, kernels: 'js', host });
   open.push(main);
   const worker = transport.worker(schema, main.attach);
   const world = new Float32Array(worker.views.layout.blockBytes / 4);
   const writer = worker.writer(world, () => 0);
   const publish = (tick: number) => {
-    world.fill(tick, 0, CAPACITY * 2);
+    world.fill(tick, 0, capacity * 2);
     if (tick === 0) writer.publishInitial(meta(0));
     else writer.publish(meta(tick));
     worker.published(writer.front);
@@ -140,6 +140,53 @@ for (const kind of KINDS) {
       t.publish(501);
       await t.settle();
       expect(t.seen()).toMatchObject({ previousTick: 500, tick: 501, previousData: 500, data: 501 });
+    });
+
+    // what test/browser-plain/fallback.test.ts reads from a worker publishing at 1 kHz, here state by state: the
+    // message path posts each state's live entities only, into pooled buffers that held other states before
+    it('with a count that changes every publish (none and all among them), each pair reads whole, whether the page keeps up or falls behind', async () => {
+      // a capacity whose runs lie far enough apart (MERGE_GAP_FLOATS) that a copy of the live part is not the whole
+      const capacity = 2048;
+      const t = connect(kind, capacity);
+      const counts = [2048, 0, 700, 2048, 1, 0, 0, 1500, 3, 900, 2048, 2048, 0, 1, 1200];
+      const countAt = (tick: number) => counts[tick % counts.length]!;
+      const publishCounted = (tick: number) => {
+        const count = countAt(tick);
+        // the live entities carry the tick; the world past the count a value no state may show
+        t.world.fill(tick, 0, 2 * count).fill(-1, 2 * count, 2 * capacity);
+        const m = { ...meta(tick), count, previousCount: tick === 0 ? count : countAt(tick - 1) };
+        if (tick === 0) t.writer.publishInitial(m);
+        else t.writer.publish(m);
+        t.worker.published(t.writer.front);
+      };
+      const checkWhole = (tick: number) => {
+        const pair = t.main.source.acquire()!;
+        try {
+          const count = pair.metaWords[META.COUNT]!;
+          const previousCount = pair.metaWords[META.PREV_COUNT]!;
+          expect([pair.metaWords[META.CUR_TICK], count, previousCount]).toEqual([tick, countAt(tick), countAt(tick - 1)]);
+          expect(Array.from(pair.current.v.subarray(0, 2 * count))).toEqual(new Array(2 * count).fill(tick));
+          expect(Array.from(pair.previous.v.subarray(0, 2 * previousCount))).toEqual(new Array(2 * previousCount).fill(tick - 1));
+        } finally {
+          t.main.source.release();
+        }
+      };
+      publishCounted(0);
+      await t.settle();
+      // keeping up: every state arrives before the next
+      for (let tick = 1; tick <= 30; tick++) {
+        publishCounted(tick);
+        await t.settle();
+        checkWhole(tick);
+      }
+      // falling behind by one to nine states at a time
+      let tick = 30;
+      for (let behind = 1; behind <= 9; behind++) {
+        for (let k = 0; k < behind; k++) publishCounted(++tick);
+        await t.settle();
+        checkWhole(tick);
+      }
+      expect(t.worker.stateBuffers()).toBeLessThanOrEqual(4);
     });
 
     it('re-times the front pair on a restamp', async () => {
