@@ -23,6 +23,11 @@ export interface FrameSource {
    * wherever the host cannot be sure (a timer, a message handler, a callback it cannot place).
    */
   current(): number | null;
+  /**
+   * Optional: a frame was made while `current()` was null. If a loop the source's hooks do not enclose is running
+   * (one started after them), the source may move its hooks to enclose it from the next frame on.
+   */
+  missed?(): void;
   /** Stops whatever the source runs to know `current` (its own frame hooks). */
   close(): void;
 }

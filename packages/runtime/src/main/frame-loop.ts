@@ -224,7 +224,10 @@ export class FrameLoop<S extends Schema> {
   /** The time a frame is drawn at for the timestamp the game gave (NaN: none): see frame-time.ts. */
   #frameTime(timestamp: number): number {
     const current = this.#frames?.current() ?? null;
-    if (current === null) this.#catchUp.stats.outsideFrames++;
+    if (current === null) {
+      this.#catchUp.stats.outsideFrames++;
+      this.#frames?.missed?.();
+    }
     // the first frame of an animation frame takes its time; later ones in it do not
     const animation = current !== null && current !== this.#animationUsed ? current : null;
     if (animation !== null) this.#animationUsed = animation;
