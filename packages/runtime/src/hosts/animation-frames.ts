@@ -9,8 +9,8 @@
  *    re-registers first thing:     re-registers itself             re-registers itself, after the loop:
  *    stays first                                                   stays after it
  *
- *  a frame() with current() null (a loop the hooks do not enclose yet) ──▶ marker task after this frame:
- *                                     the end hook moved after every callback registered in the frame
+ *  a frame() with current() null (a loop the hooks do not enclose yet) ──▶ a marker task after this frame
+ *                                     moves the end hook after every callback registered in the frame
  * ```
  *
  * Callbacks run in the order they were registered. The start hook re-registers itself as its first act, so
@@ -18,19 +18,36 @@
  * (a loop re-registers in its callback), so it stays after it. A loop that started after the hooks (registered
  * from a task) runs after the end hook at first: its frame finds `current()` null, the frame loop says so
  * (`missed`), and a marker task after the frame cancels the end hook and registers it again, after that loop,
- * which is enclosed from its next frame on. Between the two hooks `current()` is the frame's time; anywhere else
- * (a timer, a message handler, a callback the hooks do not enclose) it is null: never a guess. Costs two
- * callbacks a frame, and a message only while a frame is made outside them.
+ * which is enclosed from its next frame on (markers at most one every MARKER_EVERY frames: a loop that runs
+ * before the start hook cannot be enclosed, and a marker a frame costs the page a measurable share of its
+ * frame). Between the two hooks `current()` is the frame's time; anywhere else (a timer, a message handler, a
+ * callback the hooks do not enclose) it is null: never a guess.
+ *
+ * A pending animation frame callback keeps the browser making frames, which an idle page otherwise would not:
+ * after QUIET_FRAMES frames in which nobody asked `current()` the hooks stop, and the next frame made restarts
+ * them. A loop still running across such a pause then runs before the restarted start hook: its frames get the
+ * timestamp passed, or now (pass rAF's timestamp).
  */
 import type { FrameSource } from '../contracts/host.ts';
+
+/** Frames without a `current()` before the hooks stop (about a second at 60 Hz). */
+export const QUIET_FRAMES = 60;
+/** Frames between two markers at most. */
+export const MARKER_EVERY = 30;
 
 export function createAnimationFrames(): FrameSource {
   let current: number | null = null;
   let closed = false;
+  /** The hooks are registered. */
+  let running = false;
   let startHandle = 0;
   let endHandle = 0;
-  /** A marker is posted and has not run yet. */
-  let marking = false;
+  /** `current()` was asked since the last end hook. */
+  let asked = false;
+  /** End hooks in a row with no `current()` asked. */
+  let quiet = 0;
+  /** End hooks since the last marker was posted (a marker is posted only past MARKER_EVERY). */
+  let sinceMarker = MARKER_EVERY;
   const marker = new MessageChannel();
   const start = (time: number): void => {
     startHandle = requestAnimationFrame(start);
@@ -38,33 +55,53 @@ export function createAnimationFrames(): FrameSource {
     current = time;
   };
   const end = (): void => {
-    endHandle = requestAnimationFrame(end);
     current = null;
+    sinceMarker++;
+    quiet = asked ? 0 : quiet + 1;
+    asked = false;
+    if (quiet >= QUIET_FRAMES) {
+      stop();
+      return;
+    }
+    endHandle = requestAnimationFrame(end);
+  };
+  const begin = (): void => {
+    running = true;
+    quiet = 0;
+    startHandle = requestAnimationFrame(start);
+    endHandle = requestAnimationFrame(end);
+  };
+  const stop = (): void => {
+    running = false;
+    current = null;
+    cancelAnimationFrame(startHandle);
+    cancelAnimationFrame(endHandle);
   };
   marker.port1.onmessage = () => {
-    marking = false;
     current = null;
-    if (closed) return;
+    if (closed || !running) return;
     cancelAnimationFrame(endHandle);
     endHandle = requestAnimationFrame(end);
   };
-  startHandle = requestAnimationFrame(start);
-  endHandle = requestAnimationFrame(end);
+  begin();
   return {
     request: (callback) => requestAnimationFrame(callback),
     cancel: (handle) => cancelAnimationFrame(handle),
-    current: () => current,
+    current() {
+      asked = true;
+      return current;
+    },
     missed() {
-      if (marking || closed) return;
-      marking = true;
+      if (closed) return;
+      if (!running) begin();
+      if (sinceMarker < MARKER_EVERY) return;
+      sinceMarker = 0;
       marker.port2.postMessage(0);
     },
     close() {
       if (closed) return;
       closed = true;
-      current = null;
-      cancelAnimationFrame(startHandle);
-      cancelAnimationFrame(endHandle);
+      stop();
       marker.port1.close();
     },
   };
