@@ -28,6 +28,12 @@ export interface FrameSource {
    * (one started after them), the source may move its hooks to enclose it from the next frame on.
    */
   missed?(): void;
+  /**
+   * Optional: whether frames are expected (the simulation runs: `start`, `resume`) or may well stop (idle,
+   * paused, stopped). A source whose hooks cost the page frames of its own may stop them while frames are not
+   * expected and none are made, and starts them again (from the task that calls this) when they are.
+   */
+  expect?(running: boolean): void;
   /** Stops whatever the source runs to know `current` (its own frame hooks). */
   close(): void;
 }

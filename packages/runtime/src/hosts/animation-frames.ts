@@ -24,9 +24,10 @@
  * callback the hooks do not enclose) it is null: never a guess.
  *
  * A pending animation frame callback keeps the browser making frames, which an idle page otherwise would not:
- * after QUIET_FRAMES frames in which nobody asked `current()` the hooks stop, and the next frame made restarts
- * them. A loop still running across such a pause then runs before the restarted start hook: its frames get the
- * timestamp passed, or now (pass rAF's timestamp).
+ * while the simulation does not run (`expect(false)`: attached and not started, paused, stopped), after
+ * QUIET_FRAMES frames in which nobody asked `current()` the hooks stop; `expect(true)` (start, resume) starts them
+ * again, from its task, so a loop the game starts after it is enclosed. A loop that kept running across such a
+ * pause without making frames runs before the restarted start hook: its frames get the timestamp passed, or now.
  */
 import type { FrameSource } from '../contracts/host.ts';
 
@@ -40,6 +41,8 @@ export function createAnimationFrames(): FrameSource {
   let closed = false;
   /** The hooks are registered. */
   let running = false;
+  /** The simulation runs: frames are expected, the hooks never stop for quiet. */
+  let expected = false;
   let startHandle = 0;
   let endHandle = 0;
   /** `current()` was asked since the last end hook. */
@@ -59,7 +62,7 @@ export function createAnimationFrames(): FrameSource {
     sinceMarker++;
     quiet = asked ? 0 : quiet + 1;
     asked = false;
-    if (quiet >= QUIET_FRAMES) {
+    if (quiet >= QUIET_FRAMES && !expected) {
       stop();
       return;
     }
@@ -90,6 +93,10 @@ export function createAnimationFrames(): FrameSource {
     current() {
       asked = true;
       return current;
+    },
+    expect(frames) {
+      expected = frames;
+      if (frames && !running && !closed) begin();
     },
     missed() {
       if (closed) return;

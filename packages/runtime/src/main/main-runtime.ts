@@ -151,6 +151,7 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
   async start(): Promise<void> {
     this.#alive('start');
     this.#framesWanted = true;
+    this.#host.frames?.expect?.(true);
     await this.#call('start', this.remote.start());
     if (this.#framesWanted && !this.#disposed) this.#loop.startFrames();
   }
@@ -158,16 +159,19 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
   async stop(): Promise<void> {
     this.#alive('stop');
     this.#stopFrames();
+    this.#host.frames?.expect?.(false);
     await this.#call('stop', this.remote.stop());
   }
 
   async pause(): Promise<void> {
     this.#alive('pause');
+    this.#host.frames?.expect?.(false);
     await this.#call('pause', this.remote.pause());
   }
 
   async resume(): Promise<void> {
     this.#alive('resume');
+    this.#host.frames?.expect?.(true);
     await this.#call('resume', this.remote.resume());
   }
 

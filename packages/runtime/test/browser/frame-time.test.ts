@@ -126,6 +126,32 @@ describe('frames outside an animation frame', () => {
   });
 });
 
+describe('the frame hooks, around a game that starts late', () => {
+  it('a loop started seconds after the runtime (assets loading, hooks stopped meanwhile) is enclosed once the simulation starts', async () => {
+    const rt = (runtime = await createRuntime({ worker: fixtureWorker('motion'), schema: motionSchema, capacity: 2, pacing: { adaptive: false } }));
+    // nothing draws and nothing runs for two seconds: an idle page makes no frames (the hooks stop)
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await rt.start();
+    let frames = 0;
+    let mismatches = 0;
+    await new Promise<void>((resolve) => {
+      const loop = (ts: number): void => {
+        if (++frames > 30) {
+          resolve();
+          return;
+        }
+        requestAnimationFrame(loop);
+        const f = rt.frame()!;
+        // the loop's first frame runs before its enclosure (it was registered from a task): drawn at now
+        if (frames > 1 && f.time !== ts) mismatches++;
+      };
+      requestAnimationFrame(loop);
+    });
+    expect(mismatches).toBe(0);
+    expect((await rt.stats()).frameClock.outsideFrames).toBe(1);
+  });
+});
+
 /**
  * Animation frames, each with `extra` more frames made between it and the next one from message tasks (at later
  * `performance.now()`), for `ms`: every frame's time at or after the one before it.
