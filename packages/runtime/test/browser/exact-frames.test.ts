@@ -164,11 +164,17 @@ describe('an overtaken frame', () => {
     // meanwhile, is drawn from exactly that pair
     const outcomes: string[] = [];
     for (const ms of [300, 400]) {
-      const last = await frames(ms);
-      const before = (await rt.stats()).sampling;
-      const late = await lateFrame((last.ts + last.currentTime) / 2);
-      const after = (await rt.stats()).sampling;
-      outcomes.push(check(late, before, after));
+      for (let attempt = 0; ; attempt++) {
+        const last = await frames(ms);
+        const before = (await rt.stats()).sampling;
+        const late = await lateFrame((last.ts + last.currentTime) / 2);
+        const after = (await rt.stats()).sampling;
+        // a frame whose lock acquire gave up (the worker held the lock past the reader's spin bound: a loaded
+        // machine) is the last good frame again, sampled at nothing: not what this asks; try another
+        if (!late.frame.fresh && attempt < 5) continue;
+        outcomes.push(check(late, before, after));
+        break;
+      }
     }
     console.log(`overtaken frames (${transport}, ${kernels}): ${outcomes.join(', ')}`);
   });

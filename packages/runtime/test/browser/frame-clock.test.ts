@@ -103,12 +103,13 @@ async function run(style: Style): Promise<{ drawn: Drawn[]; stats: RuntimeStats 
     const readAt = performance.now();
     const f = style === 'none' ? rt.frame() : rt.frame(style === 'raf' ? ts : readAt);
     // runtime.frameTime is the time the frame was made at, for GPU renderers after pace()
-    if (f !== null && rt.frameTime !== f.time) timelineMismatches++;
+    // (a frame whose lock acquire gave up, `fresh` false, keeps the last good frame, its time included)
+    if (f !== null && f.fresh && rt.frameTime !== f.time) timelineMismatches++;
     // drawn at the animation frame's time, whichever timestamp was passed. Not the loop's first frame: this loop
     // was started from a task, so in its first animation frame its callback runs after the runtime's frame hooks
     // have closed the frame, and the runtime, not sure it is inside one, draws at the time passed or now (never a
     // guess: ARCHITECTURE.md, "The frame clock"); from the second on, its hooks enclose the loop's callback
-    if (f !== null && frames > 1 && f.time !== ts) timelineMismatches++;
+    if (f !== null && frames > 1 && rt.frameTime !== ts) timelineMismatches++;
     // the first frames settle the pacer and the worker
     if (f !== null && frames > 10) {
       drawn.push({

@@ -45,7 +45,10 @@ async function framesFrom(rt: Runtime<typeof motionSchema>, schedule: (next: () 
       const before = performance.now();
       const frame = rt.frame()!;
       const after = performance.now();
-      seen.push({ before, after, frame: { time: frame.time }, timeline });
+      // the time the frame was made at (a frame whose lock acquire gave up, `fresh` false, keeps the last good
+      // frame's contents and time: the machine's doing, not the clock's)
+      if (frame.fresh) expect(frame.time).toBe(rt.frameTime);
+      seen.push({ before, after, frame: { time: rt.frameTime }, timeline });
       if (seen.length >= count) {
         stop();
         resolve();
@@ -122,7 +125,8 @@ describe('frames outside an animation frame', () => {
     );
     const t = seen[0]!.after + 1; // later than every frame before, and not now
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(rt.frame(t)!.time).toBe(t);
+    rt.frame(t);
+    expect(rt.frameTime).toBe(t);
   });
 });
 
@@ -143,7 +147,8 @@ describe('the frame hooks, around a game that starts late', () => {
         requestAnimationFrame(loop);
         const f = rt.frame()!;
         // the loop's first frame runs before its enclosure (it was registered from a task): drawn at now
-        if (frames > 1 && f.time !== ts) mismatches++;
+        if (frames > 1 && rt.frameTime !== ts) mismatches++;
+        if (f.fresh && f.time !== rt.frameTime) mismatches++;
       };
       requestAnimationFrame(loop);
     });
@@ -162,6 +167,7 @@ async function monotonicRun(rt: Runtime<typeof motionSchema>, extra: number, ms:
   let worst = 0;
   let last = Number.NEGATIVE_INFINITY;
   let mismatches = 0;
+  let unfresh = 0;
   const record = (frame: Frame<typeof motionSchema> | null): void => {
     if (frame === null) return;
     frames++;
@@ -170,7 +176,10 @@ async function monotonicRun(rt: Runtime<typeof motionSchema>, extra: number, ms:
       worst = Math.max(worst, last - frame.time);
     }
     last = frame.time;
-    if (rt.frameTime !== frame.time) mismatches++;
+    // a frame whose lock acquire gave up (the worker held the lock past the reader's spin bound: a loaded
+    // machine) keeps the last good frame, its time included; every other is drawn at the runtime's frame time
+    if (!frame.fresh) unfresh++;
+    else if (rt.frameTime !== frame.time) mismatches++;
   };
   const channel = new MessageChannel();
   let owed = 0;
@@ -197,14 +206,14 @@ async function monotonicRun(rt: Runtime<typeof motionSchema>, extra: number, ms:
     requestAnimationFrame(loop);
   });
   channel.port1.close();
-  return { frames, back, worst, mismatches };
+  return { frames, back, worst, mismatches, unfresh };
 }
 
 describe('never earlier than the frame before', () => {
   it('a 60 s run of animation frames plus 20 extra frames per animation frame, at 240 Hz (shared transport)', async () => {
     const rt = await started('shared', 240);
     const run = await monotonicRun(rt, 20, 60_000);
-    console.log(`60 s at 240 Hz: ${run.frames} frames, ${run.back} went back (worst ${run.worst.toFixed(3)} ms)`);
+    console.log(`60 s at 240 Hz: ${run.frames} frames (${run.unfresh} reused the last good frame), ${run.back} went back (worst ${run.worst.toFixed(3)} ms)`);
     expect(run.frames).toBeGreaterThan(1000);
     expect(run.back).toBe(0);
     expect(run.mismatches).toBe(0);
@@ -235,8 +244,9 @@ describe('the worked timeline of the source notes, through frameAt', () => {
         // the states around the frame's time are there (a hang guard: the worker may run late on a loaded machine)
         await waitFor(`the states past T0 + ${16 * k}`, () => performance.now() >= time && newest() >= time);
         const f = rt.frameAt(time, time + 16);
-        // a frame the worker overtook meanwhile (this thread ran too late to read the pair) says so, counted
-        if (f.overtaken || f.late) continue;
+        // a frame the worker overtook meanwhile (this thread ran too late to read the pair), or one whose lock
+        // acquire gave up (the last good frame again), says so
+        if (f.overtaken || f.late || !f.fresh) continue;
         drawn++;
         const current = f.previousTime + 5 * Math.ceil((time - f.previousTime) / 5);
         expect(f.time).toBe(time);
