@@ -10,18 +10,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Frame, Runtime } from 'steadyframe';
 import { interpolateField } from 'steadyframe/adapter';
-import { createManualClock, createNodeRuntime, type ManualClock } from 'steadyframe/node';
+import type { ManualClock } from 'steadyframe/node';
 import { motionAt, motionSchema, MOTION_TICK_RATE, PUBLISHED_TICK_RATE, writePublished } from '../browser/fixtures/schemas.ts';
 import { REFRESH } from './support/display.ts';
-import { nodeFixture } from './support/worker-modules.ts';
+import { disposeRuntimes, onManualClock, START } from './support/manual-runtime.ts';
 
-let runtime: Runtime<typeof motionSchema> | undefined;
-afterEach(() => {
-  runtime?.dispose();
-  runtime = undefined;
-});
+afterEach(disposeRuntimes);
 
-const START = 1000;
 const KERNELS = ['wasm-simd', 'js'] as const;
 
 type Fields = { [K in keyof typeof motionSchema]: Float32Array };
@@ -36,15 +31,7 @@ const fieldsFor = (count: number): Fields => ({
 const bits = (view: Float32Array, n: number) => Array.from(new Uint32Array(view.buffer, view.byteOffset, n));
 
 async function started(fixture: 'published' | 'motion', kernels: (typeof KERNELS)[number], latest: boolean): Promise<{ rt: Runtime<typeof motionSchema>; clock: ManualClock }> {
-  const clock = createManualClock(START);
-  const rt = (runtime = await createNodeRuntime({
-    worker: await nodeFixture(fixture),
-    schema: motionSchema,
-    capacity: 8,
-    clock,
-    kernels,
-    ...(latest ? { interpolation: { mode: 'latest' as const } } : {}),
-  }));
+  const { rt, clock } = await onManualClock({ fixture, capacity: 8, kernels, ...(latest ? { interpolation: { mode: 'latest' as const } } : {}) });
   expect(rt.kernels).toBe(kernels);
   await rt.start();
   return { rt, clock };

@@ -6,29 +6,17 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Frame, Runtime } from 'steadyframe';
-import { createManualClock, createNodeRuntime, type ManualClock } from 'steadyframe/node';
+import type { ManualClock } from 'steadyframe/node';
 import { motionAt, motionSchema } from '../browser/fixtures/schemas.ts';
 import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
-import { nodeFixture } from './support/worker-modules.ts';
+import { disposeRuntimes, onManualClock, START } from './support/manual-runtime.ts';
 
-let runtime: Runtime<typeof motionSchema, MotionCommands> | undefined;
-afterEach(() => {
-  runtime?.dispose();
-  runtime = undefined;
-});
+afterEach(disposeRuntimes);
 
-const START = 1000;
 const REFRESH = 1000 / 60;
 
 async function started(tickRate: number, adaptive = true): Promise<{ rt: Runtime<typeof motionSchema, MotionCommands>; clock: ManualClock }> {
-  const clock = createManualClock(START);
-  const rt = (runtime = await createNodeRuntime<typeof motionSchema, MotionCommands>({
-    worker: await nodeFixture('motion'),
-    schema: motionSchema,
-    capacity: 2,
-    clock,
-    pacing: { adaptive },
-  }));
+  const { rt, clock } = await onManualClock({ capacity: 2, pacing: { adaptive } });
   await rt.setTickRate(tickRate);
   await rt.start();
   return { rt, clock };

@@ -6,31 +6,23 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Runtime, RuntimeEvents } from 'steadyframe';
-import { createManualClock, createNodeRuntime, type ManualClock } from 'steadyframe/node';
+import type { ManualClock } from 'steadyframe/node';
 import { motionAt, motionSchema, MOTION_TICK_RATE } from '../browser/fixtures/schemas.ts';
 import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
-import { nodeFixture, waitFor } from './support/worker-modules.ts';
+import { disposeRuntimes, onManualClock, START } from './support/manual-runtime.ts';
+import { waitFor } from './support/worker-modules.ts';
 
-let runtime: Runtime<typeof motionSchema, MotionCommands> | undefined;
-afterEach(() => {
-  runtime?.dispose();
-  runtime = undefined;
-});
+afterEach(disposeRuntimes);
 
 const TICK_MS = 1000 / MOTION_TICK_RATE; // 50
-const START = 1000;
 
 async function manual(options: { heartbeatTimeout?: number; fixture?: 'motion' | 'faulty'; onError?: (error: Error) => void } = {}): Promise<{ rt: Runtime<typeof motionSchema, MotionCommands>; clock: ManualClock }> {
-  const clock = createManualClock(START);
-  const rt = (runtime = await createNodeRuntime<typeof motionSchema, MotionCommands>({
-    worker: await nodeFixture(options.fixture ?? 'motion'),
-    schema: motionSchema,
+  return onManualClock({
     capacity: 4,
-    clock,
+    ...(options.fixture === undefined ? {} : { fixture: options.fixture }),
     ...(options.heartbeatTimeout === undefined ? {} : { heartbeatTimeout: options.heartbeatTimeout }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
-  }));
-  return { rt, clock };
+  });
 }
 
 describe('the manual clock', () => {

@@ -11,30 +11,18 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from 'steadyframe';
-import { createManualClock, createNodeRuntime, type ManualClock } from 'steadyframe/node';
+import type { ManualClock } from 'steadyframe/node';
 import { motionAt, motionSchema, MOTION_TICK_RATE } from '../browser/fixtures/schemas.ts';
 import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
-import { nodeFixture, waitFor } from './support/worker-modules.ts';
+import { disposeRuntimes, onManualClock } from './support/manual-runtime.ts';
+import { waitFor } from './support/worker-modules.ts';
 
-let runtime: Runtime<typeof motionSchema, MotionCommands> | undefined;
-afterEach(() => {
-  runtime?.dispose();
-  runtime = undefined;
-});
+afterEach(disposeRuntimes);
 
-const START = 1000;
 const TICK_MS = 1000 / MOTION_TICK_RATE; // 50
 
 async function overMessages(input?: { capacity: number }): Promise<{ rt: Runtime<typeof motionSchema, MotionCommands>; clock: ManualClock; move: (ms: number) => Promise<void> }> {
-  const clock = createManualClock(START);
-  const rt = (runtime = await createNodeRuntime<typeof motionSchema, MotionCommands>({
-    worker: await nodeFixture('motion'),
-    schema: motionSchema,
-    capacity: 4,
-    clock,
-    transport: 'message',
-    ...(input === undefined ? {} : { input }),
-  }));
+  const { rt, clock } = await onManualClock({ capacity: 4, transport: 'message', ...(input === undefined ? {} : { input }) });
   expect(rt.transport).toBe('message');
   expect(rt.views).toBeNull();
   /** Moves the clock and waits until every state the worker published since has arrived as a message. */

@@ -14,33 +14,21 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from 'steadyframe';
-import { createManualClock, createNodeRuntime, type ManualClock } from 'steadyframe/node';
+import type { ManualClock } from 'steadyframe/node';
 import { CATCH_UP_BACKOFF_MS, CATCH_UP_GIVE_UP } from '../../src/core/frame-catch-up.ts';
 import { motionAt, motionSchema } from '../browser/fixtures/schemas.ts';
 import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
 import { REFRESH as R, runCallback, STYLES, type Callback, type Drawn, type TimestampStyle } from './support/display.ts';
-import { nodeFixture } from './support/worker-modules.ts';
+import { disposeRuntimes, onManualClock, START } from './support/manual-runtime.ts';
 
-let runtime: Runtime<typeof motionSchema, MotionCommands> | undefined;
-afterEach(() => {
-  runtime?.dispose();
-  runtime = undefined;
-});
+afterEach(disposeRuntimes);
 
-const START = 1000;
 const TICK_RATE = 120;
 const WARM_UP = 12;
 const CYCLES = 10;
 
 async function started(options: { heartbeatTimeout?: number | false } = {}): Promise<{ rt: Runtime<typeof motionSchema, MotionCommands>; clock: ManualClock }> {
-  const clock = createManualClock(START);
-  const rt = (runtime = await createNodeRuntime<typeof motionSchema, MotionCommands>({
-    worker: await nodeFixture('motion'),
-    schema: motionSchema,
-    capacity: 8,
-    clock,
-    ...options,
-  }));
+  const { rt, clock } = await onManualClock({ capacity: 8, ...options });
   await rt.setTickRate(TICK_RATE);
   await rt.start();
   return { rt, clock };

@@ -11,31 +11,19 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from 'steadyframe';
-import { createManualClock, createNodeRuntime, type ManualClock } from 'steadyframe/node';
+import type { ManualClock } from 'steadyframe/node';
 import { I32, LOCK } from '../../src/core/layout.ts';
 import { IDLE_WATCH_MS } from '../../src/main/frame-loop.ts';
 import { motionSchema } from '../browser/fixtures/schemas.ts';
 import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
 import { REFRESH } from './support/display.ts';
-import { nodeFixture } from './support/worker-modules.ts';
+import { disposeRuntimes, onManualClock } from './support/manual-runtime.ts';
 
-let runtime: Runtime<typeof motionSchema, MotionCommands> | undefined;
-afterEach(() => {
-  runtime?.dispose();
-  runtime = undefined;
-});
+afterEach(disposeRuntimes);
 
-const START = 1000;
 
 async function watched(heartbeatTimeout: number): Promise<{ rt: Runtime<typeof motionSchema, MotionCommands>; clock: ManualClock; events: Array<[string, number]> }> {
-  const clock = createManualClock(START);
-  const rt = (runtime = await createNodeRuntime<typeof motionSchema, MotionCommands>({
-    worker: await nodeFixture('motion'),
-    schema: motionSchema,
-    capacity: 4,
-    clock,
-    heartbeatTimeout,
-  }));
+  const { rt, clock } = await onManualClock({ capacity: 4, heartbeatTimeout });
   const events: Array<[string, number]> = [];
   rt.on('unresponsive', (e) => events.push(['unresponsive', e.silentMs]));
   rt.on('responsive', (e) => events.push(['responsive', e.silentMs]));
