@@ -1,0 +1,253 @@
+/**
+ * The multiplayer wire: the binary messages between a server's snapshot publisher and a client (ARCHITECTURE.md,
+ * "Multiplayer"). Little-endian, one message per WebSocket frame (or whatever carries whole messages).
+ *
+ * ```text
+ *  every message: the head, 16 bytes
+ *    0 u32 magic 'SFN1'   4 u8 type   5 u8 version   6 u16 reserved (0)   8 u32 schema hash   12 u32 byte length
+ *
+ *  snapshot (type 1): the head, then
+ *    16 u32 tick   20 u32 count   24 f64 server time (ms)   32 u32 snaps   36 u32 reserved (0)
+ *    40 each schema field's live part, in schema order: count × width float32 (entity i's components together)
+ *       then the live generations: count × uint32
+ *  ping (type 2):  16 u32 sequence   20 u32 reserved   24 f64 client send time                       (32 bytes)
+ *  pong (type 3):  16 u32 sequence   20 u32 reserved   24 f64 client send time (echoed)
+ *                  32 f64 server receive time   40 f64 server send time                                (48 bytes)
+ * ```
+ *
+ * The schema hash (FNV-1a of the schema's signature, the string the shared buffer's layout is checked by) makes a
+ * client of another build refuse the server's messages instead of drawing them as garbage. Decoding trusts
+ * nothing it read: the head's length must be the length that arrived, and a snapshot's count must fit both the
+ * length and the receiver's capacity before one field is read. A message that fails says why (`WireError.reason`,
+ * which the receiver counts): a broken or hostile peer costs the receiver the check, never a crash or a read out
+ * of bounds. Field values are copied bit for bit (a NaN the simulation wrote arrives as written).
+ */
+import type { Layout } from '../core/layout.ts';
+
+/** 'SFN1' as a little-endian u32: the bytes 0x53 0x46 0x4e 0x31. */
+export const WIRE_MAGIC = 0x314e4653;
+/** The wire's version: a receiver refuses any other (the layout of every message may change with it). */
+export const WIRE_VERSION = 1;
+/** Bytes of the head every message begins with. */
+export const HEAD_BYTES = 16;
+/** Bytes of a snapshot before its fields. */
+export const SNAPSHOT_HEAD_BYTES = 40;
+export const PING_BYTES = 32;
+export const PONG_BYTES = 48;
+
+/** Message types. */
+export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3 } as const;
+export type MessageType = (typeof MESSAGE)[keyof typeof MESSAGE];
+const TYPES: ReadonlySet<number> = new Set(Object.values(MESSAGE));
+
+/** Why a message was refused: what a receiver counts. */
+export type WireRefusal = 'truncated' | 'magic' | 'version' | 'type' | 'signature' | 'length' | 'count' | 'time';
+
+/** A message refused, with the reason a receiver counts and a message that says what was wrong. */
+export class WireError extends Error {
+  constructor(
+    readonly reason: WireRefusal,
+    message: string,
+  ) {
+    super(`steadyframe: a network message was refused (${reason}): ${message}`);
+    this.name = 'WireError';
+  }
+}
+
+// Float32Array and Uint32Array views read in the platform's byte order; the wire is little-endian. Every
+// platform that runs browsers and Node today is: refuse the others at once rather than draw byte-swapped states.
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** FNV-1a (32-bit) over the string's UTF-16 code units: the schema signature's hash on the wire. */
+export function schemaHash(signature: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < signature.length; i++) {
+    hash ^= signature.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** A layout's wire format: what both ends compute from the schema and capacity they were built with. */
+export interface WireFormat {
+  readonly layout: Layout;
+  readonly hash: number;
+  /** float32 values per entity, over all fields. */
+  readonly valuesPerEntity: number;
+}
+
+export function wireFormat(layout: Layout): WireFormat {
+  if (!LITTLE_ENDIAN) throw new Error('steadyframe: the network wire needs a little-endian platform');
+  return { layout, hash: schemaHash(layout.signature), valuesPerEntity: layout.fields.reduce((sum, f) => sum + f.width, 0) };
+}
+
+/** Bytes of a snapshot of `count` live entities. */
+export function snapshotBytes(format: WireFormat, count: number): number {
+  return SNAPSHOT_HEAD_BYTES + count * (format.valuesPerEntity + 1) * 4;
+}
+
+/** What a snapshot says besides its fields. */
+export interface SnapshotHead {
+  /** The simulation tick the state is from. */
+  readonly tick: number;
+  /** When the server made it, in ms of the server's clock. */
+  readonly time: number;
+  /** Live entities: entities 0 to count − 1. */
+  readonly count: number;
+  /** Entities the simulation marked to snap at this tick (0: none; the generations say which). */
+  readonly snaps: number;
+}
+
+/**
+ * Encodes a state (a block of `format.layout`: `block` over all of it, `generation` its generation run) as a
+ * snapshot. Allocates the message: encode a state once and send the same bytes to every client.
+ */
+export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Float32Array, generation: Uint32Array): Uint8Array {
+  const { layout } = format;
+  const count = head.count;
+  if (!Number.isInteger(count) || count < 0 || count > layout.capacity) {
+    throw new RangeError(`steadyframe: a snapshot's count must be a whole number from 0 to the capacity (${layout.capacity}); got ${count}`);
+  }
+  if (!Number.isInteger(head.tick) || head.tick < 0 || head.tick > 0xffffffff) {
+    throw new RangeError(`steadyframe: a snapshot's tick must be a whole number from 0 to 2^32 - 1; got ${head.tick}`);
+  }
+  if (!Number.isFinite(head.time)) throw new RangeError(`steadyframe: a snapshot's time must be finite; got ${head.time}`);
+  const bytes = snapshotBytes(format, count);
+  const buffer = new ArrayBuffer(bytes);
+  const view = new DataView(buffer);
+  writeHead(view, MESSAGE.SNAPSHOT, format.hash, bytes);
+  view.setUint32(16, head.tick, true);
+  view.setUint32(20, count, true);
+  view.setFloat64(24, head.time, true);
+  view.setUint32(32, head.snaps >>> 0, true);
+  view.setUint32(36, 0, true);
+  const out = new Float32Array(buffer, SNAPSHOT_HEAD_BYTES, count * format.valuesPerEntity);
+  let at = 0;
+  for (const field of layout.fields) {
+    const start = field.offset / 4;
+    const n = count * field.width;
+    out.set(block.subarray(start, start + n), at);
+    at += n;
+  }
+  new Uint32Array(buffer, SNAPSHOT_HEAD_BYTES + at * 4, count).set(generation.subarray(0, count));
+  return new Uint8Array(buffer);
+}
+
+/**
+ * Checks a message's head and returns its type: the magic, the version, a known type, the schema hash, and a
+ * declared length equal to the bytes that arrived. Throws `WireError`.
+ */
+export function messageType(format: WireFormat, bytes: Uint8Array): MessageType {
+  if (bytes.byteLength < HEAD_BYTES) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than the ${HEAD_BYTES} of a message's head`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const magic = view.getUint32(0, true);
+  if (magic !== WIRE_MAGIC) throw new WireError('magic', `it does not begin with 'SFN1' (0x${magic.toString(16).padStart(8, '0')}): not a steadyframe message`);
+  const version = view.getUint8(5);
+  if (version !== WIRE_VERSION) throw new WireError('version', `wire version ${version}, where this build speaks ${WIRE_VERSION}: update the older side`);
+  const type = view.getUint8(4);
+  if (!TYPES.has(type)) throw new WireError('type', `unknown message type ${type}`);
+  const hash = view.getUint32(8, true);
+  if (hash !== format.hash) {
+    throw new WireError(
+      'signature',
+      `the sender's schema (hash ${hash.toString(16)}) is not this one (${format.layout.signature}, hash ${format.hash.toString(16)}): both ends must be built with the same schema`,
+    );
+  }
+  const length = view.getUint32(12, true);
+  if (length !== bytes.byteLength) {
+    throw new WireError(length > bytes.byteLength ? 'truncated' : 'length', `the head says ${length} bytes, and ${bytes.byteLength} arrived`);
+  }
+  return type as MessageType;
+}
+
+/**
+ * Decodes a snapshot into a block of `format.layout` (`block` over all of it, `generation` its generation run):
+ * entities 0 to count − 1 of every field and their generations; the rest of the block is left as it was.
+ * Returns the head. Throws `WireError` (and writes nothing) for a message that is not a whole, valid snapshot.
+ */
+export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Float32Array, generation: Uint32Array): SnapshotHead {
+  const type = messageType(format, bytes);
+  if (type !== MESSAGE.SNAPSHOT) throw new WireError('type', `a message of type ${type} where a snapshot (${MESSAGE.SNAPSHOT}) was expected`);
+  if (bytes.byteLength < SNAPSHOT_HEAD_BYTES) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than a snapshot's ${SNAPSHOT_HEAD_BYTES}-byte head`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.getUint32(20, true);
+  if (count > format.layout.capacity) throw new WireError('count', `${count} entities, more than this client's capacity of ${format.layout.capacity}`);
+  const expected = snapshotBytes(format, count);
+  if (bytes.byteLength !== expected) throw new WireError('length', `${count} entities take ${expected} bytes, and the message has ${bytes.byteLength}`);
+  const time = view.getFloat64(24, true);
+  if (!Number.isFinite(time)) throw new WireError('time', `the snapshot's time is ${time}`);
+  // typed-array views need 4-byte alignment: a message at an odd offset (a slice of a pooled buffer) is copied
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const values = new Float32Array(aligned.buffer, aligned.byteOffset + SNAPSHOT_HEAD_BYTES, count * format.valuesPerEntity);
+  let at = 0;
+  for (const field of format.layout.fields) {
+    const n = count * field.width;
+    block.set(values.subarray(at, at + n), field.offset / 4);
+    at += n;
+  }
+  generation.set(new Uint32Array(aligned.buffer, aligned.byteOffset + SNAPSHOT_HEAD_BYTES + at * 4, count));
+  return { tick: view.getUint32(16, true), time, count, snaps: view.getUint32(32, true) };
+}
+
+/** A ping: the client's sequence number and its clock when it sent the ping. */
+export interface Ping {
+  readonly sequence: number;
+  readonly clientSent: number;
+}
+
+/** A pong: the ping echoed, and the server's clock when it received the ping and when it answered. */
+export interface Pong extends Ping {
+  readonly serverReceived: number;
+  readonly serverSent: number;
+}
+
+export function encodePing(format: WireFormat, ping: Ping): Uint8Array {
+  const view = new DataView(new ArrayBuffer(PING_BYTES));
+  writeHead(view, MESSAGE.PING, format.hash, PING_BYTES);
+  view.setUint32(16, ping.sequence >>> 0, true);
+  view.setFloat64(24, ping.clientSent, true);
+  return new Uint8Array(view.buffer);
+}
+
+export function decodePing(format: WireFormat, bytes: Uint8Array): Ping {
+  const view = fixed(format, bytes, MESSAGE.PING, PING_BYTES);
+  const clientSent = view.getFloat64(24, true);
+  if (!Number.isFinite(clientSent)) throw new WireError('time', `the ping's send time is ${clientSent}`);
+  return { sequence: view.getUint32(16, true), clientSent };
+}
+
+export function encodePong(format: WireFormat, pong: Pong): Uint8Array {
+  const view = new DataView(new ArrayBuffer(PONG_BYTES));
+  writeHead(view, MESSAGE.PONG, format.hash, PONG_BYTES);
+  view.setUint32(16, pong.sequence >>> 0, true);
+  view.setFloat64(24, pong.clientSent, true);
+  view.setFloat64(32, pong.serverReceived, true);
+  view.setFloat64(40, pong.serverSent, true);
+  return new Uint8Array(view.buffer);
+}
+
+export function decodePong(format: WireFormat, bytes: Uint8Array): Pong {
+  const view = fixed(format, bytes, MESSAGE.PONG, PONG_BYTES);
+  const pong = { sequence: view.getUint32(16, true), clientSent: view.getFloat64(24, true), serverReceived: view.getFloat64(32, true), serverSent: view.getFloat64(40, true) };
+  if (!Number.isFinite(pong.clientSent) || !Number.isFinite(pong.serverReceived) || !Number.isFinite(pong.serverSent)) {
+    throw new WireError('time', `the pong's times are ${pong.clientSent}, ${pong.serverReceived}, ${pong.serverSent}`);
+  }
+  return pong;
+}
+
+function writeHead(view: DataView, type: MessageType, hash: number, length: number): void {
+  view.setUint32(0, WIRE_MAGIC, true);
+  view.setUint8(4, type);
+  view.setUint8(5, WIRE_VERSION);
+  view.setUint16(6, 0, true);
+  view.setUint32(8, hash, true);
+  view.setUint32(12, length, true);
+}
+
+/** A fixed-size message of `type`, its head checked. */
+function fixed(format: WireFormat, bytes: Uint8Array, type: MessageType, size: number): DataView {
+  const got = messageType(format, bytes);
+  if (got !== type) throw new WireError('type', `a message of type ${got} where type ${type} was expected`);
+  if (bytes.byteLength !== size) throw new WireError('length', `a message of type ${type} has ${size} bytes; this one has ${bytes.byteLength}`);
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

@@ -1,0 +1,267 @@
+/**
+ * The multiplayer wire (src/net/wire.ts): snapshots and pings survive the trip bit for bit, and every message a
+ * broken or hostile peer can make is either a whole valid message or refused with its reason, before anything is
+ * written: truncated at every length, padded, of another schema, another version, bytes flipped at random.
+ */
+import { describe, expect, it } from 'vitest';
+import { defineSchema } from 'steadyframe';
+import { mulberry32 } from 'steadyframe/testing';
+import { computeLayout, generationView, type Layout } from '../../src/core/layout.ts';
+import {
+  decodePing,
+  decodePong,
+  decodeSnapshot,
+  encodePing,
+  encodePong,
+  encodeSnapshot,
+  messageType,
+  MESSAGE,
+  PING_BYTES,
+  PONG_BYTES,
+  schemaHash,
+  SNAPSHOT_HEAD_BYTES,
+  snapshotBytes,
+  WireError,
+  wireFormat,
+  type SnapshotHead,
+  type WireFormat,
+} from '../../src/net/wire.ts';
+
+const mixed = defineSchema({
+  position: { width: 3, kind: 'linear', velocity: 'velocity' },
+  velocity: { width: 3, kind: 'linear' },
+  rotation: { width: 4, kind: 'quaternion' },
+  heading: { width: 1, kind: 'angle' },
+  sprite: { width: 2, kind: 'none' },
+});
+const flat = defineSchema({ position: { width: 2, kind: 'linear' }, angle: { width: 1, kind: 'angle' } });
+
+/** A block of `layout` (a Float32Array over all of it) and its generation run. */
+function block(layout: Layout): { values: Float32Array; generation: Uint32Array } {
+  const buffer = new ArrayBuffer(layout.blockBytes);
+  return { values: new Float32Array(buffer), generation: generationView(buffer, 0, layout) };
+}
+
+/** A block of random bits: NaNs with payloads, infinities, -0 and denormals among them. */
+function randomBlock(layout: Layout, random: () => number) {
+  const b = block(layout);
+  const bits = new Uint32Array(b.values.buffer);
+  for (let i = 0; i < bits.length; i++) bits[i] = (random() * 2 ** 32) >>> 0;
+  return b;
+}
+
+const bitsOf = (view: Float32Array | Uint32Array) => Array.from(new Uint32Array(view.buffer, view.byteOffset, view.length));
+
+/** Expects `run` to throw a WireError for `reason`. */
+function refused(run: () => unknown, reason: WireError['reason']): WireError {
+  let caught: unknown;
+  try {
+    run();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught, `expected a refusal (${reason})`).toBeInstanceOf(WireError);
+  expect((caught as WireError).reason).toBe(reason);
+  return caught as WireError;
+}
+
+function snapshot(format: WireFormat, count: number, seed = 1, head: Partial<SnapshotHead> = {}) {
+  const state = randomBlock(format.layout, mulberry32(seed));
+  const bytes = encodeSnapshot(format, { tick: 4242, time: 123456.789, count, snaps: 3, ...head }, state.values, state.generation);
+  return { state, bytes };
+}
+
+describe('snapshots', () => {
+  for (const [name, schema, capacity] of [
+    ['a mixed schema', mixed, 37],
+    ['a flat schema', flat, 1000],
+  ] as const) {
+    it(`arrive bit for bit, the live part only, at every count (${name})`, () => {
+      const format = wireFormat(computeLayout(schema, capacity));
+      for (const count of [0, 1, 2, Math.floor(capacity / 3), capacity - 1, capacity]) {
+        const { state, bytes } = snapshot(format, count, count + 7, { tick: 0xffffffff, time: -0.5, snaps: count });
+        expect(bytes.byteLength).toBe(snapshotBytes(format, count));
+        // what the receiver held before: untouched past the live entities
+        const into = randomBlock(format.layout, mulberry32(99));
+        const before = bitsOf(into.values);
+        expect(decodeSnapshot(format, bytes, into.values, into.generation)).toEqual({ tick: 0xffffffff, time: -0.5, count, snaps: count });
+        const after = bitsOf(into.values);
+        for (const field of format.layout.fields) {
+          const start = field.offset / 4;
+          const live = count * field.width;
+          expect(after.slice(start, start + live), field.name).toEqual(bitsOf(state.values).slice(start, start + live));
+          expect(after.slice(start + live, start + field.length), `${field.name} past the live entities`).toEqual(before.slice(start + live, start + field.length));
+        }
+        expect(bitsOf(into.generation).slice(0, count)).toEqual(bitsOf(state.generation).slice(0, count));
+        expect(bitsOf(into.generation).slice(count)).toEqual(bitsOf(randomBlock(format.layout, mulberry32(99)).generation).slice(count));
+      }
+    });
+  }
+
+  it('lay out as the wire says: the head, then each field whole in schema order, then the generations', () => {
+    const format = wireFormat(computeLayout(flat, 4));
+    const state = block(format.layout);
+    const views = { position: new Float32Array(state.values.buffer, format.layout.fields[0]!.offset, 8), angle: new Float32Array(state.values.buffer, format.layout.fields[1]!.offset, 4) };
+    views.position.set([1, 2, 3, 4, 5, 6, 7, 8]);
+    views.angle.set([0.5, 0.25, 9, 9]);
+    state.generation.set([7, 8, 9, 9]);
+    const bytes = encodeSnapshot(format, { tick: 10, time: 1000.5, count: 2, snaps: 1 }, state.values, state.generation);
+    expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('SFN1');
+    const view = new DataView(bytes.buffer);
+    expect([view.getUint8(4), view.getUint8(5), view.getUint32(8, true), view.getUint32(12, true)]).toEqual([MESSAGE.SNAPSHOT, 1, schemaHash('position:linear:2;angle:angle:1'), 40 + 2 * 4 * 4]);
+    expect([view.getUint32(16, true), view.getUint32(20, true), view.getFloat64(24, true), view.getUint32(32, true)]).toEqual([10, 2, 1000.5, 1]);
+    expect(Array.from(new Float32Array(bytes.buffer, SNAPSHOT_HEAD_BYTES, 6))).toEqual([1, 2, 3, 4, 0.5, 0.25]);
+    expect(Array.from(new Uint32Array(bytes.buffer, SNAPSHOT_HEAD_BYTES + 24, 2))).toEqual([7, 8]);
+  });
+
+  it('decode from a message at an odd offset (a slice of a pooled buffer)', () => {
+    const format = wireFormat(computeLayout(mixed, 10));
+    const { state, bytes } = snapshot(format, 10);
+    const pooled = new Uint8Array(bytes.byteLength + 3);
+    pooled.set(bytes, 1);
+    const into = block(format.layout);
+    decodeSnapshot(format, pooled.subarray(1, 1 + bytes.byteLength), into.values, into.generation);
+    const start = format.layout.fields[2]!.offset / 4;
+    expect(bitsOf(into.values.subarray(start, start + 40))).toEqual(bitsOf(state.values.subarray(start, start + 40)));
+    expect(bitsOf(into.generation)).toEqual(bitsOf(state.generation));
+  });
+
+  it('refuse counts, ticks and times the wire cannot carry, when encoding', () => {
+    const format = wireFormat(computeLayout(flat, 4));
+    const state = block(format.layout);
+    const encode = (head: Partial<SnapshotHead>) => () => encodeSnapshot(format, { tick: 1, time: 1, count: 1, snaps: 0, ...head }, state.values, state.generation);
+    expect(encode({ count: 5 })).toThrow(/count must be a whole number from 0 to the capacity \(4\); got 5/);
+    expect(encode({ count: 1.5 })).toThrow(/count/);
+    expect(encode({ tick: -1 })).toThrow(/tick/);
+    expect(encode({ tick: 2 ** 32 })).toThrow(/tick/);
+    expect(encode({ time: Number.NaN })).toThrow(/time must be finite/);
+  });
+});
+
+describe('refusals', () => {
+  const format = wireFormat(computeLayout(mixed, 16));
+  const decode = (bytes: Uint8Array) => {
+    const into = block(format.layout);
+    return () => decodeSnapshot(format, bytes, into.values, into.generation);
+  };
+
+  it('a message cut short at every length', () => {
+    const { bytes } = snapshot(format, 5);
+    for (let n = 0; n < bytes.byteLength; n++) refused(decode(bytes.slice(0, n)), 'truncated');
+  });
+
+  it('a message with bytes past its length', () => {
+    const { bytes } = snapshot(format, 5);
+    const padded = new Uint8Array(bytes.byteLength + 4);
+    padded.set(bytes);
+    expect(refused(decode(padded), 'length').message).toMatch(/the head says \d+ bytes, and \d+ arrived/);
+  });
+
+  it("another schema's, naming both", () => {
+    const other = wireFormat(computeLayout(flat, 16));
+    const { bytes } = snapshot(other, 3);
+    expect(refused(decode(bytes), 'signature').message).toMatch(/both ends must be built with the same schema/);
+  });
+
+  it('not ours, another version, an unknown type', () => {
+    const { bytes } = snapshot(format, 2);
+    const poke = (offset: number, value: number) => {
+      const copy = bytes.slice();
+      copy[offset] = value;
+      return copy;
+    };
+    refused(decode(poke(0, 0x47)), 'magic');
+    expect(refused(decode(poke(5, 2)), 'version').message).toMatch(/update the older side/);
+    refused(decode(poke(4, 9)), 'type');
+    refused(decode(encodePing(format, { sequence: 1, clientSent: 5 })), 'type');
+  });
+
+  it('a count past the capacity, or past the bytes', () => {
+    const big = wireFormat(computeLayout(mixed, 64));
+    refused(decode(snapshot(big, 17).bytes), 'count');
+    expect(() => decode(snapshot(big, 16).bytes)()).not.toThrow();
+    // a count the length does not hold (the head's length left as it was)
+    const { bytes } = snapshot(format, 4);
+    const lying = bytes.slice();
+    new DataView(lying.buffer).setUint32(20, 5, true);
+    refused(decode(lying), 'length');
+  });
+
+  it('a time that is not a number', () => {
+    const { bytes } = snapshot(format, 1);
+    new DataView(bytes.buffer).setFloat64(24, Number.POSITIVE_INFINITY, true);
+    refused(decode(bytes), 'time');
+  });
+
+  it('20,000 messages with random bytes flipped or cut: each decodes whole or is refused, and a refusal writes nothing', () => {
+    const random = mulberry32(2024);
+    const { bytes } = snapshot(format, 9);
+    const reasons = new Map<string, number>();
+    let decoded = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let message = bytes.slice();
+      const flips = 1 + Math.floor(random() * 3);
+      for (let f = 0; f < flips; f++) {
+        // most flips land in the head, where the checks are
+        const at = random() < 0.7 ? Math.floor(random() * SNAPSHOT_HEAD_BYTES) : Math.floor(random() * message.byteLength);
+        message[at] = (random() * 256) | 0;
+      }
+      if (random() < 0.2) message = message.slice(0, Math.floor(random() * message.byteLength));
+      const into = randomBlock(format.layout, mulberry32(i));
+      const before = bitsOf(into.values);
+      try {
+        const head = decodeSnapshot(format, message, into.values, into.generation);
+        decoded++;
+        expect(head.count).toBeLessThanOrEqual(16);
+        expect(Number.isFinite(head.time)).toBe(true);
+      } catch (error) {
+        if (!(error instanceof WireError)) throw error;
+        reasons.set(error.reason, (reasons.get(error.reason) ?? 0) + 1);
+        expect(bitsOf(into.values)).toEqual(before);
+      }
+    }
+    // both outcomes happen: flips in the fields decode; flips in the head are refused, for every reason reachable
+    expect(decoded).toBeGreaterThan(0);
+    for (const reason of ['truncated', 'magic', 'version', 'type', 'signature', 'length']) expect(reasons.get(reason) ?? 0, reason).toBeGreaterThan(0);
+  });
+});
+
+describe('pings and pongs', () => {
+  const format = wireFormat(computeLayout(flat, 8));
+
+  it('carry their times exactly', () => {
+    const ping = { sequence: 0xfffffffe, clientSent: 1234.5678901 };
+    const bytes = encodePing(format, ping);
+    expect(bytes.byteLength).toBe(PING_BYTES);
+    expect(messageType(format, bytes)).toBe(MESSAGE.PING);
+    expect(decodePing(format, bytes)).toEqual(ping);
+    const pong = { ...ping, serverReceived: 99_999_999.125, serverSent: 100_000_000.25 };
+    const answer = encodePong(format, pong);
+    expect(answer.byteLength).toBe(PONG_BYTES);
+    expect(messageType(format, answer)).toBe(MESSAGE.PONG);
+    expect(decodePong(format, answer)).toEqual(pong);
+  });
+
+  it('are refused as anything else, cut short, or with times that are not numbers', () => {
+    const ping = encodePing(format, { sequence: 1, clientSent: 2 });
+    const pong = encodePong(format, { sequence: 1, clientSent: 2, serverReceived: 3, serverSent: 4 });
+    refused(() => decodePong(format, ping), 'type');
+    refused(() => decodePing(format, pong), 'type');
+    refused(() => decodePing(format, ping.slice(0, 20)), 'truncated');
+    const bad = pong.slice();
+    new DataView(bad.buffer).setFloat64(32, Number.NaN, true);
+    refused(() => decodePong(format, bad), 'time');
+    // a ping whose head claims the right length but whose size is another type's
+    const long = new Uint8Array(PONG_BYTES);
+    long.set(ping);
+    new DataView(long.buffer).setUint32(12, PONG_BYTES, true);
+    refused(() => decodePing(format, long), 'length');
+  });
+});
+
+it('hashes the schema signature with FNV-1a', () => {
+  expect(schemaHash('')).toBe(0x811c9dc5);
+  expect(schemaHash('a')).toBe(0xe40c292c);
+  expect(schemaHash('foobar')).toBe(0xbf9cf968);
+  expect(wireFormat(computeLayout(mixed, 1)).hash).not.toBe(wireFormat(computeLayout(flat, 1)).hash);
+});
