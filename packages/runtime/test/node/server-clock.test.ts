@@ -186,6 +186,7 @@ describe('ServerClock: the offset from pings (min round trip over a window)', ()
     const serverOffset = (t: number): number => OFFSET + (t >= restartAt ? 5000 : 0) + (t >= backAt ? -3000 : 0);
     const { clock, frames } = run({ seed: 11, durationMs: 300_000, up: JITTERY, down: JITTERY, serverOffset, client, frozen: sleep, asleep: true });
     expect(clock.stats()).toMatchObject({ jumps: 3, steps: 3 });
+    expect(Math.abs(clock.lastJump - 30_000 * (1 + 100e-6))).toBeLessThan(100); // the sleep's: the client's clock stood still
     // each within 2 s of the step: the first pong after it proves the step (its interval excludes the older ones)
     const stepTimes = [restartAt, backAt, sleep[1]];
     const jumpTimes = frames.filter((f, i) => i > 0 && f.jumps !== frames[i - 1]!.jumps).map((f) => f.t);
@@ -279,6 +280,9 @@ describe('ServerClock: the offset from pings (min round trip over a window)', ()
     expect(clock.serverTime(CLOCK_WINDOW_MS + 1 + 1000)).toBe(CLOCK_WINDOW_MS + 1 + 1000 + 1000 + 1000 * CLOCK_SLEW_RATE);
     clock.addSample(at(CLOCK_WINDOW_MS + 2000, 1000 + 2 * CLOCK_JUMP_MS)); // about 90 ms from the applied offset
     expect(clock.stats()).toMatchObject({ jumps: 1, steps: 2, offset: 1000 + 2 * CLOCK_JUMP_MS });
+    // what a Playout is told: the jump from the offset as slewed (1005 + 999 ms at 0.5%) to the estimate
+    expect(clock.jumps).toBe(1);
+    expect(clock.lastJump).toBeCloseTo(1000 + 2 * CLOCK_JUMP_MS - (1005 + 999 * CLOCK_SLEW_RATE), 9);
     // 200 ms away, but from a sample of a 600 ms round trip: its interval holds the applied offset, so it slews
     const wide = new ServerClock({ keep: 1 });
     wide.addSample(at(0, 1000, 500));
