@@ -80,8 +80,9 @@ export interface PlayoutStats {
 }
 
 /**
- * Lateness the delay covers: 95%. About 5% of snapshots come after they were needed, each costing part of an
- * interval of holding or extrapolating; covering 99% would add the tail's worst few to every frame's delay.
+ * Lateness the delay covers: 95%. At most about 5% of snapshots come after they were needed (fewer by the
+ * margin: 2.4% on the tests' link), each costing part of an interval of holding or extrapolating. Covering 99%
+ * puts the tail's worst few into every frame's delay: there, 37 ms more delay for 1.4 points fewer late.
  */
 export const PLAYOUT_PERCENTILE = 0.95;
 
