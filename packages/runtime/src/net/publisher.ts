@@ -8,8 +8,9 @@
  * ```text
  *  the host's loop ── publish() ── reader.read: the newest state, under the lock ── encodeSnapshot (once)
  *                                                                   └─▶ client.send(bytes), for every client
- *  a connection ─── client.receive(bytes) ── ping? ── pong: the ping echoed, the server's receive and send times
- *                                         └─ anything else: refused, counted (WireError's reason), never thrown
+ *  a connection ─── client.receive(bytes) ── ping ── pong: the ping echoed, the server's receive and send times
+ *                                         ├─ inputs ── checked per event (client-inputs.ts) ──▶ runtime.input
+ *                                         └─ anything else: refused, counted by reason, never thrown
  * ```
  *
  * Reading is the page side's `runtime.reader`, so the simulation worker never waits on the network: the
@@ -18,25 +19,40 @@
 import type { Runtime } from '../contracts/app.ts';
 import { computeLayout, META, type StatePair } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
-import { decodePing, encodePong, encodeSnapshot, messageType, MESSAGE, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
+import { ClientInputs, inputRules, type ClientInputOptions, type InputRefusal, type InputRules } from './client-inputs.ts';
+import { decodeInputs, decodePing, encodePong, encodeSnapshot, messageType, MESSAGE, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
 
 export interface PublisherOptions {
   /** Send a state only when its tick is at least this many ticks past the last one sent (default 1: every tick). */
   readonly every?: number;
+  /**
+   * Takes clients' input events into the runtime's input ring (net/client-inputs.ts: checked, rate-limited,
+   * the player in the first payload value). Absent: clients' inputs are refused (`type`).
+   */
+  readonly input?: ClientInputOptions;
 }
+
+/** Why a client's message or event was refused. */
+export type PublisherRefusal = WireRefusal | InputRefusal;
 
 /** What one client's connection has seen. */
 export interface PublisherClientStats {
   snapshots: number;
   bytes: number;
   pongs: number;
-  /** Messages from this client refused, by reason. */
-  readonly refused: Record<WireRefusal, number>;
+  /** Input events taken into the server's input ring. */
+  inputs: number;
+  /** Messages (and input events) from this client refused, by reason. */
+  readonly refused: Record<PublisherRefusal, number>;
+  /** What the last refusal was, in words (for the server's log), or null. */
+  lastRefusal: string | null;
 }
 
 /** One client: feed it what arrives, close it when the connection ends. */
 export interface PublisherClient {
-  /** Takes a message from the client (a ping today); a message that is not valid is refused and counted, never thrown. */
+  /** The player number its input events carry (the first payload value). */
+  readonly player: number;
+  /** Takes a message from the client (a ping, inputs); what is not valid is refused and counted, never thrown. */
   receive(bytes: Uint8Array): void;
   /** Stops sending to this client. */
   close(): void;
@@ -50,19 +66,37 @@ export interface SnapshotPublisher {
    * interval is plenty): a call that finds nothing new costs one lock acquire.
    */
   publish(): boolean;
-  /** A new connection: `send` is how its messages leave (the socket's own send). */
-  connect(send: (bytes: Uint8Array) => void): PublisherClient;
+  /**
+   * A new connection: `send` is how its messages leave (the socket's own send); `player` the number its input
+   * events carry (default: 0 for the first connection, then 1, 2...).
+   */
+  connect(send: (bytes: Uint8Array) => void, player?: number): PublisherClient;
   readonly stats: { readonly clients: number; readonly sent: number; readonly lastTick: number; readonly lastBytes: number };
   /** The wire format (both ends compute it from the schema and capacity). */
   readonly format: WireFormat;
 }
 
-const emptyRefusals = (): Record<WireRefusal, number> => ({ truncated: 0, magic: 0, version: 0, type: 0, signature: 0, length: 0, count: 0, time: 0 });
+const emptyRefusals = (): Record<PublisherRefusal, number> => ({
+  truncated: 0,
+  magic: 0,
+  version: 0,
+  type: 0,
+  signature: 0,
+  length: 0,
+  count: 0,
+  time: 0,
+  code: 0,
+  when: 0,
+  flood: 0,
+  full: 0,
+});
 
 export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, object>, options: PublisherOptions = {}): SnapshotPublisher {
   const every = options.every ?? 1;
   if (!Number.isInteger(every) || every < 1) throw new RangeError(`steadyframe: the publisher's every must be a whole number of ticks, at least 1; got ${String(every)}`);
   const format = wireFormat(computeLayout(runtime.schema, runtime.capacity));
+  const rules: InputRules | null = options.input === undefined ? null : inputRules(options.input, runtime.input);
+  let nextPlayer = 0;
   const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats }>();
   let lastTick = Number.NEGATIVE_INFINITY;
   let sent = 0;
@@ -98,23 +132,37 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       }
       return true;
     },
-    connect(send) {
-      const client = { send, stats: { snapshots: 0, bytes: 0, pongs: 0, refused: emptyRefusals() } };
+    connect(send, player = nextPlayer) {
+      if (!Number.isInteger(player) || player < 0) throw new RangeError(`steadyframe: a player is a whole number from 0; got ${String(player)}`);
+      nextPlayer = Math.max(nextPlayer, player + 1);
+      const client = { send, stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, refused: emptyRefusals(), lastRefusal: null as string | null } };
+      const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now());
       clients.add(client);
       return {
+        player,
         stats: client.stats,
         receive(bytes) {
           const serverReceived = runtime.now();
           try {
             const type = messageType(format, bytes);
-            if (type !== MESSAGE.PING) throw new WireError('type', `a client sent a message of type ${type}; clients send pings`);
-            const ping = decodePing(format, bytes);
-            if (!clients.has(client)) return;
-            client.stats.pongs++;
-            send(encodePong(format, { ...ping, serverReceived, serverSent: runtime.now() }));
+            if (type === MESSAGE.PING) {
+              const ping = decodePing(format, bytes);
+              if (!clients.has(client)) return;
+              client.stats.pongs++;
+              send(encodePong(format, { ...ping, serverReceived, serverSent: runtime.now() }));
+            } else if (type === MESSAGE.INPUTS && inputs !== null) {
+              const batch = decodeInputs(format, bytes);
+              const before = inputRefusals(client.stats.refused);
+              const why = inputs.take(batch, client.stats.refused);
+              client.stats.inputs += batch.count - (inputRefusals(client.stats.refused) - before);
+              if (why !== null) client.stats.lastRefusal = why;
+            } else {
+              throw new WireError('type', type === MESSAGE.INPUTS ? 'this server takes no inputs from clients' : `a client sent a message of type ${type}; clients send pings and inputs`);
+            }
           } catch (error) {
             if (!(error instanceof WireError)) throw error;
             client.stats.refused[error.reason]++;
+            client.stats.lastRefusal = error.message;
           }
         },
         close() {
@@ -123,4 +171,9 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       };
     },
   };
+}
+
+/** Input events refused so far, all reasons. */
+function inputRefusals(refused: Record<PublisherRefusal, number>): number {
+  return refused.code + refused.when + refused.flood + refused.full;
 }

@@ -13,6 +13,8 @@
  *  ping (type 2):  16 u32 sequence   20 u32 reserved   24 f64 client send time                       (32 bytes)
  *  pong (type 3):  16 u32 sequence   20 u32 reserved   24 f64 client send time (echoed)
  *                  32 f64 server receive time   40 f64 server send time                                (48 bytes)
+ *  inputs (type 4): 16 u32 count   20 u32 payload width   24 count records of (2 + width) float64:
+ *                  the event's time (the client's render time, in server ms), its code, its payload
  * ```
  *
  * The schema hash (FNV-1a of the schema's signature, the string the shared buffer's layout is checked by) makes a
@@ -34,9 +36,14 @@ export const HEAD_BYTES = 16;
 export const SNAPSHOT_HEAD_BYTES = 40;
 export const PING_BYTES = 32;
 export const PONG_BYTES = 48;
+/** Bytes of an input message before its records. */
+export const INPUTS_HEAD_BYTES = 24;
+/** Most input events one message may carry, and most payload values an event may have. */
+export const MAX_INPUTS_PER_MESSAGE = 256;
+export const MAX_INPUT_PAYLOAD = 16;
 
 /** Message types. */
-export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3 } as const;
+export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3, INPUTS: 4 } as const;
 export type MessageType = (typeof MESSAGE)[keyof typeof MESSAGE];
 const TYPES: ReadonlySet<number> = new Set(Object.values(MESSAGE));
 
@@ -233,6 +240,68 @@ export function decodePong(format: WireFormat, bytes: Uint8Array): Pong {
     throw new WireError('time', `the pong's times are ${pong.clientSent}, ${pong.serverReceived}, ${pong.serverSent}`);
   }
   return pong;
+}
+
+/** One input event as a client sends it: when (the client's render time, in server ms), its code, its payload. */
+export interface InputEvent {
+  readonly time: number;
+  readonly code: number;
+  readonly payload?: ArrayLike<number>;
+}
+
+/** Input events as they arrived: `values` holds `count` records of `2 + width` numbers (time, code, payload). */
+export interface InputBatch {
+  readonly count: number;
+  readonly width: number;
+  readonly values: Float64Array;
+}
+
+/** Encodes input events with `width` payload values each (missing values are 0, extra ones dropped). */
+export function encodeInputs(format: WireFormat, events: readonly InputEvent[], width: number): Uint8Array {
+  if (!Number.isInteger(width) || width < 0 || width > MAX_INPUT_PAYLOAD) {
+    throw new RangeError(`steadyframe: an input's payload width must be a whole number from 0 to ${MAX_INPUT_PAYLOAD}; got ${width}`);
+  }
+  if (events.length > MAX_INPUTS_PER_MESSAGE) throw new RangeError(`steadyframe: at most ${MAX_INPUTS_PER_MESSAGE} input events a message; got ${events.length}`);
+  const stride = 2 + width;
+  const bytes = INPUTS_HEAD_BYTES + events.length * stride * 8;
+  const buffer = new ArrayBuffer(bytes);
+  const view = new DataView(buffer);
+  writeHead(view, MESSAGE.INPUTS, format.hash, bytes);
+  view.setUint32(16, events.length, true);
+  view.setUint32(20, width, true);
+  const values = new Float64Array(buffer, INPUTS_HEAD_BYTES);
+  events.forEach((event, i) => {
+    values[i * stride] = event.time;
+    values[i * stride + 1] = event.code;
+    const payload = event.payload ?? [];
+    for (let j = 0; j < width; j++) values[i * stride + 2 + j] = j < payload.length ? payload[j]! : 0;
+  });
+  return new Uint8Array(buffer);
+}
+
+/**
+ * Checks and reads an input message. Times must be finite; codes and payloads are the receiver's to judge (it
+ * knows which codes its game has). `values` is a view of the message (a copy where the message is not 8-byte
+ * aligned): read it before the message's buffer is reused. Throws `WireError`.
+ */
+export function decodeInputs(format: WireFormat, bytes: Uint8Array): InputBatch {
+  const type = messageType(format, bytes);
+  if (type !== MESSAGE.INPUTS) throw new WireError('type', `a message of type ${type} where inputs (${MESSAGE.INPUTS}) were expected`);
+  if (bytes.byteLength < INPUTS_HEAD_BYTES) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than an input message's ${INPUTS_HEAD_BYTES}-byte head`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.getUint32(16, true);
+  const width = view.getUint32(20, true);
+  if (count > MAX_INPUTS_PER_MESSAGE) throw new WireError('count', `${count} input events in one message, more than the ${MAX_INPUTS_PER_MESSAGE} allowed`);
+  if (width > MAX_INPUT_PAYLOAD) throw new WireError('count', `${width} payload values an event, more than the ${MAX_INPUT_PAYLOAD} allowed`);
+  const expected = INPUTS_HEAD_BYTES + count * (2 + width) * 8;
+  if (bytes.byteLength !== expected) throw new WireError('length', `${count} events of ${width} payload values take ${expected} bytes, and the message has ${bytes.byteLength}`);
+  const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  const values = new Float64Array(aligned.buffer, aligned.byteOffset + INPUTS_HEAD_BYTES, count * (2 + width));
+  for (let i = 0; i < count; i++) {
+    const time = values[i * (2 + width)]!;
+    if (!Number.isFinite(time)) throw new WireError('time', `input event ${i}'s time is ${time}`);
+  }
+  return { count, width, values };
 }
 
 function writeHead(view: DataView, type: MessageType, hash: number, length: number): void {

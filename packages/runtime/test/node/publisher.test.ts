@@ -1,13 +1,13 @@
 /**
  * The server's snapshot publisher (src/net/publisher.ts) over a real simulation worker on a manual clock: every
  * client gets the newest state at most every `every` ticks, bit for bit what the simulation published, on the
- * server's clock; pings are answered with that clock; and a hostile client's messages are refused and counted
- * without touching the others.
+ * server's clock; pings are answered with that clock; clients' inputs reach the simulation's ticks, each with its
+ * player; and a hostile client's messages and events are refused and counted without touching the others.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeLayout, generationView } from '../../src/core/layout.ts';
 import { createSnapshotPublisher } from '../../src/net/publisher.ts';
-import { decodePong, decodeSnapshot, encodePing, encodeSnapshot, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
+import { decodePong, decodeSnapshot, encodeInputs, encodePing, encodeSnapshot, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
 import { motionAt, motionSchema, MOTION_TICK_RATE } from '../browser/fixtures/schemas.ts';
 import { disposeRuntimes, onManualClock, START } from './support/manual-runtime.ts';
 
@@ -123,7 +123,7 @@ describe('the snapshot publisher', () => {
       encodeSnapshot(otherSchema, { tick: 1, time: 0, count: 1, snaps: 0 }, state, new Uint32Array(CAPACITY)),
     ];
     for (let i = 0; i < 1000; i++) for (const message of flood) expect(() => hostile.receive(message)).not.toThrow();
-    expect(hostile.stats.refused).toEqual({ truncated: 3000, magic: 1000, version: 0, type: 1000, signature: 2000, length: 0, count: 0, time: 0 });
+    expect(hostile.stats.refused).toEqual({ truncated: 3000, magic: 1000, version: 0, type: 1000, signature: 2000, length: 0, count: 0, time: 0, code: 0, when: 0, flood: 0, full: 0 });
     expect(hostile.stats.pongs).toBe(0);
     expect(bad.received).toHaveLength(0);
     await clock.advance(TICK_MS);
@@ -136,5 +136,96 @@ describe('the snapshot publisher', () => {
     const { rt } = await onManualClock({ capacity: CAPACITY });
     expect(() => createSnapshotPublisher(rt, { every: 0 })).toThrow(/every must be a whole number of ticks, at least 1; got 0/);
     expect(() => createSnapshotPublisher(rt, { every: 1.5 })).toThrow(/got 1.5/);
+  });
+
+  it("takes clients' inputs into the simulation's ticks, each with its player in the first payload value", async () => {
+    const { rt, clock } = await onManualClock({ capacity: CAPACITY });
+    const publisher = createSnapshotPublisher(rt, { input: { codes: 4 } });
+    const a = clientEnd();
+    const b = clientEnd();
+    const alice = publisher.connect(a.send);
+    const bob = publisher.connect(b.send, 7);
+    expect([alice.player, bob.player, publisher.connect(() => {}).player]).toEqual([0, 7, 8]);
+    await rt.start();
+    await clock.advance(10 * TICK_MS);
+    // stamped with each client's render time: a playout delay behind the server's now
+    const now = rt.now();
+    alice.receive(encodeInputs(a.format, [{ time: now - 120, code: 1, payload: [0.5] }, { time: now - 110, code: 2 }], 1));
+    bob.receive(encodeInputs(b.format, [{ time: now - 90, code: 3, payload: [9, 9, 9] }], 3));
+    await clock.advance(2 * TICK_MS);
+    const seen = (await rt.commands.inputs()).map(([tick, time, code, player, late]) => ({ tick, time, code, player, late }));
+    expect(seen).toEqual([
+      // ticks 1 to 10 were made before the events came: each goes to the next tick, flagged late, at its own time
+      { tick: 11, time: now - 120, code: 1, player: 0, late: true },
+      { tick: 11, time: now - 110, code: 2, player: 0, late: true },
+      { tick: 11, time: now - 90, code: 3, player: 7, late: true },
+    ]);
+    expect([alice.stats.inputs, bob.stats.inputs]).toEqual([2, 1]);
+    expect(alice.stats.lastRefusal).toBeNull();
+  });
+
+  it("refuses a hostile client's input events, each counted by reason with a message, and takes the others'", async () => {
+    const { rt, clock } = await onManualClock({ capacity: CAPACITY });
+    const publisher = createSnapshotPublisher(rt, { input: { codes: 4, perSecond: 100 } });
+    const bad = clientEnd();
+    const good = clientEnd();
+    const hostile = publisher.connect(bad.send);
+    const player = publisher.connect(good.send);
+    await rt.start();
+    await clock.advance(1000);
+    const now = rt.now();
+    const send = (events: Array<{ time: number; code: number }>) => expect(() => hostile.receive(encodeInputs(bad.format, events, 0))).not.toThrow();
+    send([{ time: now, code: 4 }, { time: now, code: -1 }, { time: now, code: 1.5 }, { time: now, code: Number.NaN }]);
+    expect(hostile.stats.lastRefusal).toMatch(/player 0 sent input code NaN; the game's codes are 0 to 3/);
+    send([{ time: now + 10_000, code: 0 }, { time: now - 60_000, code: 0 }]);
+    expect(hostile.stats.lastRefusal).toMatch(/stamped -60000.0 ms from the server's now \(allowed: -2000 to \+50\)/);
+    // a flood: 100 a second allowed, 6 spent above; 256 a message at most
+    for (let i = 0; i < 4; i++) send(Array.from({ length: 256 }, () => ({ time: now, code: 0 })));
+    expect(hostile.stats.lastRefusal).toMatch(/more than 100 input events a second/);
+    expect(hostile.stats.refused).toMatchObject({ code: 4, when: 2, flood: 1024 - 94 });
+    expect(hostile.stats.inputs).toBe(94);
+    // malformed messages: too many events, too wide, cut, a time that is not a number
+    const wide = encodeInputs(bad.format, [{ time: now, code: 0 }], 16);
+    new DataView(wide.buffer).setUint32(20, 17, true);
+    const many = encodeInputs(bad.format, [], 0);
+    new DataView(many.buffer).setUint32(16, 257, true);
+    const nan = encodeInputs(bad.format, [{ time: Number.NaN, code: 0 }], 0);
+    for (const message of [wide, many, nan, wide.slice(0, 30)]) expect(() => hostile.receive(message)).not.toThrow();
+    expect(hostile.stats.refused).toMatchObject({ count: 2, time: 1, truncated: 1 });
+    // the other player is served whatever this one does; an hour later the allowance is back
+    player.receive(encodeInputs(good.format, [{ time: now, code: 3 }], 0));
+    expect(player.stats).toMatchObject({ inputs: 1, lastRefusal: null });
+    await clock.advance(1000);
+    send([{ time: rt.now(), code: 2 }]);
+    expect(hostile.stats.inputs).toBe(95);
+  });
+
+  it('refuses inputs where it takes none, and a runtime without an input ring for them, saying why', async () => {
+    const { rt } = await onManualClock({ capacity: CAPACITY });
+    const a = clientEnd();
+    const client = createSnapshotPublisher(rt).connect(a.send);
+    client.receive(encodeInputs(a.format, [{ time: 0, code: 0 }], 0));
+    expect(client.stats.refused.type).toBe(1);
+    expect(client.stats.lastRefusal).toMatch(/this server takes no inputs from clients/);
+    const { rt: noRing } = await onManualClock({ capacity: CAPACITY, input: false });
+    expect(() => createSnapshotPublisher(noRing, { input: { codes: 2 } })).toThrow(/this runtime has none \(it was made with input: false\)/);
+    const { rt: narrow } = await onManualClock({ capacity: CAPACITY, input: { payloadWidth: 0 } });
+    expect(() => createSnapshotPublisher(narrow, { input: { codes: 2 } })).toThrow(/payload width of at least 1/);
+    expect(() => createSnapshotPublisher(rt, { input: { codes: 2.5 } })).toThrow(/input.codes must be a number of at least 0 \(a whole number of codes\); got 2.5/);
+  });
+
+  it("refuses what the server's input ring cannot hold (the simulation behind), never dropping it later", async () => {
+    const { rt, clock } = await onManualClock({ capacity: CAPACITY, input: { capacity: 8, payloadWidth: 1 } });
+    const publisher = createSnapshotPublisher(rt, { input: { codes: 1 } });
+    const a = clientEnd();
+    const client = publisher.connect(a.send);
+    // attached, not started: no tick takes the events
+    await clock.advance(100);
+    client.receive(encodeInputs(a.format, Array.from({ length: 10 }, () => ({ time: rt.now(), code: 0 })), 0));
+    expect(client.stats).toMatchObject({ inputs: 8, refused: { full: 2 } });
+    expect(client.stats.lastRefusal).toMatch(/input ring is full/);
+    await rt.start();
+    await clock.advance(TICK_MS);
+    expect(await rt.commands.inputs()).toHaveLength(8);
   });
 });

@@ -8,11 +8,14 @@ import { defineSchema } from 'steadyframe';
 import { mulberry32 } from 'steadyframe/testing';
 import { computeLayout, generationView, type Layout } from '../../src/core/layout.ts';
 import {
+  decodeInputs,
   decodePing,
   decodePong,
   decodeSnapshot,
+  encodeInputs,
   encodePing,
   encodePong,
+  INPUTS_HEAD_BYTES,
   encodeSnapshot,
   messageType,
   MESSAGE,
@@ -256,6 +259,38 @@ describe('pings and pongs', () => {
     long.set(ping);
     new DataView(long.buffer).setUint32(12, PONG_BYTES, true);
     refused(() => decodePing(format, long), 'length');
+  });
+});
+
+describe('input events', () => {
+  const format = wireFormat(computeLayout(flat, 8));
+
+  it('carry time, code and payload exactly, missing payload values as 0, from any offset', () => {
+    const bytes = encodeInputs(format, [{ time: 1234.5, code: 3, payload: [1, 2, 3, 4] }, { time: -0.25, code: 0 }], 3);
+    expect(bytes.byteLength).toBe(INPUTS_HEAD_BYTES + 2 * 5 * 8);
+    expect(messageType(format, bytes)).toBe(MESSAGE.INPUTS);
+    const pooled = new Uint8Array(bytes.byteLength + 4);
+    pooled.set(bytes, 4);
+    for (const message of [bytes, pooled.subarray(4)]) {
+      const batch = decodeInputs(format, message);
+      expect([batch.count, batch.width, Array.from(batch.values)]).toEqual([2, 3, [1234.5, 3, 1, 2, 3, -0.25, 0, 0, 0, 0]]);
+    }
+  });
+
+  it('are refused too many, too wide, cut, or at a time that is not a number; and not encoded so', () => {
+    const many = encodeInputs(format, [], 0);
+    new DataView(many.buffer).setUint32(16, 257, true);
+    refused(() => decodeInputs(format, many), 'count');
+    const wide = encodeInputs(format, [], 0);
+    new DataView(wide.buffer).setUint32(20, 17, true);
+    refused(() => decodeInputs(format, wide), 'count');
+    const lying = encodeInputs(format, [{ time: 1, code: 1 }], 0);
+    new DataView(lying.buffer).setUint32(16, 2, true);
+    refused(() => decodeInputs(format, lying), 'length');
+    refused(() => decodeInputs(format, encodeInputs(format, [{ time: Number.NEGATIVE_INFINITY, code: 1 }], 0)), 'time');
+    refused(() => decodeInputs(format, encodePing(format, { sequence: 1, clientSent: 1 })), 'type');
+    expect(() => encodeInputs(format, [], 17)).toThrow(/payload width must be a whole number from 0 to 16; got 17/);
+    expect(() => encodeInputs(format, Array.from({ length: 257 }, () => ({ time: 0, code: 0 })), 0)).toThrow(/at most 256 input events a message; got 257/);
   });
 });
 

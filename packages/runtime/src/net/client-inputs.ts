@@ -1,0 +1,119 @@
+/**
+ * Clients' input events on the server (ARCHITECTURE.md, "Multiplayer"): each event a client sends is checked
+ * against what the game allows and what the server can take, then pushed into the server runtime's input ring,
+ * its player in the first payload value, so the simulation's step reads it as `tick.input` like a local key.
+ *
+ * Every check is per event and counted by reason; nothing a client sends can throw here or reach another client:
+ * - `code`: not a whole number from 0 to `codes` − 1 (the game's own codes);
+ * - `when`: a time more than `maxAheadMs` past the server's now (a client draws behind the server, never ahead:
+ *   a time in the future would hold every later event of every player back, since the ring keeps times in
+ *   order) or more than `maxAgeMs` before it;
+ * - `flood`: past the client's allowance (a bucket of `perSecond` events that refills at `perSecond` a second);
+ * - `full`: the server's input ring was full (the simulation is behind): refused, never dropped later.
+ */
+import type { InputWriter } from '../core/input-writer.ts';
+import type { InputBatch } from './wire.ts';
+
+export type InputRefusal = 'code' | 'when' | 'flood' | 'full';
+
+export interface ClientInputOptions {
+  /** The codes a client may send: whole numbers from 0 to `codes` − 1. */
+  readonly codes: number;
+  /** Events a client may send a second, and the burst it may send at once. Default DEFAULT_INPUTS_PER_SECOND. */
+  readonly perSecond?: number;
+  /** How far before the server's now an event may be, ms (clients draw a playout delay behind). Default 2000. */
+  readonly maxAgeMs?: number;
+  /** How far past the server's now an event may be, ms (clock error only). Default 50. */
+  readonly maxAheadMs?: number;
+}
+
+/** Events a second a client may send by default: two a frame at 60 Hz, past any human's key rate. */
+export const DEFAULT_INPUTS_PER_SECOND = 120;
+
+/** The checked options, shared by every client of a publisher. */
+export interface InputRules {
+  readonly codes: number;
+  readonly perSecond: number;
+  readonly maxAgeMs: number;
+  readonly maxAheadMs: number;
+}
+
+export function inputRules(options: ClientInputOptions, writer: InputWriter | null): InputRules {
+  if (writer === null) throw new Error("steadyframe: the publisher takes clients' inputs into the runtime's input ring, and this runtime has none (it was made with input: false)");
+  if (writer.layout.payloadWidth < 1) {
+    throw new RangeError('steadyframe: clients\' inputs need an input ring with a payload width of at least 1: its first value says which player sent the event');
+  }
+  const rules = {
+    codes: options.codes,
+    perSecond: options.perSecond ?? DEFAULT_INPUTS_PER_SECOND,
+    maxAgeMs: options.maxAgeMs ?? 2000,
+    maxAheadMs: options.maxAheadMs ?? 50,
+  };
+  for (const [name, value] of Object.entries(rules)) {
+    if (!(typeof value === 'number' && value >= 0 && Number.isFinite(value)) || (name === 'codes' && !Number.isInteger(value))) {
+      throw new RangeError(`steadyframe: the publisher's input.${name} must be a number of at least 0${name === 'codes' ? ' (a whole number of codes)' : ''}; got ${String(value)}`);
+    }
+  }
+  return rules;
+}
+
+/** One client's inputs: its player number, its allowance, and the ring they go into. */
+export class ClientInputs {
+  /** Events the client may still send now (refilled with time). */
+  #allowance: number;
+  #refilledAt: number;
+  /** The payload pushed: the player, then the client's values (made once). */
+  readonly #payload: Float64Array;
+
+  constructor(
+    readonly player: number,
+    private readonly rules: InputRules,
+    private readonly writer: InputWriter,
+    private readonly now: () => number,
+  ) {
+    this.#allowance = rules.perSecond;
+    this.#refilledAt = now();
+    this.#payload = new Float64Array(writer.layout.payloadWidth);
+  }
+
+  /** Checks and pushes a batch's events; counts each refusal in `refused` and returns the message of the last, or null. */
+  take(batch: InputBatch, refused: Record<InputRefusal, number>): string | null {
+    const { rules, writer } = this;
+    const now = this.now();
+    this.#allowance = Math.min(rules.perSecond, this.#allowance + ((now - this.#refilledAt) * rules.perSecond) / 1000);
+    this.#refilledAt = now;
+    const stride = 2 + batch.width;
+    const payload = this.#payload;
+    const width = Math.min(batch.width, payload.length - 1);
+    let why: string | null = null;
+    for (let i = 0; i < batch.count; i++) {
+      const at = i * stride;
+      const time = batch.values[at]!;
+      const code = batch.values[at + 1]!;
+      if (this.#allowance < 1) {
+        refused.flood++;
+        why = `player ${this.player} sent more than ${rules.perSecond} input events a second`;
+        continue;
+      }
+      this.#allowance--;
+      if (!Number.isInteger(code) || code < 0 || code >= rules.codes) {
+        refused.code++;
+        why = `player ${this.player} sent input code ${code}; the game's codes are 0 to ${rules.codes - 1}`;
+        continue;
+      }
+      if (time > now + rules.maxAheadMs || time < now - rules.maxAgeMs) {
+        refused.when++;
+        why = `player ${this.player} sent an input stamped ${(time - now).toFixed(1)} ms from the server's now (allowed: ${-rules.maxAgeMs} to +${rules.maxAheadMs})`;
+        continue;
+      }
+      payload[0] = this.player;
+      for (let j = 0; j < width; j++) payload[1 + j] = batch.values[at + 2 + j]!;
+      for (let j = 1 + width; j < payload.length; j++) payload[j] = 0;
+      if (!writer.pushPayload(time, code, payload)) {
+        refused.full++;
+        why = "the server's input ring is full (the simulation is behind): an input was refused";
+      }
+    }
+    return why;
+  }
+}
