@@ -70,6 +70,7 @@ export class SnapshotBuffer {
   readonly #free: KeptSnapshot[] = [];
   /** The oldest tick a frame may still need (the pair's `previous` of the last `pairAt`): older ones are stale. */
   #floorTick = Number.NEGATIVE_INFINITY;
+  #lastStored: KeptSnapshot | null = null;
 
   constructor(
     readonly format: WireFormat,
@@ -85,6 +86,11 @@ export class SnapshotBuffer {
   /** Snapshots kept now, oldest first (valid until the next `insert`). */
   get kept(): readonly KeptSnapshot[] {
     return this.#kept;
+  }
+
+  /** The snapshot the last insert that returned 'stored' wrote (valid until the next insert), or null. */
+  get lastStored(): KeptSnapshot | null {
+    return this.#lastStored;
   }
 
   /** The newest snapshot kept, or null. */
@@ -131,6 +137,7 @@ export class SnapshotBuffer {
     while (at > 0 && kept[at - 1]!.tick > head.tick) at--;
     if (at < kept.length) this.stats.reordered++;
     kept.splice(at, 0, into);
+    this.#lastStored = into;
     this.stats.stored++;
     return 'stored';
   }
@@ -167,6 +174,7 @@ export class SnapshotBuffer {
   clear(): void {
     for (const old of this.#kept.splice(0)) this.#release(old);
     this.#floorTick = Number.NEGATIVE_INFINITY;
+    this.#lastStored = null;
   }
 
   #release(block: KeptSnapshot): void {

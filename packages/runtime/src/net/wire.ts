@@ -183,8 +183,9 @@ export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Flo
   if (bytes.byteLength !== expected) throw new WireError('length', `${count} entities take ${expected} bytes, and the message has ${bytes.byteLength}`);
   const time = view.getFloat64(24, true);
   if (!Number.isFinite(time)) throw new WireError('time', `the snapshot's time is ${time}`);
-  // typed-array views need 4-byte alignment: a message at an odd offset (a slice of a pooled buffer) is copied
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  // typed-array views need 4-byte alignment: a message at an odd offset (a slice of a pooled buffer, as the `ws`
+  // package hands them over) is copied (new Uint8Array(...): a Node Buffer's slice() is a view, not a copy)
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
   const values = new Float32Array(aligned.buffer, aligned.byteOffset + SNAPSHOT_HEAD_BYTES, count * format.valuesPerEntity);
   let at = 0;
   for (const field of format.layout.fields) {
@@ -295,7 +296,8 @@ export function decodeInputs(format: WireFormat, bytes: Uint8Array): InputBatch 
   if (width > MAX_INPUT_PAYLOAD) throw new WireError('count', `${width} payload values an event, more than the ${MAX_INPUT_PAYLOAD} allowed`);
   const expected = INPUTS_HEAD_BYTES + count * (2 + width) * 8;
   if (bytes.byteLength !== expected) throw new WireError('length', `${count} events of ${width} payload values take ${expected} bytes, and the message has ${bytes.byteLength}`);
-  const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  // as decodeSnapshot: float64 views need 8-byte alignment
+  const aligned = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
   const values = new Float64Array(aligned.buffer, aligned.byteOffset + INPUTS_HEAD_BYTES, count * (2 + width));
   for (let i = 0; i < count; i++) {
     const time = values[i * (2 + width)]!;

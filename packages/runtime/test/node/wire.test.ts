@@ -124,6 +124,10 @@ describe('snapshots', () => {
     pooled.set(bytes, 1);
     const into = block(format.layout);
     decodeSnapshot(format, pooled.subarray(1, 1 + bytes.byteLength), into.values, into.generation);
+    // a Node Buffer at an odd offset (whose slice() is a view, not a copy), as the `ws` package hands them over
+    const buffer = Buffer.alloc(bytes.byteLength + 3);
+    buffer.set(bytes, 3);
+    decodeSnapshot(format, buffer.subarray(3), into.values, into.generation);
     const start = format.layout.fields[2]!.offset / 4;
     expect(bitsOf(into.values.subarray(start, start + 40))).toEqual(bitsOf(state.values.subarray(start, start + 40)));
     expect(bitsOf(into.generation)).toEqual(bitsOf(state.generation));
@@ -271,7 +275,9 @@ describe('input events', () => {
     expect(messageType(format, bytes)).toBe(MESSAGE.INPUTS);
     const pooled = new Uint8Array(bytes.byteLength + 4);
     pooled.set(bytes, 4);
-    for (const message of [bytes, pooled.subarray(4)]) {
+    const node = Buffer.alloc(bytes.byteLength + 5);
+    node.set(bytes, 5);
+    for (const message of [bytes, pooled.subarray(4), node.subarray(5)]) {
       const batch = decodeInputs(format, message);
       expect([batch.count, batch.width, Array.from(batch.values)]).toEqual([2, 3, [1234.5, 3, 1, 2, 3, -0.25, 0, 0, 0, 0]]);
     }
