@@ -142,12 +142,13 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
         player,
         stats: client.stats,
         receive(bytes) {
+          // a closed connection's last messages: nothing to answer, nothing to take
+          if (!clients.has(client)) return;
           const serverReceived = runtime.now();
           try {
             const type = messageType(format, bytes);
             if (type === MESSAGE.PING) {
               const ping = decodePing(format, bytes);
-              if (!clients.has(client)) return;
               client.stats.pongs++;
               send(encodePong(format, { ...ping, serverReceived, serverSent: runtime.now() }));
             } else if (type === MESSAGE.INPUTS && inputs !== null) {

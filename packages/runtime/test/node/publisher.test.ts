@@ -75,6 +75,9 @@ describe('the snapshot publisher', () => {
     expect(publisher.publish()).toBe(true);
     expect([a.received.length, b.received.length]).toEqual([1, 2]);
     expect(clientA.stats).toMatchObject({ snapshots: 1 });
+    // its last messages are not answered
+    clientA.receive(encodePing(a.format, { sequence: 1, clientSent: 0 }));
+    expect([a.received.length, clientA.stats.pongs]).toEqual([1, 0]);
     await clock.advance(5 * TICK_MS);
     publisher.publish();
     expect(b.decode(b.received.at(-1)!).head.tick).toBe(7);
