@@ -57,6 +57,10 @@ export const projects: TestProjectInlineConfiguration[] = [
       include: ['packages/*/test/node/**/*.test.ts', 'apps/*/test/node/**/*.test.ts'],
     },
   },
+  // `npm run bench:net` only: a measurement, not a test (it writes docs/net-scale.md)
+  ...(process.env.STEADYFRAME_BENCH_NET === '1'
+    ? [{ test: { name: 'bench-net', environment: 'node', include: ['packages/*/bench/**/*.measure.ts'], testTimeout: 300_000 } } satisfies TestProjectInlineConfiguration]
+    : []),
   ...(wantsBrowser
     ? [
         {

@@ -20,13 +20,17 @@ const TASKS = {
     'serves the benchmark page (run one suite by hand; `npm run bench` runs them all)',
     (args) => serveApp('bench', 'dev', 'serving the benchmark page', args),
   ],
+  'bench:net': [
+    'measures what a multiplayer server pays per client (writes docs/net-scale.md)',
+    () => pnpmRun(['exec', 'vitest', 'run', '--project', 'bench-net'], ROOT, { STEADYFRAME_BENCH_NET: '1' }),
+  ],
   build: ['builds each package into its dist/ (what a tarball ships)', () => PACKAGES.forEach((dir) => pnpmRun(['run', 'build'], join(ROOT, dir)))],
   pack: ['packs steadyframe, @steadyframe/three, @steadyframe/pixi and @steadyframe/rapier into packs/', () => pack()],
 };
 
-function pnpmRun(args, cwd = ROOT) {
+function pnpmRun(args, cwd = ROOT, env = {}) {
   const [command, ...prefix] = pnpm();
-  run(command, [...prefix, ...args], { cwd });
+  run(command, [...prefix, ...args], { cwd, env: { ...process.env, ...env } });
 }
 
 function pack() {
