@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Frame, type Runtime } from 'steadyframe';
 import { interpolateField, previousTimeOf } from 'steadyframe/adapter';
-import { motionAt, motionSchema, writePublished } from './fixtures/schemas.ts';
+import { float32Bits, MOTION_WIDTH, motionAt, motionFields, motionSchema, writeMotion, writePublished, type MotionFields } from './fixtures/schemas.ts';
 import { fixtureWorker, sleep, waitFor } from './helpers.ts';
 
 let runtime: Runtime<typeof motionSchema> | undefined;
@@ -22,19 +22,10 @@ const CONFIGS = [
   ['message', 'js'],
 ] as const;
 
-type Fields = { [K in keyof typeof motionSchema]: Float32Array };
-const fieldsFor = (count: number): Fields => ({
-  position: new Float32Array(2 * count),
-  angle: new Float32Array(count),
-  spin: new Float32Array(4 * count),
-  frame: new Float32Array(count),
-});
-const WIDTH = { position: 2, angle: 1, spin: 4, frame: 1 } as const;
-const bits = (view: Float32Array, n: number) => Array.from(new Uint32Array(view.buffer, view.byteOffset, n));
 
 describe("mode 'latest'", () => {
   it.each(CONFIGS)('shows the published current state bit for bit: NaNs, angles and quaternions as written (%s transport, %s kernels)', async (transport, kernels) => {
-    const seen: Array<{ tick: number; late: boolean; fields: Fields; count: number }> = [];
+    const seen: Array<{ tick: number; late: boolean; fields: MotionFields; count: number }> = [];
     runtime = await createRuntime({
       worker: fixtureWorker('published'),
       schema: motionSchema,
@@ -43,8 +34,8 @@ describe("mode 'latest'", () => {
       kernels,
       interpolation: { mode: 'latest' },
       draw: (frame) => {
-        const copy = fieldsFor(frame.count);
-        for (const name of Object.keys(WIDTH) as (keyof Fields)[]) copy[name].set(frame.fields[name].subarray(0, frame.count * WIDTH[name]));
+        const copy = motionFields(frame.count);
+        for (const name of Object.keys(MOTION_WIDTH) as (keyof MotionFields)[]) copy[name].set(frame.fields[name].subarray(0, frame.count * MOTION_WIDTH[name]));
         seen.push({ tick: frame.tick, late: frame.late, fields: copy, count: frame.count });
       },
     });
@@ -55,11 +46,11 @@ describe("mode 'latest'", () => {
 
     for (const frame of seen) {
       if (frame.tick === 0) continue;
-      const expected = fieldsFor(frame.count);
+      const expected = motionFields(frame.count);
       writePublished(expected, frame.count, frame.tick);
-      for (const name of Object.keys(WIDTH) as (keyof Fields)[]) {
-        const n = frame.count * WIDTH[name];
-        expect(bits(frame.fields[name], n), `${name} at tick ${frame.tick}`).toEqual(bits(expected[name], n));
+      for (const name of Object.keys(MOTION_WIDTH) as (keyof MotionFields)[]) {
+        const n = frame.count * MOTION_WIDTH[name];
+        expect(float32Bits(frame.fields[name], n), `${name} at tick ${frame.tick}`).toEqual(float32Bits(expected[name], n));
       }
     }
   });
@@ -67,16 +58,9 @@ describe("mode 'latest'", () => {
 
 describe('an overtaken frame', () => {
   /** The motion fixture's published state at tick k, as its step writes it (float32). */
-  const stateAt = (k: number, count: number): Fields => {
-    const f = fieldsFor(count);
-    for (let i = 0; i < count; i++) {
-      const m = motionAt(i, k);
-      f.position[2 * i] = m.x;
-      f.position[2 * i + 1] = m.y;
-      f.angle[i] = Math.atan2(Math.sin(m.angle), Math.cos(m.angle));
-      f.spin.set([0, 0, Math.sin(m.spinAngle / 2), Math.cos(m.spinAngle / 2)], 4 * i);
-      f.frame[i] = m.frame;
-    }
+  const stateAt = (k: number, count: number): MotionFields => {
+    const f = motionFields(count);
+    writeMotion(f, count, k);
     return f;
   };
 
@@ -146,9 +130,9 @@ describe('an overtaken frame', () => {
       // the drawn values are the blend of that pair (the JS kernels' blend; the wasm ones agree within ulps)
       const a = stateAt(f.previousTick, 2);
       const b = stateAt(f.tick, 2);
-      for (const name of Object.keys(WIDTH) as (keyof Fields)[]) {
-        const expected = new Float32Array(2 * WIDTH[name]);
-        interpolateField(motionSchema[name].kind, WIDTH[name], a[name], b[name], expected, 2, f.alpha);
+      for (const name of Object.keys(MOTION_WIDTH) as (keyof MotionFields)[]) {
+        const expected = new Float32Array(2 * MOTION_WIDTH[name]);
+        interpolateField(motionSchema[name].kind, MOTION_WIDTH[name], a[name], b[name], expected, 2, f.alpha);
         const drawn = Array.from(late.drawn[name]);
         drawn.forEach((v, j) => expect(v, `${name}[${j}]`).toBeCloseTo(expected[j]!, 5));
       }

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Frame, Runtime } from 'steadyframe';
 import { interpolateField } from 'steadyframe/adapter';
 import type { ManualClock } from 'steadyframe/node';
-import { motionAt, motionSchema, MOTION_TICK_RATE, PUBLISHED_TICK_RATE, writePublished } from '../browser/fixtures/schemas.ts';
+import { float32Bits, MOTION_WIDTH, motionAt, motionFields, motionSchema, MOTION_TICK_RATE, PUBLISHED_TICK_RATE, writeMotion, writePublished, type MotionFields } from '../browser/fixtures/schemas.ts';
 import { REFRESH } from './support/display.ts';
 import { disposeRuntimes, onManualClock, START } from './support/manual-runtime.ts';
 
@@ -19,16 +19,7 @@ afterEach(disposeRuntimes);
 
 const KERNELS = ['wasm-simd', 'js'] as const;
 
-type Fields = { [K in keyof typeof motionSchema]: Float32Array };
-const WIDTH = { position: 2, angle: 1, spin: 4, frame: 1 } as const;
-const NAMES = Object.keys(WIDTH) as (keyof Fields)[];
-const fieldsFor = (count: number): Fields => ({
-  position: new Float32Array(2 * count),
-  angle: new Float32Array(count),
-  spin: new Float32Array(4 * count),
-  frame: new Float32Array(count),
-});
-const bits = (view: Float32Array, n: number) => Array.from(new Uint32Array(view.buffer, view.byteOffset, n));
+const NAMES = Object.keys(MOTION_WIDTH) as (keyof MotionFields)[];
 
 async function started(fixture: 'published' | 'motion', kernels: (typeof KERNELS)[number], latest: boolean): Promise<{ rt: Runtime<typeof motionSchema>; clock: ManualClock }> {
   const { rt, clock } = await onManualClock({ fixture, capacity: 8, kernels, ...(latest ? { interpolation: { mode: 'latest' as const } } : {}) });
@@ -46,11 +37,11 @@ describe("mode 'latest'", () => {
       // a frame at now, announcing now: the worker has run to the first tick at or past it, this one
       const frame = rt.frameAt(clock.now(), clock.now());
       expect(frame.tick).toBe(k);
-      const expected = fieldsFor(frame.count);
+      const expected = motionFields(frame.count);
       writePublished(expected, frame.count, k);
       for (const name of NAMES) {
-        const n = frame.count * WIDTH[name];
-        expect(bits(frame.fields[name], n), `${name} at tick ${k}`).toEqual(bits(expected[name], n));
+        const n = frame.count * MOTION_WIDTH[name];
+        expect(float32Bits(frame.fields[name], n), `${name} at tick ${k}`).toEqual(float32Bits(expected[name], n));
       }
     }
     // every kind of tick the fixture writes was met: NaN ones (k % 3 = 1), the finite ones right after
@@ -61,16 +52,9 @@ describe("mode 'latest'", () => {
 
 describe('an overtaken frame', () => {
   /** The motion fixture's published state at tick k, as its step writes it (float32). */
-  const stateAt = (k: number, count: number): Fields => {
-    const f = fieldsFor(count);
-    for (let i = 0; i < count; i++) {
-      const m = motionAt(i, k);
-      f.position[2 * i] = m.x;
-      f.position[2 * i + 1] = m.y;
-      f.angle[i] = Math.atan2(Math.sin(m.angle), Math.cos(m.angle));
-      f.spin.set([0, 0, Math.sin(m.spinAngle / 2), Math.cos(m.spinAngle / 2)], 4 * i);
-      f.frame[i] = m.frame;
-    }
+  const stateAt = (k: number, count: number): MotionFields => {
+    const f = motionFields(count);
+    writeMotion(f, count, k);
     return f;
   };
 
@@ -93,25 +77,25 @@ describe('an overtaken frame', () => {
    * drawn meanwhile, the worker stops holding for the frame it was told of and runs on to the wall clock, past
    * `at`; then the frame samples at its own time.
    */
-  async function lateFrame(rt: Runtime<typeof motionSchema>, clock: ManualClock, at: number, lateBy: number): Promise<Omit<Frame<typeof motionSchema>, 'fields'> & { drawn: Fields }> {
+  async function lateFrame(rt: Runtime<typeof motionSchema>, clock: ManualClock, at: number, lateBy: number): Promise<Omit<Frame<typeof motionSchema>, 'fields'> & { drawn: MotionFields }> {
     await clock.advanceTo(at + lateBy);
-    let drawn: (Omit<Frame<typeof motionSchema>, 'fields'> & { drawn: Fields }) | null = null;
+    let drawn: (Omit<Frame<typeof motionSchema>, 'fields'> & { drawn: MotionFields }) | null = null;
     clock.animationFrame(() => {
       const f = rt.frame(at)!;
-      const copy = fieldsFor(2);
-      for (const name of NAMES) copy[name].set(f.fields[name].subarray(0, 2 * WIDTH[name]));
+      const copy = motionFields(2);
+      for (const name of NAMES) copy[name].set(f.fields[name].subarray(0, 2 * MOTION_WIDTH[name]));
       drawn = { ...f, fields: undefined, drawn: copy } as never;
     }, at);
     return drawn!;
   }
 
   /** The pair's blend at alpha, as the JS kernels blend it (the wasm ones agree within ulps). */
-  function expectBlendOf(f: Omit<Frame<typeof motionSchema>, 'fields'> & { drawn: Fields }): void {
+  function expectBlendOf(f: Omit<Frame<typeof motionSchema>, 'fields'> & { drawn: MotionFields }): void {
     const a = stateAt(f.previousTick, 2);
     const b = stateAt(f.tick, 2);
     for (const name of NAMES) {
-      const expected = new Float32Array(2 * WIDTH[name]);
-      interpolateField(motionSchema[name].kind, WIDTH[name], a[name], b[name], expected, 2, f.alpha);
+      const expected = new Float32Array(2 * MOTION_WIDTH[name]);
+      interpolateField(motionSchema[name].kind, MOTION_WIDTH[name], a[name], b[name], expected, 2, f.alpha);
       Array.from(f.drawn[name]).forEach((v, j) => expect(v, `${name}[${j}]`).toBeCloseTo(expected[j]!, 5));
     }
     // ... which is the motion at the frame's own time, not at the newest states' (ticks later)
