@@ -22,7 +22,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type RuntimeStats } from 'steadyframe';
 import { motionSchema } from './fixtures/schemas.ts';
-import { fixtureWorker, waitFor } from './helpers.ts';
+import { enclosedFrameTime, fixtureWorker, waitFor } from './helpers.ts';
 
 let runtime: Runtime<typeof motionSchema> | undefined;
 afterEach(() => runtime?.dispose());
@@ -101,6 +101,7 @@ async function run(style: Style): Promise<{ drawn: Drawn[]; stats: RuntimeStats 
     const stalledBefore = phase === 0 && drewLast;
     if (stalledBefore) busy(STALL_BEFORE_MS);
     const readAt = performance.now();
+    const before = rt.frameTime;
     const f = style === 'none' ? rt.frame() : rt.frame(style === 'raf' ? ts : readAt);
     // runtime.frameTime is the time the frame was made at, for GPU renderers after pace()
     // (a frame whose lock acquire gave up, `fresh` false, keeps the last good frame, its time included)
@@ -109,7 +110,7 @@ async function run(style: Style): Promise<{ drawn: Drawn[]; stats: RuntimeStats 
     // was started from a task, so in its first animation frame its callback runs after the runtime's frame hooks
     // have closed the frame, and the runtime, not sure it is inside one, draws at the time passed or now (never a
     // guess: ARCHITECTURE.md, "The frame clock"); from the second on, its hooks enclose the loop's callback
-    if (f !== null && frames > 1 && rt.frameTime !== ts) timelineMismatches++;
+    if (f !== null && frames > 1 && rt.frameTime !== enclosedFrameTime(ts, before)) timelineMismatches++;
     // the first frames settle the pacer and the worker
     if (f !== null && frames > 10) {
       drawn.push({

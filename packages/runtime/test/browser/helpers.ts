@@ -35,3 +35,9 @@ export async function waitFor(what: string, predicate: () => boolean, timeoutMs 
   }
 }
 
+/**
+ * The time the runtime draws a frame at inside an animation frame its hooks enclose: the animation frame's `ts`,
+ * or the frame before's time `before` if that is later (never earlier than the frame before: a frame drawn at
+ * now outside the hooks, in a callback that ran late, can be past the next animation frame's timestamp).
+ */
+export const enclosedFrameTime = (ts: number, before: number): number => (before > ts ? before : ts);
