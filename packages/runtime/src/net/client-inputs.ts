@@ -16,6 +16,13 @@ import type { InputBatch } from './wire.ts';
 
 export type InputRefusal = 'code' | 'when' | 'flood' | 'full';
 
+/** What a client's inputs have come to: taken, refused by reason, and the last refusal in words. */
+export interface InputCounts {
+  inputs: number;
+  readonly refused: Record<InputRefusal, number>;
+  lastRefusal: string | null;
+}
+
 export interface ClientInputOptions {
   /** The codes a client may send: whole numbers from 0 to `codes` − 1. */
   readonly codes: number;
@@ -76,8 +83,12 @@ export class ClientInputs {
     this.#payload = new Float64Array(writer.layout.payloadWidth);
   }
 
-  /** Checks and pushes a batch's events; counts each refusal in `refused` and returns the message of the last, or null. */
-  take(batch: InputBatch, refused: Record<InputRefusal, number>): string | null {
+  /**
+   * Checks and pushes a batch's events: counts those taken in `counts.inputs`, each refusal in `counts.refused`,
+   * and says the last refusal in `counts.lastRefusal`.
+   */
+  take(batch: InputBatch, counts: InputCounts): void {
+    const refused = counts.refused;
     const { rules, writer } = this;
     const now = this.now();
     this.#allowance = Math.min(rules.perSecond, this.#allowance + ((now - this.#refilledAt) * rules.perSecond) / 1000);
@@ -86,6 +97,7 @@ export class ClientInputs {
     const payload = this.#payload;
     const width = Math.min(batch.width, payload.length - 1);
     let why: string | null = null;
+    let taken = 0;
     for (let i = 0; i < batch.count; i++) {
       const at = i * stride;
       const time = batch.values[at]!;
@@ -109,11 +121,14 @@ export class ClientInputs {
       payload[0] = this.player;
       for (let j = 0; j < width; j++) payload[1 + j] = batch.values[at + 2 + j]!;
       for (let j = 1 + width; j < payload.length; j++) payload[j] = 0;
-      if (!writer.pushPayload(time, code, payload)) {
+      if (writer.pushPayload(time, code, payload)) {
+        taken++;
+      } else {
         refused.full++;
         why = "the server's input ring is full (the simulation is behind): an input was refused";
       }
     }
-    return why;
+    counts.inputs += taken;
+    if (why !== null) counts.lastRefusal = why;
   }
 }

@@ -152,11 +152,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
               client.stats.pongs++;
               send(encodePong(format, { ...ping, serverReceived, serverSent: runtime.now() }));
             } else if (type === MESSAGE.INPUTS && inputs !== null) {
-              const batch = decodeInputs(format, bytes);
-              const before = inputRefusals(client.stats.refused);
-              const why = inputs.take(batch, client.stats.refused);
-              client.stats.inputs += batch.count - (inputRefusals(client.stats.refused) - before);
-              if (why !== null) client.stats.lastRefusal = why;
+              inputs.take(decodeInputs(format, bytes), client.stats);
             } else {
               throw new WireError('type', type === MESSAGE.INPUTS ? 'this server takes no inputs from clients' : `a client sent a message of type ${type}; clients send pings and inputs`);
             }
@@ -172,9 +168,4 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       };
     },
   };
-}
-
-/** Input events refused so far, all reasons. */
-function inputRefusals(refused: Record<PublisherRefusal, number>): number {
-  return refused.code + refused.when + refused.flood + refused.full;
 }
