@@ -173,10 +173,7 @@ export function messageType(format: WireFormat, bytes: Uint8Array): MessageType 
  * Returns the head. Throws `WireError` (and writes nothing) for a message that is not a whole, valid snapshot.
  */
 export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Float32Array, generation: Uint32Array): SnapshotHead {
-  const type = messageType(format, bytes);
-  if (type !== MESSAGE.SNAPSHOT) throw new WireError('type', `a message of type ${type} where a snapshot (${MESSAGE.SNAPSHOT}) was expected`);
-  if (bytes.byteLength < SNAPSHOT_HEAD_BYTES) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than a snapshot's ${SNAPSHOT_HEAD_BYTES}-byte head`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = opened(format, bytes, MESSAGE.SNAPSHOT, SNAPSHOT_HEAD_BYTES);
   const count = view.getUint32(20, true);
   if (count > format.layout.capacity) throw new WireError('count', `${count} entities, more than this client's capacity of ${format.layout.capacity}`);
   const expected = snapshotBytes(format, count);
@@ -286,10 +283,7 @@ export function encodeInputs(format: WireFormat, events: readonly InputEvent[], 
  * aligned): read it before the message's buffer is reused. Throws `WireError`.
  */
 export function decodeInputs(format: WireFormat, bytes: Uint8Array): InputBatch {
-  const type = messageType(format, bytes);
-  if (type !== MESSAGE.INPUTS) throw new WireError('type', `a message of type ${type} where inputs (${MESSAGE.INPUTS}) were expected`);
-  if (bytes.byteLength < INPUTS_HEAD_BYTES) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than an input message's ${INPUTS_HEAD_BYTES}-byte head`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = opened(format, bytes, MESSAGE.INPUTS, INPUTS_HEAD_BYTES);
   const count = view.getUint32(16, true);
   const width = view.getUint32(20, true);
   if (count > MAX_INPUTS_PER_MESSAGE) throw new WireError('count', `${count} input events in one message, more than the ${MAX_INPUTS_PER_MESSAGE} allowed`);
@@ -315,10 +309,17 @@ function writeHead(view: DataView, type: MessageType, hash: number, length: numb
   view.setUint32(12, length, true);
 }
 
-/** A fixed-size message of `type`, its head checked. */
-function fixed(format: WireFormat, bytes: Uint8Array, type: MessageType, size: number): DataView {
+/** A message of `type`, its head checked, at least `headBytes` long (its type's own head): a view over it. */
+function opened(format: WireFormat, bytes: Uint8Array, type: MessageType, headBytes: number): DataView {
   const got = messageType(format, bytes);
   if (got !== type) throw new WireError('type', `a message of type ${got} where type ${type} was expected`);
-  if (bytes.byteLength !== size) throw new WireError('length', `a message of type ${type} has ${size} bytes; this one has ${bytes.byteLength}`);
+  if (bytes.byteLength < headBytes) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than the ${headBytes}-byte head of a message of type ${type}`);
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** A fixed-size message of `type`, its head checked. */
+function fixed(format: WireFormat, bytes: Uint8Array, type: MessageType, size: number): DataView {
+  const view = opened(format, bytes, type, HEAD_BYTES);
+  if (bytes.byteLength !== size) throw new WireError('length', `a message of type ${type} has ${size} bytes; this one has ${bytes.byteLength}`);
+  return view;
 }
