@@ -14,7 +14,6 @@ import type { Schema } from '../core/schema.ts';
 /** The header views of a shared buffer: `runtime.views` of any schema. */
 export type HeaderViews = Pick<SharedViews<Schema>, 'i32' | 'f64'>;
 
-
 /** What the simulation is doing, as its worker last published it. */
 export function statusOf(views: HeaderViews): SimulationStatus {
   return STATUS_NAMES[Atomics.load(views.i32, I32.STATUS) as StatusCode] ?? 'idle';

@@ -61,9 +61,9 @@ export interface SimulationDefinition<S extends Schema, Setup = undefined, P ext
   readonly maxBacklog?: number;
   /**
    * Most ms of each timed wait spent spinning rather than sleeping, for ticks that start on time: a timed
-   * wait alone wakes a fraction of a ms late (ARCHITECTURE.md, "The loop", has the figures). Spinning costs CPU: at most `spinMs` per tick (frames wake the
-   * worker without it). Default: 6% of a tick, at most 1 ms (1 ms at 60 Hz: 6% of a core at most); never more
-   * than half a tick, whatever is asked. 0: never.
+   * wait alone wakes a fraction of a ms late (ARCHITECTURE.md, "The loop", has the figures). Spinning costs
+   * CPU: at most `spinMs` per tick (frames wake the worker without it). Default: 6% of a tick, at most 1 ms
+   * (1 ms at 60 Hz: 6% of a core at most); never more than half a tick, whatever is asked. 0: never.
    */
   readonly spinMs?: number;
   /** While the page is hidden: 'pause' sleeps and resumes without a burst (default); 'run' keeps ticking. */

@@ -19,7 +19,6 @@ import { SimulationState, type Attached } from './state.ts';
 import { runTick } from './tick.ts';
 import type { PrivateFieldSpec } from './world.ts';
 
-
 /** What a simulation may be given besides its definition. */
 export interface SimulationOptions {
   /** The loop's platform. Default: the browser worker host (Atomics waits; Node's worker_threads alike). */
