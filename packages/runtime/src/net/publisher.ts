@@ -20,7 +20,7 @@ import type { Runtime } from '../contracts/app.ts';
 import { computeLayout, META, type StatePair } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { ClientInputs, inputRules, type ClientInputOptions, type InputRefusal, type InputRules } from './client-inputs.ts';
-import { decodeInputs, decodePing, encodePong, encodeSnapshot, messageType, MESSAGE, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
+import { decodeInputs, decodePing, encodePong, encodeSnapshot, MAX_INTERVAL_MS, messageType, MESSAGE, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
 
 export interface PublisherOptions {
   /** Send a state only when its tick is at least this many ticks past the last one sent (default 1: every tick). */
@@ -110,7 +110,12 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     // tick numbers only go on (a restart keeps counting)
     if (tick - lastTick < every) return;
     messageTick = tick;
-    message = encodeSnapshot(format, { tick, time: meta[META.CUR_TIME]!, count: meta[META.COUNT]!, snaps: meta[META.SNAPS]! }, pair.currentBlock, pair.currentGeneration);
+    const time = meta[META.CUR_TIME]!;
+    // the wall ms a tick takes now (the pair's two times: the time scale included), else the nominal one
+    const ticks = tick - meta[META.PREV_TICK]!;
+    const tickMs = ticks > 0 && time > meta[META.PREV_TIME]! ? (time - meta[META.PREV_TIME]!) / ticks : 1000 / runtime.info.tickRate;
+    const interval = Math.min(every * tickMs, MAX_INTERVAL_MS / 2);
+    message = encodeSnapshot(format, { tick, time, count: meta[META.COUNT]!, snaps: meta[META.SNAPS]!, interval }, pair.currentBlock, pair.currentGeneration);
   };
   return {
     format,

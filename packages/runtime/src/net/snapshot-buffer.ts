@@ -22,6 +22,8 @@ export interface KeptSnapshot {
   time: number;
   count: number;
   snaps: number;
+  /** The server's send interval as the snapshot said it (ms; 0: unknown). */
+  interval: number;
   arrived: number;
   readonly block: Float32Array;
   readonly generation: Uint32Array;
@@ -79,7 +81,7 @@ export class SnapshotBuffer {
     if (!Number.isInteger(capacity) || capacity < 2) throw new RangeError(`steadyframe: a snapshot buffer keeps at least 2 snapshots (a pair); got ${String(capacity)}`);
     for (let i = 0; i < capacity; i++) {
       const buffer = new ArrayBuffer(format.layout.blockBytes);
-      this.#free.push({ tick: 0, time: 0, count: 0, snaps: 0, arrived: 0, block: new Float32Array(buffer), generation: generationView(buffer, 0, format.layout) });
+      this.#free.push({ tick: 0, time: 0, count: 0, snaps: 0, interval: 0, arrived: 0, block: new Float32Array(buffer), generation: generationView(buffer, 0, format.layout) });
     }
   }
 
@@ -131,6 +133,7 @@ export class SnapshotBuffer {
     into.time = head.time;
     into.count = head.count;
     into.snaps = head.snaps;
+    into.interval = head.interval ?? 0;
     into.arrived = arrived;
     // in tick order: nearly always at the end
     let at = kept.length;

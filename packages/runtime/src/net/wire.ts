@@ -7,7 +7,7 @@
  *    0 u32 magic 'SFN1'   4 u8 type   5 u8 version   6 u16 reserved (0)   8 u32 schema hash   12 u32 byte length
  *
  *  snapshot (type 1): the head, then
- *    16 u32 tick   20 u32 count   24 f64 server time (ms)   32 u32 snaps   36 u32 reserved (0)
+ *    16 u32 tick   20 u32 count   24 f64 server time (ms)   32 u32 snaps   36 f32 send interval (ms; 0 unknown)
  *    40 each schema field's live part, in schema order: count × width float32 (entity i's components together)
  *       then the live generations: count × uint32
  *  ping (type 2):  16 u32 sequence   20 u32 reserved   24 f64 client send time                       (32 bytes)
@@ -41,6 +41,8 @@ export const INPUTS_HEAD_BYTES = 24;
 /** Most input events one message may carry, and most payload values an event may have. */
 export const MAX_INPUTS_PER_MESSAGE = 256;
 export const MAX_INPUT_PAYLOAD = 16;
+/** A send interval a snapshot may state, ms (exclusive): a minute between snapshots is no stream. */
+export const MAX_INTERVAL_MS = 60_000;
 
 /** Message types. */
 export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3, INPUTS: 4 } as const;
@@ -103,6 +105,11 @@ export interface SnapshotHead {
   readonly count: number;
   /** Entities the simulation marked to snap at this tick (0: none; the generations say which). */
   readonly snaps: number;
+  /**
+   * The server's send interval, ms between snapshots as it means to send them (the client's playout delay is
+   * sized from it before its own samples say more); 0 (the default) for unknown.
+   */
+  readonly interval?: number;
 }
 
 /**
@@ -119,6 +126,8 @@ export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Fl
     throw new RangeError(`steadyframe: a snapshot's tick must be a whole number from 0 to 2^32 - 1; got ${head.tick}`);
   }
   if (!Number.isFinite(head.time)) throw new RangeError(`steadyframe: a snapshot's time must be finite; got ${head.time}`);
+  const interval = head.interval ?? 0;
+  if (!(interval >= 0 && interval < MAX_INTERVAL_MS)) throw new RangeError(`steadyframe: a snapshot's send interval must be from 0 to ${MAX_INTERVAL_MS} ms; got ${interval}`);
   const bytes = snapshotBytes(format, count);
   const buffer = new ArrayBuffer(bytes);
   const view = new DataView(buffer);
@@ -127,7 +136,7 @@ export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Fl
   view.setUint32(20, count, true);
   view.setFloat64(24, head.time, true);
   view.setUint32(32, head.snaps >>> 0, true);
-  view.setUint32(36, 0, true);
+  view.setFloat32(36, interval, true);
   const out = new Float32Array(buffer, SNAPSHOT_HEAD_BYTES, count * format.valuesPerEntity);
   let at = 0;
   for (const field of layout.fields) {
@@ -180,6 +189,8 @@ export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Flo
   if (bytes.byteLength !== expected) throw new WireError('length', `${count} entities take ${expected} bytes, and the message has ${bytes.byteLength}`);
   const time = view.getFloat64(24, true);
   if (!Number.isFinite(time)) throw new WireError('time', `the snapshot's time is ${time}`);
+  const interval = view.getFloat32(36, true);
+  if (!(interval >= 0 && interval < MAX_INTERVAL_MS)) throw new WireError('time', `the snapshot's send interval is ${interval} ms`);
   // typed-array views need 4-byte alignment: a message at an odd offset (a slice of a pooled buffer, as the `ws`
   // package hands them over) is copied (new Uint8Array(...): a Node Buffer's slice() is a view, not a copy)
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
@@ -191,7 +202,7 @@ export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Flo
     at += n;
   }
   generation.set(new Uint32Array(aligned.buffer, aligned.byteOffset + SNAPSHOT_HEAD_BYTES + at * 4, count));
-  return { tick: view.getUint32(16, true), time, count, snaps: view.getUint32(32, true) };
+  return { tick: view.getUint32(16, true), time, count, snaps: view.getUint32(32, true), interval };
 }
 
 /** A ping: the client's sequence number and its clock when it sent the ping. */

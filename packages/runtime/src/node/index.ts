@@ -44,3 +44,10 @@ export function createNodeRuntime<S extends Schema, C extends object = Record<ne
 
 export { createManualClock, ManualClock } from '../hosts/manual-clock/page.ts';
 export type { Runtime, RuntimeEvents, RuntimeStats, Frame } from '../contracts/app.ts';
+
+// the multiplayer server (ARCHITECTURE.md, "Multiplayer"): this runtime's states to clients, their inputs in
+export { createSnapshotPublisher } from '../net/publisher.ts';
+export type { PublisherOptions, PublisherClient, PublisherClientStats, PublisherRefusal, SnapshotPublisher } from '../net/publisher.ts';
+export { hostSnapshots } from '../net/socket-host.ts';
+export type { SocketHost, SocketHostOptions, SnapshotSocket, SnapshotSocketServer } from '../net/socket-host.ts';
+export type { ClientInputOptions, InputRefusal } from '../net/client-inputs.ts';

@@ -30,3 +30,5 @@ export async function buildWorkerModule(entry: string): Promise<string> {
 }
 
 export { mulberry32 } from './prng.ts';
+export { createShapedRelay } from './shaped-relay.ts';
+export type { LinkShape, ShapedRelay } from './shaped-relay.ts';

@@ -13,6 +13,7 @@ import { schemaSignature, type Schema } from '../core/schema.ts';
 import { connectManualClock } from '../hosts/manual-clock/worker.ts';
 import { findTransport } from '../transports/registry.ts';
 import { fillMeta } from './tick.ts';
+import type { SimulationContext } from './definition.ts';
 import type { SimulationState } from './state.ts';
 import { TickInputBuffer } from './tick-input.ts';
 import { createWorld, type PrivateFieldSpec, type WorldInternals } from './world.ts';
@@ -60,7 +61,7 @@ export function attachSimulation<S extends Schema>(state: SimulationState<S>, co
   const input = new TickInputBuffer(transport.input);
   state.tickInfo = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input };
   state.setup = config.setup;
-  runInit(state, world);
+  runInit(state, world, { clock });
   world.takeSnaps(); // tick 0 has nothing to blend from anyway
   const now = clock();
   const a = (state.attached = { views, writer, clock, host, world, input, transport, timeline: createTimeline(0, now, state.tickLength) });
@@ -88,11 +89,11 @@ export function attachSimulation<S extends Schema>(state: SimulationState<S>, co
  * The definition's `init` on `world`, with the setup the page sent; an error it throws says it came from `init`,
  * and, when `init` takes set-up data and none was sent, that `setup` is the likely cause.
  */
-export function runInit<S extends Schema>(state: SimulationState<S>, world: WorldInternals<S, PrivateFieldSpec>): void {
+export function runInit<S extends Schema>(state: SimulationState<S>, world: WorldInternals<S, PrivateFieldSpec>, context: SimulationContext): void {
   const init = state.definition.init;
   if (init === undefined) return;
   try {
-    init(world.world, state.setup);
+    init(world.world, state.setup, context);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const hint =

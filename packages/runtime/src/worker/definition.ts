@@ -1,4 +1,5 @@
 /** What a game hands `exposeSimulation`, what each tick tells its step, and the checks of the values that may change later. */
+import type { Clock } from '../core/clock.ts';
 import { describeValue } from '../core/describe-value.ts';
 import type { BacklogPolicy } from '../core/fixed-step.ts';
 import type { Schema } from '../core/schema.ts';
@@ -24,6 +25,15 @@ export interface TickInfo {
   readonly input: TickInput;
 }
 
+/** What `init` gets besides the world and the set-up data: the worker's side of the runtime, for work outside the ticks. */
+export interface SimulationContext {
+  /**
+   * The shared clock, ms: the clock `tick.at` is on (a manual clock's time under one). For timing what happens
+   * between ticks, such as a network client stamping the messages it receives.
+   */
+  readonly clock: Clock;
+}
+
 /**
  * `Setup` is the type of the set-up data `createRuntime({ setup })` sends (structured-cloneable: counts, bounds,
  * a seed, a level); `init` gets it. Export it from the worker module (`export type Setup = ...`) and name it on
@@ -42,9 +52,10 @@ export interface SimulationDefinition<S extends Schema, Setup = undefined, P ext
   readonly tickRate: number;
   /**
    * Fills the world for tick 0, with `createRuntime`'s `setup` (undefined when none was given). Runs once,
-   * when the main thread attaches, and again (same `setup`) on `restart('scratch')`.
+   * when the main thread attaches, and again (same `setup`) on `restart('scratch')`. `context` has the shared
+   * clock.
    */
-  init?(world: World<S, P>, setup: Setup): void;
+  init?(world: World<S, P>, setup: Setup, context: SimulationContext): void;
   /** Advances the world by one tick of `tick.dt` seconds, in place. */
   step(world: World<S, P>, tick: TickInfo): void;
   /** Most ticks run in one go. Default: a quarter second's worth, at least 4. */

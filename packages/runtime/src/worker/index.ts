@@ -43,7 +43,7 @@ export { workerEndpoint } from './endpoint.ts';
 export { HEARTBEAT_MS } from './attach.ts';
 export { browserWorkerHost } from '../hosts/browser-worker.ts';
 export { MAX_TICK_RATE, MAX_TIME_SCALE } from './definition.ts';
-export type { SimulationDefinition, TickInfo } from './definition.ts';
+export type { SimulationContext, SimulationDefinition, TickInfo } from './definition.ts';
 export type { SleepReport, WorkerHost } from '../contracts/host.ts';
 export type { Transport, WorkerTransport } from '../contracts/transport.ts';
 export type { World, PrivateFieldSpec, PrivateViews } from './world.ts';

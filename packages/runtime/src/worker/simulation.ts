@@ -134,7 +134,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       return;
     }
     a.world.clear();
-    runInit(state, a.world);
+    runInit(state, a.world, { clock: a.clock });
     state.simTime = 0;
     // publish the fresh world as a tick of its own, every entity snapping to it
     repin(a, state.tickLength);

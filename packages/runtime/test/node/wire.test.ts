@@ -82,12 +82,12 @@ describe('snapshots', () => {
     it(`arrive bit for bit, the live part only, at every count (${name})`, () => {
       const format = wireFormat(computeLayout(schema, capacity));
       for (const count of [0, 1, 2, Math.floor(capacity / 3), capacity - 1, capacity]) {
-        const { state, bytes } = snapshot(format, count, count + 7, { tick: 0xffffffff, time: -0.5, snaps: count });
+        const { state, bytes } = snapshot(format, count, count + 7, { tick: 0xffffffff, time: -0.5, snaps: count, interval: 50 + count });
         expect(bytes.byteLength).toBe(snapshotBytes(format, count));
         // what the receiver held before: untouched past the live entities
         const into = randomBlock(format.layout, mulberry32(99));
         const before = bitsOf(into.values);
-        expect(decodeSnapshot(format, bytes, into.values, into.generation)).toEqual({ tick: 0xffffffff, time: -0.5, count, snaps: count });
+        expect(decodeSnapshot(format, bytes, into.values, into.generation)).toEqual({ tick: 0xffffffff, time: -0.5, count, snaps: count, interval: 50 + count });
         const after = bitsOf(into.values);
         for (const field of format.layout.fields) {
           const start = field.offset / 4;
@@ -108,11 +108,11 @@ describe('snapshots', () => {
     views.position.set([1, 2, 3, 4, 5, 6, 7, 8]);
     views.angle.set([0.5, 0.25, 9, 9]);
     state.generation.set([7, 8, 9, 9]);
-    const bytes = encodeSnapshot(format, { tick: 10, time: 1000.5, count: 2, snaps: 1 }, state.values, state.generation);
+    const bytes = encodeSnapshot(format, { tick: 10, time: 1000.5, count: 2, snaps: 1, interval: 33.25 }, state.values, state.generation);
     expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('SFN1');
     const view = new DataView(bytes.buffer);
     expect([view.getUint8(4), view.getUint8(5), view.getUint32(8, true), view.getUint32(12, true)]).toEqual([MESSAGE.SNAPSHOT, 1, schemaHash('position:linear:2;angle:angle:1'), 40 + 2 * 4 * 4]);
-    expect([view.getUint32(16, true), view.getUint32(20, true), view.getFloat64(24, true), view.getUint32(32, true)]).toEqual([10, 2, 1000.5, 1]);
+    expect([view.getUint32(16, true), view.getUint32(20, true), view.getFloat64(24, true), view.getUint32(32, true), view.getFloat32(36, true)]).toEqual([10, 2, 1000.5, 1, 33.25]);
     expect(Array.from(new Float32Array(bytes.buffer, SNAPSHOT_HEAD_BYTES, 6))).toEqual([1, 2, 3, 4, 0.5, 0.25]);
     expect(Array.from(new Uint32Array(bytes.buffer, SNAPSHOT_HEAD_BYTES + 24, 2))).toEqual([7, 8]);
   });
@@ -142,6 +142,9 @@ describe('snapshots', () => {
     expect(encode({ tick: -1 })).toThrow(/tick/);
     expect(encode({ tick: 2 ** 32 })).toThrow(/tick/);
     expect(encode({ time: Number.NaN })).toThrow(/time must be finite/);
+    expect(encode({ interval: -1 })).toThrow(/send interval must be from 0 to 60000 ms; got -1/);
+    expect(encode({ interval: Number.POSITIVE_INFINITY })).toThrow(/send interval/);
+    expect(encode({ interval: Number.NaN })).toThrow(/send interval/);
   });
 });
 
@@ -198,6 +201,14 @@ describe('refusals', () => {
     const { bytes } = snapshot(format, 1);
     new DataView(bytes.buffer).setFloat64(24, Number.POSITIVE_INFINITY, true);
     refused(decode(bytes), 'time');
+  });
+
+  it('a send interval that is not a number of ms from 0 to a minute', () => {
+    for (const interval of [Number.NaN, -1, Number.POSITIVE_INFINITY, 60_000]) {
+      const { bytes } = snapshot(format, 1);
+      new DataView(bytes.buffer).setFloat32(36, interval, true);
+      expect(refused(decode(bytes), 'time').message).toMatch(/send interval/);
+    }
   });
 
   it('20,000 messages with random bytes flipped or cut: each decodes whole or is refused, and a refusal writes nothing', () => {

@@ -1,0 +1,288 @@
+/**
+ * The client's connection to a snapshot server (ARCHITECTURE.md, "Multiplayer"), in the network worker: the
+ * socket and its reconnects, the pings that keep the server clock, and the snapshots going into the jitter
+ * buffer and the playout's samples. It decides nothing about drawing: `renderTime(clientNow)` says which server
+ * time a state is wanted for, and the buffer holds what arrived.
+ *
+ * ```text
+ *  open ── ping ×5, 100 ms apart, then 1 a second ──▶ server
+ *       ◀── pong ── ServerClock.addSample (a jump goes into the playout: Playout.clockJumped)
+ *       ◀── snapshot ── SnapshotBuffer.insert (by tick) ── Playout.addSnapshot (its lateness: arrival − time)
+ *  close ── disconnected; reconnect after 250 ms, 500 ms, ... 5 s (each ±20%); the buffer and the render time
+ *           stay (the last state is held), and go only if the server came back started over (lower ticks)
+ * ```
+ *
+ * Every time is the caller's clock (the shared clock, ms) until the ServerClock maps it; timers are the realm's
+ * `setTimeout`. Nothing a server sends can throw here: refused messages are counted by reason (the buffer's
+ * `refused`, the pongs' `refusedPongs`) with the last one in words.
+ */
+import type { Clock } from '../core/clock.ts';
+import { checkNumber } from '../core/describe-value.ts';
+import { pingDelay } from './ping-schedule.ts';
+import { Playout, type PlayoutOptions } from './playout.ts';
+import { ServerClock, type ServerClockOptions } from './server-clock.ts';
+import { SnapshotBuffer } from './snapshot-buffer.ts';
+import { decodePong, encodeInputs, encodePing, messageType, MESSAGE, WireError, type InputEvent, type WireFormat } from './wire.ts';
+
+/** A handler both a DOM WebSocket and the `ws` package's accept, whatever their event types (bivariant). */
+type Handler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
+
+/**
+ * What the connection needs of a socket: a browser's `WebSocket` and the `ws` package's both fit. Messages
+ * must arrive as whole binary frames: `binaryType` is set to 'arraybuffer'.
+ */
+export interface SocketLike {
+  binaryType: string;
+  onopen: Handler<unknown> | null;
+  onmessage: Handler<{ readonly data: unknown }> | null;
+  onclose: Handler<{ readonly code: number; readonly reason: string }> | null;
+  onerror: Handler<unknown> | null;
+  send(data: Uint8Array): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** Makes a socket to `url`. The default is the realm's `WebSocket` (browsers, their workers, Node 22). */
+export type SocketFactory = (url: string) => SocketLike;
+
+export interface ReconnectOptions {
+  /** The first wait after a connection is lost, ms (default 250); each failed attempt doubles it. */
+  readonly firstMs?: number;
+  /** The longest wait, ms (default 5000). */
+  readonly maxMs?: number;
+}
+
+export interface ConnectionOptions {
+  readonly url: string;
+  readonly socket?: SocketFactory | undefined;
+  readonly format: WireFormat;
+  readonly clock: Clock;
+  /** Snapshots the jitter buffer keeps (default 32). */
+  readonly kept?: number | undefined;
+  /** The playout's options; `sendInterval` defaults to what the server's snapshots say (else 50 ms). */
+  readonly playout?: Partial<PlayoutOptions> | undefined;
+  readonly serverClock?: ServerClockOptions | undefined;
+  /** false: never reconnect. */
+  readonly reconnect?: ReconnectOptions | false | undefined;
+}
+
+/** The connection's counters (`network()` adds the playout's and the clock's). */
+export interface ConnectionCounters {
+  connects: number;
+  disconnects: number;
+  /** Snapshots missing from the run of ticks (a gap in the server's send cadence), less the late ones that filled in. */
+  lost: number;
+  bytesIn: number;
+  bytesOut: number;
+  /** Pongs that failed their checks. */
+  refusedPongs: number;
+  /** The last message refused, in words, or null. */
+  lastRefusal: string | null;
+  /** Times the server came back started over (its ticks went back): the buffer and the playout began again. */
+  restarts: number;
+}
+
+const DEFAULT_SEND_INTERVAL_MS = 50;
+const JITTER = 0.2;
+
+export class Connection {
+  readonly buffer: SnapshotBuffer;
+  readonly serverClock: ServerClock;
+  /** Made at the first snapshot, when the server has said its send interval. */
+  playout: Playout | null = null;
+  readonly counters: ConnectionCounters = { connects: 0, disconnects: 0, lost: 0, bytesIn: 0, bytesOut: 0, refusedPongs: 0, lastRefusal: null, restarts: 0 };
+  /** The socket is open. */
+  connected = false;
+  readonly #options: ConnectionOptions;
+  readonly #firstMs: number;
+  readonly #maxMs: number;
+  #socket: SocketLike | null = null;
+  #closed = false;
+  #attempt = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #pings = 0;
+  #sequence = 0;
+  #jumps = 0;
+  /** The first snapshot since the socket opened is yet to come (a server that restarted shows there). */
+  #fresh = true;
+  #highest = Number.NEGATIVE_INFINITY;
+  #step = Number.POSITIVE_INFINITY;
+
+  constructor(options: ConnectionOptions) {
+    this.#options = options;
+    const reconnect = options.reconnect ?? {};
+    this.#firstMs = reconnect === false ? 0 : checkNumber('networkClient reconnect.firstMs', reconnect.firstMs ?? 250, 1);
+    this.#maxMs = reconnect === false ? 0 : checkNumber('networkClient reconnect.maxMs', reconnect.maxMs ?? 5000, this.#firstMs);
+    this.buffer = new SnapshotBuffer(options.format, options.kept);
+    this.serverClock = new ServerClock(options.serverClock);
+    if (options.playout?.sendInterval !== undefined) this.playout = new Playout(options.playout as PlayoutOptions);
+  }
+
+  /** Opens the socket (and, after a loss, opens it again). */
+  open(): void {
+    if (this.#closed || this.#socket !== null) return;
+    const make = this.#options.socket ?? defaultSocket;
+    let socket: SocketLike;
+    try {
+      socket = make(this.#options.url);
+    } catch (error) {
+      // a URL the realm refuses: said once, no retries (nothing would change)
+      this.counters.lastRefusal = `could not open ${this.#options.url}: ${error instanceof Error ? error.message : String(error)}`;
+      this.#closed = true;
+      return;
+    }
+    this.#socket = socket;
+    socket.binaryType = 'arraybuffer';
+    socket.onopen = () => {
+      this.connected = true;
+      this.counters.connects++;
+      this.#attempt = 0;
+      this.#pings = 0;
+      this.#fresh = true;
+      this.#ping();
+    };
+    socket.onmessage = (event) => this.#receive(event.data);
+    socket.onerror = () => {}; // a close follows: that is where it is handled
+    socket.onclose = () => this.#lost(socket);
+  }
+
+  /** Closes for good: no reconnects. */
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    const socket = this.#socket;
+    this.#socket = null;
+    this.connected = false;
+    socket?.close(1000, 'closed by the client');
+  }
+
+  /** Sends input events (times in server ms); false when not connected (they are dropped: the server would refuse them late anyway). */
+  sendInputs(events: readonly InputEvent[], width: number): boolean {
+    if (!this.connected || events.length === 0) return false;
+    return this.#send(encodeInputs(this.#options.format, events, width));
+  }
+
+  /** The server time to draw at, for client time `clientNow`: NaN until the clock has synced and a snapshot has come. */
+  renderTime(clientNow: number): number {
+    if (!this.serverClock.synced || this.playout === null) return Number.NaN;
+    return this.playout.renderTime(this.serverClock.serverTime(clientNow));
+  }
+
+  #lost(socket: SocketLike): void {
+    if (this.#socket !== socket) return;
+    this.#socket = null;
+    clearTimeout(this.#timer);
+    if (this.connected) this.counters.disconnects++;
+    this.connected = false;
+    if (this.#closed || this.#firstMs === 0) return;
+    const wait = Math.min(this.#maxMs, this.#firstMs * 2 ** this.#attempt) * (1 + JITTER * (2 * Math.random() - 1));
+    this.#attempt++;
+    this.#timer = setTimeout(() => this.open(), wait);
+  }
+
+  #ping(): void {
+    if (!this.connected) return;
+    this.#send(encodePing(this.#options.format, { sequence: this.#sequence++ >>> 0, clientSent: this.#options.clock() }));
+    this.#pings++;
+    this.#timer = setTimeout(() => this.#ping(), pingDelay(this.#pings));
+  }
+
+  #send(bytes: Uint8Array): boolean {
+    try {
+      this.#socket!.send(bytes);
+    } catch {
+      return false; // closing: the close handler reconnects
+    }
+    this.counters.bytesOut += bytes.byteLength;
+    return true;
+  }
+
+  #receive(data: unknown): void {
+    const received = this.#options.clock();
+    const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+    if (bytes === null) {
+      this.counters.lastRefusal = `a message that is not binary (${typeof data}): not a steadyframe server`;
+      this.buffer.stats.refused.type++;
+      return;
+    }
+    this.counters.bytesIn += bytes.byteLength;
+    let type: number;
+    try {
+      type = messageType(this.#options.format, bytes);
+    } catch (error) {
+      this.#refused(error);
+      return;
+    }
+    if (type === MESSAGE.PONG) this.#pong(bytes, received);
+    else this.#snapshot(bytes, received);
+  }
+
+  #pong(bytes: Uint8Array, received: number): void {
+    try {
+      const pong = decodePong(this.#options.format, bytes);
+      this.serverClock.addSample({ sent: pong.clientSent, serverReceived: pong.serverReceived, serverSent: pong.serverSent, received });
+    } catch (error) {
+      this.counters.refusedPongs++;
+      this.#refused(error);
+      return;
+    }
+    const jumps = this.serverClock.jumps;
+    if (jumps !== this.#jumps) {
+      this.#jumps = jumps;
+      this.playout?.clockJumped(this.serverClock.lastJump);
+    }
+  }
+
+  #snapshot(bytes: Uint8Array, received: number): void {
+    const buffer = this.buffer;
+    const arrived = this.serverClock.synced ? this.serverClock.serverTime(received) : Number.NaN;
+    let outcome = buffer.insert(bytes, arrived);
+    if (outcome === 'stale' && this.#fresh) {
+      // the first snapshot after a (re)connect is older than what is kept: the server started over
+      this.counters.restarts++;
+      buffer.clear();
+      this.playout?.reset();
+      this.#highest = Number.NEGATIVE_INFINITY;
+      outcome = buffer.insert(bytes, arrived);
+    }
+    if (outcome !== 'stored') {
+      if (outcome !== 'duplicate' && outcome !== 'stale') this.counters.lastRefusal = `a snapshot refused (${outcome})`;
+      return;
+    }
+    this.#fresh = false;
+    const kept = buffer.lastStored!;
+    if (this.playout === null) {
+      const sendInterval = kept.interval > 0 ? kept.interval : DEFAULT_SEND_INTERVAL_MS;
+      this.playout = new Playout({ ...this.#options.playout, sendInterval });
+    }
+    this.playout.addSnapshot(kept.time, arrived);
+    this.#countGaps(kept.tick);
+  }
+
+  /** Ticks missing between snapshots, by the smallest tick step seen (the server's `every`). */
+  #countGaps(tick: number): void {
+    if (tick > this.#highest) {
+      if (Number.isFinite(this.#highest)) {
+        const step = tick - this.#highest;
+        if (step < this.#step) this.#step = step;
+        this.counters.lost += Math.max(0, Math.round(step / this.#step) - 1);
+      }
+      this.#highest = tick;
+    } else if (this.counters.lost > 0) {
+      this.counters.lost--; // a late one filled a gap counted lost
+    }
+  }
+
+  #refused(error: unknown): void {
+    if (!(error instanceof WireError)) throw error;
+    this.buffer.stats.refused[error.reason]++;
+    this.counters.lastRefusal = error.message;
+  }
+}
+
+function defaultSocket(url: string): SocketLike {
+  const WebSocketClass = (globalThis as { WebSocket?: new (url: string) => SocketLike }).WebSocket;
+  if (WebSocketClass === undefined) {
+    throw new Error("this realm has no WebSocket (Node before 22): pass networkClient({ socket: (url) => new WebSocket(url) }) with the 'ws' package's WebSocket");
+  }
+  return new WebSocketClass(url);
+}

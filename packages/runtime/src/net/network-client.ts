@@ -1,0 +1,208 @@
+/**
+ * The network client (ARCHITECTURE.md, "Multiplayer"): a simulation definition whose world is a server's, so
+ * a client's simulation worker is one line and everything on the page stays as it is:
+ *
+ * ```ts
+ * // client.worker.ts
+ * exposeSimulation(networkClient({ schema }));           // the URL comes from createRuntime's setup: { url }
+ * ```
+ *
+ * Each tick, its step writes the state at the tick's render time: the tick's time on the shared clock, mapped
+ * onto the server's clock (net/server-clock.ts) and back by the playout delay (net/playout.ts), resampled from
+ * the snapshots around it (net/resample.ts). The worker machinery does the rest as for any simulation: the
+ * double buffer and its lock, frames waking the worker, the catch-up, the heartbeat, pause and hidden pages
+ * (a hidden tab's worker sleeps and resumes at the newest state: the playout skips the gap). The page's
+ * `runtime.input` events reach the step as `tick.input` and go on to the server, stamped with the render time
+ * they were made at, in server ms (their first `inputWidth` payload values with them).
+ *
+ * `runtime.commands.network()` says how the link is doing (`NetworkStats`); `watchNetwork` (net/watch.ts)
+ * turns it into `disconnected` / `reconnected` events on the page.
+ */
+import { checkNumber } from '../core/describe-value.ts';
+import { computeLayout } from '../core/layout.ts';
+import type { Schema } from '../core/schema.ts';
+import type { SimulationDefinition, TickInfo } from '../worker/definition.ts';
+import { Connection, type ReconnectOptions, type SocketFactory } from './connection.ts';
+import type { PlayoutOptions } from './playout.ts';
+import { RESAMPLED, Resampler } from './resample.ts';
+import type { ServerClockOptions } from './server-clock.ts';
+import { MAX_INPUT_PAYLOAD, MAX_INPUTS_PER_MESSAGE, wireFormat, type InputEvent } from './wire.ts';
+
+export interface NetworkClientOptions<S extends Schema> {
+  /** The server's schema (the wire checks it: both ends must be built with the same one). */
+  readonly schema: S;
+  /** The server's WebSocket URL. Default: `createRuntime`'s `setup.url`. */
+  readonly url?: string;
+  /** Makes the socket (default: the realm's `WebSocket`; in Node 20, pass the `ws` package's). */
+  readonly socket?: SocketFactory;
+  /**
+   * Resampled states a second (default 120). The page blends two of them, which rounds a path's corner at a
+   * snapshot by at most sin(θ/2) × tick / (2 × send interval) of a snapshot's motion (ARCHITECTURE.md).
+   */
+  readonly tickRate?: number;
+  /** Payload values of each input event sent on to the server (default 0: time and code only; at most 15). */
+  readonly inputWidth?: number;
+  /** Snapshots kept (default 32). */
+  readonly kept?: number;
+  /** Ms past the newest snapshot that velocity fields carry entities on before they hold (default 100). */
+  readonly maxExtrapolateMs?: number;
+  /** Hermite between snapshots for fields with a velocity field (default true). */
+  readonly hermite?: boolean;
+  readonly playout?: Partial<PlayoutOptions>;
+  readonly serverClock?: ServerClockOptions;
+  /** Reconnects after a lost connection, with a backoff (default 250 ms doubling to 5 s); false: never. */
+  readonly reconnect?: ReconnectOptions | false;
+}
+
+/** How the link is doing: `runtime.commands.network()`. */
+export interface NetworkStats {
+  readonly url: string;
+  readonly connected: boolean;
+  readonly connects: number;
+  readonly disconnects: number;
+  /** The server clock has had a usable pong. */
+  readonly synced: boolean;
+  /** The round trip of the exchange the offset comes from, ms. */
+  readonly roundTrip: number;
+  /** Server minus client clock, ms, as applied. */
+  readonly offset: number;
+  /** How far behind the server's now the client draws, ms, and where the playout is taking it. */
+  readonly delay: number;
+  readonly targetDelay: number;
+  /** The high percentile of lateness minus its median, ms. */
+  readonly jitter: number;
+  readonly snapshots: number;
+  /** Snapshots that came after a frame needed them. */
+  readonly late: number;
+  /** Snapshots missing from the server's cadence, and their share of all. */
+  readonly lost: number;
+  readonly loss: number;
+  readonly reordered: number;
+  readonly duplicates: number;
+  /** Snapshots that came too late for any frame (older than the pair in use). */
+  readonly dropped: number;
+  /** Messages refused (a wrong schema, broken bytes), and the last refusal in words. */
+  readonly refused: number;
+  readonly lastRefusal: string | null;
+  /** Ticks written by interpolation, extrapolation, holding the newest, and before the oldest kept. */
+  readonly ticks: { readonly interpolated: number; readonly extrapolated: number; readonly held: number; readonly before: number };
+  readonly bytesIn: number;
+  readonly bytesOut: number;
+  /** Inputs sent to the server. */
+  readonly inputsSent: number;
+  /** Times the server came back started over. */
+  readonly restarts: number;
+}
+
+/** The network client's commands (`createRuntime<typeof schema, NetworkCommands>`). */
+export interface NetworkCommands {
+  network(): NetworkStats;
+}
+
+export function networkClient<S extends Schema>(options: NetworkClientOptions<S>): SimulationDefinition<S, { readonly url?: string } | undefined> & { readonly commands: NetworkCommands } {
+  const tickRate = checkNumber('networkClient tickRate', options.tickRate ?? 120, Number.MIN_VALUE, { max: 1000, what: 'a number of Hz above 0, at most 1000' });
+  const inputWidth = checkNumber('networkClient inputWidth', options.inputWidth ?? 0, 0, { integer: true, max: MAX_INPUT_PAYLOAD - 1 });
+  const maxExtrapolateMs = checkNumber('networkClient maxExtrapolateMs', options.maxExtrapolateMs ?? 100, 0);
+  let connection: Connection | null = null;
+  let resampler: Resampler | null = null;
+  let url = options.url ?? '';
+  let inputsSent = 0;
+  const ticks = [0, 0, 0, 0];
+  const events: Array<{ time: number; code: number; payload: number[] }> = [];
+  const sent: InputEvent[] = [];
+  return {
+    schema: options.schema,
+    tickRate,
+    // the newest state is a render time: running ahead only guesses further
+    maxLeadTicks: 1,
+    backlog: 'drop',
+    init(world, setup, { clock }) {
+      if (connection !== null) {
+        // restart('scratch'): the same link, a clean picture
+        resampler!.reset();
+        world.count = 0;
+        return;
+      }
+      if (options.url === undefined) {
+        if (typeof setup?.url !== 'string') throw new TypeError("steadyframe: networkClient needs the server's URL: networkClient({ url }) or createRuntime({ setup: { url } })");
+        url = setup.url;
+      }
+      const layout = computeLayout(options.schema, world.capacity);
+      resampler = new Resampler(layout, options.schema, maxExtrapolateMs, options.hermite ?? true);
+      connection = new Connection({
+        url,
+        socket: options.socket,
+        format: wireFormat(layout),
+        clock,
+        kept: options.kept,
+        playout: options.playout,
+        serverClock: options.serverClock,
+        reconnect: options.reconnect,
+      });
+      connection.open();
+    },
+    step(world, tick) {
+      const link = connection!;
+      const render = link.renderTime(tick.at);
+      // inputs before the clock has synced have no server time to be stamped with: not sent
+      if (tick.input.length > 0 && Number.isFinite(render)) forward(link, tick, render);
+      if (!Number.isFinite(render)) return; // not synced yet: nothing to draw
+      const pair = link.buffer.pairAt(render);
+      if (pair === null) return; // the last state held
+      ticks[resampler!.write(world, pair, render)]!++;
+    },
+    commands: {
+      network(): NetworkStats {
+        const link = connection;
+        if (link === null) throw new Error('steadyframe: the network client has not been attached yet');
+        const clock = link.serverClock.stats();
+        const playout = link.playout?.stats();
+        const buffer = link.buffer.stats;
+        const c = link.counters;
+        const refused = Object.values(buffer.refused).reduce((a, b) => a + b, 0);
+        return {
+          url,
+          connected: link.connected,
+          connects: c.connects,
+          disconnects: c.disconnects,
+          synced: clock.synced,
+          roundTrip: clock.roundTrip,
+          offset: clock.offset,
+          delay: playout?.delay ?? Number.NaN,
+          targetDelay: playout?.target ?? Number.NaN,
+          jitter: playout?.jitter ?? Number.NaN,
+          snapshots: buffer.stored,
+          late: playout?.late ?? 0,
+          lost: c.lost,
+          loss: c.lost / Math.max(1, buffer.stored + c.lost),
+          reordered: buffer.reordered,
+          duplicates: buffer.duplicates,
+          dropped: buffer.stale,
+          refused,
+          lastRefusal: c.lastRefusal,
+          ticks: { interpolated: ticks[RESAMPLED.INTERPOLATED]!, extrapolated: ticks[RESAMPLED.EXTRAPOLATED]!, held: ticks[RESAMPLED.HELD]!, before: ticks[RESAMPLED.BEFORE]! },
+          bytesIn: c.bytesIn,
+          bytesOut: c.bytesOut,
+          inputsSent,
+          restarts: c.restarts,
+        };
+      },
+    },
+  };
+
+  /** The tick's input events on to the server, each at the render time it was made at (256 a message). */
+  function forward(link: Connection, tick: TickInfo, render: number): void {
+    const input = tick.input;
+    for (let first = 0; first < input.length; first += MAX_INPUTS_PER_MESSAGE) {
+      sent.length = 0;
+      for (let i = first; i < input.length && i < first + MAX_INPUTS_PER_MESSAGE; i++) {
+        const event = (events[i - first] ??= { time: 0, code: 0, payload: new Array<number>(inputWidth).fill(0) });
+        event.time = render - (tick.at - input.time(i));
+        event.code = input.code(i);
+        for (let j = 0; j < inputWidth; j++) event.payload[j] = input.payload(i, j);
+        sent.push(event);
+      }
+      if (link.sendInputs(sent, inputWidth)) inputsSent += sent.length;
+    }
+  }
+}
