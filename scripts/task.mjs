@@ -16,6 +16,7 @@ const TASKS = {
   demo: ['serves the demo', (args) => serveApp('demo', 'dev', 'serving the demo', args)],
   'demo:preview': ['builds the demo and serves the build', (args) => serveApp('demo', 'preview', 'serving the built demo', args)],
   arena: ['serves the arena', (args) => serveApp('arena', 'dev', 'serving the arena', args)],
+  multiplayer: ['starts the multiplayer server and serves its page (open it in two tabs)', (args) => serveMultiplayer(args)],
   'bench:page': [
     'serves the benchmark page (run one suite by hand; `npm run bench` runs them all)',
     (args) => serveApp('bench', 'dev', 'serving the benchmark page', args),
@@ -27,6 +28,15 @@ const TASKS = {
   build: ['builds each package into its dist/ (what a tarball ships)', () => PACKAGES.forEach((dir) => pnpmRun(['run', 'build'], join(ROOT, dir)))],
   pack: ['packs steadyframe, @steadyframe/three, @steadyframe/pixi and @steadyframe/rapier into packs/', () => pack()],
 };
+
+/** The multiplayer example: its page on Vite's server, and the game server on the same port's `/play`. */
+async function serveMultiplayer(args) {
+  const server = await serveApp('multiplayer', 'dev', 'serving the multiplayer page', args);
+  // the game server is TypeScript: Vite's own module loader runs it
+  const { startGameServer } = await server.ssrLoadModule('/src/server.ts');
+  await startGameServer({ server: server.httpServer, path: '/play' });
+  console.log('steadyframe: the game server takes players at /play on the same port: open the page in two tabs');
+}
 
 function pnpmRun(args, cwd = ROOT, env = {}) {
   const [command, ...prefix] = pnpm();

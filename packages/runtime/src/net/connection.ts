@@ -69,7 +69,10 @@ export interface ConnectionOptions {
 export interface ConnectionCounters {
   connects: number;
   disconnects: number;
-  /** Snapshots missing from the run of ticks (a gap in the server's send cadence), less the late ones that filled in. */
+  /**
+   * Snapshots missing from the run of ticks of a connection (a gap in the server's send cadence), less the late
+   * ones that filled in; what was sent while disconnected is not counted.
+   */
   lost: number;
   bytesIn: number;
   bytesOut: number;
@@ -82,6 +85,8 @@ export interface ConnectionCounters {
 }
 
 const DEFAULT_SEND_INTERVAL_MS = 50;
+/** Snapshots timed against a synced clock before the first state is drawn. */
+const FIRST_SAMPLES = 4;
 const JITTER = 0.2;
 
 export class Connection {
@@ -106,6 +111,8 @@ export class Connection {
   #fresh = true;
   #highest = Number.NEGATIVE_INFINITY;
   #step = Number.POSITIVE_INFINITY;
+  /** Snapshots timed against a synced clock since the playout (re)started: the first render time waits for FIRST_SAMPLES. */
+  #timed = 0;
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -138,6 +145,8 @@ export class Connection {
       this.#attempt = 0;
       this.#pings = 0;
       this.#fresh = true;
+      // what the server sent while this client was away is not the link's loss
+      this.#highest = Number.NEGATIVE_INFINITY;
       this.#ping();
     };
     socket.onmessage = (event) => this.#receive(event.data);
@@ -161,9 +170,13 @@ export class Connection {
     return this.#send(encodeInputs(this.#options.format, events, width));
   }
 
-  /** The server time to draw at, for client time `clientNow`: NaN until the clock has synced and a snapshot has come. */
+  /**
+   * The server time to draw at, for client time `clientNow`: NaN until the clock has synced and FIRST_SAMPLES
+   * snapshots have come since (the playout's first delay is then sized from them, not from none, which it would
+   * take seconds at a few percent to grow out of).
+   */
   renderTime(clientNow: number): number {
-    if (!this.serverClock.synced || this.playout === null) return Number.NaN;
+    if (!this.serverClock.synced || this.playout === null || this.#timed < FIRST_SAMPLES) return Number.NaN;
     return this.playout.renderTime(this.serverClock.serverTime(clientNow));
   }
 
@@ -235,15 +248,16 @@ export class Connection {
   #snapshot(bytes: Uint8Array, received: number): void {
     const buffer = this.buffer;
     const arrived = this.serverClock.synced ? this.serverClock.serverTime(received) : Number.NaN;
-    let outcome = buffer.insert(bytes, arrived);
-    if (outcome === 'stale' && this.#fresh) {
-      // the first snapshot after a (re)connect is older than what is kept: the server started over
+    // the first snapshot after a (re)connect older than the newest kept: the server started over (one that kept
+    // running sends only newer ticks), so what is kept is of another world
+    const tick = bytes.byteLength >= 20 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(16, true) : Number.NaN;
+    if (this.#fresh && buffer.newest !== null && tick < buffer.newest.tick) {
       this.counters.restarts++;
       buffer.clear();
       this.playout?.reset();
-      this.#highest = Number.NEGATIVE_INFINITY;
-      outcome = buffer.insert(bytes, arrived);
+      this.#timed = 0;
     }
+    const outcome = buffer.insert(bytes, arrived);
     if (outcome !== 'stored') {
       if (outcome !== 'duplicate' && outcome !== 'stale') this.counters.lastRefusal = `a snapshot refused (${outcome})`;
       return;
@@ -254,7 +268,7 @@ export class Connection {
       const sendInterval = kept.interval > 0 ? kept.interval : DEFAULT_SEND_INTERVAL_MS;
       this.playout = new Playout({ ...this.#options.playout, sendInterval });
     }
-    this.playout.addSnapshot(kept.time, arrived);
+    if (this.playout.addSnapshot(kept.time, arrived)) this.#timed++;
     this.#countGaps(kept.tick);
   }
 

@@ -107,6 +107,7 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
   let resampler: Resampler | null = null;
   let url = options.url ?? '';
   let inputsSent = 0;
+  let restarts = 0;
   const ticks = [0, 0, 0, 0];
   const events: Array<{ time: number; code: number; payload: number[] }> = [];
   const sent: InputEvent[] = [];
@@ -149,6 +150,11 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
       if (!Number.isFinite(render)) return; // not synced yet: nothing to draw
       const pair = link.buffer.pairAt(render);
       if (pair === null) return; // the last state held
+      if (link.counters.restarts !== restarts) {
+        // a server that started over: its generations say nothing about what was drawn before
+        restarts = link.counters.restarts;
+        resampler!.reset();
+      }
       ticks[resampler!.write(world, pair, render)]!++;
     },
     commands: {

@@ -1,0 +1,160 @@
+/**
+ * The shared world, simulated on the server (in a worker thread of `createNodeRuntime`): orbs circling, and a
+ * disc per player that its page steers. A player that touches an orb catches it (a point) and the orb appears
+ * somewhere else at once (`world.snap`: clients show the jump, never a streak). Players arrive with their page's
+ * hello (the id it picked, which it draws itself by) and leave when the server says their connection closed.
+ *
+ * Inputs arrive through the snapshot publisher: the player number (the server's, one per connection) in payload
+ * 0, then the page's own values (steer: dx, dy; hello: its id).
+ */
+import { exposeSimulation, type World } from 'steadyframe/worker';
+import { CAPACITY, HEIGHT, INPUT, MAX_PLAYERS, ORB_RADIUS, ORBS, PLAYER_RADIUS, schema, TICK_RATE, WIDTH } from './schema.ts';
+
+type GameWorld = World<typeof schema>;
+
+/** Units per second² a held key accelerates by, and the share of velocity kept per second. */
+const ACCELERATION = 900;
+const DAMPING = 0.25;
+
+/** A seeded generator: the same world every time the server starts. */
+let seed = 12345;
+const random = (): number => {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed / 2 ** 32;
+};
+
+/** Each orb's circle: centre, radius, angular speed (rad/s), phase. */
+const orbs = Array.from({ length: ORBS }, () => ({ cx: 0, cy: 0, r: 0, w: 0, phase: 0 }));
+/** Per player entity: the player number, and its steering. */
+const players = new Map<number, { steer: [number, number] }>();
+/** Entity index -> player number (orbs: -1). */
+const playerAt = new Int32Array(CAPACITY).fill(-1);
+let time = 0;
+
+function placeOrb(i: number): void {
+  const o = orbs[i]!;
+  o.r = 40 + random() * 120;
+  o.cx = o.r + ORB_RADIUS + random() * (WIDTH - 2 * (o.r + ORB_RADIUS));
+  o.cy = o.r + ORB_RADIUS + random() * (HEIGHT - 2 * (o.r + ORB_RADIUS));
+  o.w = (random() < 0.5 ? -1 : 1) * (0.6 + random() * 1.2);
+  o.phase = random() * 2 * Math.PI - o.w * time;
+}
+
+function moveOrbs(world: GameWorld): void {
+  const { position, velocity, heading } = world.fields;
+  for (let i = 0; i < ORBS; i++) {
+    const o = orbs[i]!;
+    const a = o.phase + o.w * time;
+    position[2 * i] = o.cx + o.r * Math.cos(a);
+    position[2 * i + 1] = o.cy + o.r * Math.sin(a);
+    velocity[2 * i] = -o.r * o.w * Math.sin(a);
+    velocity[2 * i + 1] = o.r * o.w * Math.cos(a);
+    heading[i] = Math.atan2(velocity[2 * i + 1]!, velocity[2 * i]!);
+  }
+}
+
+function entityOf(world: GameWorld, player: number): number {
+  for (let i = ORBS; i < world.count; i++) if (playerAt[i] === player) return i;
+  return -1;
+}
+
+function join(world: GameWorld, player: number, id: number): void {
+  let i = entityOf(world, player);
+  if (i < 0) {
+    if (world.count - ORBS >= MAX_PLAYERS) return; // full: the page watches, unseen
+    i = world.spawn();
+    playerAt[i] = player;
+    players.set(player, { steer: [0, 0] });
+    const { position, velocity, score } = world.fields;
+    position[2 * i] = PLAYER_RADIUS + random() * (WIDTH - 2 * PLAYER_RADIUS);
+    position[2 * i + 1] = PLAYER_RADIUS + random() * (HEIGHT - 2 * PLAYER_RADIUS);
+    velocity[2 * i] = 0;
+    velocity[2 * i + 1] = 0;
+    score[i] = 0;
+  }
+  world.fields.id[i] = id;
+}
+
+function leave(world: GameWorld, player: number): void {
+  const i = entityOf(world, player);
+  players.delete(player);
+  if (i < 0) return;
+  const moved = world.despawn(i);
+  if (moved >= 0) playerAt[i] = playerAt[moved]!;
+  playerAt[world.count] = -1;
+}
+
+function movePlayers(world: GameWorld, dt: number): void {
+  const { position, velocity, heading, score } = world.fields;
+  const keep = DAMPING ** dt;
+  for (let i = ORBS; i < world.count; i++) {
+    const steer = players.get(playerAt[i]!)?.steer ?? [0, 0];
+    for (let axis = 0; axis < 2; axis++) {
+      const at = 2 * i + axis;
+      let v = (velocity[at]! + steer[axis]! * ACCELERATION * dt) * keep;
+      let p = position[at]! + v * dt;
+      const high = (axis === 0 ? WIDTH : HEIGHT) - PLAYER_RADIUS;
+      if (p < PLAYER_RADIUS || p > high) {
+        p = p < PLAYER_RADIUS ? 2 * PLAYER_RADIUS - p : 2 * high - p; // bounce off the wall
+        v = -v;
+      }
+      velocity[at] = v;
+      position[at] = p;
+    }
+    if (Math.hypot(velocity[2 * i]!, velocity[2 * i + 1]!) > 5) heading[i] = Math.atan2(velocity[2 * i + 1]!, velocity[2 * i]!);
+    // catching: an orb within reach goes elsewhere at once, and the player scores
+    for (let o = 0; o < ORBS; o++) {
+      const dx = position[2 * o]! - position[2 * i]!;
+      const dy = position[2 * o + 1]! - position[2 * i + 1]!;
+      if (dx * dx + dy * dy > (PLAYER_RADIUS + ORB_RADIUS) ** 2) continue;
+      placeOrb(o);
+      world.snap(o);
+      score[i] = score[i]! + 1;
+    }
+  }
+}
+
+/** A page's steering value, clamped to −1..1 (anything not a number: 0). */
+const unit = (x: number): number => (Number.isFinite(x) ? Math.max(-1, Math.min(1, x)) : 0);
+
+const pendingLeaves: number[] = [];
+const commands = {
+  /** The server's host says a player's connection closed: its disc goes at the next tick. */
+  leave(player: number) {
+    pendingLeaves.push(player);
+  },
+  /** The players in the world now: [player, id, score] each. */
+  players(): Array<[number, number, number]> {
+    return [...playersSeen];
+  },
+};
+export type GameCommands = typeof commands;
+let playersSeen: Array<[number, number, number]> = [];
+
+exposeSimulation({
+  schema,
+  tickRate: TICK_RATE,
+  commands,
+  init(world) {
+    world.count = ORBS;
+    for (let i = 0; i < ORBS; i++) placeOrb(i);
+    moveOrbs(world);
+  },
+  step(world, tick) {
+    time += tick.dt;
+    for (const player of pendingLeaves.splice(0)) leave(world, player);
+    for (let e = 0; e < tick.input.length; e++) {
+      const player = tick.input.payload(e, 0);
+      if (tick.input.code(e) === INPUT.HELLO && Number.isFinite(tick.input.payload(e, 1))) join(world, player, tick.input.payload(e, 1));
+      const steer = players.get(player)?.steer;
+      if (steer !== undefined && tick.input.code(e) === INPUT.STEER) {
+        steer[0] = unit(tick.input.payload(e, 1));
+        steer[1] = unit(tick.input.payload(e, 2));
+      }
+    }
+    moveOrbs(world);
+    movePlayers(world, tick.dt);
+    playersSeen = [];
+    for (let i = ORBS; i < world.count; i++) playersSeen.push([playerAt[i]!, world.fields.id[i]!, world.fields.score[i]!]);
+  },
+});

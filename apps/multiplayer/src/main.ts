@@ -1,0 +1,197 @@
+/**
+ * The page: a runtime whose simulation worker is the network client (client.worker.ts), drawn every animation
+ * frame on a 2D canvas with `runtime.frame()`, exactly as a single-player game draws its own worker's states.
+ * The keys (or a thumb on the field) steer this page's disc: each change is an input event, which the worker
+ * sends on to the server stamped with the render time it was made at. The HUD shows the link (`watchNetwork`).
+ *
+ * The server is `?server=ws://...` when given (the e2e test's shaped relay), else this page's own `/play`.
+ */
+import { createRuntime, type Frame, type Runtime } from 'steadyframe';
+import { watchNetwork, type NetworkCommands, type NetworkStats } from 'steadyframe/network';
+import { CAPACITY, HEIGHT, INPUT, ORB_RADIUS, ORBS, PLAYER_RADIUS, schema, WIDTH, type GameSchema } from './schema.ts';
+
+export interface MultiplayerHooks {
+  /** A frame of the server's world has been drawn. */
+  ready: boolean;
+  runtime: Runtime<GameSchema, NetworkCommands>;
+  /** The id this page picked (its disc's `id`). */
+  id: number;
+  frames: number;
+  network: NetworkStats | null;
+  events: string[];
+  /** Set true to keep each drawn frame's time and orb positions in `recorded` (the e2e test's oracle). */
+  recording: boolean;
+  recorded: number[][];
+}
+
+declare global {
+  interface Window {
+    multiplayer?: MultiplayerHooks;
+  }
+}
+
+const params = new URLSearchParams(location.search);
+const url = params.get('server') ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/play`;
+const worker = new Worker(new URL('./client.worker.ts', import.meta.url), { type: 'module', name: 'network client' });
+const runtime = await createRuntime<GameSchema, NetworkCommands, { url: string }>({ worker, schema, capacity: CAPACITY, setup: { url }, input: { payloadWidth: 2 } });
+const id = 1 + Math.floor(Math.random() * 999_999);
+const hooks: MultiplayerHooks = { ready: false, runtime, id, frames: 0, network: null, events: [], recording: false, recorded: [] };
+window.multiplayer = hooks;
+
+const canvas = document.getElementById('view') as HTMLCanvasElement;
+const context = canvas.getContext('2d')!;
+const hud = document.getElementById('hud')!;
+
+function resize(): void {
+  const ratio = devicePixelRatio;
+  canvas.width = Math.round(canvas.clientWidth * ratio);
+  canvas.height = Math.round(canvas.clientHeight * ratio);
+}
+addEventListener('resize', resize);
+resize();
+
+/** The hue a disc is drawn in: a player's from its id, an orb's from its index. */
+const hue = (id: number, i: number): number => (id === 0 ? (i * 47) % 360 : (id * 137) % 360);
+
+function draw(frame: Frame<GameSchema>): void {
+  const scale = canvas.width / WIDTH;
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.clearRect(0, 0, canvas.width, canvas.height);
+  context.setTransform(scale, 0, 0, scale, 0, 0);
+  const { position, heading, id: ids, score } = frame.fields;
+  context.font = '16px system-ui, sans-serif';
+  context.textAlign = 'center';
+  for (let i = 0; i < frame.count; i++) {
+    const x = position[2 * i]!;
+    const y = position[2 * i + 1]!;
+    const who = ids[i]!;
+    const r = who === 0 ? ORB_RADIUS : PLAYER_RADIUS;
+    context.fillStyle = `hsl(${hue(who, i)} 70% ${who === 0 ? 60 : 55}%)`;
+    context.beginPath();
+    context.arc(x, y, r, 0, 2 * Math.PI);
+    context.fill();
+    if (who === 0) continue;
+    // a player: its heading, and a ring and its score for this page's own disc
+    context.strokeStyle = '#0d1117';
+    context.lineWidth = 3;
+    context.beginPath();
+    context.moveTo(x, y);
+    context.lineTo(x + r * Math.cos(heading[i]!), y + r * Math.sin(heading[i]!));
+    context.stroke();
+    if (who === id) {
+      context.strokeStyle = '#fff';
+      context.lineWidth = 2;
+      context.beginPath();
+      context.arc(x, y, r + 5, 0, 2 * Math.PI);
+      context.stroke();
+    }
+    context.fillStyle = '#d6dde6';
+    context.fillText(String(score[i]!), x, y - r - 8);
+  }
+  context.strokeStyle = '#2a3644';
+  context.lineWidth = 2;
+  context.strokeRect(1, 1, WIDTH - 2, HEIGHT - 2);
+}
+
+// steering: the keys held, or a thumb on the field (the direction it slid from where it pressed)
+const held = new Set<string>();
+let steer = [0, 0];
+function sendSteer(dx: number, dy: number): void {
+  if (dx === steer[0] && dy === steer[1]) return;
+  steer = [dx, dy];
+  runtime.sendInput(INPUT.STEER, dx, dy);
+}
+const KEYS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], KeyA: [-1, 0], ArrowRight: [1, 0], KeyD: [1, 0], ArrowUp: [0, -1], KeyW: [0, -1], ArrowDown: [0, 1], KeyS: [0, 1] };
+function fromKeys(): void {
+  let dx = 0;
+  let dy = 0;
+  for (const code of held) {
+    dx += KEYS[code]![0];
+    dy += KEYS[code]![1];
+  }
+  sendSteer(Math.sign(dx), Math.sign(dy));
+}
+addEventListener('keydown', (event) => {
+  if (!(event.code in KEYS)) return;
+  event.preventDefault();
+  held.add(event.code);
+  fromKeys();
+});
+addEventListener('keyup', (event) => {
+  held.delete(event.code);
+  fromKeys();
+});
+addEventListener('blur', () => {
+  held.clear();
+  fromKeys();
+});
+const pad = document.getElementById('pad')!;
+let touchFrom: [number, number] | null = null;
+pad.addEventListener('pointerdown', (event) => {
+  touchFrom = [event.clientX, event.clientY];
+  pad.setPointerCapture(event.pointerId);
+});
+pad.addEventListener('pointermove', (event) => {
+  if (touchFrom === null) return;
+  const dx = event.clientX - touchFrom[0];
+  const dy = event.clientY - touchFrom[1];
+  const length = Math.hypot(dx, dy);
+  if (length < 12) sendSteer(0, 0);
+  else sendSteer(Math.round((100 * dx) / length) / 100, Math.round((100 * dy) / length) / 100);
+});
+const release = (): void => {
+  touchFrom = null;
+  sendSteer(0, 0);
+};
+pad.addEventListener('pointerup', release);
+pad.addEventListener('pointercancel', release);
+
+function showLink(n: NetworkStats | null): void {
+  if (n === null) return;
+  const ms = (x: number): string => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : '–');
+  hud.textContent = [
+    n.connected ? 'connected' : 'reconnecting…',
+    `round trip  ${ms(n.roundTrip)}`,
+    `delay       ${ms(n.delay)}`,
+    `jitter      ${ms(n.jitter)}`,
+    `loss        ${(100 * n.loss).toFixed(1)}%`,
+    `late        ${n.late}`,
+    `snapshots   ${n.snapshots}`,
+    'you         the ringed disc',
+  ].join('\n');
+}
+
+const link = watchNetwork(runtime, { intervalMs: 250 });
+link.on('stats', (n) => {
+  hooks.network = n;
+  showLink(n);
+});
+link.on('disconnected', () => hooks.events.push('disconnected'));
+link.on('reconnected', () => {
+  hooks.events.push('reconnected');
+  greet(); // a new connection is a new player on the server: say who we are again
+});
+
+// who we are: the server makes our disc with it; said every half second until the disc shows (an input made
+// before the clock syncs is not sent, and a lossy link may lose one), and the steering again every 200 ms
+let greeting: ReturnType<typeof setInterval> | undefined;
+function greet(): void {
+  clearInterval(greeting);
+  greeting = setInterval(() => runtime.sendInput(INPUT.HELLO, id), 500);
+}
+setInterval(() => runtime.sendInput(INPUT.STEER, steer[0]!, steer[1]!), 200);
+
+await runtime.start();
+greet();
+function onAnimationFrame(ts: number): void {
+  requestAnimationFrame(onAnimationFrame);
+  const frame = runtime.frame(ts);
+  if (frame === null) return;
+  draw(frame);
+  if (frame.count < ORBS) return; // nothing from the server yet
+  if (hooks.recording) hooks.recorded.push([frame.time, ...frame.fields.position.subarray(0, 2 * ORBS)]);
+  hooks.frames++;
+  hooks.ready = true;
+  for (let i = 0; i < frame.count; i++) if (frame.fields.id[i] === id) clearInterval(greeting);
+}
+requestAnimationFrame(onAnimationFrame);

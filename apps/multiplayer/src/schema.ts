@@ -1,0 +1,34 @@
+/**
+ * The shared world's entities, one schema for the server's simulation and every client: discs that move (players
+ * steered by their keys, orbs on circles), their velocity (so clients bridge a lost snapshot with Hermite and
+ * extrapolate a moment past the newest), a heading, and who each is.
+ */
+import { defineSchema } from 'steadyframe';
+
+export const schema = defineSchema({
+  position: { width: 2, kind: 'linear', velocity: 'velocity' },
+  velocity: { width: 2, kind: 'linear' },
+  heading: { width: 1, kind: 'angle' },
+  /** 0 for an orb; a player's id (the number its page picked) otherwise. */
+  id: { width: 1, kind: 'none' },
+  /** Orbs a player has caught. */
+  score: { width: 1, kind: 'none' },
+});
+export type GameSchema = typeof schema;
+
+/** The arena, in world units. */
+export const WIDTH = 1000;
+export const HEIGHT = 600;
+export const PLAYER_RADIUS = 18;
+export const ORB_RADIUS = 9;
+export const ORBS = 24;
+/** Most players at once (and entities in all). */
+export const MAX_PLAYERS = 16;
+export const CAPACITY = ORBS + MAX_PLAYERS;
+
+/** The input codes a page sends: steer (payload dx, dy in −1..1), and hello (payload: the id it picked). */
+export const INPUT = { STEER: 0, HELLO: 1 } as const;
+export const INPUT_CODES = 2;
+/** Server ticks a second, and every how many ticks a snapshot goes out (20 a second). */
+export const TICK_RATE = 60;
+export const SEND_EVERY = 3;

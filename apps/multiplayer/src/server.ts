@@ -1,0 +1,84 @@
+/**
+ * The game's server: the shared world's simulation (game.worker.ts, bundled for Node and run by
+ * `createNodeRuntime`), its states to every connection at 20 a second (`createSnapshotPublisher`, hosted on a
+ * `ws` WebSocketServer by `hostSnapshots`), players' inputs back into it, and a player's disc gone when its
+ * connection closes. `npm run multiplayer` starts it on the page's own server (the `/play` path); the e2e test
+ * starts it on a port of its own, behind a shaped relay.
+ */
+import type { Server } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { WebSocketServer } from 'ws';
+import { createNodeRuntime, createSnapshotPublisher, hostSnapshots, type Runtime, type SnapshotPublisher, type SocketHost } from 'steadyframe/node';
+import type { GameCommands } from './game.worker.ts';
+import { CAPACITY, INPUT_CODES, schema, SEND_EVERY, type GameSchema } from './schema.ts';
+
+export interface GameServerOptions {
+  /** Share this HTTP server (upgrades to `path` only), or listen on `port` of 127.0.0.1 (0: any free one). */
+  readonly server?: Server;
+  readonly path?: string;
+  readonly port?: number;
+}
+
+export interface GameServer {
+  /** Where pages connect: ws://127.0.0.1:port (with `port`), or the path on the shared server. */
+  readonly url: string;
+  readonly runtime: Runtime<GameSchema, GameCommands>;
+  readonly publisher: SnapshotPublisher;
+  readonly host: SocketHost;
+  close(): Promise<void>;
+}
+
+/** The simulation's module, bundled into one ES module Node runs in a worker thread. */
+async function bundleWorker(): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'steadyframe-multiplayer-'));
+  const entry = fileURLToPath(new URL('./game.worker.ts', import.meta.url));
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    build: { ssr: entry, outDir, emptyOutDir: true, target: 'node20', rollupOptions: { output: { format: 'es', entryFileNames: 'game.worker.mjs' } } },
+    ssr: { noExternal: true, target: 'node' },
+  });
+  return join(outDir, 'game.worker.mjs');
+}
+
+export async function startGameServer(options: GameServerOptions = {}): Promise<GameServer> {
+  const runtime = await createNodeRuntime<GameSchema, GameCommands>({ worker: await bundleWorker(), schema, capacity: CAPACITY, input: { payloadWidth: 3 } });
+  await runtime.start();
+  const publisher = createSnapshotPublisher(runtime, { every: SEND_EVERY, input: { codes: INPUT_CODES } });
+  const path = options.path ?? '/play';
+  const wss = options.server === undefined ? new WebSocketServer({ host: '127.0.0.1', port: options.port ?? 0, maxPayload: 64 * 1024 }) : new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  if (options.server !== undefined) {
+    // upgrades to our path only: the page's server has its own (Vite's hot reload)
+    options.server.on('upgrade', (request, socket, head) => {
+      if (new URL(request.url ?? '/', 'http://x').pathname !== path) return;
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    });
+  } else {
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  }
+  const host = hostSnapshots(publisher, wss, {
+    onClient(client, socket) {
+      // the player's disc goes when its connection does
+      socket.on('close', () => void runtime.commands.leave(client.player).catch(() => {}));
+    },
+  });
+  // faster than the ticks: a state goes out within a few ms of its tick
+  const publishing = setInterval(() => publisher.publish(), 1000 / 240);
+  const port = options.server === undefined ? (wss.address() as { port: number }).port : 0;
+  return {
+    url: options.server === undefined ? `ws://127.0.0.1:${port}` : path,
+    runtime,
+    publisher,
+    host,
+    async close() {
+      clearInterval(publishing);
+      host.close();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      runtime.dispose();
+    },
+  };
+}
