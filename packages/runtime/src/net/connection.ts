@@ -22,7 +22,7 @@ import { pingDelay } from './ping-schedule.ts';
 import { Playout, type PlayoutOptions } from './playout.ts';
 import { ServerClock, type ServerClockOptions } from './server-clock.ts';
 import { SnapshotBuffer } from './snapshot-buffer.ts';
-import { decodePong, encodeInputs, encodePing, messageType, MESSAGE, WireError, type InputEvent, type WireFormat } from './wire.ts';
+import { decodePong, encodeInputs, encodePing, messageType, MESSAGE, snapshotTick, WireError, type InputEvent, type WireFormat } from './wire.ts';
 
 /** A handler both a DOM WebSocket and the `ws` package's accept, whatever their event types (bivariant). */
 type Handler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
@@ -213,8 +213,7 @@ export class Connection {
     const received = this.#options.clock();
     const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
     if (bytes === null) {
-      this.counters.lastRefusal = `a message that is not binary (${typeof data}): not a steadyframe server`;
-      this.buffer.stats.refused.type++;
+      this.#refused(new WireError('type', `a message that is not binary (${typeof data}): not a steadyframe server`));
       return;
     }
     this.counters.bytesIn += bytes.byteLength;
@@ -250,8 +249,7 @@ export class Connection {
     const arrived = this.serverClock.synced ? this.serverClock.serverTime(received) : Number.NaN;
     // the first snapshot after a (re)connect older than the newest kept: the server started over (one that kept
     // running sends only newer ticks), so what is kept is of another world
-    const tick = bytes.byteLength >= 20 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(16, true) : Number.NaN;
-    if (this.#fresh && buffer.newest !== null && tick < buffer.newest.tick) {
+    if (this.#fresh && buffer.newest !== null && snapshotTick(bytes) < buffer.newest.tick) {
       this.counters.restarts++;
       buffer.clear();
       this.playout?.reset();

@@ -145,9 +145,9 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
     step(world, tick) {
       const link = connection!;
       const render = link.renderTime(tick.at);
-      // inputs before the clock has synced have no server time to be stamped with: not sent
-      if (tick.input.length > 0 && Number.isFinite(render)) forward(link, tick, render);
-      if (!Number.isFinite(render)) return; // not synced yet: nothing to draw
+      // not synced yet: nothing to draw, and the tick's inputs have no server time to be stamped with (not sent)
+      if (!Number.isFinite(render)) return;
+      if (tick.input.length > 0) forward(link, tick, render);
       const pair = link.buffer.pairAt(render);
       if (pair === null) return; // the last state held
       if (link.counters.restarts !== restarts) {

@@ -15,7 +15,7 @@
  * An entity whose source generation changed since the tick before is marked to snap (`world.snap`), so the
  * page does not blend across a server's teleport, spawn or swap-remove. Allocates nothing per call.
  */
-import { angleField, interpolateField, extrapolateField, wrapAngle } from '../core/interpolate.ts';
+import { interpolateField, extrapolateField, wrapAngle } from '../core/interpolate.ts';
 import type { FieldLayout, Layout } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import type { World } from '../worker/world.ts';
@@ -35,6 +35,8 @@ interface FieldRun {
 
 export class Resampler {
   readonly #runs: FieldRun[];
+  /** Some field has a velocity field: past the newest snapshot, something moves on. */
+  readonly #anyVelocity: boolean;
   readonly #lastGeneration: Uint32Array;
   #lastCount = 0;
   /** Every live entity snaps on the next write (a server that started over). */
@@ -56,6 +58,7 @@ export class Resampler {
       const spec = schema[field.name]!;
       return { field, start: field.offset / 4, velocity: start('velocity' in spec ? spec.velocity : undefined) };
     });
+    this.#anyVelocity = this.#runs.some((r) => r.velocity >= 0);
     this.#lastGeneration = new Uint32Array(layout.capacity);
   }
 
@@ -93,12 +96,8 @@ export class Resampler {
       const n = both * field.width;
       const from = a.block.subarray(start, start + n);
       const to = b.block.subarray(start, start + n);
-      if (this.hermite && velocity >= 0 && field.kind === 'linear') {
-        hermite(from, to, a.block, b.block, velocity, out, n, alpha, seconds, false);
-      } else if (this.hermite && velocity >= 0 && field.kind === 'angle') {
-        hermite(from, to, a.block, b.block, velocity, out, n, alpha, seconds, true);
-      } else if (field.kind === 'angle') {
-        angleField(from, to, out, both, alpha);
+      if (this.hermite && velocity >= 0 && (field.kind === 'linear' || field.kind === 'angle')) {
+        hermite(from, to, a.block, b.block, velocity, out, n, alpha, seconds, field.kind === 'angle');
       } else {
         interpolateField(field.kind, field.width, from, to, out, both, alpha);
       }
@@ -111,7 +110,7 @@ export class Resampler {
 
   /** The newest moved on by its velocities; false (nothing written) when no field has one. */
   #extrapolate<S extends Schema>(world: World<S>, s: KeptSnapshot, seconds: number): boolean {
-    if (!this.#runs.some((r) => r.velocity >= 0)) return false;
+    if (!this.#anyVelocity) return false;
     for (const { field, start, velocity } of this.#runs) {
       const n = s.count * field.width;
       const base = s.block.subarray(start, start + n);

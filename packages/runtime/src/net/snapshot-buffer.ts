@@ -14,7 +14,7 @@
  * frame could use it. Counts of each outcome are kept for `stats()`.
  */
 import { generationView } from '../core/layout.ts';
-import { decodeSnapshot, messageType, MESSAGE, WireError, type SnapshotHead, type WireFormat, type WireRefusal } from './wire.ts';
+import { decodeSnapshot, messageType, MESSAGE, snapshotTick, WireError, type SnapshotHead, type WireFormat, type WireRefusal } from './wire.ts';
 
 /** One kept snapshot: its head, its block (a block of the layout) and when it arrived (server-clock ms). */
 export interface KeptSnapshot {
@@ -110,7 +110,7 @@ export class SnapshotBuffer {
     try {
       const type = messageType(this.format, bytes);
       if (type !== MESSAGE.SNAPSHOT) throw new WireError('type', `a message of type ${type} where a snapshot was expected`);
-      tick = bytes.byteLength < 20 ? Number.NaN : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(16, true);
+      tick = snapshotTick(bytes);
     } catch (error) {
       return this.#refuse(error);
     }

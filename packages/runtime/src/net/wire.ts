@@ -176,6 +176,11 @@ export function messageType(format: WireFormat, bytes: Uint8Array): MessageType 
   return type as MessageType;
 }
 
+/** A snapshot's tick as its head says it (NaN for a message too short to hold one), read before the snapshot is decoded. */
+export function snapshotTick(bytes: Uint8Array): number {
+  return bytes.byteLength < 20 ? Number.NaN : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(16, true);
+}
+
 /**
  * Decodes a snapshot into a block of `format.layout` (`block` over all of it, `generation` its generation run):
  * entities 0 to count − 1 of every field and their generations; the rest of the block is left as it was.
