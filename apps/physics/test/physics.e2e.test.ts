@@ -22,14 +22,8 @@ let served: { url: string; close(): Promise<void> } | undefined;
 const until = (what: string, expression: string, timeout?: number): Promise<void> => waitUntil(page, what, expression, timeout);
 const read = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
 
-/**
- * The newest published heights (y) of the dynamic bodies (the floor and walls are entities 0..4). A sample whose
- * lock acquire gave up repeats the last good frame (`fresh` false), which may be from before a restart: sampled
- * again until one is fresh (bounded; the worker holds the lock for a publish's copy only).
- */
-const HEIGHTS = `(() => { let f = window.pile.runtime.sample(Infinity);
-  for (let n = 0; !f.fresh && n < 100; n++) f = window.pile.runtime.sample(Infinity);
-  const y = [];
+/** The newest published heights (y) of the dynamic bodies (the floor and walls are entities 0..4). */
+const HEIGHTS = `(() => { const f = window.pile.runtime.sample(Infinity); const y = [];
   for (let i = 5; i < f.count; i++) y.push(f.fields.position[3 * i + 1]); return y; })()`;
 
 beforeAll(async () => {
