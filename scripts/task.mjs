@@ -22,8 +22,8 @@ const TASKS = {
     (args) => serveApp('bench', 'dev', 'serving the benchmark page', args),
   ],
   'bench:net': [
-    'measures what a multiplayer server pays per client (writes docs/net-scale.md)',
-    () => pnpmRun(['exec', 'vitest', 'run', '--project', 'bench-net'], ROOT, { STEADYFRAME_BENCH_NET: '1' }),
+    'measures the network client against @geckos.io/snapshot-interpolation (docs/net-judder.md) and what a server pays per client (docs/net-scale.md); `-- judder` or `-- scale` runs one',
+    (args) => pnpmRun(['exec', 'vitest', 'run', '--project', 'bench-net', ...args], ROOT, { STEADYFRAME_BENCH_NET: '1' }),
   ],
   build: ['builds each package into its dist/ (what a tarball ships)', () => PACKAGES.forEach((dir) => pnpmRun(['run', 'build'], join(ROOT, dir)))],
   pack: ['packs steadyframe, @steadyframe/three, @steadyframe/pixi and @steadyframe/rapier into packs/', () => pack()],

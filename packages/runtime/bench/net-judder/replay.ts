@@ -1,0 +1,260 @@
+/**
+ * The network benchmark's replays: one recorded trace (trace.ts) delivered over one simulated link to each way
+ * of drawing a server's world, in simulated time, so every pipeline sees the very same arrivals and nothing
+ * depends on how busy the machine is. Each replay returns what it drew at each 60 Hz frame.
+ *
+ * ```text
+ *  true time t ─────────────────────────────────────────────────────────────────────▶
+ *  server clock   s = t + serverOffset        (the trace's first send at t = LEAD)
+ *  client clock   c = t + CLIENT_OFFSET       (the shared clock of our client; geckos reads Date.now: whole ms)
+ *  snapshot k     arrives at arrivals[k], or never
+ *  frames         t = FRAME_PHASE + f × 1000/60
+ * ```
+ *
+ * - **ours**: the network client (`networkClient`, unchanged) driven as its worker would drive it: `init`, then a
+ *   `step` per 120 Hz tick one tick ahead of its time (`maxLeadTicks` 1), its socket a simulated one (pings
+ *   answered by a simulated server over links of the condition's shape), its timers on the simulated time; each
+ *   frame blends the two ticks around it as the page does (linear fields: a lerp; a changed generation: the newer).
+ * - **geckos**: @geckos.io/snapshot-interpolation 1.1.1 as its README uses it: the server's
+ *   `SI.snapshot.create(state)` (its time stamped the tick's time: its best case), sent as JSON; the client's
+ *   `JSON.parse` and `SI.snapshot.add`, and `SI.calcInterpolation('x y')` each frame (undefined: the last
+ *   drawn stays). Its clock, `SnapshotInterpolation.Now`, reads the simulated time.
+ * - **latest**: the newest snapshot that arrived, as it is.
+ */
+import { SnapshotInterpolation } from '@geckos.io/snapshot-interpolation';
+import { fieldViews, generationView } from '../../src/core/layout.ts';
+import type { SocketLike } from '../../src/net/connection.ts';
+import { networkClient } from '../../src/net/network-client.ts';
+import { decodePing, encodePong, messageType, MESSAGE } from '../../src/net/wire.ts';
+import type { TickInput } from '../../src/worker/tick-input.ts';
+import { createWorld } from '../../src/worker/world.ts';
+import { createLink } from '../../test/node/support/net-link.ts';
+import { ORBIT_SEND_EVERY, ORBIT_TICK_RATE, orbitSchema } from './orbits.ts';
+import type { Condition, Trace } from './trace.ts';
+
+/** True ms of the trace's first send: after the client's socket has opened (a round trip). */
+export const LEAD = 1000;
+export const FRAME_MS = 1000 / 60;
+/** Frames fall between the client's ticks, not on them. */
+const FRAME_PHASE = 3.1;
+const CLIENT_OFFSET = 7000.25;
+/** Date.now() epochs of geckos's server and client (any: it measures the offset itself). */
+const SERVER_EPOCH = 1.75e12;
+const CLIENT_EPOCH = 1.75e12 + 123_456;
+/** The server's send interval, ms. */
+export const SEND_INTERVAL_MS = (1000 * ORBIT_SEND_EVERY) / ORBIT_TICK_RATE;
+
+/** What a pipeline drew: per frame, whether it drew anything yet and each entity's position. */
+export interface Drawn {
+  /** True ms of each frame. */
+  readonly times: Float64Array;
+  /** The same frames on the server's clock (true time + serverOffset). */
+  readonly serverTimes: Float64Array;
+  readonly drawn: Uint8Array;
+  /** frames × entities × 2 */
+  readonly position: Float32Array;
+}
+
+export interface ReplaySetup {
+  readonly trace: Trace;
+  readonly condition: Condition;
+  /** arrivals(trace, condition, LEAD) */
+  readonly arrivals: ReadonlyArray<number | null>;
+}
+
+/** Simulated time: callbacks at true ms, run in order, each seeing `now` at its own time. */
+class Timeline {
+  now = 0;
+  readonly #events: Array<{ at: number; id: number; run: () => void }> = [];
+  #ids = 0;
+
+  schedule(at: number, run: () => void): number {
+    let i = this.#events.length;
+    while (i > 0 && this.#events[i - 1]!.at > at) i--;
+    this.#events.splice(i, 0, { at, id: ++this.#ids, run });
+    return this.#ids;
+  }
+
+  cancel(id: unknown): void {
+    const i = this.#events.findIndex((e) => e.id === id);
+    if (i >= 0) this.#events.splice(i, 1);
+  }
+
+  advanceTo(t: number): void {
+    while (this.#events.length > 0 && this.#events[0]!.at <= t) {
+      const event = this.#events.shift()!;
+      this.now = Math.max(this.now, event.at);
+      event.run();
+    }
+    this.now = Math.max(this.now, t);
+  }
+}
+
+function frames(setup: ReplaySetup): { times: Float64Array; serverTimes: Float64Array; serverOffset: number } {
+  const { snapshots } = setup.trace;
+  const serverOffset = snapshots[0]!.sent - LEAD;
+  const end = LEAD + snapshots.at(-1)!.sent - snapshots[0]!.sent;
+  const count = Math.floor((end - FRAME_PHASE) / FRAME_MS);
+  const times = Float64Array.from({ length: count }, (_, f) => FRAME_PHASE + f * FRAME_MS);
+  return { times, serverTimes: times.map((t) => t + serverOffset), serverOffset };
+}
+
+function drawnOf(setup: ReplaySetup) {
+  const { times, serverTimes, serverOffset } = frames(setup);
+  const n = setup.trace.orbits.length;
+  const out: Drawn = { times, serverTimes, drawn: new Uint8Array(times.length), position: new Float32Array(times.length * 2 * n) };
+  return { out, serverOffset, n };
+}
+
+const NO_INPUT: TickInput = { length: 0, time: () => 0, code: () => 0, sequence: () => 0, payload: () => 0, late: () => false };
+
+/** Ours: the network client's step at 120 Hz, the page's blend at each frame. */
+export function replayOurs(setup: ReplaySetup, options: { readonly hermite: boolean }): Drawn {
+  const { trace, condition } = setup;
+  const { out, serverOffset, n } = drawnOf(setup);
+  const time = new Timeline();
+  const realSetTimeout = globalThis.setTimeout;
+  const realClearTimeout = globalThis.clearTimeout;
+  // the connection's ping and reconnect timers, on the simulated time
+  globalThis.setTimeout = ((run: () => void, ms = 0) => time.schedule(time.now + ms, run)) as unknown as typeof setTimeout;
+  globalThis.clearTimeout = ((id: unknown) => time.cancel(id)) as typeof clearTimeout;
+  try {
+    const up = createLink(condition.seed + 1, condition);
+    const down = createLink(condition.seed + 2, condition);
+    const format = trace.format;
+    const socket: SocketLike = {
+      binaryType: 'blob',
+      onopen: null,
+      onmessage: null,
+      onclose: null,
+      onerror: null,
+      send(bytes) {
+        if (messageType(format, bytes) !== MESSAGE.PING) return;
+        const ping = decodePing(format, bytes);
+        const there = up();
+        if (there === null) return;
+        time.schedule(time.now + there, () => {
+          const s = time.now + serverOffset;
+          const pong = encodePong(format, { ...ping, serverReceived: s, serverSent: s });
+          const back = down();
+          if (back !== null) time.schedule(time.now + back, () => socket.onmessage?.({ data: pong.buffer }));
+        });
+      },
+      close() {},
+    };
+    time.schedule(2 * condition.baseMs, () => socket.onopen?.({}));
+    setup.arrivals.forEach((at, k) => {
+      if (at !== null) time.schedule(at, () => socket.onmessage?.({ data: trace.snapshots[k]!.bytes.slice().buffer }));
+    });
+    const client = networkClient({ schema: orbitSchema, url: 'bench://server', socket: () => socket, hermite: options.hermite, reconnect: false });
+    const layout = format.layout;
+    const memory = new ArrayBuffer(layout.blockBytes);
+    const { world } = createWorld(layout, new Float32Array(memory), fieldViews<typeof orbitSchema>(memory, 0, layout), generationView(memory, 0, layout));
+    client.init!(world, undefined, { clock: () => time.now + CLIENT_OFFSET });
+
+    const tickMs = 1000 / client.tickRate;
+    // the ticks' states, newest last: [count, positions, generations] of the last four
+    const kept: Array<{ at: number; count: number; position: Float32Array; generation: Uint32Array }> = [];
+    const tick = { tick: 0, dt: tickMs / 1000, time: 0, at: 0, previousAt: 0, input: NO_INPUT };
+    const tickAt = (k: number) => k * tickMs; // client ms
+    // the first tick: the one that ends at or after the first frame
+    let next = Math.floor((out.times[0]! + CLIENT_OFFSET) / tickMs);
+    for (let f = 0; f < out.times.length; f++) {
+      const c = out.times[f]! + CLIENT_OFFSET;
+      // every tick up to one past the frame's time, each made one tick before its own time
+      while (tickAt(next - 1) <= c) {
+        time.advanceTo(tickAt(next) - tickMs - CLIENT_OFFSET);
+        tick.tick = next;
+        tick.time = next * tick.dt;
+        tick.previousAt = tickAt(next - 1);
+        tick.at = tickAt(next);
+        client.step(world, tick);
+        kept.push({ at: tick.at, count: world.count, position: world.fields.position.slice(0, 2 * n), generation: generationView(memory, 0, layout).slice(0, n) });
+        if (kept.length > 4) kept.shift();
+        next++;
+      }
+      time.advanceTo(out.times[f]!);
+      const k = kept.findIndex((s) => s.at > c);
+      const cur = kept[k]!;
+      const prev = kept[k - 1];
+      if (prev === undefined || cur.count < n) continue; // nothing drawn yet
+      const alpha = (c - prev.at) / (cur.at - prev.at);
+      out.drawn[f] = 1;
+      const o = f * 2 * n;
+      for (let i = 0; i < n; i++) {
+        const snap = prev.count <= i || prev.generation[i] !== cur.generation[i];
+        for (let j = 2 * i; j < 2 * i + 2; j++) out.position[o + j] = snap ? cur.position[j]! : prev.position[j]! + (cur.position[j]! - prev.position[j]!) * alpha;
+      }
+    }
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+    globalThis.clearTimeout = realClearTimeout;
+  }
+  return out;
+}
+
+/** Each snapshot as geckos's server sends it: `SI.snapshot.create(state)` at the tick's time, as JSON. */
+export function geckosMessages(trace: Trace): string[] {
+  const now = SnapshotInterpolation.Now;
+  try {
+    return trace.snapshots.map((s) => {
+      SnapshotInterpolation.Now = () => SERVER_EPOCH + s.time;
+      const state = Array.from({ length: trace.orbits.length }, (_, i) => ({ id: `e${i}`, x: s.position[2 * i]!, y: s.position[2 * i + 1]! }));
+      return JSON.stringify(SnapshotInterpolation.CreateSnapshot(state));
+    });
+  } finally {
+    SnapshotInterpolation.Now = now;
+  }
+}
+
+/** geckos, with its default buffer for a 20 Hz server (3 intervals: 150 ms) or `bufferMs`. */
+export function replayGeckos(setup: ReplaySetup, messages: readonly string[], bufferMs?: number): Drawn {
+  const { out, n } = drawnOf(setup);
+  const time = new Timeline();
+  const now = SnapshotInterpolation.Now;
+  SnapshotInterpolation.Now = () => Math.floor(CLIENT_EPOCH + time.now);
+  try {
+    const SI = new SnapshotInterpolation(1000 / SEND_INTERVAL_MS);
+    if (bufferMs !== undefined) SI.interpolationBuffer.set(bufferMs);
+    setup.arrivals.forEach((at, k) => {
+      if (at !== null) time.schedule(at, () => SI.snapshot.add(JSON.parse(messages[k]!)));
+    });
+    let drawn = false;
+    for (let f = 0; f < out.times.length; f++) {
+      time.advanceTo(out.times[f]!);
+      const o = f * 2 * n;
+      const result = SI.calcInterpolation('x y');
+      if (result !== undefined) {
+        drawn = true;
+        const state = result.state as unknown as Array<{ x: number; y: number }>;
+        for (let i = 0; i < n; i++) {
+          out.position[o + 2 * i] = state[i]!.x;
+          out.position[o + 2 * i + 1] = state[i]!.y;
+        }
+      } else if (drawn) {
+        out.position.copyWithin(o, o - 2 * n, o); // nothing new: the game's sprites stay where they were
+      }
+      out.drawn[f] = drawn ? 1 : 0;
+    }
+  } finally {
+    SnapshotInterpolation.Now = now;
+  }
+  return out;
+}
+
+/** The newest snapshot that arrived, as it is. */
+export function replayLatest(setup: ReplaySetup): Drawn {
+  const { out, n } = drawnOf(setup);
+  const time = new Timeline();
+  let newest = -1;
+  setup.arrivals.forEach((at, k) => {
+    if (at !== null) time.schedule(at, () => (newest = Math.max(newest, k)));
+  });
+  for (let f = 0; f < out.times.length; f++) {
+    time.advanceTo(out.times[f]!);
+    if (newest < 0) continue;
+    out.drawn[f] = 1;
+    out.position.set(setup.trace.snapshots[newest]!.position, f * 2 * n);
+  }
+  return out;
+}
