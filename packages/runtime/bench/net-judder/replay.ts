@@ -23,6 +23,7 @@
  */
 import { SnapshotInterpolation } from '@geckos.io/snapshot-interpolation';
 import { fieldViews, generationView } from '../../src/core/layout.ts';
+import { SeededRandom } from '../../src/core/random.ts';
 import type { SocketLike } from '../../src/net/connection.ts';
 import { networkClient } from '../../src/net/network-client.ts';
 import { decodePing, encodePong, messageType, MESSAGE } from '../../src/net/wire.ts';
@@ -150,12 +151,13 @@ export function replayOurs(setup: ReplaySetup, options: { readonly hermite: bool
     const layout = format.layout;
     const memory = new ArrayBuffer(layout.blockBytes);
     const { world } = createWorld(layout, new Float32Array(memory), fieldViews<typeof orbitSchema>(memory, 0, layout), generationView(memory, 0, layout));
-    client.init!(world, undefined, { clock: () => time.now + CLIENT_OFFSET });
+    const random = new SeededRandom(1).next; // the client never draws; a worker would hand it its generator
+    client.init!(world, undefined, { clock: () => time.now + CLIENT_OFFSET, random });
 
     const tickMs = 1000 / client.tickRate;
     // the ticks' states, newest last: [count, positions, generations] of the last four
     const kept: Array<{ at: number; count: number; position: Float32Array; generation: Uint32Array }> = [];
-    const tick = { tick: 0, dt: tickMs / 1000, time: 0, at: 0, previousAt: 0, input: NO_INPUT };
+    const tick = { tick: 0, dt: tickMs / 1000, time: 0, at: 0, previousAt: 0, input: NO_INPUT, random };
     const tickAt = (k: number) => k * tickMs; // client ms
     // the first tick: the one that ends at or after the first frame
     let next = Math.floor((out.times[0]! + CLIENT_OFFSET) / tickMs);

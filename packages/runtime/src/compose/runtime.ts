@@ -107,6 +107,7 @@ async function attachRuntime<S extends Schema, C extends object>(host: PageHost,
   try {
     const config: AttachConfig = {
       ...transport.attach,
+      seed: checked.seed,
       ...(options.setup === undefined ? {} : { setup: options.setup }),
       ...(role.clock === undefined ? {} : { clock: role.clock }),
     };

@@ -130,6 +130,12 @@ export interface RuntimeOptionsBase<S extends Schema> {
    * it rejects, naming the likely cause. A number above 0, default 10,000; `Infinity` waits forever.
    */
   readonly attachTimeout?: number;
+  /**
+   * The seed of the simulation's generator (`tick.random()`, `init`'s `context.random()`): a whole number from 0
+   * to 2^32 − 1. Default: a new one from the platform's cryptographic generator each runtime; `runtime.info.seed`
+   * says which. The same seed, setup and inputs give the same run on every machine.
+   */
+  readonly seed?: number;
 }
 
 /** The events `runtime.on` offers. */

@@ -35,6 +35,8 @@ export interface AttachConfig<K extends TransportKind = TransportKind> {
   readonly setup?: unknown;
   /** A manual clock both sides read (tests, replays); absent: the real clock. */
   readonly clock?: ManualClockConfig;
+  /** The seed of the simulation's generator (core/random.ts); absent: the worker picks one. */
+  readonly seed?: number;
 }
 
 /** The shared transport's config: the buffer laid out by layout.ts for this schema and capacity. */
@@ -77,6 +79,8 @@ export interface SimulationInfo {
   readonly crossOriginIsolated: boolean;
   /** The transport in use. */
   readonly transport: TransportKind;
+  /** The seed of the simulation's generator (`tick.random()`): `createRuntime`'s `seed`, or the one picked. */
+  readonly seed: number;
 }
 
 /** What the simulation is doing: STATUS's codes by name (core/layout.ts). */

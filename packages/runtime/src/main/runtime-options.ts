@@ -8,6 +8,7 @@ import { checkNumber, describeValue } from '../core/describe-value.ts';
 import { validateSchema, type Schema } from '../core/schema.ts';
 import type { BlendBackend } from '../core/simd-kernel.ts';
 import { validateInterpolation } from './sampler.ts';
+import { checkSeed, randomSeed } from '../core/random.ts';
 
 /** How long set-up waits for the worker to attach by default, ms (`attachTimeout`). */
 export const DEFAULT_ATTACH_TIMEOUT = 10_000;
@@ -25,6 +26,8 @@ export interface CheckedOptions {
   readonly kernels: BlendBackend;
   /** 'auto' or a transport's kind (checked against the transports when one is chosen). */
   readonly transport: string;
+  /** The generator's seed: the one given, or a fresh one. */
+  readonly seed: number;
 }
 
 /** `heartbeatTimeout` as the watchdog takes it: ms, Infinity for off. */
@@ -76,6 +79,7 @@ export function checkOptions<S extends Schema>(options: RuntimeOptionsBase<S> & 
     maxSpins: checkNumber('maxSpins', options.maxSpins ?? 10_000, 1, { integer: true }),
     heartbeatTimeout: checkHeartbeatTimeout(options.heartbeatTimeout),
     attachTimeout: checkAttachTimeout(options.attachTimeout),
+    seed: options.seed === undefined ? randomSeed() : checkSeed(options.seed),
     input: options.input === false ? null : { capacity: options.input?.capacity ?? 1024, payloadWidth: options.input?.payloadWidth ?? 4 },
     kernels,
     transport,

@@ -8,6 +8,7 @@ import type { AttachConfig, SimulationInfo } from '../contracts/remote.ts';
 import type { Transport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
 import { createTimeline } from '../core/fixed-step.ts';
+import { checkSeed, randomSeed } from '../core/random.ts';
 import { F64, fieldViews, generationView } from '../core/layout.ts';
 import { schemaSignature, type Schema } from '../core/schema.ts';
 import { connectManualClock } from '../hosts/manual-clock/worker.ts';
@@ -59,9 +60,11 @@ export function attachSimulation<S extends Schema>(state: SimulationState<S>, co
   const clock: Clock = () => raw() - state.clockOffset;
   const writer = transport.writer(worldBlock, clock);
   const input = new TickInputBuffer(transport.input);
-  state.tickInfo = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input };
+  state.tickInfo = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input, random: state.random.next };
   state.setup = config.setup;
-  runInit(state, world, { clock });
+  state.seed = config.seed === undefined ? randomSeed() : checkSeed(config.seed);
+  state.random.seed(state.seed);
+  runInit(state, world, { clock, random: state.random.next });
   world.takeSnaps(); // tick 0 has nothing to blend from anyway
   const now = clock();
   const a = (state.attached = { views, writer, clock, host, world, input, transport, timeline: createTimeline(0, now, state.tickLength) });
@@ -69,6 +72,7 @@ export function attachSimulation<S extends Schema>(state: SimulationState<S>, co
   writer.publishInitial(state.meta);
   transport.published(writer.front);
   world.published();
+  state.random.save(state.randomAtPublish);
   state.beat();
   // a heartbeat the main thread watches: a worker that stops beating is reported unresponsive
   state.stopHeartbeat = host.every(HEARTBEAT_MS, () => state.beat());
@@ -82,6 +86,7 @@ export function attachSimulation<S extends Schema>(state: SimulationState<S>, co
     whenHidden: state.settings.pauseWhenHidden ? 'pause' : 'run',
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
     transport: transport.kind,
+    seed: state.seed,
   };
 }
 

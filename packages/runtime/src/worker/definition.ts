@@ -23,6 +23,12 @@ export interface TickInfo {
   readonly previousAt: number;
   /** The input events for this tick, from `runtime.input` on the main thread (empty without an input ring). */
   readonly input: TickInput;
+  /**
+   * The run's seeded generator: a number in [0, 1) (32 random bits), the same sequence from the same seed on
+   * every machine (xoshiro128**, core/random.ts; `createRuntime`'s `seed`). Use it instead of `Math.random()`
+   * wherever the step draws, so that a seed, the setup and the inputs say everything about a run.
+   */
+  random(): number;
 }
 
 /** What `init` gets besides the world and the set-up data: the worker's side of the runtime, for work outside the ticks. */
@@ -32,6 +38,8 @@ export interface SimulationContext {
    * between ticks, such as a network client stamping the messages it receives.
    */
   readonly clock: Clock;
+  /** The run's seeded generator, as `tick.random()` (`init` draws first, the ticks after). */
+  random(): number;
 }
 
 /**

@@ -113,8 +113,9 @@ export class Simulation<S extends Schema> implements SimulationRemote {
 
   /**
    * Makes a faulted (or any) simulation runnable again, held: from the last published state (the world as the
-   * main thread last saw it, undoing a step that threw halfway) or from scratch (`init` runs again on an empty
-   * world; tick numbers go on, simulated time starts again at 0, every entity snaps). Call `start` after.
+   * main thread last saw it, undoing a step that threw halfway; the generator as it was then) or from scratch
+   * (`init` runs again on an empty world, the generator from its seed again; tick numbers go on, simulated time
+   * starts again at 0, every entity snaps). Call `start` after.
    */
   restart(from: 'last' | 'scratch'): void {
     const state = this.#state;
@@ -131,10 +132,12 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     if (from === 'last') {
       a.world.restore(front, a.writer.frontMeta(META.COUNT));
       a.world.takeSnaps();
+      state.random.restore(state.randomAtPublish);
       return;
     }
     a.world.clear();
-    runInit(state, a.world, { clock: a.clock });
+    state.random.seed(state.seed);
+    runInit(state, a.world, { clock: a.clock, random: state.random.next });
     state.simTime = 0;
     // publish the fresh world as a tick of its own, every entity snapping to it
     repin(a, state.tickLength);

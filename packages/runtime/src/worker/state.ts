@@ -9,6 +9,7 @@ import type { WorkerTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
 import type { StepPlan, Timeline } from '../core/fixed-step.ts';
 import { I32, STATUS, type SharedViews, type StatusCode } from '../core/layout.ts';
+import { SeededRandom } from '../core/random.ts';
 import type { Schema } from '../core/schema.ts';
 import type { PublishMeta, StateWriter } from '../core/slot-writer.ts';
 import type { SimulationDefinition, TickInfo } from './definition.ts';
@@ -66,6 +67,10 @@ export class SimulationState<S extends Schema> {
   simTime = 0;
   /** Ms the worker's clock reads ahead of the page's (measured by the main thread), subtracted from it. */
   clockOffset = 0;
+  /** The run's generator and its seed (restart('scratch') starts it again), and its state at the last publish (restart('last')). */
+  readonly random = new SeededRandom(0);
+  seed = 0;
+  readonly randomAtPublish = new Uint32Array(4);
   error: WorkerStats['error'] = null;
   stopHeartbeat: () => void = () => {};
   readonly counters: Counters = {

@@ -69,6 +69,7 @@ export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached
   if (a.writer.publish(state.meta)) {
     a.transport.published(a.writer.front);
     world.published(); // the private fields as of this state, for restart('last')
+    state.random.save(state.randomAtPublish); // and the generator
   }
   return true;
 }
