@@ -1,12 +1,14 @@
 /**
  * The publish in Node (V8 without a browser): `pnpm exec vitest bench --run --project node apps/bench/node/publish.bench.ts`.
  * The same ways of publishing a tick of schema3d as the browser suite (apps/bench/src/publish.worker.ts), on the
- * main thread of Node, next to one memcpy of the live state. Prints tinybench's table; asserts nothing.
+ * main thread of Node, next to one memcpy of the live state, and what a recording adds to a tick (the state hash).
+ * Prints tinybench's table; asserts nothing.
  */
 import { bench, describe } from 'vitest';
 import { computeLayout, createSharedViews, initStateBuffer } from '../../../packages/runtime/src/core/layout.ts';
 import { SlotWriter, type PublishMeta } from '../../../packages/runtime/src/core/slot-writer.ts';
 import { schema3d } from '../../../packages/runtime/src/core/schema.ts';
+import { hashState } from '../../../packages/runtime/src/core/recording.ts';
 
 for (const [capacity, live] of [
   [1_000, 1_000],
@@ -50,5 +52,9 @@ for (const [capacity, live] of [
     );
     bench('floor: one memcpy of the live state, plain', () => floorTo.set(floorFrom), options);
     bench('one memcpy of the live state, shared', () => shared.copyWithin(8 * live, 0, 8 * live), options);
+    // what a recording adds to each tick (worker/recorder.ts): the 64-bit hash of the live state
+    const world = new Float32Array(views.buffer, layout.worldOffset, layout.blockBytes / 4).fill(1.5);
+    const hash = new Uint32Array(2);
+    bench('recording: the state hash', () => hashState(layout, world, live, hash), options);
   });
 }

@@ -30,4 +30,4 @@ export type { Transport } from './contracts/transport.ts';
 export { DelayedSmoother } from './core/smoother.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS, MAX_FIELD_WIDTH } from './core/schema.ts';
 export type { FieldSpec, FieldViews, InterpolationKind, Schema } from './core/schema.ts';
-export type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from './contracts/remote.ts';
+export type { AttachConfig, RecordOptions, ReplayDifference, ReplayReport, ReplayTrap, SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from './contracts/remote.ts';

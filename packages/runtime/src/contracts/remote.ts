@@ -171,4 +171,58 @@ export interface SimulationRemote {
   /** Stops the heartbeat and the loop before the worker is terminated. */
   detach(): void;
   stats(): WorkerStats;
+  /** Starts recording every tick from the state as it stands (`runtime.record`). */
+  recordStart(options?: RecordOptions): void;
+  /** Stops recording and returns the recording. */
+  recordStop(): Uint8Array;
+  /** Replays a recording on the held simulation. */
+  replay(recording: Uint8Array): ReplayReport;
+}
+
+export interface RecordOptions {
+  /**
+   * A keyframe (every live value of the published fields) every this many ticks, so that a replay that diverges
+   * names the entity, field and both values (default 60; 0: none, hashes only).
+   */
+  readonly keyframeEvery?: number;
+}
+
+/** Calls a replay's steps made to a source of difference: how many, and the first tick that did. */
+export interface ReplayTrap {
+  calls: number;
+  firstTick: number | null;
+}
+
+/** The first value a replay made otherwise than the recording says. */
+export interface ReplayDifference {
+  /** The tick after which the two states were compared (a keyframe's, or the start's). */
+  readonly tick: number;
+  /** The entity (-1 when the counts differ). */
+  readonly entity: number;
+  /** The schema field, 'generation', 'private', or 'count'. */
+  readonly field: string;
+  /** Which float of the field's width. */
+  readonly component: number;
+  readonly recorded: number;
+  readonly replayed: number;
+}
+
+/** What `runtime.replay` found. */
+export interface ReplayReport {
+  /** Ticks replayed. */
+  readonly ticks: number;
+  /** Every tick's hash, every keyframe and the start state came out as recorded, and every step threw where it did. */
+  readonly matched: boolean;
+  /** Ticks whose state hash differed. */
+  readonly mismatches: number;
+  /** The first tick whose hash differed, with both hashes (hex), or null. */
+  readonly firstDivergence: { readonly tick: number; readonly recordedHash: string; readonly replayedHash: string } | null;
+  /** The first value that differed, at the first keyframe (or start state) that shows one, or null. */
+  readonly difference: ReplayDifference | null;
+  /** Calls of `Math.random`, `Date.now` and `performance.now` from `init` and the steps. */
+  readonly nondeterminism: Readonly<Record<'Math.random' | 'Date.now' | 'performance.now', ReplayTrap>>;
+  /** Steps that threw when recorded and in the replay, and the first mismatch in words (the replay stops there). */
+  readonly faults: { readonly recorded: number; readonly replayed: number; readonly unexpected: string | null };
+  /** Wall-clock ms the replay took. */
+  readonly ms: number;
 }

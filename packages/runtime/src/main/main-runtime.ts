@@ -6,7 +6,7 @@
 import { releaseProxy, type Remote } from 'comlink';
 import type { Frame, Runtime, RuntimeEvents, RuntimeStats } from '../contracts/app.ts';
 import type { PageHost, VisibilityHook, WorkerLink } from '../contracts/host.ts';
-import type { SimulationInfo, SimulationRemote, TransportKind } from '../contracts/remote.ts';
+import type { RecordOptions, ReplayReport, SimulationInfo, SimulationRemote, TransportKind } from '../contracts/remote.ts';
 import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
 import type { InputWriter } from '../core/input-writer.ts';
@@ -208,6 +208,21 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
     await this.#call('restart', this.remote.restart(from));
     this.#watchdog.clearFault();
     if (this.#framesWanted) await this.#call('restart', this.remote.start());
+  }
+
+  async record(options: RecordOptions = {}): Promise<void> {
+    this.#alive('record');
+    await this.#call('record', this.remote.recordStart(options));
+  }
+
+  async stopRecording(): Promise<Uint8Array> {
+    this.#alive('stopRecording');
+    return await this.#call('stopRecording', this.remote.recordStop());
+  }
+
+  async replay(recording: Uint8Array): Promise<ReplayReport> {
+    this.#alive('replay');
+    return await this.#call('replay', this.remote.replay(recording));
   }
 
   dispose(): void {

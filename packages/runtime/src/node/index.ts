@@ -43,6 +43,9 @@ export function createNodeRuntime<S extends Schema, C extends object = Record<ne
 }
 
 export { createManualClock, ManualClock } from '../hosts/manual-clock/page.ts';
+// record and replay (ARCHITECTURE.md, "Record and replay")
+export { replayRecording, type ReplayOptions } from './replay.ts';
+export type { RecordOptions, ReplayDifference, ReplayReport, ReplayTrap } from '../contracts/remote.ts';
 export type { Runtime, RuntimeEvents, RuntimeStats, Frame } from '../contracts/app.ts';
 
 // the multiplayer server (ARCHITECTURE.md, "Multiplayer"): this runtime's states to clients, their inputs in

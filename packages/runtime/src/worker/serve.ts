@@ -1,5 +1,5 @@
 /** Serving a simulation over comlink: only the contract's calls cross the thread boundary. */
-import { expose, type Endpoint } from 'comlink';
+import { expose, transfer, type Endpoint } from 'comlink';
 import type { SimulationRemote } from '../contracts/remote.ts';
 import type { Schema } from '../core/schema.ts';
 import type { SimulationDefinition } from './definition.ts';
@@ -24,6 +24,13 @@ export function serveSimulation<S extends Schema>(simulation: Simulation<S>, def
     restart: (from) => simulation.restart(from),
     detach: () => simulation.detach(),
     stats: () => simulation.stats(),
+    recordStart: (options) => simulation.recordStart(options),
+    // the recording moves to the page (no copy): the worker keeps none of it
+    recordStop: () => {
+      const recording = simulation.recordStop();
+      return transfer(recording, [recording.buffer]);
+    },
+    replay: (recording) => simulation.replay(recording),
     // comlink follows property paths, so runtime.commands.fire(x) calls definition.commands.fire(x) here
     commands: definition.commands ?? {},
   };

@@ -3,7 +3,7 @@
  * the clock is re-timing (retime.ts); the loop is loop.ts, one tick tick.ts, the assembly at attach attach.ts.
  */
 import type { WorkerHost } from '../contracts/host.ts';
-import type { AttachConfig, BuiltInAttachConfig, SimulationInfo, SimulationRemote, WorkerStats } from '../contracts/remote.ts';
+import type { AttachConfig, BuiltInAttachConfig, RecordOptions, ReplayReport, SimulationInfo, SimulationRemote, WorkerStats } from '../contracts/remote.ts';
 import type { Transport } from '../contracts/transport.ts';
 import { describeValue } from '../core/describe-value.ts';
 import { META, STATUS, STATUS_NAMES, type StatusCode } from '../core/layout.ts';
@@ -13,6 +13,8 @@ import { transportList } from '../transports/registry.ts';
 import { attachSimulation, runInit } from './attach.ts';
 import { checkTickRate, checkTimeScale, type SimulationDefinition } from './definition.ts';
 import { runLoop } from './loop.ts';
+import { Recorder } from './recorder.ts';
+import { replayRecording } from './replay.ts';
 import { repin, shiftClock } from './retime.ts';
 import { catchUpSteps, checkDefinition } from './settings.ts';
 import { SimulationState, type Attached } from './state.ts';
@@ -86,12 +88,34 @@ export class Simulation<S extends Schema> implements SimulationRemote {
 
   setTimeScale(scale: number): void {
     this.#state.timeScale = checkTimeScale(scale);
+    this.#state.recorder?.scale(this.#state.timeScale);
     this.#retime();
   }
 
   setTickRate(hz: number): void {
     this.#state.tickRate = checkTickRate(hz);
+    this.#state.recorder?.rate(this.#state.tickRate);
     this.#retime();
+  }
+
+  /** Starts recording (worker/recorder.ts): from the state as it stands, every tick on. */
+  recordStart(options: RecordOptions = {}): void {
+    const a = this.#require('record', true);
+    if (this.#state.recorder !== null) throw new Error('steadyframe: record() while already recording; stopRecording() first');
+    this.#state.recorder = new Recorder(this.#state, a, options);
+  }
+
+  /** Stops recording; returns the recording (core/recording.ts). */
+  recordStop(): Uint8Array {
+    const recorder = this.#state.recorder;
+    if (recorder === null) throw new Error('steadyframe: stopRecording() without record()');
+    this.#state.recorder = null;
+    return recorder.finish();
+  }
+
+  /** Replays a recording on this held simulation (worker/replay.ts) and says whether every tick came out the same. */
+  replay(recording: Uint8Array): ReplayReport {
+    return replayRecording(this.#state, this.#require('replay', true), recording);
   }
 
   setHidden(hidden: boolean): void {
@@ -128,6 +152,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     state.error = null;
     state.setStatus(STATUS.IDLE);
     state.counters.restarts++;
+    state.recorder?.restart(from);
     const front = a.views.blocks[a.writer.front].current;
     if (from === 'last') {
       a.world.restore(front, a.writer.frontMeta(META.COUNT));
@@ -136,6 +161,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       return;
     }
     a.world.clear();
+    state.stepsSinceInit = 0;
     state.random.seed(state.seed);
     runInit(state, a.world, { clock: a.clock, random: state.random.next });
     state.simTime = 0;

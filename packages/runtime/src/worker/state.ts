@@ -14,7 +14,7 @@ import type { Schema } from '../core/schema.ts';
 import type { PublishMeta, StateWriter } from '../core/slot-writer.ts';
 import type { SimulationDefinition, TickInfo } from './definition.ts';
 import { catchUpSteps, type SimulationSettings } from './settings.ts';
-import type { TickInputBuffer } from './tick-input.ts';
+import type { TickInput, TickInputBuffer } from './tick-input.ts';
 import type { PrivateFieldSpec, WorldInternals } from './world.ts';
 
 /** Everything made at attach: the transport's half, the world, the writer, the clock and the timeline. */
@@ -29,6 +29,17 @@ export interface Attached<S extends Schema> {
   readonly input: TickInputBuffer;
   /** How states reach the page: the shared buffer, messages, or an app's own. */
   readonly transport: WorkerTransport<S>;
+}
+
+/** What the loop and the control calls tell a recording (worker/recorder.ts implements it). */
+export interface TickRecorder {
+  /** A tick's step ran (`threw`: it threw, and nothing was published). */
+  tick(at: number, previousAt: number, input: TickInput, threw?: boolean): void;
+  rate(hz: number): void;
+  scale(scale: number): void;
+  restart(from: 'last' | 'scratch'): void;
+  /** The recording, whole. */
+  finish(): Uint8Array;
 }
 
 /** The worker's counters (`stats()`): plain numbers, this thread only. */
@@ -71,6 +82,10 @@ export class SimulationState<S extends Schema> {
   readonly random = new SeededRandom(0);
   seed = 0;
   readonly randomAtPublish = new Uint32Array(4);
+  /** Steps run since `init` last made the world (a recording started at 0 replays from `init`). */
+  stepsSinceInit = 0;
+  /** The recorder while `runtime.record()` is on (worker/recorder.ts). */
+  recorder: TickRecorder | null = null;
   error: WorkerStats['error'] = null;
   stopHeartbeat: () => void = () => {};
   readonly counters: Counters = {

@@ -43,6 +43,7 @@ export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached
       state.definition.step(world.world, info);
     }
   } catch (error) {
+    state.recorder?.tick(info.at, info.previousAt, a.input, true);
     const e = error instanceof Error ? error : new Error(String(error));
     state.error = { message: e.message, stack: e.stack };
     state.setStatus(STATUS.FAULTED);
@@ -52,7 +53,12 @@ export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached
   const took = clock() - started;
   counters.lastStepMs = took;
   if (took > counters.maxStepMs) counters.maxStepMs = took;
-  if (step) state.simTime += dt * 1000;
+  if (step) {
+    state.simTime += dt * 1000;
+    state.stepsSinceInit++;
+    // the state the step made, before any NaN hold (what a replay's step makes again)
+    state.recorder?.tick(info.at, info.previousAt, a.input);
+  }
   if (state.settings.nonFinite !== 'off') {
     const last = state.settings.nonFinite === 'hold' ? a.views.slots[a.writer.front].current : null;
     const found = checkFinite(a.views.layout, world.world.fields, world.world.count, last, a.writer.frontMeta(META.COUNT));

@@ -2,6 +2,7 @@
  * The world: the simulation's private copy of the entity fields, which `init` and `step` write. Each publish
  * copies its live entities (0 .. count - 1) into the back slot, generations included (core/publish-copy.ts).
  */
+import type { WorldState } from '../core/recording.ts';
 import type { Layout } from '../core/layout.ts';
 import { blockRuns, copyAcross } from '../core/publish-copy.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
@@ -60,6 +61,10 @@ export interface WorldInternals<S extends Schema, P extends PrivateFieldSpec = R
   restore(block: Float32Array, count: number): void;
   /** Empties the world for a restart from scratch: no entities, fields zeroed, every entity marked to snap. */
   clear(): void;
+  /** The live entities' private fields, their runs one after another (what a recording keeps of them). */
+  privateLive(): Float32Array;
+  /** Makes `state` the world: its count, each field's live run, its generations and private runs (a replay's start). */
+  load(state: WorldState): void;
 }
 
 export function createWorld<S extends Schema, P extends PrivateFieldSpec = Record<never, never>>(
@@ -147,6 +152,34 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
       for (const { view } of views) view.fill(0);
       for (let i = 0; i < capacity; i++) snap(i);
       count = 0;
+    },
+    privateLive() {
+      const out = new Float32Array(privateRuns.reduce((n, r) => n + r.width * count, 0));
+      let at = 0;
+      for (const { view, width } of privateRuns) {
+        out.set(view.subarray(0, width * count), at);
+        at += width * count;
+      }
+      return out;
+    },
+    load(state) {
+      const n = state.count;
+      const wanted = views.reduce((sum, v) => sum + v.width * n, 0);
+      if (n > capacity || state.fields.length + state.private.length !== wanted || state.generations.length !== n) {
+        throw new RangeError(`steadyframe: a state of ${n} entities that does not fit this world (capacity ${capacity}, ${views.length} fields)`);
+      }
+      let at = 0;
+      let privateAt = 0;
+      for (let v = 0; v < views.length; v++) {
+        const { view, width } = views[v]!;
+        const isPrivate = v >= layout.fields.length; // the schema's fields first, then the private ones
+        const source = isPrivate ? state.private.subarray(privateAt, privateAt + width * n) : state.fields.subarray(at, at + width * n);
+        view.set(source);
+        if (isPrivate) privateAt += width * n;
+        else at += width * n;
+      }
+      generation.set(state.generations);
+      count = n;
     },
   };
 }

@@ -1,0 +1,121 @@
+/**
+ * The worker's recorder (`runtime.record()`; the format is core/recording.ts): while it is on, every tick's
+ * times, input events and state hash (a step that threw: its times and events, marked), a keyframe every
+ * `keyframeEvery` ticks, and the changes of tick rate and time scale and the restarts, in the order they happened. Only the worker's thread touches it;
+ * a tick costs the recorder one pass over the live state (the hash) and a few bytes.
+ */
+import { ByteWriter, hashState, liveState, RECORD, TICK_FLAGS, writeHead, writeWorldState, type RecordingHead } from '../core/recording.ts';
+import type { RecordOptions } from '../contracts/remote.ts';
+import type { Schema } from '../core/schema.ts';
+import type { Attached, SimulationState, TickRecorder } from './state.ts';
+import type { TickInput } from './tick-input.ts';
+
+/** Events a tick may carry in a recording (a u16 count). */
+const MAX_EVENTS = 0xffff;
+
+export class Recorder<S extends Schema> implements TickRecorder {
+  readonly #out = new ByteWriter();
+  readonly #hash = new Uint32Array(2);
+  readonly #keyframeEvery: number;
+  /** The world's block (laid out like a published one). */
+  readonly #block: Float32Array;
+  readonly #payloadWidth: number;
+  #lastAt: number | null = null;
+  #ticks = 0;
+
+  constructor(
+    private readonly state: SimulationState<S>,
+    private readonly a: Attached<S>,
+    options: RecordOptions,
+  ) {
+    const every = options.keyframeEvery ?? 60;
+    if (!Number.isInteger(every) || every < 0) throw new RangeError(`steadyframe: keyframeEvery is a whole number of ticks (0: none); got ${String(every)}`);
+    this.#keyframeEvery = every;
+    const { layout } = a.views;
+    this.#block = new Float32Array(a.views.buffer, layout.worldOffset, layout.blockBytes / 4);
+    this.#payloadWidth = a.transport.input?.layout.payloadWidth ?? 0;
+    let setup: string | undefined;
+    if (state.setup !== undefined) {
+      try {
+        setup = JSON.stringify(state.setup);
+      } catch (error) {
+        throw new TypeError(`steadyframe: a recording keeps the setup as JSON, and this one is not JSON (${(error as Error).message}): record with a setup of numbers, strings, arrays and plain objects`, { cause: error });
+      }
+    }
+    const world = a.world;
+    const head: RecordingHead = {
+      fromInit: state.stepsSinceInit === 0,
+      signature: a.views.layout.signature,
+      capacity: a.views.layout.capacity,
+      seed: state.seed,
+      tickRate: state.tickRate,
+      timeScale: state.timeScale,
+      startTick: a.timeline.tick,
+      startSimMs: state.simTime,
+      generator: state.random.state.slice(),
+      payloadWidth: this.#payloadWidth,
+      keyframeEvery: every,
+      setup,
+      start: liveState(layout, this.#block, world.world.count, world.privateLive()),
+    };
+    writeHead(this.#out, head);
+  }
+
+  /**
+   * After the step of a tick (before its publish): its times, its events, the hash of the world it made; or,
+   * `threw`, that its step threw (no hash: nothing was published, and the tick is made again after a restart).
+   */
+  tick(at: number, previousAt: number, input: TickInput, threw = false): void {
+    const out = this.#out;
+    const expected = this.#lastAt === null ? null : this.#lastAt + this.state.tickLength;
+    const withAt = at !== expected;
+    const withPrevious = previousAt !== this.#lastAt;
+    out.u8(RECORD.TICK);
+    out.u8((withAt ? TICK_FLAGS.AT : 0) | (withPrevious ? TICK_FLAGS.PREVIOUS : 0) | (threw ? TICK_FLAGS.THREW : 0));
+    if (withAt) out.f64(at);
+    if (withPrevious) out.f64(previousAt);
+    const n = Math.min(input.length, MAX_EVENTS);
+    out.u16(n);
+    const width = this.#payloadWidth;
+    for (let i = 0; i < n; i++) {
+      out.f64(input.time(i));
+      out.f64(input.code(i));
+      out.f64(input.sequence(i));
+      out.u8(width);
+      for (let j = 0; j < width; j++) out.f64(input.payload(i, j));
+    }
+    if (threw) return;
+    const count = this.a.world.world.count;
+    hashState(this.a.views.layout, this.#block, count, this.#hash);
+    out.u32(this.#hash[0]!);
+    out.u32(this.#hash[1]!);
+    this.#lastAt = at;
+    this.#ticks++;
+    if (this.#keyframeEvery > 0 && this.#ticks % this.#keyframeEvery === 0) {
+      out.u8(RECORD.KEYFRAME);
+      writeWorldState(out, liveState(this.a.views.layout, this.#block, count));
+    }
+  }
+
+  rate(hz: number): void {
+    this.#out.u8(RECORD.RATE);
+    this.#out.f64(hz);
+  }
+
+  scale(scale: number): void {
+    this.#out.u8(RECORD.SCALE);
+    this.#out.f64(scale);
+  }
+
+  restart(from: 'last' | 'scratch'): void {
+    this.#out.u8(RECORD.RESTART);
+    this.#out.u8(from === 'scratch' ? 1 : 0);
+    this.#lastAt = null; // the loop re-pins its timeline: the next tick's times are written out
+  }
+
+  /** The recording, whole. */
+  finish(): Uint8Array {
+    return this.#out.finish();
+  }
+
+}
