@@ -20,8 +20,16 @@ const PUSH = 0;
 const FAIL = 1;
 
 /** Records `frames` 60 Hz frames of the seeded fixture; `at(f)` runs before frame f's time passes. */
-async function record(options: { seed: number; setup: SeededSetup; frames: number; recordAt?: number; at?: (f: number, rt: Awaited<ReturnType<typeof onManualClock>>['rt']) => Promise<void> }) {
-  const { rt, clock } = await onManualClock({ fixture: 'seeded', capacity: 16, seed: options.seed, setup: options.setup });
+async function record(options: {
+  seed: number;
+  setup: SeededSetup;
+  frames: number;
+  recordAt?: number;
+  transport?: 'message';
+  at?: (f: number, rt: Awaited<ReturnType<typeof onManualClock>>['rt']) => Promise<void>;
+}) {
+  const transport = options.transport === undefined ? {} : { transport: options.transport };
+  const { rt, clock } = await onManualClock({ fixture: 'seeded', capacity: 16, seed: options.seed, setup: options.setup, ...transport });
   const random = mulberry32(options.seed);
   await rt.start();
   for (let f = 0; f < options.frames; f++) {
@@ -70,6 +78,13 @@ describe('record and replay', () => {
     expect(report).toMatchObject({ matched: true, mismatches: 0 });
     expect(report.ticks).toBeGreaterThan(70);
     expect(report.ticks).toBeLessThan(worker.tick);
+  });
+
+  it('records on the message transport too (the world laid out alike)', async () => {
+    const { recording, worker } = await record({ seed: 21, setup: { count: 7 }, frames: 90, transport: 'message' });
+    const report = await replayRecording(recording, { worker: await nodeFixture('seeded') });
+    expect(report).toMatchObject({ matched: true, mismatches: 0 });
+    expect(report.ticks).toBe(worker.tick);
   });
 
   it('catches a step that reads Math.random(): the first tick, the entity, the field and both values', async () => {
