@@ -1,8 +1,10 @@
 /**
  * The worker's recorder (`runtime.record()`; the format is core/recording.ts): while it is on, every tick's
  * times, input events and state hash (a step that threw: its times and events, marked), a keyframe every
- * `keyframeEvery` ticks, and the changes of tick rate and time scale and the restarts, in the order they happened. Only the worker's thread touches it;
- * a tick costs the recorder one pass over the live state (the hash) and a few bytes.
+ * `keyframeEvery` ticks, and the changes of tick rate and time scale and the restarts, in the order they
+ * happened. Only the worker's thread touches it; a tick costs it one pass over the live state (the hash) and a
+ * few bytes. The setup goes in as JSON: a setup JSON cannot hold whole (a Map, a typed array) reaches the
+ * replay's `init` otherwise, and the replay says where that made a difference.
  */
 import { ByteWriter, hashState, liveState, RECORD, TICK_FLAGS, writeHead, writeWorldState, type RecordingHead } from '../core/recording.ts';
 import type { RecordOptions } from '../contracts/remote.ts';
