@@ -199,7 +199,7 @@ export interface ReplayDifference {
   readonly tick: number;
   /** The entity (-1 when the counts differ). */
   readonly entity: number;
-  /** The schema field, 'generation', 'private', or 'count'. */
+  /** The schema field, 'generation', 'count', or a private field as 'private.<name>'. */
   readonly field: string;
   /** Which float of the field's width. */
   readonly component: number;

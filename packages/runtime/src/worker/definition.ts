@@ -100,6 +100,14 @@ export interface SimulationDefinition<S extends Schema, Setup = undefined, P ext
   readonly commands?: object;
 }
 
+/**
+ * Shared-clock ms a tick takes at `tickRate` and `timeScale`: the one formula the loop, a recording and its
+ * replay use, so that the tick times a recording leaves out come back bit for bit.
+ */
+export function tickLengthMs(tickRate: number, timeScale: number): number {
+  return 1000 / tickRate / timeScale;
+}
+
 export function checkTickRate(hz: unknown): number {
   if (typeof hz !== 'number' || !Number.isFinite(hz) || hz <= 0 || hz > MAX_TICK_RATE) {
     throw new RangeError(`steadyframe: tick rate must be a finite number of Hz above 0 and at most ${MAX_TICK_RATE}; got ${describeValue(hz)}`);

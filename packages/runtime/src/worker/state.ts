@@ -12,7 +12,7 @@ import { I32, STATUS, type SharedViews, type StatusCode } from '../core/layout.t
 import { SeededRandom } from '../core/random.ts';
 import type { Schema } from '../core/schema.ts';
 import type { PublishMeta, StateWriter } from '../core/slot-writer.ts';
-import type { SimulationDefinition, TickInfo } from './definition.ts';
+import { tickLengthMs, type SimulationDefinition, type TickInfo } from './definition.ts';
 import { catchUpSteps, type SimulationSettings } from './settings.ts';
 import type { TickInput, TickInputBuffer } from './tick-input.ts';
 import type { PrivateFieldSpec, WorldInternals } from './world.ts';
@@ -128,7 +128,7 @@ export class SimulationState<S extends Schema> {
 
   /** Ms of shared-clock time per tick at the current rate and scale. */
   get tickLength(): number {
-    return 1000 / this.tickRate / this.timeScale;
+    return tickLengthMs(this.tickRate, this.timeScale);
   }
 
   /** Sets STATUS, in the header the page watches. */

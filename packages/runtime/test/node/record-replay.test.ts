@@ -101,6 +101,16 @@ describe('record and replay', () => {
     expect(report.mismatches).toBe(report.ticks - 49);
   });
 
+  it("catches an init that reads Math.random() into a private field, naming the field", async () => {
+    const { recording } = await record({ seed: 4, setup: { count: 6, chaosInit: 4 }, frames: 10 });
+    const report = await replayRecording(recording, { worker: await nodeFixture('seeded') });
+    expect(report.matched).toBe(false);
+    expect(report.difference).toMatchObject({ tick: 0, entity: 4, field: 'private.kick', component: 1 });
+    expect(report.nondeterminism['Math.random']).toEqual({ calls: 1, firstTick: 0 });
+    // the world is loaded as recorded after init: the ticks that follow match
+    expect(report.mismatches).toBe(0);
+  });
+
   it('refuses a truncated recording, a runtime of another capacity, and a running one, saying why', async () => {
     const { recording } = await record({ seed: 3, setup: { count: 4 }, frames: 30 });
     const worker = await nodeFixture('seeded');
