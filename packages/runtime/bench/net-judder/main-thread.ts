@@ -15,17 +15,16 @@
  * geckos and latest run in simulated time (a snapshot every third frame), timed by the wall clock: their cost
  * does not depend on when things arrive, only on what.
  */
-import { fileURLToPath } from 'node:url';
 import { SnapshotInterpolation } from '@geckos.io/snapshot-interpolation';
 import { WebSocketServer } from 'ws';
 import type { Runtime } from 'steadyframe';
 import type { NetworkCommands } from 'steadyframe/network';
 import { createNodeRuntime, createSnapshotPublisher, hostSnapshots } from 'steadyframe/node';
-import { buildWorkerModule } from 'steadyframe/testing/node';
 import { computeLayout, generationView } from '../../src/core/layout.ts';
 import { decodeSnapshot, encodeSnapshot, wireFormat } from '../../src/net/wire.ts';
 import { makeOrbits, ORBIT_SEND_EVERY, orbitSchema, writeOrbit, type OrbitSetup } from './orbits.ts';
 import { FRAME_MS, SEND_INTERVAL_MS } from './replay.ts';
+import { benchWorker } from './trace.ts';
 
 /** Per-frame wall-clock ms: on a 60 Hz grid with the thread idle between frames (as a game's frames are), and back to back. */
 export interface FrameCosts {
@@ -34,16 +33,10 @@ export interface FrameCosts {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const built = new Map<string, Promise<string>>();
-const worker = (name: string) => {
-  let module = built.get(name);
-  if (module === undefined) built.set(name, (module = buildWorkerModule(fileURLToPath(new URL(`../fixtures/${name}.worker.ts`, import.meta.url)))));
-  return module;
-};
 
 /** Ours: `frames` calls of `runtime.frame()` on a client runtime drawing a live server's `count` entities, about 60 a second. */
 export async function oursMainThread(count: number, frames: number): Promise<FrameCosts> {
-  const server = await createNodeRuntime<typeof orbitSchema, object, OrbitSetup>({ worker: await worker('orbits'), schema: orbitSchema, capacity: count, setup: { count, seed: 3 } });
+  const server = await createNodeRuntime<typeof orbitSchema, object, OrbitSetup>({ worker: await benchWorker('orbits'), schema: orbitSchema, capacity: count, setup: { count, seed: 3 } });
   const sockets = new WebSocketServer({ port: 0, host: '127.0.0.1', maxPayload: 64 * 1024 });
   const listening = new Promise<void>((resolve) => sockets.on('listening', () => resolve()));
   const publisher = createSnapshotPublisher(server, { every: ORBIT_SEND_EVERY });
@@ -54,7 +47,7 @@ export async function oursMainThread(count: number, frames: number): Promise<Fra
     await listening;
     hostSnapshots(publisher, sockets, { maxBufferedBytes: 64 * 1024 * 1024 });
     const url = `ws://127.0.0.1:${(sockets.address() as { port: number }).port}`;
-    client = await createNodeRuntime<typeof orbitSchema, NetworkCommands, { url: string }>({ worker: await worker('orbits-client'), schema: orbitSchema, capacity: count, setup: { url } });
+    client = await createNodeRuntime<typeof orbitSchema, NetworkCommands, { url: string }>({ worker: await benchWorker('orbits-client'), schema: orbitSchema, capacity: count, setup: { url } });
     await client.start();
     for (const deadline = performance.now() + 20_000; ; await sleep(50)) {
       const stats = await client.commands.network();

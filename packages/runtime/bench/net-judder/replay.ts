@@ -27,9 +27,9 @@ import { SeededRandom } from '../../src/core/random.ts';
 import type { SocketLike } from '../../src/net/connection.ts';
 import { networkClient } from '../../src/net/network-client.ts';
 import { decodePing, encodePong, messageType, MESSAGE } from '../../src/net/wire.ts';
-import type { TickInput } from '../../src/worker/tick-input.ts';
+import { TickInputBuffer } from '../../src/worker/tick-input.ts';
 import { createWorld } from '../../src/worker/world.ts';
-import { createLink } from '../../test/node/support/net-link.ts';
+import { createLink, EventQueue } from '../../test/node/support/net-link.ts';
 import { ORBIT_SEND_EVERY, ORBIT_TICK_RATE, orbitSchema } from './orbits.ts';
 import type { Condition, Trace } from './trace.ts';
 
@@ -63,34 +63,6 @@ export interface ReplaySetup {
   readonly arrivals: ReadonlyArray<number | null>;
 }
 
-/** Simulated time: callbacks at true ms, run in order, each seeing `now` at its own time. */
-class Timeline {
-  now = 0;
-  readonly #events: Array<{ at: number; id: number; run: () => void }> = [];
-  #ids = 0;
-
-  schedule(at: number, run: () => void): number {
-    let i = this.#events.length;
-    while (i > 0 && this.#events[i - 1]!.at > at) i--;
-    this.#events.splice(i, 0, { at, id: ++this.#ids, run });
-    return this.#ids;
-  }
-
-  cancel(id: unknown): void {
-    const i = this.#events.findIndex((e) => e.id === id);
-    if (i >= 0) this.#events.splice(i, 1);
-  }
-
-  advanceTo(t: number): void {
-    while (this.#events.length > 0 && this.#events[0]!.at <= t) {
-      const event = this.#events.shift()!;
-      this.now = Math.max(this.now, event.at);
-      event.run();
-    }
-    this.now = Math.max(this.now, t);
-  }
-}
-
 function frames(setup: ReplaySetup): { times: Float64Array; serverTimes: Float64Array; serverOffset: number } {
   const { snapshots } = setup.trace;
   const serverOffset = snapshots[0]!.sent - LEAD;
@@ -107,13 +79,11 @@ function drawnOf(setup: ReplaySetup) {
   return { out, serverOffset, n };
 }
 
-const NO_INPUT: TickInput = { length: 0, time: () => 0, code: () => 0, sequence: () => 0, payload: () => 0, late: () => false };
-
 /** Ours: the network client's step at 120 Hz, the page's blend at each frame. */
 export function replayOurs(setup: ReplaySetup, options: { readonly hermite: boolean }): Drawn {
   const { trace, condition } = setup;
   const { out, serverOffset, n } = drawnOf(setup);
-  const time = new Timeline();
+  const time = new EventQueue();
   const realSetTimeout = globalThis.setTimeout;
   const realClearTimeout = globalThis.clearTimeout;
   // the connection's ping and reconnect timers, on the simulated time
@@ -157,7 +127,7 @@ export function replayOurs(setup: ReplaySetup, options: { readonly hermite: bool
     const tickMs = 1000 / client.tickRate;
     // the ticks' states, newest last: [count, positions, generations] of the last four
     const kept: Array<{ at: number; count: number; position: Float32Array; generation: Uint32Array }> = [];
-    const tick = { tick: 0, dt: tickMs / 1000, time: 0, at: 0, previousAt: 0, input: NO_INPUT, random };
+    const tick = { tick: 0, dt: tickMs / 1000, time: 0, at: 0, previousAt: 0, input: new TickInputBuffer(null), random };
     const tickAt = (k: number) => k * tickMs; // client ms
     // the first tick: the one that ends at or after the first frame
     let next = Math.floor((out.times[0]! + CLIENT_OFFSET) / tickMs);
@@ -165,7 +135,7 @@ export function replayOurs(setup: ReplaySetup, options: { readonly hermite: bool
       const c = out.times[f]! + CLIENT_OFFSET;
       // every tick up to one past the frame's time, each made one tick before its own time
       while (tickAt(next - 1) <= c) {
-        time.advanceTo(tickAt(next) - tickMs - CLIENT_OFFSET);
+        time.runUntil(tickAt(next) - tickMs - CLIENT_OFFSET);
         tick.tick = next;
         tick.time = next * tick.dt;
         tick.previousAt = tickAt(next - 1);
@@ -175,7 +145,7 @@ export function replayOurs(setup: ReplaySetup, options: { readonly hermite: bool
         if (kept.length > 4) kept.shift();
         next++;
       }
-      time.advanceTo(out.times[f]!);
+      time.runUntil(out.times[f]!);
       const k = kept.findIndex((s) => s.at > c);
       const cur = kept[k]!;
       const prev = kept[k - 1];
@@ -212,7 +182,7 @@ export function geckosMessages(trace: Trace): string[] {
 /** geckos, with its default buffer for a 20 Hz server (3 intervals: 150 ms) or `bufferMs`. */
 export function replayGeckos(setup: ReplaySetup, messages: readonly string[], bufferMs?: number): Drawn {
   const { out, n } = drawnOf(setup);
-  const time = new Timeline();
+  const time = new EventQueue();
   const now = SnapshotInterpolation.Now;
   SnapshotInterpolation.Now = () => Math.floor(CLIENT_EPOCH + time.now);
   try {
@@ -223,7 +193,7 @@ export function replayGeckos(setup: ReplaySetup, messages: readonly string[], bu
     });
     let drawn = false;
     for (let f = 0; f < out.times.length; f++) {
-      time.advanceTo(out.times[f]!);
+      time.runUntil(out.times[f]!);
       const o = f * 2 * n;
       const result = SI.calcInterpolation('x y');
       if (result !== undefined) {
@@ -247,13 +217,13 @@ export function replayGeckos(setup: ReplaySetup, messages: readonly string[], bu
 /** The newest snapshot that arrived, as it is. */
 export function replayLatest(setup: ReplaySetup): Drawn {
   const { out, n } = drawnOf(setup);
-  const time = new Timeline();
+  const time = new EventQueue();
   let newest = -1;
   setup.arrivals.forEach((at, k) => {
     if (at !== null) time.schedule(at, () => (newest = Math.max(newest, k)));
   });
   for (let f = 0; f < out.times.length; f++) {
-    time.advanceTo(out.times[f]!);
+    time.runUntil(out.times[f]!);
     if (newest < 0) continue;
     out.drawn[f] = 1;
     out.position.set(setup.trace.snapshots[newest]!.position, f * 2 * n);

@@ -39,9 +39,17 @@ export interface Trace {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const built = new Map<string, Promise<string>>();
+/** A fixture worker of the benchmark's (bench/fixtures/<name>.worker.ts), bundled for Node once a run. */
+export function benchWorker(name: 'orbits' | 'orbits-client'): Promise<string> {
+  let module = built.get(name);
+  if (module === undefined) built.set(name, (module = buildWorkerModule(fileURLToPath(new URL(`../fixtures/${name}.worker.ts`, import.meta.url)))));
+  return module;
+}
+
 /** Records `seconds` of snapshots of `count` orbits (the first second after start is left out: the loop settling). */
 export async function recordTrace(count: number, seconds: number, seed: number): Promise<Trace> {
-  const worker = await buildWorkerModule(fileURLToPath(new URL('../fixtures/orbits.worker.ts', import.meta.url)));
+  const worker = await benchWorker('orbits');
   const rt = await createNodeRuntime<typeof orbitSchema, object, OrbitSetup>({ worker, schema: orbitSchema, capacity: count, setup: { count, seed } });
   const recorded: Array<{ bytes: Uint8Array; sent: number }> = [];
   try {

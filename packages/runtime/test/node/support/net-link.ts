@@ -38,26 +38,37 @@ export function createLink(seed: number, options: LinkOptions): () => number | n
 
 /** Timed callbacks in true time, run in order (equal times in the order they were scheduled). */
 export class EventQueue {
-  readonly #at: number[] = [];
-  readonly #run: Array<() => void> = [];
+  /** The time of the event running, or the last `runUntil`'s (never going back). */
+  now = 0;
+  readonly #events: Array<{ readonly at: number; readonly id: number; readonly run: () => void }> = [];
+  #ids = 0;
 
-  schedule(at: number, run: () => void): void {
-    let i = this.#at.length;
-    while (i > 0 && this.#at[i - 1]! > at) i--;
-    this.#at.splice(i, 0, at);
-    this.#run.splice(i, 0, run);
+  /** Schedules `run` at `at`; returns an id for `cancel`. */
+  schedule(at: number, run: () => void): number {
+    let i = this.#events.length;
+    while (i > 0 && this.#events[i - 1]!.at > at) i--;
+    this.#events.splice(i, 0, { at, id: ++this.#ids, run });
+    return this.#ids;
   }
 
-  /** Runs every event due at or before `t`, including those the events schedule within it. */
+  /** Drops a scheduled event (an id already run or unknown: nothing). */
+  cancel(id: unknown): void {
+    const i = this.#events.findIndex((e) => e.id === id);
+    if (i >= 0) this.#events.splice(i, 1);
+  }
+
+  /** Runs every event due at or before `t`, including those the events schedule within it, each at its own `now`. */
   runUntil(t: number): void {
-    while (this.#at.length > 0 && this.#at[0]! <= t) {
-      this.#at.shift();
-      this.#run.shift()!();
+    while (this.#events.length > 0 && this.#events[0]!.at <= t) {
+      const event = this.#events.shift()!;
+      this.now = Math.max(this.now, event.at);
+      event.run();
     }
+    this.now = Math.max(this.now, t);
   }
 
   get pending(): number {
-    return this.#at.length;
+    return this.#events.length;
   }
 }
 
