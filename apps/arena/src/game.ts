@@ -3,7 +3,7 @@
  * rocks and bullets. Bullets come from `world.spawn`, hits `world.despawn` both (in one backward pass, so the
  * swap-with-last never skips anyone), and crossing an edge wraps with `world.snap`, so nothing streaks.
  */
-import type { TickInfo, World } from 'steadyframe/worker';
+import type { SimulationContext, TickInfo, World } from 'steadyframe/worker';
 import { Buttons } from './buttons.ts';
 import { RockGrid } from './rock-grid.ts';
 import {
@@ -38,7 +38,15 @@ export interface GameState {
   pressTicks: number[];
 }
 
-const rand = (a: number, b: number) => a + Math.random() * (b - a);
+
+/** What `Game.save` keeps: everything the rules carry from tick to tick outside the world. */
+interface SavedGame {
+  state: GameState;
+  cooldown: number;
+  fireQueued: boolean;
+  facing: number;
+  buttons: Pick<Buttons, 'held' | 'tapped' | 'events' | 'presses' | 'pressTicks'>;
+}
 
 export class Game {
   readonly buttons = new Buttons();
@@ -50,15 +58,57 @@ export class Game {
   #facing = Math.PI / 2;
   readonly #grid = new RockGrid(CAPACITY);
   readonly #splits: number[] = []; // x, y, vx, vy, tier per rock to split
+  /**
+   * The run's seeded generator (`context.random`, the one `tick.random` is): every draw comes from it, never
+   * from `Math.random`, so a seed and the inputs replay a session bit for bit.
+   */
+  #random: () => number = () => {
+    throw new Error('arena: init() first');
+  };
 
-  init(world: ArenaWorld): void {
+  /** A new game on an empty world: the ship in the middle, a field of rocks (also `restart('scratch')`). */
+  init(world: ArenaWorld, context: SimulationContext): void {
+    this.#random = context.random;
+    Object.assign(this.state, { score: 0, lives: LIVES, rocks: 0, bullets: 0, shots: 0, hits: 0, crashes: 0, tick: 0 });
+    this.#cooldown = 0;
+    this.#fireQueued = false;
+    this.#facing = Math.PI / 2;
+    this.#splits.length = 0;
     world.count = 1;
     this.#placeShip(world);
     while (this.state.rocks < ROCK_TARGET) {
-      const x = rand(-HALF_W, HALF_W);
-      const y = rand(-HALF_H, HALF_H);
-      if (Math.hypot(x, y) > 22) this.#spawnRock(world, x, y, Math.floor(rand(0, 3)), 0, 0);
+      const x = this.#rand(-HALF_W, HALF_W);
+      const y = this.#rand(-HALF_H, HALF_H);
+      if (Math.hypot(x, y) > 22) this.#spawnRock(world, x, y, Math.floor(this.#rand(0, 3)), 0, 0);
     }
+  }
+
+  /**
+   * The game's state outside the world (score and lives, the gun's cooldown, the heading, the buttons held), as
+   * bytes: with `load` it lets a snapshot or a recording start mid-game (`save` and `load` in sim.worker.ts).
+   * JSON keeps every number exactly.
+   */
+  save(): Uint8Array {
+    const b = this.buttons;
+    const saved: SavedGame = {
+      state: this.state,
+      cooldown: this.#cooldown,
+      fireQueued: this.#fireQueued,
+      facing: this.#facing,
+      buttons: { held: b.held, tapped: b.tapped, events: b.events, presses: b.presses, pressTicks: b.pressTicks },
+    };
+    return new TextEncoder().encode(JSON.stringify(saved));
+  }
+
+  load(bytes: Uint8Array): void {
+    const saved = JSON.parse(new TextDecoder().decode(bytes)) as SavedGame;
+    Object.assign(this.state, saved.state);
+    this.#cooldown = saved.cooldown;
+    this.#fireQueued = saved.fireQueued;
+    this.#facing = saved.facing;
+    const b = this.buttons;
+    for (const key of ['held', 'tapped', 'presses', 'pressTicks'] as const) (b[key] as Array<boolean | number>).splice(0, b[key].length, ...saved.buttons[key]);
+    b.events = saved.buttons.events;
   }
 
   step(world: ArenaWorld, tick: TickInfo): void {
@@ -78,7 +128,7 @@ export class Game {
     this.#compact(world);
     for (let s = 0; s < this.#splits.length; s += 5) {
       const [x, y, vx, vy, tier] = this.#splits.slice(s, s + 5) as [number, number, number, number, number];
-      for (let k = 0; k < 2; k++) this.#spawnRock(world, x, y, tier - 1, vx + rand(-9, 9), vy + rand(-9, 9));
+      for (let k = 0; k < 2; k++) this.#spawnRock(world, x, y, tier - 1, vx + this.#rand(-9, 9), vy + this.#rand(-9, 9));
     }
     this.#splits.length = 0;
     for (let n = 0; n < 6 && this.state.rocks < ROCK_TARGET; n++) this.#spawnEdgeRock(world);
@@ -157,13 +207,13 @@ export class Game {
     const drift = (3 - tierOf) * 3;
     position[2 * i] = x;
     position[2 * i + 1] = y;
-    velocity[2 * i] = vx + rand(-drift, drift);
-    velocity[2 * i + 1] = vy + rand(-drift, drift);
+    velocity[2 * i] = vx + this.#rand(-drift, drift);
+    velocity[2 * i + 1] = vy + this.#rand(-drift, drift);
     for (let k = 0; k < 3; k++) {
-      spin[3 * i + k] = rand(-2, 2);
-      size[3 * i + k] = r * rand(0.75, 1.2);
+      spin[3 * i + k] = this.#rand(-2, 2);
+      size[3 * i + k] = r * this.#rand(0.75, 1.2);
     }
-    const q = [rand(-1, 1), rand(-1, 1), rand(-1, 1), rand(-1, 1)];
+    const q = [this.#rand(-1, 1), this.#rand(-1, 1), this.#rand(-1, 1), this.#rand(-1, 1)];
     const n = Math.hypot(...q) || 1;
     rotation.set(q.map((v) => v / n), 4 * i);
     kind[i] = KIND.rock;
@@ -171,11 +221,16 @@ export class Game {
     this.state.rocks++;
   }
 
+  /** A uniform draw in [a, b) from the run's generator. */
+  #rand(a: number, b: number): number {
+    return a + this.#random() * (b - a);
+  }
+
   #spawnEdgeRock(world: ArenaWorld): void {
     const p = world.fields.position;
-    const onSide = Math.random() < 0.5;
-    const x = onSide ? HALF_W * Math.sign(rand(-1, 1)) : rand(-HALF_W, HALF_W);
-    const y = onSide ? rand(-HALF_H, HALF_H) : HALF_H * Math.sign(rand(-1, 1));
+    const onSide = this.#random() < 0.5;
+    const x = onSide ? HALF_W * Math.sign(this.#rand(-1, 1)) : this.#rand(-HALF_W, HALF_W);
+    const y = onSide ? this.#rand(-HALF_H, HALF_H) : HALF_H * Math.sign(this.#rand(-1, 1));
     if (Math.hypot(x - p[0]!, y - p[1]!) < 25) return;
     this.#spawnRock(world, x, y, 2, 0, 0);
   }

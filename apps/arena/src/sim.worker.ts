@@ -17,6 +17,9 @@ exposeSimulation({
   schema,
   tickRate: TICK_RATE,
   commands,
-  init: (world) => game.init(world),
+  init: (world, _setup, context) => game.init(world, context),
   step: (world, tick) => game.step(world, tick),
+  // what the game keeps outside the world, so a snapshot or a recording can start mid-game
+  save: () => game.save(),
+  load: (saved) => game.load(saved),
 });

@@ -31,3 +31,4 @@ export { DelayedSmoother } from './core/smoother.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS, MAX_FIELD_WIDTH } from './core/schema.ts';
 export type { FieldSpec, FieldViews, InterpolationKind, Schema } from './core/schema.ts';
 export type { AttachConfig, RecordOptions, ReplayDifference, ReplayReport, ReplayTrap, SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from './contracts/remote.ts';
+export type { SessionControls } from './contracts/recording.ts';

@@ -12,7 +12,8 @@ import type { BlendBackend } from '../core/simd-kernel.ts';
 import type { ReadLockStats } from '../core/slot-reader.ts';
 import type { ClockSkew, FramePacerOptions, InterpolationOptions, PacerChange, SampleStats, StateReader } from './frames.ts';
 import type { VisibilityHook } from './host.ts';
-import type { RecordOptions, ReplayReport, SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from './remote.ts';
+import type { SessionControls } from './recording.ts';
+import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from './remote.ts';
 import type { Transport } from './transport.ts';
 
 /** How rendered frames' times met what the worker was told (`stats().frameClock`). */
@@ -255,7 +256,7 @@ export interface RuntimeStats {
   readonly worker: WorkerStats;
 }
 
-export interface Runtime<S extends Schema, C extends object = Record<never, never>> {
+export interface Runtime<S extends Schema, C extends object = Record<never, never>> extends SessionControls {
   readonly schema: S;
   readonly capacity: number;
   readonly layout: Layout;
@@ -372,20 +373,6 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
    * it if the runtime was started.
    */
   restart(from?: 'last' | 'scratch'): Promise<void>;
-  /**
-   * Starts recording the session (ARCHITECTURE.md, "Record and replay"): from the state as it stands, every tick's
-   * times, input events and state hash, with the setup (as JSON), the seed and the generator's state, the changes
-   * of tick rate and time scale, restarts and faults. Started before the first step, the replay runs `init`.
-   */
-  record(options?: RecordOptions): Promise<void>;
-  /** Stops recording and returns the recording (a `.sfr` file's bytes). */
-  stopRecording(): Promise<Uint8Array>;
-  /**
-   * Replays a recording on this runtime's simulation, held (never started, or stopped), as fast as the CPU goes,
-   * and reports whether every tick came out as recorded. The runtime needs the recording's schema and capacity.
-   * In Node: `replayRecording` (steadyframe/node) makes the runtime from the recording itself.
-   */
-  replay(recording: Uint8Array): Promise<ReplayReport>;
   /**
    * Stops everything, terminates the worker and frees the comlink proxy. The runtime is unusable after; calls
    * still waiting on the worker (`stats()`, `pause()`, ...) reject instead of never settling.

@@ -177,6 +177,14 @@ export interface SimulationRemote {
   recordStop(): Uint8Array;
   /** Replays a recording on the held simulation. */
   replay(recording: Uint8Array): ReplayReport;
+  /** Plays a recording back live (held first; running after): a tick of the recording per tick. */
+  playStart(recording: Uint8Array): void;
+  /** Resolves when the playback `playStart` began ends: at the recording's end, or cut short. */
+  playEnd(): Promise<ReplayReport>;
+  /** The simulation between two ticks, as a recording with no ticks (its head). */
+  snapshot(): Uint8Array;
+  /** Puts a snapshot back, held. */
+  restore(snapshot: Uint8Array): void;
 }
 
 export interface RecordOptions {
@@ -211,6 +219,8 @@ export interface ReplayDifference {
 export interface ReplayReport {
   /** Ticks replayed. */
   readonly ticks: number;
+  /** The whole recording was replayed (false: a playback ended early, or a step threw in one run only). */
+  readonly complete: boolean;
   /** Every tick's hash, every keyframe and the start state came out as recorded, and every step threw where it did. */
   readonly matched: boolean;
   /** Ticks whose state hash differed. */

@@ -4,9 +4,10 @@
  * it did. Pure: the worker's recorder writes it (worker/recorder.ts), the replay reads it (worker/replay.ts).
  *
  * ```text
- *  head     magic "SFR1", version, flags (bit 0: from init), the schema's signature, capacity, seed,
- *           tick rate, time scale, start tick, start simulated ms, the generator's state, input payload width,
- *           keyframe interval, setup (JSON), the start state (published fields, generations, private fields)
+ *  head     magic "SFR1", version, flags (bit 0: from init, bit 1: the simulation's own state follows),
+ *           the schema's signature, capacity, seed, tick rate, time scale, start tick, start simulated ms, the
+ *           generator's state, input payload width, keyframe interval, setup (JSON), the start state (published
+ *           fields, generations, private fields), [the simulation's own state: its `save()` bytes]
  *  records  one byte of type, then:
  *    TICK      flags (bit 0: tick time given, bit 1: previous time given, bit 2: the step threw), [at f64],
  *              [previousAt f64], event count u16, each event (time, code, sequence as f64, a width u8, payload
@@ -18,6 +19,7 @@
  *
  * A tick's time is left out when it is the previous tick's time plus the tick length (the common case), and its
  * previous time when it is the last tick's time: a tick costs 12 bytes and its events. Little-endian throughout.
+ * A head alone, no records, is a snapshot (`runtime.snapshot()`, worker/snapshot.ts): a recording of no ticks.
  */
 import type { Layout } from './layout.ts';
 import { defineSchema, type FieldSpec, type Schema } from './schema.ts';
@@ -28,7 +30,10 @@ export const RECORD = { TICK: 1, KEYFRAME: 2, RATE: 3, SCALE: 4, RESTART: 5 } as
 /** A TICK record's flags: its time given, its previous time given, its step threw (then no hash follows). */
 export const TICK_FLAGS = { AT: 1, PREVIOUS: 2, THREW: 4 } as const;
 
-/** Live entities of a world: each published field's run (count × width) in schema order, their generations, the private fields' runs. */
+/**
+ * Live entities of a world: each published field's run (count × width) in schema order, their generations (in
+ * a head: every slot's, so the spawns after it bump the same ones), the private fields' runs.
+ */
 export interface WorldState {
   count: number;
   fields: Float32Array;
@@ -52,6 +57,8 @@ export interface RecordingHead {
   /** `createRuntime`'s setup as JSON (undefined: none). */
   readonly setup: string | undefined;
   readonly start: WorldState;
+  /** The simulation's own state outside the world at the start (its definition's `save()`); undefined: it has none. */
+  readonly own: Uint8Array | undefined;
 }
 
 export interface RecordedEvent {
@@ -186,7 +193,7 @@ export function readWorldState(r: ByteReader): WorldState {
 export function writeHead(w: ByteWriter, head: RecordingHead): void {
   w.u32(RECORDING_MAGIC);
   w.u8(RECORDING_VERSION);
-  w.u8(head.fromInit ? 1 : 0);
+  w.u8((head.fromInit ? 1 : 0) | (head.own === undefined ? 0 : 2));
   w.string(head.signature);
   w.u32(head.capacity);
   w.u32(head.seed);
@@ -200,6 +207,7 @@ export function writeHead(w: ByteWriter, head: RecordingHead): void {
   w.u8(head.setup === undefined ? 0 : 1);
   if (head.setup !== undefined) w.string(head.setup);
   writeWorldState(w, head.start);
+  if (head.own !== undefined) w.bytes(head.own);
 }
 
 export function readHead(r: ByteReader): RecordingHead {
@@ -219,7 +227,9 @@ export function readHead(r: ByteReader): RecordingHead {
   const payloadWidth = r.u32();
   const keyframeEvery = r.u32();
   const setup = r.u8() === 1 ? r.string() : undefined;
-  return { fromInit: (flags & 1) !== 0, signature, capacity, seed, tickRate, timeScale, startTick, startSimMs, generator, payloadWidth, keyframeEvery, setup, start: readWorldState(r) };
+  const start = readWorldState(r);
+  const own = (flags & 2) !== 0 ? r.bytes() : undefined;
+  return { fromInit: (flags & 1) !== 0, signature, capacity, seed, tickRate, timeScale, startTick, startSimMs, generator, payloadWidth, keyframeEvery, setup, start, own };
 }
 
 /** Reads the records after the head, one at a time. */

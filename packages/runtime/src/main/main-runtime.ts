@@ -225,6 +225,27 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
     return await this.#call('replay', this.remote.replay(recording));
   }
 
+  async play(recording: Uint8Array): Promise<ReplayReport> {
+    this.#alive('play');
+    this.#framesWanted = true;
+    this.#host.frames?.expect?.(true);
+    await this.#call('play', this.remote.playStart(recording));
+    if (this.#framesWanted && !this.#disposed) this.#loop.startFrames();
+    return await this.#call('play', this.remote.playEnd());
+  }
+
+  async snapshot(): Promise<Uint8Array> {
+    this.#alive('snapshot');
+    return await this.#call('snapshot', this.remote.snapshot());
+  }
+
+  async restore(snapshot: Uint8Array): Promise<void> {
+    this.#alive('restore');
+    await this.#call('restore', this.remote.restore(snapshot));
+    this.#watchdog.clearFault();
+    if (this.#framesWanted) await this.#call('restore', this.remote.start());
+  }
+
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;

@@ -66,6 +66,15 @@ export interface SimulationDefinition<S extends Schema, Setup = undefined, P ext
   init?(world: World<S, P>, setup: Setup, context: SimulationContext): void;
   /** Advances the world by one tick of `tick.dt` seconds, in place. */
   step(world: World<S, P>, tick: TickInfo): void;
+  /**
+   * The simulation's own state kept outside the world (game rules' counters and timers, a physics engine's
+   * world), as bytes, between two ticks. With `save` and `load`, `runtime.snapshot()` and `restore()` take that
+   * state too, and a recording started mid-session replays; without them a snapshot holds the world and the
+   * generator only, and a replay of a game that keeps state elsewhere must start from `init`. `load` gets what
+   * `save` returned (possibly in another run, another process): put every bit back.
+   */
+  save?(): Uint8Array;
+  load?(saved: Uint8Array): void;
   /** Most ticks run in one go. Default: a quarter second's worth, at least 4. */
   readonly maxCatchUpSteps?: number;
   /**

@@ -3,12 +3,14 @@
  * times, input events and state hash (a step that threw: its times and events, marked), a keyframe every
  * `keyframeEvery` ticks, and the changes of tick rate and time scale and the restarts, in the order they
  * happened. Only the worker's thread touches it; a tick costs it one pass over the live state (the hash) and a
- * few bytes. The setup goes in as JSON: a setup JSON cannot hold whole (a Map, a typed array) reaches the
- * replay's `init` otherwise, and the replay says where that made a difference.
+ * few bytes. Its head is a snapshot of where it starts (worker/snapshot.ts). The setup goes in as JSON: a setup
+ * JSON cannot hold whole (a Map, a typed array) reaches the replay's `init` otherwise, and the replay says where
+ * that made a difference.
  */
-import { ByteWriter, hashState, liveState, RECORD, TICK_FLAGS, writeHead, writeWorldState, type RecordingHead } from '../core/recording.ts';
+import { ByteWriter, hashState, liveState, RECORD, TICK_FLAGS, writeHead, writeWorldState } from '../core/recording.ts';
 import type { RecordOptions } from '../contracts/remote.ts';
 import type { Schema } from '../core/schema.ts';
+import { headOf, worldBlock } from './snapshot.ts';
 import type { Attached, SimulationState, TickRecorder } from './state.ts';
 import type { TickInput } from './tick-input.ts';
 
@@ -33,33 +35,9 @@ export class Recorder<S extends Schema> implements TickRecorder {
     const every = options.keyframeEvery ?? 60;
     if (!Number.isInteger(every) || every < 0) throw new RangeError(`steadyframe: keyframeEvery is a whole number of ticks (0: none); got ${String(every)}`);
     this.#keyframeEvery = every;
-    const { layout } = a.views;
-    this.#block = new Float32Array(a.views.buffer, layout.worldOffset, layout.blockBytes / 4);
+    this.#block = worldBlock(a);
     this.#payloadWidth = a.transport.input?.layout.payloadWidth ?? 0;
-    let setup: string | undefined;
-    if (state.setup !== undefined) {
-      try {
-        setup = JSON.stringify(state.setup);
-      } catch (error) {
-        throw new TypeError(`steadyframe: a recording keeps the setup as JSON, and this one is not JSON (${(error as Error).message}): record with a setup of numbers, strings, arrays and plain objects`, { cause: error });
-      }
-    }
-    const world = a.world;
-    const head: RecordingHead = {
-      fromInit: state.stepsSinceInit === 0,
-      signature: a.views.layout.signature,
-      capacity: a.views.layout.capacity,
-      seed: state.seed,
-      tickRate: state.tickRate,
-      timeScale: state.timeScale,
-      startTick: a.timeline.tick,
-      startSimMs: state.simTime,
-      generator: state.random.state.slice(),
-      payloadWidth: this.#payloadWidth,
-      keyframeEvery: every,
-      setup,
-      start: liveState(layout, this.#block, world.world.count, world.privateLive()),
-    };
+    const head = headOf(state, a, every);
     writeHead(this.#out, head);
   }
 

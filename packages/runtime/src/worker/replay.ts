@@ -1,27 +1,29 @@
 /**
- * Replays a recording (core/recording.ts) through this worker's simulation, as fast as the CPU goes: the
- * recorded setup, seed and start state, then each tick's step with its recorded times and input events, its
- * state hashed and held against the recorded hash, each keyframe compared value by value. Runs on a held
- * simulation (never started, or stopped), on its own world; publishes nothing.
+ * Replays a recording (core/recording.ts) through this worker's simulation: the recorded setup, seed and start
+ * state, then each tick's step with its recorded times and input events, its state hashed and held against the
+ * recorded hash, each keyframe compared value by value. `replay()` runs it on a held simulation as fast as the
+ * CPU goes and publishes nothing; `play()` (worker/playback.ts) runs one recorded tick per live tick, drawn.
  *
  * ```text
  *  head ── from init: clear, seed, init(setup) ── compare with the recorded start state
- *       └─ else: load the start state, the generator's state
+ *       └─ then: load the start state, the simulation's own state (its load()), the generator's state
  *  TICK      step(world, { tick, dt, time, at, previousAt, input: the recorded events, random }) ── hash ── compare
  *  KEYFRAME  compare every live value: the first difference is named (tick, entity, field, component, both values)
  *  RATE, SCALE, RESTART   as the running simulation did them
  * ```
  *
- * While the replay runs (to its end, on this thread), `Math.random`, `Date.now` and `performance.now` are
- * wrapped: they still answer, and each call `init` or a step makes is counted with the first tick that made it
- * (what breaks a replay most often).
+ * While `init` or a step runs, `Math.random`, `Date.now` and `performance.now` are wrapped: they still answer,
+ * and each call is counted with the first tick that made it (what breaks a replay most often).
  */
 import type { ReplayDifference, ReplayReport, ReplayTrap } from '../contracts/remote.ts';
 import { STATUS, type Layout } from '../core/layout.ts';
-import { ByteReader, hashState, liveState, readHead, readRecords, RECORD, RecordingError, type RecordedEvent, type WorldState } from '../core/recording.ts';
+import { ByteReader, hashState, liveState, readRecords, RECORD, RecordingError, type RecordedEvent, type RecordEntry, type RecordingHead, type WorldState } from '../core/recording.ts';
 import type { Schema } from '../core/schema.ts';
 import { runInit } from './attach.ts';
 import { tickLengthMs, type TickInfo } from './definition.ts';
+import { repin } from './retime.ts';
+import { catchUpSteps } from './settings.ts';
+import { readHeadFor, worldBlock } from './snapshot.ts';
 import type { Attached, SimulationState } from './state.ts';
 import type { TickInput } from './tick-input.ts';
 
@@ -52,19 +54,20 @@ class RecordedInput implements TickInput {
 type TrapName = 'Math.random' | 'Date.now' | 'performance.now';
 
 /**
- * The platform's sources of difference, wrapped while a replay runs (it runs to its end on this thread: nothing
- * else calls them meanwhile): each call still answers, and is counted with the tick being made.
+ * The platform's sources of difference, wrapped while a replayed `init` or step runs (nothing else on this
+ * thread calls them meanwhile): each call still answers, and is counted with the tick being made.
  */
 class Traps {
   readonly counts: Record<TrapName, ReplayTrap> = { 'Math.random': { calls: 0, firstTick: null }, 'Date.now': { calls: 0, firstTick: null }, 'performance.now': { calls: 0, firstTick: null } };
   /** The tick whose init or step is running. */
-  tick = 0;
+  #tick = 0;
   readonly #random = Math.random;
   readonly #dateNow = Date.now;
   readonly #perfNow = performance.now;
   readonly #own = Object.getOwnPropertyDescriptor(performance, 'now');
 
-  install(): void {
+  install(tick: number): void {
+    this.#tick = tick;
     const random = this.#random;
     const dateNow = this.#dateNow;
     const perfNow = this.#perfNow;
@@ -83,7 +86,7 @@ class Traps {
   #count(name: TrapName): void {
     const trap = this.counts[name];
     trap.calls++;
-    trap.firstTick ??= this.tick;
+    trap.firstTick ??= this.#tick;
   }
 }
 
@@ -119,94 +122,118 @@ function firstDifference(
 
 const hex = (lo: number, hi: number) => hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
 
-export function replayRecording<S extends Schema>(state: SimulationState<S>, a: Attached<S>, bytes: Uint8Array): ReplayReport {
-  if (state.status === STATUS.RUNNING) throw new Error('steadyframe: replay() runs on a held simulation: stop() it first, or replay on a runtime that was never started');
-  if (state.recorder !== null) throw new Error('steadyframe: replay() while recording; stopRecording() first');
-  if (!(bytes instanceof Uint8Array)) throw new TypeError('steadyframe: replay() takes the recording as a Uint8Array (what stopRecording() returned, or a .sfr file read whole)');
-  const started = performance.now();
-  const reader = new ByteReader(bytes);
-  const head = readHead(reader);
-  const layout = a.views.layout;
-  if (head.signature !== layout.signature) throw new RecordingError(`the recording's schema is "${head.signature}", this simulation's is "${layout.signature}": replay it with the worker module it was recorded with`);
-  if (head.capacity !== layout.capacity) throw new RecordingError(`the recording was made at capacity ${head.capacity}, this runtime has ${layout.capacity}: create it with capacity ${head.capacity}`);
-  const records = [...readRecords(reader)];
-  const world = a.world;
-  const block = new Float32Array(a.views.buffer, layout.worldOffset, layout.blockBytes / 4);
-  const privateFields = Object.entries(state.definition.privateFields ?? {}).map(([name, { width }]) => ({ name, width }));
-  const traps = new Traps();
-  const report = {
-    ticks: 0,
-    matched: true,
-    mismatches: 0,
-    firstDivergence: null as ReplayReport['firstDivergence'],
-    difference: null as ReplayDifference | null,
-    nondeterminism: traps.counts,
-    faults: { recorded: 0, replayed: 0, unexpected: null as string | null },
-    ms: 0,
-  };
-  const diverged = (tick: number, recorded: string, replayed: string): void => {
-    report.matched = false;
-    report.mismatches++;
-    report.firstDivergence ??= { tick, recordedHash: recorded, replayedHash: replayed };
-  };
-  /** Against a recorded state: after init (no generations: a fresh world's and a cleared one's differ), or a keyframe. */
-  const compare = (recorded: WorldState, tick: number, afterInit: boolean): void => {
-    if (report.difference !== null) return;
-    const replayed = liveState(layout, block, world.world.count, afterInit ? world.privateLive() : new Float32Array(0));
-    const difference = firstDifference(layout, afterInit ? privateFields : [], recorded, replayed, tick, !afterInit);
-    if (difference === null) return;
-    report.matched = false;
-    report.difference = difference;
-  };
-  const init = (tick: number): void => {
-    world.clear();
-    state.random.seed(head.seed);
-    traps.tick = tick;
-    runInit(state, world, { clock: a.clock, random: state.random.next });
-  };
+type MutableReport = { -readonly [K in Exclude<keyof ReplayReport, 'faults'>]: ReplayReport[K] } & { faults: { recorded: number; replayed: number; unexpected: string | null } };
 
-  /** Everything from the start state to the last record (returns early where the replay cannot go on). */
-  const run = (): void => {
+/**
+ * A recording made again, tick by tick, on this simulation's world: the headless replay runs it to its end in
+ * one go; a playback (worker/playback.ts) runs one recorded tick per live tick, published and drawn. `live`:
+ * the recorded tick rate and time scale changes also pace the live loop, and a restart's world snaps.
+ */
+export class ReplayRun<S extends Schema> {
+  readonly report: MutableReport;
+  readonly #records: RecordEntry[];
+  #next = 0;
+  readonly #layout: Layout;
+  readonly #block: Float32Array;
+  readonly #privateFields: ReadonlyArray<{ readonly name: string; readonly width: number }>;
+  readonly #traps = new Traps();
+  readonly #head: RecordingHead;
+  readonly #input = new RecordedInput();
+  readonly #info: { -readonly [K in keyof TickInfo]: TickInfo[K] };
+  readonly #hash = new Uint32Array(2);
+  #tick: number;
+  #simMs: number;
+  #rate: number;
+  #scale: number;
+  #lastAt: number | null = null;
+  /** restart('last') puts back the last published state: kept only if the recording has one. */
+  readonly #keepsLast: boolean;
+  #last: WorldState | null = null;
+  readonly #lastRandom: Uint32Array;
+
+  constructor(
+    private readonly state: SimulationState<S>,
+    private readonly a: Attached<S>,
+    bytes: Uint8Array,
+    private readonly live: boolean,
+  ) {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('steadyframe: a recording is a Uint8Array (what stopRecording() returned, or a .sfr file read whole)');
+    const reader = new ByteReader(bytes);
+    const head = (this.#head = readHeadFor(state, a, reader, 'recording'));
+    this.#records = [...readRecords(reader)];
+    this.#layout = a.views.layout;
+    this.#block = worldBlock(a);
+    this.#privateFields = Object.entries(state.definition.privateFields ?? {}).map(([name, { width }]) => ({ name, width }));
+    this.report = {
+      ticks: 0,
+      complete: false,
+      matched: true,
+      mismatches: 0,
+      firstDivergence: null,
+      difference: null,
+      nondeterminism: this.#traps.counts,
+      faults: { recorded: 0, replayed: 0, unexpected: null },
+      ms: 0,
+    };
+    this.#info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input: this.#input, random: state.random.next };
+    this.#tick = head.startTick;
+    this.#simMs = head.startSimMs;
+    this.#rate = head.tickRate;
+    this.#scale = head.timeScale;
+    this.#keepsLast = this.#records.some((r) => r.type === RECORD.RESTART && r.from === 'last');
+    this.#lastRandom = new Uint32Array(4);
+    this.#begin();
+  }
+
+  /** The recorded start: `init` again (for the state a simulation keeps outside its world), then the world exactly as recorded. */
+  #begin(): void {
+    const { state, a } = this;
+    const head = this.#head;
+    const world = a.world;
     state.setup = head.setup === undefined ? undefined : JSON.parse(head.setup);
-    let tick = head.startTick;
-    let simMs = head.startSimMs;
-    let rate = head.tickRate;
-    let scale = head.timeScale;
+    state.seed = head.seed;
     if (head.fromInit) {
-      // init again, for the state a simulation keeps outside its world; then the world exactly as recorded
-      init(tick);
-      compare(head.start, tick, true);
+      this.#init(this.#tick);
+      this.#compare(head.start, this.#tick, true);
     }
     world.load(head.start);
+    if (head.own !== undefined) state.definition.load!(head.own);
     state.random.restore(head.generator);
-    // restart('last') puts back the last published state: kept only if the recording has one
-    const keepsLast = records.some((r) => r.type === RECORD.RESTART && r.from === 'last');
-    let last: WorldState | null = keepsLast ? liveState(layout, block, world.world.count, world.privateLive()) : null;
-    const lastRandom = state.random.state.slice();
-    let lastAt: number | null = null;
-    const input = new RecordedInput();
-    const info: { -readonly [K in keyof TickInfo]: TickInfo[K] } = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input, random: state.random.next };
-    const hash = new Uint32Array(2);
-    for (const record of records) {
+    this.#retime();
+    if (this.#keepsLast) this.#keepLast();
+  }
+
+  /**
+   * Runs the records up to and including the next tick that was published; false at the end of the recording
+   * or where it cannot go on (a step threw in one run and not the other: what follows was made from another world).
+   */
+  next(): boolean {
+    const { state, a, report } = this;
+    const world = a.world;
+    while (this.#next < this.#records.length) {
+      const record = this.#records[this.#next++]!;
       switch (record.type) {
         case RECORD.TICK: {
-          const previousAt = record.previousAt ?? lastAt;
-          const at: number | null = record.at ?? (lastAt === null ? null : lastAt + tickLengthMs(rate, scale));
-          if (previousAt === null || at === null) throw new RecordingError(`tick ${tick + 1} of the recording has no time: the recording is damaged`);
-          const dt = 1 / rate;
-          info.tick = tick + 1;
+          const previousAt = record.previousAt ?? this.#lastAt;
+          const at: number | null = record.at ?? (this.#lastAt === null ? null : this.#lastAt + tickLengthMs(this.#rate, this.#scale));
+          if (previousAt === null || at === null) throw new RecordingError(`tick ${this.#tick + 1} of the recording has no time: the recording is damaged`);
+          const info = this.#info;
+          const dt = 1 / this.#rate;
+          info.tick = this.#tick + 1;
           info.dt = dt;
-          info.time = (simMs + dt * 1000) / 1000;
+          info.time = (this.#simMs + dt * 1000) / 1000;
           info.at = at;
           info.previousAt = previousAt;
-          input.events = record.events;
-          input.previousAt = previousAt;
+          this.#input.events = record.events;
+          this.#input.previousAt = previousAt;
           let threw: unknown = null;
-          traps.tick = info.tick;
+          this.#traps.install(info.tick);
           try {
             state.definition.step(world.world, info);
           } catch (error) {
             threw = error;
+          } finally {
+            this.#traps.uninstall();
           }
           if (record.threw) report.faults.recorded++;
           if (threw !== null) report.faults.replayed++;
@@ -215,50 +242,107 @@ export function replayRecording<S extends Schema>(state: SimulationState<S>, a: 
             report.faults.unexpected ??= record.threw
               ? `the step of tick ${info.tick} threw when it was recorded and not in the replay`
               : `the step of tick ${info.tick} threw in the replay and not when it was recorded: ${threw instanceof Error ? threw.message : String(threw)}`;
-            return; // what follows was recorded from another world
+            this.#next = this.#records.length;
+            return false;
           }
           if (record.threw) break; // not published: the tick is made again after the restart
-          tick++;
-          simMs += dt * 1000;
-          lastAt = at;
+          this.#tick++;
+          this.#simMs += dt * 1000;
+          this.#lastAt = at;
+          state.simTime = this.#simMs;
           report.ticks++;
-          hashState(layout, block, world.world.count, hash);
-          if (hash[0] !== record.hashLo || hash[1] !== record.hashHi) diverged(tick, hex(record.hashLo, record.hashHi), hex(hash[0]!, hash[1]!));
-          if (keepsLast) {
-            last = liveState(layout, block, world.world.count, world.privateLive());
-            lastRandom.set(state.random.state);
+          hashState(this.#layout, this.#block, world.world.count, this.#hash);
+          if (this.#hash[0] !== record.hashLo || this.#hash[1] !== record.hashHi) this.#diverged(this.#tick, hex(record.hashLo, record.hashHi), hex(this.#hash[0]!, this.#hash[1]!));
+          if (this.#keepsLast) this.#keepLast();
+          // a keyframe right after is compared with this tick's state
+          const keyframe = this.#records[this.#next];
+          if (keyframe?.type === RECORD.KEYFRAME) {
+            this.#next++;
+            this.#compare(keyframe.state, this.#tick, false);
           }
-          break;
+          return true;
         }
         case RECORD.KEYFRAME:
-          compare(record.state, tick, false);
+          this.#compare(record.state, this.#tick, false);
           break;
         case RECORD.RATE:
-          rate = record.value;
+          this.#rate = record.value;
+          this.#retime();
           break;
         case RECORD.SCALE:
-          scale = record.value;
+          this.#scale = record.value;
+          this.#retime();
           break;
         case RECORD.RESTART:
-          lastAt = null;
+          this.#lastAt = null;
           if (record.from === 'scratch') {
-            init(tick);
-            simMs = 0;
-            tick++; // the fresh world is published as a tick of its own
+            this.#init(this.#tick);
+            this.#simMs = 0;
+            this.#tick++; // the fresh world is published as a tick of its own
           } else {
-            world.load(last!);
-            state.random.restore(lastRandom);
+            world.load(this.#last!); // the state last published: on screen already, nothing to snap
+            state.random.restore(this.#lastRandom);
           }
+          state.simTime = this.#simMs;
           break;
       }
     }
-  };
-  traps.install();
-  try {
-    run();
-  } finally {
-    traps.uninstall();
+    this.report.complete = this.report.faults.unexpected === null;
+    return false;
   }
-  report.ms = performance.now() - started;
-  return report;
+
+  #init(tick: number): void {
+    const { state, a } = this;
+    a.world.clear();
+    state.random.seed(this.#head.seed);
+    this.#traps.install(tick);
+    try {
+      runInit(state, a.world, { clock: a.clock, random: state.random.next });
+    } finally {
+      this.#traps.uninstall();
+    }
+  }
+
+  #keepLast(): void {
+    this.#last = liveState(this.#layout, this.#block, this.a.world.world.count, this.a.world.privateLive());
+    this.#lastRandom.set(this.state.random.state);
+  }
+
+  /** A live run paces its loop at the recorded tick rate and time scale. */
+  #retime(): void {
+    if (!this.live) return;
+    const state = this.state;
+    state.tickRate = this.#rate;
+    state.timeScale = this.#scale;
+    state.maxCatchUpSteps = catchUpSteps(state.settings, state.tickLength);
+    repin(this.a, state.tickLength);
+  }
+
+  #diverged(tick: number, recorded: string, replayed: string): void {
+    this.report.matched = false;
+    this.report.mismatches++;
+    this.report.firstDivergence ??= { tick, recordedHash: recorded, replayedHash: replayed };
+  }
+
+  /** Against a recorded state: after init (no generations: a fresh world's and a cleared one's differ), or a keyframe. */
+  #compare(recorded: WorldState, tick: number, afterInit: boolean): void {
+    if (this.report.difference !== null) return;
+    const world = this.a.world;
+    const replayed = liveState(this.#layout, this.#block, world.world.count, afterInit ? world.privateLive() : new Float32Array(0));
+    const difference = firstDifference(this.#layout, afterInit ? this.#privateFields : [], recorded, replayed, tick, !afterInit);
+    if (difference === null) return;
+    this.report.matched = false;
+    this.report.difference = difference;
+  }
+}
+
+/** Replays a recording on a held simulation, to its end, as fast as the CPU goes; publishes nothing. */
+export function replayRecording<S extends Schema>(state: SimulationState<S>, a: Attached<S>, bytes: Uint8Array): ReplayReport {
+  if (state.status === STATUS.RUNNING) throw new Error('steadyframe: replay() runs on a held simulation: stop() it first, or replay on a runtime that was never started');
+  if (state.recorder !== null) throw new Error('steadyframe: replay() while recording; stopRecording() first');
+  const started = performance.now();
+  const run = new ReplayRun(state, a, bytes, false);
+  while (run.next());
+  run.report.ms = performance.now() - started;
+  return run.report;
 }

@@ -31,6 +31,13 @@ export function serveSimulation<S extends Schema>(simulation: Simulation<S>, def
       return transfer(recording, [recording.buffer]);
     },
     replay: (recording) => simulation.replay(recording),
+    playStart: (recording) => simulation.playStart(recording),
+    playEnd: () => simulation.playEnd(),
+    snapshot: () => {
+      const snapshot = simulation.snapshot();
+      return transfer(snapshot, [snapshot.buffer]);
+    },
+    restore: (snapshot) => simulation.restore(snapshot),
     // comlink follows property paths, so runtime.commands.fire(x) calls definition.commands.fire(x) here
     commands: definition.commands ?? {},
   };

@@ -30,6 +30,12 @@ export function checkDefinition<S extends Schema>(definition: SimulationDefiniti
   if (definition.init !== undefined && typeof definition.init !== 'function') {
     throw new TypeError('steadyframe: init must be a function (world, setup) => void');
   }
+  for (const hook of ['save', 'load'] as const) {
+    if (definition[hook] !== undefined && typeof definition[hook] !== 'function') throw new TypeError(`steadyframe: ${hook} must be a function`);
+  }
+  if ((definition.save === undefined) !== (definition.load === undefined)) {
+    throw new TypeError('steadyframe: save and load go together: a simulation that saves its own state must load it back (or give neither)');
+  }
   const tickRate = checkTickRate(definition.tickRate);
   const maxCatchUpSteps =
     definition.maxCatchUpSteps === undefined ? null : checkNumber('maxCatchUpSteps', definition.maxCatchUpSteps, 1, { integer: true });

@@ -13,10 +13,12 @@ import { transportList } from '../transports/registry.ts';
 import { attachSimulation, runInit } from './attach.ts';
 import { checkTickRate, checkTimeScale, type SimulationDefinition } from './definition.ts';
 import { runLoop } from './loop.ts';
+import { endPlayback, Playback } from './playback.ts';
 import { Recorder } from './recorder.ts';
 import { replayRecording } from './replay.ts';
 import { repin, shiftClock } from './retime.ts';
 import { catchUpSteps, checkDefinition } from './settings.ts';
+import { restoreSnapshot, takeSnapshot } from './snapshot.ts';
 import { SimulationState, type Attached } from './state.ts';
 import { runTick } from './tick.ts';
 import type { PrivateFieldSpec } from './world.ts';
@@ -32,6 +34,8 @@ export interface SimulationOptions {
 /** A simulation, not yet attached to a buffer. `exposeSimulation` serves one over comlink. */
 export class Simulation<S extends Schema> implements SimulationRemote {
   readonly #state: SimulationState<S>;
+  /** The report of the last playback started, when it ends. */
+  #playing: Promise<ReplayReport> | null = null;
   readonly #host: WorkerHost;
   readonly #transports: readonly Transport[];
 
@@ -102,6 +106,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   recordStart(options: RecordOptions = {}): void {
     const a = this.#require('record', true);
     if (this.#state.recorder !== null) throw new Error('steadyframe: record() while already recording; stopRecording() first');
+    if (this.#state.playback !== null) throw new Error('steadyframe: record() while a recording plays: its ticks are that recording\'s (restart() or restore() ends the playback)');
     this.#state.recorder = new Recorder(this.#state, a, options);
   }
 
@@ -115,7 +120,50 @@ export class Simulation<S extends Schema> implements SimulationRemote {
 
   /** Replays a recording on this held simulation (worker/replay.ts) and says whether every tick came out the same. */
   replay(recording: Uint8Array): ReplayReport {
-    return replayRecording(this.#state, this.#require('replay', true), recording);
+    const a = this.#require('replay', true);
+    endPlayback(this.#state);
+    return replayRecording(this.#state, a, recording);
+  }
+
+  /**
+   * Plays a recording back live (worker/playback.ts): set to its start (held meanwhile: a recording that does
+   * not fit throws, and the simulation is as it was), published, then running. `playEnd` has the report.
+   */
+  playStart(recording: Uint8Array): void {
+    const state = this.#state;
+    const a = this.#require('play', true);
+    if (state.recorder !== null) throw new Error('steadyframe: play() while recording; stopRecording() first');
+    endPlayback(state);
+    const playback = new Playback(state, a, recording); // a damaged recording, or another simulation's, throws here before any change
+    state.generation++;
+    state.error = null;
+    state.playback = playback;
+    state.stepsSinceInit = 1;
+    // the start, published as a tick of its own, every entity snapping to it; then the recorded ticks
+    repin(a, state.tickLength);
+    runTick(state, a, false, Number.NEGATIVE_INFINITY, true);
+    state.setStatus(STATUS.RUNNING);
+    this.#continueFromNow(a);
+    this.#playing = playback.ended;
+  }
+
+  /** The report of the playback `playStart` began, when it ends (at once if there was none). */
+  playEnd(): Promise<ReplayReport> {
+    if (this.#playing === null) return Promise.reject(new Error('steadyframe: no playback was started'));
+    return this.#playing;
+  }
+
+  /** The simulation between two ticks (worker/snapshot.ts). */
+  snapshot(): Uint8Array {
+    return takeSnapshot(this.#state, this.#require('snapshot', true));
+  }
+
+  /** Puts a snapshot back, held (call start after). */
+  restore(snapshot: Uint8Array): void {
+    const a = this.#require('restore', true);
+    endPlayback(this.#state);
+    this.#state.counters.restarts++;
+    restoreSnapshot(this.#state, a, snapshot);
   }
 
   setHidden(hidden: boolean): void {
@@ -148,6 +196,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     if (from !== 'last' && from !== 'scratch') {
       throw new RangeError(`steadyframe: restart from 'last' or 'scratch'; got ${JSON.stringify(from)}`);
     }
+    endPlayback(state);
     state.generation++;
     state.error = null;
     state.setStatus(STATUS.IDLE);

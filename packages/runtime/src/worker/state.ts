@@ -42,6 +42,14 @@ export interface TickRecorder {
   finish(): Uint8Array;
 }
 
+/** A recording played back live (worker/playback.ts): the ticks' steps are the recording's. */
+export interface TickPlayback {
+  /** Runs the next recorded tick's step in place of the live one; false at the end of the recording. */
+  step(): boolean;
+  /** Hands the report to `play()`'s caller. */
+  end(): void;
+}
+
 /** The worker's counters (`stats()`): plain numbers, this thread only. */
 export interface Counters {
   overloads: number;
@@ -86,6 +94,8 @@ export class SimulationState<S extends Schema> {
   stepsSinceInit = 0;
   /** The recorder while `runtime.record()` is on (worker/recorder.ts). */
   recorder: TickRecorder | null = null;
+  /** The playback while `runtime.play()` runs (worker/playback.ts). */
+  playback: TickPlayback | null = null;
   error: WorkerStats['error'] = null;
   stopHeartbeat: () => void = () => {};
   readonly counters: Counters = {

@@ -13,15 +13,16 @@ const SPIN_GUARD = 100_000;
 
 /**
  * Runs one tick and publishes it; with `step` false, publishes the world as it stands as the next tick (a
- * restart). A tick the loop runs a few µs before it is due spins to `notBefore` right before the step. Returns
- * false (and faults) if the game's step threw.
+ * restart, a restore, a playback's start; `snapAll`: with every entity snapping to it, generations untouched). A tick the loop runs a few µs before it is due spins to `notBefore` right before the step. Returns
+ * false, publishing nothing, if the game's step threw (it faults) or a playback ran out (it pauses).
  */
-export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached<S>, step = true, notBefore = Number.NEGATIVE_INFINITY): boolean {
+export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached<S>, step = true, notBefore = Number.NEGATIVE_INFINITY, snapAll = false): boolean {
   const { timeline, world, clock } = a;
   const counters = state.counters;
   const previousTick = timeline.tick;
   const previousTime = timeOfTick(timeline);
-  const previousCount = world.world.count;
+  // snapAll: every entity is new to the page (PREV_COUNT 0), so each is drawn at this state, not blended into it
+  const previousCount = snapAll ? 0 : world.world.count;
   const dt = 1 / state.tickRate;
   const info = state.tickInfo!;
   info.tick = previousTick + 1;
@@ -39,8 +40,21 @@ export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached
       counters.spunMs += started - spinFrom;
       // the events that happened up to this tick's time, and any that came too late for the ticks before
       counters.lateInputs += a.input.fill(previousTime, info.at);
-      counters.inputs += a.input.length;
-      state.definition.step(world.world, info);
+      if (state.playback !== null) {
+        // a recording plays: its next tick's step, on its recorded times and events (the page's are left)
+        if (!state.playback.step()) {
+          // its end: the last recorded state stays on screen, paused, and play() has its report
+          const playback = state.playback;
+          state.playback = null;
+          playback.end();
+          state.setStatus(STATUS.PAUSED);
+          state.generation++;
+          return false;
+        }
+      } else {
+        counters.inputs += a.input.length;
+        state.definition.step(world.world, info);
+      }
     }
   } catch (error) {
     state.recorder?.tick(info.at, info.previousAt, a.input, true);
@@ -53,7 +67,7 @@ export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached
   const took = clock() - started;
   counters.lastStepMs = took;
   if (took > counters.maxStepMs) counters.maxStepMs = took;
-  if (step) {
+  if (step && state.playback === null) {
     state.simTime += dt * 1000;
     state.stepsSinceInit++;
     // the state the step made, before any NaN hold (what a replay's step makes again)

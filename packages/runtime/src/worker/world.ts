@@ -63,7 +63,7 @@ export interface WorldInternals<S extends Schema, P extends PrivateFieldSpec = R
   clear(): void;
   /** The live entities' private fields, their runs one after another (what a recording keeps of them). */
   privateLive(): Float32Array;
-  /** Makes `state` the world: its count, each field's live run, its generations and private runs (a replay's start). */
+  /** Makes `state` the world: its count, each field's live run, its generations (the live ones, or every slot's) and private runs. */
   load(state: WorldState): void;
 }
 
@@ -165,7 +165,8 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
     load(state) {
       const n = state.count;
       const wanted = views.reduce((sum, v) => sum + v.width * n, 0);
-      if (n > capacity || state.fields.length + state.private.length !== wanted || state.generations.length !== n) {
+      // generations: the live entities', or every slot's (a snapshot's, for the spawns after it)
+      if (n > capacity || state.fields.length + state.private.length !== wanted || (state.generations.length !== n && state.generations.length !== capacity)) {
         throw new RangeError(`steadyframe: a state of ${n} entities that does not fit this world (capacity ${capacity}, ${views.length} fields)`);
       }
       let at = 0;
