@@ -8,6 +8,8 @@
  *          ─▶ runtime.sample(runtime.frameTime)   CPU: the ship and the bullets, a handful of entities
  * ```
  *
+ * Under the HUD, a tape deck (tape.ts) records the game, saves and loads `.sfr` files, and plays them back.
+ *
  * With `?draw=worker` the same scene (arena-renderer.ts) is drawn in a render worker instead: the page keeps the
  * keys, the HUD and the game state, and reads no frames (the render worker is the buffer's one reader).
  */
@@ -19,6 +21,7 @@ import type { GameState } from './game.ts';
 import { bindKeyboard } from './keyboard.ts';
 import { bindTouch, type TouchElements } from './touch.ts';
 import { createScene } from './scene.ts';
+import { createTape, type TapeHooks } from './tape.ts';
 import { CAPACITY, schema, type ArenaSchema } from './schema.ts';
 import type { Commands } from './sim.worker.ts';
 
@@ -40,6 +43,8 @@ export interface ArenaHooks {
   interval: number;
   /** With the render worker: where it draws and how it is (`stats().render`); null when the page draws. */
   render: RenderWorkerRuntimeStats['render'] | null;
+  /** The tape deck (record, save, load, watch) when the page draws; null with the render worker. */
+  tape: TapeHooks | null;
 }
 
 declare global {
@@ -68,7 +73,8 @@ async function drawOnPage(): Promise<void> {
   bindKeyboard(runtime);
   bindTouch(runtime, touch);
 
-  const hooks: ArenaHooks = { ready: false, runtime, drawnIn: 'main', renderFallback: null, frames: 0, bullets: 0, maxBullets: 0, ship: { x: 0, y: 0 }, game: null, interval: 0, render: null };
+  const tape = createTape(document.getElementById('hud')!.appendChild(document.createElement('div')), runtime);
+  const hooks: ArenaHooks = { ready: false, runtime, drawnIn: 'main', renderFallback: null, frames: 0, bullets: 0, maxBullets: 0, ship: { x: 0, y: 0 }, game: null, interval: 0, render: null, tape };
   window.arena = hooks;
   runtime.on('interval', (change) => (hooks.interval = change.to));
 
@@ -118,6 +124,7 @@ async function drawInRenderWorker(): Promise<void> {
     game: null,
     interval: 0,
     render: null,
+    tape: null,
   };
   window.arena = hooks;
   await runtime.start();

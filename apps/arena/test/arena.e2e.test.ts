@@ -12,6 +12,9 @@ import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
 import { openBuiltApp, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
+import { replayRecording } from 'steadyframe/node';
+import { buildWorkerModule, mulberry32 } from 'steadyframe/testing/node';
+import { TICK_RATE } from '../src/schema.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 let page: Page;
@@ -156,6 +159,76 @@ describe('the arena, built and served by vite preview', () => {
       await other.close();
     }
   });
+
+  it('records 60 s of play with random keys in Chromium, and Node replays every tick bit for bit', async () => {
+    await page.locator('#tape button', { hasText: 'rec' }).click();
+    await until('recording', "window.arena.tape.state === 'recording'");
+    const from = await read<number>('window.arena.game.tick');
+    // a player: keys go down and up at random moments (seeded), mid-game, for 60 s of ticks
+    const random = mulberry32(60);
+    const keys = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Space'];
+    const held = new Set<string>();
+    let events = 0;
+    while ((await read<number>('window.arena.game.tick')) < from + 60 * TICK_RATE) {
+      const key = keys[Math.floor(random() * keys.length)]!;
+      if (held.has(key)) await page.keyboard.up(key);
+      else await page.keyboard.down(key);
+      if (!held.delete(key)) held.add(key);
+      events++;
+      await page.waitForTimeout(40 + random() * 300);
+    }
+    for (const key of held) await page.keyboard.up(key);
+    await page.locator('#tape button', { hasText: 'stop' }).click();
+    await until('the recording', "window.arena.tape.state === 'idle' && window.arena.tape.recording !== null");
+    const recording = new Uint8Array(await read<number[]>('Array.from(window.arena.tape.recording)'));
+    expect(await read<string>("document.querySelector('#tape .status').textContent")).toMatch(/^recorded \d+\.\d s, \d+ KB$/);
+
+    const report = await replayRecording(recording, { worker: await buildWorkerModule(join(root, 'src/sim.worker.ts')) });
+    console.log(`arena: ${report.ticks} ticks recorded in Chromium (${events} key events, ${recording.byteLength} bytes) replayed in Node in ${report.ms.toFixed(0)} ms`);
+    expect(report.difference).toBeNull();
+    expect(report.firstDivergence).toBeNull();
+    expect(report).toMatchObject({ matched: true, complete: true, mismatches: 0 });
+    expect(report.ticks).toBeGreaterThanOrEqual(60 * TICK_RATE);
+    expect(report.nondeterminism['Math.random'].calls).toBe(0);
+    expect(events).toBeGreaterThan(100);
+  }, 180_000);
+
+  it('loads a recording from a file and watches it: every tick as recorded, then live again', async () => {
+    // a short one, made here: five seconds with the ship turning and firing
+    await page.locator('#tape button', { hasText: 'rec' }).click();
+    await until('recording', "window.arena.tape.state === 'recording'");
+    const from = await read<number>('window.arena.game.tick');
+    await page.keyboard.down('ArrowUp');
+    await page.keyboard.down('Space');
+    await until('five seconds of ticks', `window.arena.game.tick >= ${from + 5 * TICK_RATE}`);
+    await page.keyboard.up('Space');
+    await page.keyboard.up('ArrowUp');
+    await page.locator('#tape button', { hasText: 'stop' }).click();
+    await until('the recording', "window.arena.tape.state === 'idle' && window.arena.tape.recording !== null");
+    const bytes = Buffer.from(await read<number[]>('Array.from(window.arena.tape.recording)'));
+    // loaded as a player would: the file input behind "load"
+    await page.locator('#tape input[type=file]').setInputFiles({ name: 'five.sfr', mimeType: 'application/octet-stream', buffer: bytes });
+    await until('the playback', "window.arena.tape.state === 'playing'");
+    const frames = await read<number>('window.arena.frames');
+    await until('the end of the playback', "window.arena.tape.state === 'watched'", 30_000);
+    expect(await read<number>('window.arena.frames')).toBeGreaterThan(frames + 30); // drawn while it played
+    const report = await read<{ matched: boolean; complete: boolean; ticks: number }>('window.arena.tape.report');
+    expect(report).toMatchObject({ matched: true, complete: true });
+    expect(report.ticks).toBeGreaterThanOrEqual(5 * TICK_RATE);
+    expect(await read<string>("document.querySelector('#tape .status').textContent")).toMatch(/every one as recorded ✓$/);
+    expect((await read<{ worker: { status: string } }>('window.arena.runtime.stats()')).worker.status).toBe('paused');
+    // a file that is not a recording is refused in words, and the game is as it was
+    await page.locator('#tape input[type=file]').setInputFiles({ name: 'not.sfr', mimeType: 'application/octet-stream', buffer: Buffer.from('hello') });
+    await until('the refusal', "window.arena.tape.error !== null && window.arena.tape.state === 'watched'");
+    expect(await read<string>("document.querySelector('#tape .status').textContent")).toMatch(/not a steadyframe recording/);
+    expect(await read<number>('window.arena.tape.recording.byteLength')).toBe(bytes.byteLength); // the last one kept
+    // live again: a new game, running
+    await page.locator('#tape button', { hasText: 'live' }).click();
+    await until('a new game', "window.arena.tape.state === 'idle' && window.arena.game.score === 0");
+    await until('running', 'window.arena.runtime.stats().then((s) => s.worker.status === "running")');
+    const tick = await read<number>('window.arena.game.tick');
+    await until('ticks again', `window.arena.game.tick > ${tick + 10}`);
+  }, 90_000);
 
   it('shows no touch controls to a mouse and keyboard, and the keys in the help line', async () => {
     expect(await page.locator('#pad').isVisible()).toBe(false);
