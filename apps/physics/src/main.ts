@@ -10,7 +10,7 @@
 import { createRuntime, type Runtime } from 'steadyframe';
 import { glRenderer, softwareNote, type GlRenderer } from './gl-renderer.ts';
 import { createPileScene } from './scene.ts';
-import { CAPACITY, HALF_FLOOR, SHAPES, START_BODIES, schema, type PhysicsSchema } from './schema.ts';
+import { CAPACITY, HALF_FLOOR, INPUT, SHAPES, START_BODIES, schema, type PhysicsSchema, type Shape } from './schema.ts';
 import type { Commands, PileState, Setup } from './sim.worker.ts';
 
 export interface PileHooks {
@@ -46,15 +46,17 @@ canvas.addEventListener('pointerdown', (event) => {
   const at = view.floorPoint(event.clientX, event.clientY);
   if (at === null) return;
   const clamp = (v: number) => Math.max(-HALF_FLOOR + 2, Math.min(HALF_FLOOR - 2, v));
-  void runtime.commands.drop(200, clamp(at.x), clamp(at.z), SHAPES.mixed);
+  drop(200, clamp(at.x), clamp(at.z), SHAPES.mixed);
 });
+/** Heaps and resets are input events (recorded with a session), read by the tick they fall in. */
+const drop = (n: number, x: number, z: number, shape: Shape): void => void runtime.sendInput(INPUT.drop, n, x, z, shape);
 const spot = () => (Math.random() - 0.5) * HALF_FLOOR;
 /** Key code -> its command; the help line's key buttons (`data-code`) run the same, for a touch screen. */
 const ACTIONS: Record<string, () => void> = {
-  Space: () => void runtime.commands.drop(500, spot(), spot(), SHAPES.mixed),
-  KeyB: () => void runtime.commands.drop(300, spot(), spot(), SHAPES.boxes),
-  KeyS: () => void runtime.commands.drop(300, spot(), spot(), SHAPES.spheres),
-  KeyR: () => void runtime.commands.reset(),
+  Space: () => drop(500, spot(), spot(), SHAPES.mixed),
+  KeyB: () => drop(300, spot(), spot(), SHAPES.boxes),
+  KeyS: () => drop(300, spot(), spot(), SHAPES.spheres),
+  KeyR: () => void runtime.sendInput(INPUT.reset, -1), // as many bodies as the pile started with
 };
 addEventListener('keydown', (event) => {
   const action = ACTIONS[event.code];

@@ -9,17 +9,6 @@ import { HALF_FLOOR, SHAPES, WALL_HEIGHT, type PhysicsSchema, type Shape } from 
 
 type Rapier = typeof RAPIER;
 
-/** A small seeded PRNG (mulberry32): the same heap every run. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Adds one fixed box (half extents hx, hy, hz) centred at x, y, z, and writes its size. */
 function addSlab(rapier: Rapier, physics: Physics, world: World<PhysicsSchema>, x: number, y: number, z: number, hx: number, hy: number, hz: number): void {

@@ -26,3 +26,10 @@ export const FALL_Y = -30;
 /** What a shape key asks for. */
 export const SHAPES = { mixed: 0, boxes: 1, spheres: 2 } as const;
 export type Shape = (typeof SHAPES)[keyof typeof SHAPES];
+/** Input events the page sends (`runtime.sendInput`): they are recorded, so a session replays. */
+export const INPUT = {
+  /** A heap: payload n, x, z, shape. */
+  drop: 1,
+  /** Start over: payload n (bodies), or -1 for as many as the last reset (or the setup) asked. */
+  reset: 2,
+} as const;

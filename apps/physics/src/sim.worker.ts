@@ -1,13 +1,21 @@
 /**
  * The worker: a Rapier world stepped at 60 Hz by @steadyframe/rapier, which publishes every awake body's pose.
- * The page asks for heaps and resets through `commands`; they run between ticks, so they are queued here and
- * carried out at the start of the next step.
+ * The page asks for heaps and resets with input events, read at the start of the tick they fall in; every draw
+ * comes from the run's seeded generator. A session is thus its seed, setup and inputs: it records and replays
+ * bit for bit (on Rapier's deterministic build), in the browser or in Node.
  */
-import RAPIER from '@dimforge/rapier3d-compat';
-import { exposePhysics, type Physics } from '@steadyframe/rapier';
+import DETERMINISTIC from '@dimforge/rapier3d-deterministic-compat';
+import { exposePhysics, type Physics, type Rapier } from '@steadyframe/rapier';
 import type { World } from 'steadyframe/worker';
-import { addArena, dropHeap, prng } from './pile.ts';
-import { FALL_Y, SHAPES, START_BODIES, TICK_RATE, schema, type PhysicsSchema, type Shape } from './schema.ts';
+import { addArena, dropHeap } from './pile.ts';
+import { CAPACITY, FALL_Y, HALF_FLOOR, INPUT, SHAPES, START_BODIES, TICK_RATE, schema, type PhysicsSchema, type Shape } from './schema.ts';
+
+/**
+ * Rapier's cross-platform deterministic build: the same steps, bit for bit, in every browser and in Node, so a
+ * recorded session replays anywhere. It has the compat build's API (the same source, built for determinism);
+ * TypeScript sees its classes as other classes, so it is typed as the compat build.
+ */
+const RAPIER = DETERMINISTIC as unknown as Rapier;
 
 export interface PileState {
   tick: number;
@@ -18,10 +26,6 @@ export interface PileState {
   fallen: number;
 }
 
-type Request = { kind: 'drop'; n: number; x: number; z: number; shape: Shape } | { kind: 'reset'; n: number };
-
-const requests: Request[] = [];
-const random = prng(2024);
 let physics: Physics | null = null;
 let tick = 0;
 let fallen = 0;
@@ -36,14 +40,6 @@ export interface Setup {
 }
 
 const commands = {
-  drop(n: number, x = 0, z = 0, shape: Shape = SHAPES.mixed): void {
-    requests.push({ kind: 'drop', n, x, z, shape });
-  },
-  /** Starts over with `n` bodies (default: as many as the last reset asked for, else START_BODIES). */
-  reset(n = startBodies): void {
-    startBodies = n;
-    requests.push({ kind: 'reset', n });
-  },
   state(): PileState {
     let sleeping = 0;
     const p = physics;
@@ -54,7 +50,7 @@ const commands = {
 };
 export type Commands = typeof commands;
 
-function fill(p: Physics, world: World<PhysicsSchema>, n: number): void {
+function fill(p: Physics, world: World<PhysicsSchema>, n: number, random: () => number): void {
   addArena(RAPIER, p, world);
   fixed = p.count;
   dropHeap(RAPIER, p, world, n, 0, 0, SHAPES.mixed, random);
@@ -64,23 +60,35 @@ exposePhysics(RAPIER, {
   schema,
   tickRate: TICK_RATE,
   commands,
-  init(p, world, setup: Setup) {
+  init(p, world, setup: Setup, context) {
     physics = p;
     fallen = 0;
     startBodies = setup.bodies;
-    fill(p, world, startBodies);
+    fill(p, world, startBodies, context.random);
   },
+  // the page's drops and resets, as input events: recorded with the session, so a replay makes the same heaps
   beforeStep(p, t, world) {
     tick = t.tick;
-    for (const r of requests.splice(0)) {
-      if (r.kind === 'reset') {
+    for (let e = 0; e < t.input.length; e++) {
+      const code = t.input.code(e);
+      if (code === INPUT.reset) {
+        const n = t.input.payload(e, 0);
+        if (Number.isInteger(n) && n >= 0) startBodies = Math.min(n, CAPACITY - 8);
         p.clear();
         fallen = 0;
-        fill(p, world, r.n);
-      } else {
-        dropHeap(RAPIER, p, world, r.n, r.x, r.z, r.shape, random);
+        fill(p, world, startBodies, t.random);
+      } else if (code === INPUT.drop) {
+        const [n, x, z, shape] = [0, 1, 2, 3].map((j) => t.input.payload(e, j)) as [number, number, number, number];
+        if (!(Number.isInteger(n) && n > 0 && Number.isFinite(x) && Number.isFinite(z))) continue;
+        const clamp = (v: number) => Math.max(-HALF_FLOOR + 2, Math.min(HALF_FLOOR - 2, v));
+        dropHeap(RAPIER, p, world, Math.min(n, 2000), clamp(x), clamp(z), (Object.values(SHAPES) as number[]).includes(shape) ? (shape as Shape) : SHAPES.mixed, t.random);
       }
     }
+  },
+  // what the pile keeps outside the world (the Rapier world itself is saved by @steadyframe/rapier)
+  save: () => new TextEncoder().encode(JSON.stringify({ tick, fallen, fixed, startBodies })),
+  load(saved) {
+    ({ tick, fallen, fixed, startBodies } = JSON.parse(new TextDecoder().decode(saved)) as { tick: number; fallen: number; fixed: number; startBodies: number });
   },
   afterStep(p, _t, world) {
     // bodies that left the floor: removed backwards, so a swap-remove only moves one already checked

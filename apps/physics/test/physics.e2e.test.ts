@@ -2,7 +2,8 @@
  * End to end: the BUILT physics example, served by `vite preview` with its COOP/COEP headers, in headless
  * Chromium (Debian's, through playwright). Rapier runs in the worker; the page sees bodies fall (their newest
  * published heights go down), come to rest (Rapier puts every one to sleep and the published poses stop
- * changing), a click drop a heap, R reset the pile, and the console stays clean. Read through `window.pile`.
+ * changing), a click drop a heap, R reset the pile, and the console stays clean. A minute of heaps and resets
+ * recorded there replays in Node bit for bit (Rapier's deterministic build). Read through `window.pile`.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,8 @@ import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
 import { buildAndPreview, launchChromium, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
+import { replayRecording } from 'steadyframe/node';
+import { buildWorkerModule, mulberry32 } from 'steadyframe/testing/node';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Few enough bodies to settle quickly on a busy machine. */
@@ -145,6 +148,32 @@ describe('the physics example, built and served by vite preview', () => {
     await page.locator('#help button[data-code="KeyR"]').click();
     await until('the pile reset', `window.pile.state.bodies === ${BODIES}`);
   });
+
+  it('records 60 s of heaps and resets in Chromium on Rapier\'s deterministic build, and Node replays every tick bit for bit', async () => {
+    await page.evaluate('window.pile.runtime.record({ keyframeEvery: 600 })');
+    const from = await read<number>('window.pile.state.tick');
+    const random = mulberry32(61);
+    // a player: a heap from a key or a click, or a reset, every few seconds (seeded), for 60 s of ticks; resets
+    // often enough to keep the pile at about a thousand bodies (the replay's time in CI grows with it)
+    const box = (await page.locator('#view').boundingBox())!;
+    let events = 0;
+    while ((await read<number>('window.pile.state.tick')) < from + 60 * TICK_RATE) {
+      const r = random();
+      if (r < 0.3) await page.keyboard.press(['Space', 'b', 's'][Math.floor(random() * 3)]!);
+      else if (r < 0.65) await page.mouse.click(box.x + box.width * (0.3 + 0.4 * random()), box.y + box.height * (0.4 + 0.3 * random()));
+      else await page.keyboard.press('r');
+      events++;
+      await page.waitForTimeout(1500 + random() * 3000);
+    }
+    const recording = new Uint8Array(await read<number[]>('window.pile.runtime.stopRecording().then((r) => Array.from(r))'));
+    const report = await replayRecording(recording, { worker: await buildWorkerModule(join(root, 'src/sim.worker.ts')) });
+    console.log(`physics: ${report.ticks} ticks recorded in Chromium (${events} heaps and resets, ${recording.byteLength} bytes) replayed in Node in ${report.ms.toFixed(0)} ms`);
+    expect(report.difference).toBeNull();
+    expect(report.firstDivergence).toBeNull();
+    expect(report).toMatchObject({ matched: true, complete: true, mismatches: 0 });
+    expect(report.ticks).toBeGreaterThanOrEqual(60 * TICK_RATE);
+    expect(events).toBeGreaterThan(10);
+  }, 300_000);
 
   it('logged no console errors', () => {
     expect(errors).toEqual([]);

@@ -6,7 +6,7 @@
  *   worker       RAPIER.init() ├─ held ─┐ init(physics) ─ step: beforeStep, Rapier step(dt), copy pass ─ publish
  *                              └────────┘ (deferEndpoint)
  */
-import { exposeSimulation, workerEndpoint, type Schema, type SimulationDefinition, type TickInfo, type World } from 'steadyframe/worker';
+import { exposeSimulation, workerEndpoint, type Schema, type SimulationContext, type SimulationDefinition, type TickInfo, type World } from 'steadyframe/worker';
 import { deferEndpoint, type Endpoint } from './deferred-endpoint.ts';
 import { createPhysics, type Physics, type PhysicsOptions, type Rapier } from './physics.ts';
 
@@ -14,10 +14,10 @@ export interface PhysicsSimulationDefinition<S extends Schema, Setup = undefined
   extends Omit<SimulationDefinition<S, Setup>, 'init' | 'step'>,
     PhysicsOptions {
   /**
-   * Adds the bodies of tick 0 (`physics.add`), with `createRuntime`'s `setup`. Runs on attach and on
-   * `restart('scratch')` (the same `setup`), on a new Rapier world.
+   * Adds the bodies of tick 0 (`physics.add`), with `createRuntime`'s `setup` (and `context.random`, the run's
+   * seeded generator). Runs on attach and on `restart('scratch')` (the same `setup`), on a new Rapier world.
    */
-  init?(physics: Physics, world: World<S>, setup: Setup): void;
+  init?(physics: Physics, world: World<S>, setup: Setup, context: SimulationContext): void;
   /** Runs before each Rapier step: apply input, forces, spawns, teleports. */
   beforeStep?(physics: Physics, tick: TickInfo, world: World<S>): void;
   /** Runs after each Rapier step and copy pass: read contacts, despawn what fell out of the world. */
@@ -33,12 +33,16 @@ export interface PhysicsSimulationDefinition<S extends Schema, Setup = undefined
  *
  * `restart('last')` puts back the last published fields but not Rapier's state: the bodies carry on from where
  * Rapier has them, and the next copy pass overwrites the fields of every awake body.
+ *
+ * The definition saves and loads the Rapier world with it (`physics.save`/`load`, Rapier's snapshots), after the
+ * definition's own `save`/`load` if it has them: `runtime.snapshot()` and a recording started mid-session carry
+ * the physics along. For a replay that comes out bit for bit, step Rapier's deterministic build.
  */
 export function physicsSimulation<S extends Schema, Setup = undefined>(
   rapier: Rapier,
   definition: PhysicsSimulationDefinition<S, Setup>,
 ): SimulationDefinition<S, Setup> {
-  const { init, beforeStep, afterStep, onPhysics, gravity, position, rotation, ...rest } = definition;
+  const { init, beforeStep, afterStep, onPhysics, gravity, position, rotation, save, load, ...rest } = definition;
   const options: PhysicsOptions = {
     ...(gravity === undefined ? {} : { gravity }),
     ...(position === undefined ? {} : { position }),
@@ -47,17 +51,33 @@ export function physicsSimulation<S extends Schema, Setup = undefined>(
   let physics: Physics | null = null;
   return {
     ...rest,
-    init(world, setup) {
+    init(world, setup, context) {
       physics?.dispose();
       physics = createPhysics(rapier, world, options);
       onPhysics?.(physics);
-      init?.(physics, world, setup);
+      init?.(physics, world, setup, context);
     },
     step(world, tick) {
       const p = physics!;
       beforeStep?.(p, tick, world);
       p.step(tick.dt);
       afterStep?.(p, tick, world);
+    },
+    // the definition's own state (length u32, bytes), then the physics
+    save() {
+      const own = save?.() ?? new Uint8Array(0);
+      const body = physics!.save();
+      const out = new Uint8Array(4 + own.byteLength + body.byteLength);
+      new DataView(out.buffer).setUint32(0, own.byteLength, true);
+      out.set(own, 4);
+      out.set(body, 4 + own.byteLength);
+      return out;
+    },
+    load(saved) {
+      const ownLength = new DataView(saved.buffer, saved.byteOffset, saved.byteLength).getUint32(0, true);
+      physics!.load(saved.subarray(4 + ownLength));
+      load?.(saved.subarray(4, 4 + ownLength));
+      onPhysics?.(physics!); // the same Physics, a new Rapier world inside it
     },
   };
 }

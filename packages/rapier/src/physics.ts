@@ -65,6 +65,18 @@ export interface Physics {
   publish(): number;
   /** Removes every body (the world's count becomes 0). */
   clear(): void;
+  /**
+   * The Rapier world (`takeSnapshot`) and which body each entity is, as bytes: a simulation's `save()` (a
+   * `runtime.snapshot()`, a recording started mid-session). Use Rapier's deterministic build for a snapshot
+   * that steps on alike elsewhere.
+   */
+  save(): Uint8Array;
+  /**
+   * Puts back what `save` returned (`World.restoreSnapshot`; the steadyframe world already loaded, with the same
+   * count): a new Rapier world in place of this one, so bodies and colliders taken from `physics.world` before
+   * are stale. Throws if the bytes do not fit.
+   */
+  load(saved: Uint8Array): void;
   /** Frees the Rapier world. */
   dispose(): void;
 }
@@ -93,7 +105,7 @@ export function createPhysics<S extends Schema>(rapier: Rapier, world: World<S>,
     throw new Error(`steadyframe: @steadyframe/rapier needs a quaternion schema field "${rotationName}" of width 4 for rotations (schema3d has one); pass { rotation: 'yourField' }`);
   }
   const g = options.gravity ?? DEFAULT_GRAVITY;
-  const rapierWorld = new rapier.World({ x: g.x, y: g.y, z: g.z });
+  let rapierWorld = new rapier.World({ x: g.x, y: g.y, z: g.z });
   const handles = new Float64Array(capacity);
   const state = new Uint8Array(capacity);
   // handle -> entity, for events and queries; touched on add/remove only, never by the copy pass
@@ -121,7 +133,9 @@ export function createPhysics<S extends Schema>(rapier: Rapier, world: World<S>,
   };
 
   const physics: Physics = {
-    world: rapierWorld,
+    get world() {
+      return rapierWorld;
+    },
     get count() {
       return world.count;
     },
@@ -200,6 +214,35 @@ export function createPhysics<S extends Schema>(rapier: Rapier, world: World<S>,
     },
     clear() {
       while (world.count > 0) physics.remove(world.count - 1);
+    },
+    save() {
+      // count u32, then each entity's handle (f64) and state (u8), then Rapier's snapshot
+      const n = world.count;
+      const snapshot = rapierWorld.takeSnapshot();
+      const out = new Uint8Array(4 + 9 * n + snapshot.byteLength);
+      const view = new DataView(out.buffer);
+      view.setUint32(0, n, true);
+      for (let i = 0; i < n; i++) view.setFloat64(4 + 8 * i, handles[i]!, true);
+      out.set(state.subarray(0, n), 4 + 8 * n);
+      out.set(snapshot, 4 + 9 * n);
+      return out;
+    },
+    load(saved) {
+      const view = new DataView(saved.buffer, saved.byteOffset, saved.byteLength);
+      const n = saved.byteLength >= 4 ? view.getUint32(0, true) : -1;
+      if (n !== world.count || saved.byteLength < 4 + 9 * n) {
+        throw new Error(`steadyframe: @steadyframe/rapier load(): the saved physics has ${n} bodies and the world ${world.count} entities, or is cut short: load the state it was saved with`);
+      }
+      const restored = rapier.World.restoreSnapshot(saved.subarray(4 + 9 * n));
+      if (restored === null || restored === undefined) throw new Error('steadyframe: @steadyframe/rapier load(): Rapier could not read the saved world (another Rapier version, or damaged)');
+      rapierWorld.free();
+      rapierWorld = restored;
+      entityOf.clear();
+      for (let i = 0; i < n; i++) {
+        handles[i] = view.getFloat64(4 + 8 * i, true);
+        state[i] = saved[4 + 8 * n + i]!;
+        entityOf.set(handles[i]!, i);
+      }
     },
     dispose() {
       entityOf.clear();

@@ -35,9 +35,9 @@ export async function physicsHarness(capacity: number, definition: Omit<PhysicsS
       ...definition,
       schema: schema3d,
       onPhysics: (p) => (physics = p),
-      init(p, w) {
+      init(p, w, _setup, context) {
         world = w;
-        definition.init?.(p, w, undefined);
+        definition.init?.(p, w, undefined, context);
       },
     }),
     { host },
