@@ -25,6 +25,8 @@ import { pnpm } from '../../../../scripts/bootstrap.mjs';
 import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
 // @ts-expect-error: as above.
 import { launchChromium, screenshotsOfMotion, watchErrors } from '../../../../scripts/e2e-support.mjs';
+import { disposeRuntimes, onManualClock } from '../node/support/manual-runtime.ts';
+import { nodeFixture } from '../node/support/worker-modules.ts';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const root = join(packageDir, '..', '..');
@@ -339,6 +341,28 @@ describe('the tarballs', () => {
     });
   }
 });
+
+it('installs the steadyframe command: npx steadyframe replay says a recording replays, and exits 0', async () => {
+  const manifest = JSON.parse(readFileSync(join(work, 'app', 'node_modules', 'steadyframe', 'package.json'), 'utf8')) as { bin?: Record<string, string> };
+  expect(manifest.bin).toEqual({ steadyframe: './dist/cli/steadyframe.js' });
+  // a session of the seeded fixture on a manual clock, recorded with the workspace's runtime
+  const { rt, clock } = await onManualClock({ fixture: 'seeded', capacity: 16, seed: 8, setup: { count: 4 } });
+  try {
+    await rt.start();
+    await rt.record();
+    for (let f = 0; f < 60; f++) {
+      rt.sendInput(0, 0.5, -0.25);
+      await clock.advance(1000 / 60);
+    }
+    await rt.stop();
+    const file = join(work, 'session.sfr');
+    writeFileSync(file, await rt.stopRecording());
+    const out = execFileSync('npx', ['steadyframe', 'replay', file, '--worker', await nodeFixture('seeded')], { cwd: join(work, 'app'), encoding: 'utf8' });
+    expect(out).toMatch(/session\.sfr: \d+ ticks replayed in \d+ ms, every one as recorded/);
+  } finally {
+    disposeRuntimes();
+  }
+}, 120_000);
 
 it('installs from the packed tarball into a fresh app, builds with Vite and runs in Chromium', async () => {
   const page = await browser!.newPage();

@@ -5,9 +5,15 @@
  * step that throws and a restart from the last state replays with every tick's hash the same; so does one
  * recorded from mid-session. A step that reads `Math.random()` at one tick for one entity is caught: the tick,
  * the entity, the field and both values, and the call counted. Damaged recordings and the wrong runtime are
- * refused with the reason.
+ * refused with the reason. The eventful session also plays back live (`play`), tick for tick, paused at its end
+ * and cut short by a restart; snapshots of another capacity are refused. The `steadyframe replay` command says
+ * what it found and exits 0, 1 or 2.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/replay-command.ts';
 import { replayRecording } from 'steadyframe/node';
 import { mulberry32 } from 'steadyframe/testing';
 import type { SeededSetup } from './fixtures/seeded.worker.ts';
@@ -50,8 +56,9 @@ async function record(options: {
 describe('record and replay', () => {
   afterEach(disposeRuntimes);
 
-  it('replays a session with inputs, rate and scale changes, both restarts and a fault: every tick the same', async () => {
-    const { recording, worker } = await record({
+  /** A session with inputs, a rate and a scale change, both restarts and a fault. */
+  const eventful = () =>
+    record({
       seed: 31,
       setup: { count: 8 },
       frames: 300,
@@ -63,6 +70,9 @@ describe('record and replay', () => {
         if (f === 222) await rt.restart('last');
       },
     });
+
+  it('replays a session with inputs, rate and scale changes, both restarts and a fault: every tick the same', async () => {
+    const { recording, worker } = await eventful();
     expect(worker.restarts).toBe(2);
     expect(worker.inputs).toBeGreaterThan(200);
     const report = await replayRecording(recording, { worker: await nodeFixture('seeded') });
@@ -70,6 +80,42 @@ describe('record and replay', () => {
     // every tick the session made (its tick count went up once more for the restart from scratch's publish)
     expect(report.ticks).toBe(worker.tick - 1);
     expect(Object.values(report.nondeterminism).every((trap) => trap.calls === 0)).toBe(true);
+  });
+
+  it('plays the same session back live: each tick the recording\'s, published, paced by its rate and scale, paused at its end', async () => {
+    const { recording, worker } = await eventful();
+    const { rt, clock } = await onManualClock({ fixture: 'seeded', capacity: 16, seed: 99, setup: { count: 3 } });
+    await rt.start();
+    await clock.advance(500);
+    let report: Awaited<ReturnType<typeof rt.play>> | null = null;
+    const playing = rt.play(recording).then((r) => (report = r));
+    const seen = new Set<number>();
+    for (let f = 0; report === null && f < 2000; f++) {
+      await clock.advance(FRAME);
+      const frame = rt.frame();
+      if (frame !== null) seen.add(frame.tick);
+      await Promise.resolve();
+    }
+    await playing;
+    expect(report).toMatchObject({ matched: true, complete: true, mismatches: 0, faults: { recorded: 1, replayed: 1, unexpected: null } });
+    expect(report!.ticks).toBe(worker.tick - 1);
+    expect((await rt.stats()).worker.status).toBe('paused');
+    expect(seen.size).toBeGreaterThan(100); // drawn as it played
+    // the page's own input meanwhile is left alone, and record() is refused while a recording plays
+    const again = rt.play(recording);
+    await expect(rt.record()).rejects.toThrow(/while a recording plays/);
+    await rt.restart('scratch'); // cuts it short
+    expect(await again).toMatchObject({ complete: false });
+  });
+
+  it('snapshot() and restore(): a snapshot of another schema or capacity is refused, saying why', async () => {
+    const { rt } = await onManualClock({ fixture: 'seeded', capacity: 16, seed: 1, setup: { count: 5 } });
+    const snapshot = await rt.snapshot();
+    const other = await onManualClock({ fixture: 'seeded', capacity: 32, seed: 1, setup: { count: 5 } });
+    await expect(other.rt.restore(snapshot)).rejects.toThrow(/made at capacity 16, this runtime has 32/);
+    await expect(other.rt.restore(new Uint8Array(8))).rejects.toThrow(/not a steadyframe recording/);
+    // a snapshot replays as a recording of no ticks
+    expect(await replayRecording(snapshot, { worker: await nodeFixture('seeded') })).toMatchObject({ ticks: 0, matched: true, complete: true });
   });
 
   it('replays a recording started mid-session, from the state it started at', async () => {
@@ -121,5 +167,49 @@ describe('record and replay', () => {
     const running = await onManualClock({ fixture: 'seeded', capacity: 16, setup: { count: 4 } });
     await running.rt.start();
     await expect(running.rt.replay(recording)).rejects.toThrow(/held simulation/);
+  });
+});
+
+describe('steadyframe replay (the command line)', () => {
+  afterEach(disposeRuntimes);
+  const run = async (args: string[]) => {
+    const lines: string[] = [];
+    const code = await runCli(args, { log: (line) => lines.push(line), error: (line) => lines.push(line) });
+    return { code, text: lines.join('\n') };
+  };
+  const saved = (recording: Uint8Array): string => {
+    const file = join(mkdtempSync(join(tmpdir(), 'steadyframe-cli-')), 'session.sfr');
+    writeFileSync(file, recording);
+    return file;
+  };
+
+  it('says every tick matched (exit 0), or where it diverged and what read Math.random (exit 1)', async () => {
+    const worker = await nodeFixture('seeded');
+    const good = saved((await record({ seed: 5, setup: { count: 4 }, frames: 60 })).recording);
+    const ok = await run(['replay', good, '--worker', worker]);
+    expect(ok.code).toBe(0);
+    expect(ok.text).toMatch(/session\.sfr: \d+ ticks replayed in \d+ ms, every one as recorded$/);
+    const json = await run(['replay', good, `--worker=${worker}`, '--json']);
+    expect(JSON.parse(json.text)).toMatchObject({ matched: true, complete: true });
+
+    const bad = saved((await record({ seed: 12, setup: { count: 6, chaos: { tick: 50, entity: 3 } }, frames: 90 })).recording);
+    const diverged = await run(['replay', bad, '--worker', worker]);
+    expect(diverged.code).toBe(1);
+    expect(diverged.text).toContain('DIVERGED');
+    expect(diverged.text).toMatch(/first at tick 50: state hash [0-9a-f]{16}, recorded [0-9a-f]{16}/);
+    expect(diverged.text).toMatch(/at the keyframe after tick 50: entity 3, position\[0\] is/);
+    expect(diverged.text).toContain('Math.random called 1 times, first at tick 50');
+  });
+
+  it('refuses a misuse with the usage (exit 2): no worker, no file, an unreadable file, an unknown command or option', async () => {
+    const worker = await nodeFixture('seeded');
+    expect((await run([])).code).toBe(2);
+    expect(await run(['replay', 'x.sfr'])).toMatchObject({ code: 2, text: expect.stringMatching(/needs the worker module \(--worker <file>\)[\s\S]*usage: steadyframe replay/) });
+    expect(await run(['replay', '--worker', worker])).toMatchObject({ code: 2, text: expect.stringContaining('needs a recording file') });
+    expect(await run(['replay', '/no/such.sfr', '--worker', worker])).toMatchObject({ code: 2, text: expect.stringContaining('cannot read the recording "/no/such.sfr"') });
+    expect(await run(['play', 'x.sfr'])).toMatchObject({ code: 2, text: expect.stringContaining('unknown command "play"') });
+    expect(await run(['replay', 'x.sfr', '--fast'])).toMatchObject({ code: 2, text: expect.stringContaining('unknown option "--fast"') });
+    expect(await run(['replay', saved(new Uint8Array(10)), '--worker', worker])).toMatchObject({ code: 2, text: expect.stringContaining('not a steadyframe recording') });
+    expect((await run(['--help'])).code).toBe(0);
   });
 });
