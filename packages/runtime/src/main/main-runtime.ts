@@ -227,10 +227,11 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
 
   async play(recording: Uint8Array): Promise<ReplayReport> {
     this.#alive('play');
+    // a recording that is damaged, or another simulation's, is refused here with nothing changed
+    await this.#call('play', this.remote.playStart(recording));
     this.#framesWanted = true;
     this.#host.frames?.expect?.(true);
-    await this.#call('play', this.remote.playStart(recording));
-    if (this.#framesWanted && !this.#disposed) this.#loop.startFrames();
+    if (!this.#disposed) this.#loop.startFrames();
     return await this.#call('play', this.remote.playEnd());
   }
 

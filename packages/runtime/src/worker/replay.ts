@@ -127,7 +127,7 @@ type MutableReport = { -readonly [K in Exclude<keyof ReplayReport, 'faults'>]: R
 /**
  * A recording made again, tick by tick, on this simulation's world: the headless replay runs it to its end in
  * one go; a playback (worker/playback.ts) runs one recorded tick per live tick, published and drawn. `live`:
- * the recorded tick rate and time scale changes also pace the live loop, and a restart's world snaps.
+ * the recorded tick rate and time scale (and their changes) also pace the live loop.
  */
 export class ReplayRun<S extends Schema> {
   readonly report: MutableReport;

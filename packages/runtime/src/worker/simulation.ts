@@ -147,7 +147,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     this.#playing = playback.ended;
   }
 
-  /** The report of the playback `playStart` began, when it ends (at once if there was none). */
+  /** The report of the playback `playStart` began, when it ends (rejects if none was started). */
   playEnd(): Promise<ReplayReport> {
     if (this.#playing === null) return Promise.reject(new Error('steadyframe: no playback was started'));
     return this.#playing;

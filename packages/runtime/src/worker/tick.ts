@@ -13,8 +13,10 @@ const SPIN_GUARD = 100_000;
 
 /**
  * Runs one tick and publishes it; with `step` false, publishes the world as it stands as the next tick (a
- * restart, a restore, a playback's start; `snapAll`: with every entity snapping to it, generations untouched). A tick the loop runs a few µs before it is due spins to `notBefore` right before the step. Returns
- * false, publishing nothing, if the game's step threw (it faults) or a playback ran out (it pauses).
+ * restart, a restore, a playback's start; `snapAll`: with every entity snapping to it, generations untouched).
+ * A tick the loop runs a few µs before it is due spins to `notBefore` right before the step. While a recording
+ * plays, the step is the recording's (worker/playback.ts). Returns false, publishing nothing, if the game's step
+ * threw (it faults) or a playback ran out (it pauses).
  */
 export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached<S>, step = true, notBefore = Number.NEGATIVE_INFINITY, snapAll = false): boolean {
   const { timeline, world, clock } = a;
