@@ -65,15 +65,18 @@ class Traps {
   readonly #dateNow = Date.now;
   readonly #perfNow = performance.now;
   readonly #own = Object.getOwnPropertyDescriptor(performance, 'now');
+  // the wrappers, made once: installing them around every step allocates nothing
+  readonly #wrapped = {
+    random: () => (this.#count('Math.random'), this.#random()),
+    dateNow: () => (this.#count('Date.now'), this.#dateNow()),
+    perfNow: () => (this.#count('performance.now'), this.#perfNow.call(performance)),
+  };
 
   install(tick: number): void {
     this.#tick = tick;
-    const random = this.#random;
-    const dateNow = this.#dateNow;
-    const perfNow = this.#perfNow;
-    Math.random = () => (this.#count('Math.random'), random());
-    Date.now = () => (this.#count('Date.now'), dateNow());
-    performance.now = () => (this.#count('performance.now'), perfNow.call(performance));
+    Math.random = this.#wrapped.random;
+    Date.now = this.#wrapped.dateNow;
+    performance.now = this.#wrapped.perfNow;
   }
 
   uninstall(): void {
