@@ -36,11 +36,3 @@ export class Playback<S extends Schema> implements TickPlayback {
     this.#resolve(this.#run.report);
   }
 }
-
-/** Ends the playback under way, if any: its report goes to `play()`'s caller; the simulation is left as it is. */
-export function endPlayback<S extends Schema>(state: SimulationState<S>): void {
-  const playback = state.playback;
-  if (playback === null) return;
-  state.playback = null;
-  playback.end();
-}

@@ -10,7 +10,7 @@
 import { ByteWriter, hashState, liveState, RECORD, TICK_FLAGS, writeHead, writeWorldState } from '../core/recording.ts';
 import type { RecordOptions } from '../contracts/remote.ts';
 import type { Schema } from '../core/schema.ts';
-import { headOf, worldBlock } from './snapshot.ts';
+import { headOf } from './snapshot.ts';
 import type { Attached, SimulationState, TickRecorder } from './state.ts';
 import type { TickInput } from './tick-input.ts';
 
@@ -35,9 +35,9 @@ export class Recorder<S extends Schema> implements TickRecorder {
     const every = options.keyframeEvery ?? 60;
     if (!Number.isInteger(every) || every < 0) throw new RangeError(`steadyframe: keyframeEvery is a whole number of ticks (0: none); got ${String(every)}`);
     this.#keyframeEvery = every;
-    this.#block = worldBlock(a);
-    this.#payloadWidth = a.transport.input?.layout.payloadWidth ?? 0;
+    this.#block = a.block;
     const head = headOf(state, a, every);
+    this.#payloadWidth = head.payloadWidth;
     writeHead(this.#out, head);
   }
 

@@ -22,8 +22,7 @@ import type { Schema } from '../core/schema.ts';
 import { runInit } from './attach.ts';
 import { tickLengthMs, type TickInfo } from './definition.ts';
 import { repin } from './retime.ts';
-import { catchUpSteps } from './settings.ts';
-import { readHeadFor, worldBlock } from './snapshot.ts';
+import { loadHead, readHeadFor } from './snapshot.ts';
 import type { Attached, SimulationState } from './state.ts';
 import type { TickInput } from './tick-input.ts';
 
@@ -165,7 +164,7 @@ export class ReplayRun<S extends Schema> {
     const head = (this.#head = readHeadFor(state, a, reader, 'recording'));
     this.#records = [...readRecords(reader)];
     this.#layout = a.views.layout;
-    this.#block = worldBlock(a);
+    this.#block = a.block;
     this.#privateFields = Object.entries(state.definition.privateFields ?? {}).map(([name, { width }]) => ({ name, width }));
     this.report = {
       ticks: 0,
@@ -192,16 +191,13 @@ export class ReplayRun<S extends Schema> {
   #begin(): void {
     const { state, a } = this;
     const head = this.#head;
-    const world = a.world;
     state.setup = head.setup === undefined ? undefined : JSON.parse(head.setup);
     state.seed = head.seed;
     if (head.fromInit) {
       this.#init(this.#tick);
       this.#compare(head.start, this.#tick, true);
     }
-    world.load(head.start);
-    if (head.own !== undefined) state.definition.load!(head.own);
-    state.random.restore(head.generator);
+    loadHead(state, a, head);
     this.#retime();
     if (this.#keepsLast) this.#keepLast();
   }
@@ -317,7 +313,6 @@ export class ReplayRun<S extends Schema> {
     const state = this.state;
     state.tickRate = this.#rate;
     state.timeScale = this.#scale;
-    state.maxCatchUpSteps = catchUpSteps(state.settings, state.tickLength);
     repin(this.a, state.tickLength);
   }
 

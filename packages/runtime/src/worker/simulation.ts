@@ -13,11 +13,11 @@ import { transportList } from '../transports/registry.ts';
 import { attachSimulation, runInit } from './attach.ts';
 import { checkTickRate, checkTimeScale, type SimulationDefinition } from './definition.ts';
 import { runLoop } from './loop.ts';
-import { endPlayback, Playback } from './playback.ts';
+import { Playback } from './playback.ts';
 import { Recorder } from './recorder.ts';
 import { replayRecording } from './replay.ts';
 import { repin, shiftClock } from './retime.ts';
-import { catchUpSteps, checkDefinition } from './settings.ts';
+import { checkDefinition } from './settings.ts';
 import { restoreSnapshot, takeSnapshot } from './snapshot.ts';
 import { SimulationState, type Attached } from './state.ts';
 import { runTick } from './tick.ts';
@@ -121,7 +121,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   /** Replays a recording on this held simulation (worker/replay.ts) and says whether every tick came out the same. */
   replay(recording: Uint8Array): ReplayReport {
     const a = this.#require('replay', true);
-    endPlayback(this.#state);
+    this.#state.endPlayback();
     return replayRecording(this.#state, a, recording);
   }
 
@@ -133,7 +133,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     const state = this.#state;
     const a = this.#require('play', true);
     if (state.recorder !== null) throw new Error('steadyframe: play() while recording; stopRecording() first');
-    endPlayback(state);
+    state.endPlayback();
     const playback = new Playback(state, a, recording); // a damaged recording, or another simulation's, throws here before any change
     state.generation++;
     state.error = null;
@@ -161,7 +161,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   /** Puts a snapshot back, held (call start after). */
   restore(snapshot: Uint8Array): void {
     const a = this.#require('restore', true);
-    endPlayback(this.#state);
+    this.#state.endPlayback();
     this.#state.counters.restarts++;
     restoreSnapshot(this.#state, a, snapshot);
   }
@@ -196,7 +196,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     if (from !== 'last' && from !== 'scratch') {
       throw new RangeError(`steadyframe: restart from 'last' or 'scratch'; got ${JSON.stringify(from)}`);
     }
-    endPlayback(state);
+    state.endPlayback();
     state.generation++;
     state.error = null;
     state.setStatus(STATUS.IDLE);
@@ -291,7 +291,6 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   /** A new tick length: the picture keeps its place and goes on at the new pace. */
   #retime(): void {
     const state = this.#state;
-    state.maxCatchUpSteps = catchUpSteps(state.settings, state.tickLength);
     const a = state.attached;
     if (a === null) return;
     repin(a, state.tickLength);

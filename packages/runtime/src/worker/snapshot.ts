@@ -10,14 +10,8 @@ import { STATUS } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { checkTickRate, checkTimeScale } from './definition.ts';
 import { repin } from './retime.ts';
-import { catchUpSteps } from './settings.ts';
 import type { Attached, SimulationState } from './state.ts';
 import { runTick } from './tick.ts';
-
-/** The world's block (laid out like a published one). */
-export function worldBlock<S extends Schema>(a: Attached<S>): Float32Array {
-  return new Float32Array(a.views.buffer, a.views.layout.worldOffset, a.views.layout.blockBytes / 4);
-}
 
 /** The simulation as it stands, as a recording's head. */
 export function headOf<S extends Schema>(state: SimulationState<S>, a: Attached<S>, keyframeEvery: number): RecordingHead {
@@ -32,7 +26,7 @@ export function headOf<S extends Schema>(state: SimulationState<S>, a: Attached<
   const own = state.definition.save?.();
   if (own !== undefined && !(own instanceof Uint8Array)) throw new TypeError(`steadyframe: the simulation's save() must return a Uint8Array; it returned ${Object.prototype.toString.call(own)}`);
   const { layout } = a.views;
-  const block = worldBlock(a);
+  const block = a.block;
   const start = liveState(layout, block, a.world.world.count, a.world.privateLive());
   // every slot's generation, the dead ones' too: a later spawn bumps the one its slot holds
   start.generations = new Uint32Array(block.buffer, block.byteOffset + layout.generationOffset, layout.capacity).slice();
@@ -72,6 +66,13 @@ export function readHeadFor<S extends Schema>(state: SimulationState<S>, a: Atta
   return head;
 }
 
+/** Makes a head's state the simulation's: the world, the simulation's own state (its `load`), the generator. */
+export function loadHead<S extends Schema>(state: SimulationState<S>, a: Attached<S>, head: RecordingHead): void {
+  a.world.load(head.start);
+  if (head.own !== undefined) state.definition.load!(head.own);
+  state.random.restore(head.generator);
+}
+
 /**
  * Puts a snapshot back: held afterwards (call start), published as a tick of its own with every entity snapping
  * to it. Tick numbers go on, as after a restart; the simulated time, the generator, the seed, the setup, the
@@ -86,16 +87,13 @@ export function restoreSnapshot<S extends Schema>(state: SimulationState<S>, a: 
   state.generation++;
   state.error = null;
   state.setStatus(STATUS.IDLE);
-  a.world.load(head.start);
-  if (head.own !== undefined) state.definition.load!(head.own);
-  state.random.restore(head.generator);
+  loadHead(state, a, head);
   state.seed = head.seed;
   state.setup = head.setup === undefined ? undefined : JSON.parse(head.setup);
   state.simTime = head.startSimMs;
   state.stepsSinceInit = head.fromInit ? 0 : 1;
   state.tickRate = head.tickRate;
   state.timeScale = head.timeScale;
-  state.maxCatchUpSteps = catchUpSteps(state.settings, state.tickLength);
   repin(a, state.tickLength);
   // every entity snaps to it; the generations stay the snapshot's (what the ticks after it make depends on them)
   runTick(state, a, false, Number.NEGATIVE_INFINITY, true);

@@ -25,6 +25,8 @@ export interface Attached<S extends Schema> {
   readonly clock: Clock;
   readonly host: WorkerHost;
   readonly world: WorldInternals<S, PrivateFieldSpec>;
+  /** The world's block, in the buffer's world region (laid out like a published one). */
+  readonly block: Float32Array;
   readonly timeline: Timeline;
   readonly input: TickInputBuffer;
   /** How states reach the page: the shared buffer, messages, or an app's own. */
@@ -76,7 +78,6 @@ export class SimulationState<S extends Schema> {
   generation = 0;
   tickRate: number;
   timeScale = 1;
-  maxCatchUpSteps: number;
   /** `createRuntime`'s `setup`, given at attach: `init` gets it, on attach and on restart('scratch'). */
   setup: unknown = undefined;
   hidden = false;
@@ -133,12 +134,24 @@ export class SimulationState<S extends Schema> {
     this.definition = definition;
     this.settings = settings;
     this.tickRate = settings.tickRate;
-    this.maxCatchUpSteps = catchUpSteps(settings, this.tickLength);
   }
 
   /** Ms of shared-clock time per tick at the current rate and scale. */
   get tickLength(): number {
     return tickLengthMs(this.tickRate, this.timeScale);
+  }
+
+  /** The most ticks run in one go at the current tick length: the game's cap, or a quarter second's worth. */
+  get maxCatchUpSteps(): number {
+    return catchUpSteps(this.settings, this.tickLength);
+  }
+
+  /** The playback under way ends (a restart, a restore, its last tick): its report goes to `play()`'s caller. */
+  endPlayback(): void {
+    const playback = this.playback;
+    if (playback === null) return;
+    this.playback = null;
+    playback.end();
   }
 
   /** Sets STATUS, in the header the page watches. */

@@ -46,9 +46,7 @@ export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached
         // a recording plays: its next tick's step, on its recorded times and events (the page's are left)
         if (!state.playback.step()) {
           // its end: the last recorded state stays on screen, paused, and play() has its report
-          const playback = state.playback;
-          state.playback = null;
-          playback.end();
+          state.endPlayback();
           state.setStatus(STATUS.PAUSED);
           state.generation++;
           return false;
