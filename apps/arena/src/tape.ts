@@ -9,7 +9,7 @@
  * ```
  */
 import type { ReplayReport, Runtime } from 'steadyframe';
-import type { ArenaSchema } from './schema.ts';
+import { TICK_RATE, type ArenaSchema } from './schema.ts';
 import type { Commands } from './sim.worker.ts';
 
 export interface TapeHooks {
@@ -89,7 +89,7 @@ export function createTape(root: HTMLElement, runtime: Runtime<ArenaSchema, Comm
       if (hooks.state === 'recording') {
         hooks.recording = await runtime.stopRecording();
         hooks.state = 'idle';
-        status.textContent = `recorded ${((runtime.sample(Number.POSITIVE_INFINITY).tick - recordFrom) / 30).toFixed(1)} s, ${(hooks.recording.byteLength / 1024).toFixed(0)} KB`;
+        status.textContent = `recorded ${((runtime.sample(Number.POSITIVE_INFINITY).tick - recordFrom) / TICK_RATE).toFixed(1)} s, ${(hooks.recording.byteLength / 1024).toFixed(0)} KB`;
       } else {
         // a keyframe every 10 s: a diverging replay names the entity and field (each is the whole world, ~70 KB)
         await runtime.record({ keyframeEvery: 300 });

@@ -50,6 +50,9 @@ const commands = {
 };
 export type Commands = typeof commands;
 
+/** A heap's centre kept inside the walls, wherever the page asked for it. */
+const clamp = (v: number): number => Math.max(-HALF_FLOOR + 2, Math.min(HALF_FLOOR - 2, v));
+
 function fill(p: Physics, world: World<PhysicsSchema>, n: number, random: () => number): void {
   addArena(RAPIER, p, world);
   fixed = p.count;
@@ -80,7 +83,6 @@ exposePhysics(RAPIER, {
       } else if (code === INPUT.drop) {
         const [n, x, z, shape] = [0, 1, 2, 3].map((j) => t.input.payload(e, j)) as [number, number, number, number];
         if (!(Number.isInteger(n) && n > 0 && Number.isFinite(x) && Number.isFinite(z))) continue;
-        const clamp = (v: number) => Math.max(-HALF_FLOOR + 2, Math.min(HALF_FLOOR - 2, v));
         dropHeap(RAPIER, p, world, Math.min(n, 2000), clamp(x), clamp(z), (Object.values(SHAPES) as number[]).includes(shape) ? (shape as Shape) : SHAPES.mixed, t.random);
       }
     }
