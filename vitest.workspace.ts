@@ -1,15 +1,14 @@
 // The test projects. Vitest >= 4 does not read this file by itself; vitest.config.ts imports `projects`
 // from it, so this stays the one place that lists them.
 import { playwright } from '@vitest/browser-playwright';
-import type { TestProjectInlineConfiguration } from 'vitest/config';
-// @ts-expect-error: plain .mjs helper shared with the scripts; it has no type declarations.
-import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './scripts/chromium.mjs';
+import type { BrowserInstanceOption, TestProjectInlineConfiguration } from 'vitest/config';
+// @ts-expect-error: plain .mjs helpers shared with the scripts; they have no type declarations.
+import { CHROMIUM_ARGS, enginesToRun, findChromium, MISSING_CHROMIUM_MESSAGE } from './scripts/engines.mjs';
+// @ts-expect-error: as above.
+import { firefox, webkit } from './scripts/vitest-providers.mjs';
 
-/** COOP + COEP make the page cross-origin isolated, which SharedArrayBuffer needs. */
-export const isolationHeaders = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-};
+// COOP + COEP on every response, 304s included: the page is cross-origin isolated, which SharedArrayBuffer needs
+import { crossOriginIsolation, ISOLATION_HEADERS } from 'steadyframe/vite';
 
 function chromium(): string {
   const path = findChromium() as string | null;
@@ -18,11 +17,57 @@ function chromium(): string {
 }
 
 const wantsBrowser = process.env.STEADYFRAME_SKIP_BROWSER !== '1';
+/** The engines here and wanted (scripts/engines.mjs; STEADYFRAME_ENGINES narrows them). */
+const engines: string[] = wantsBrowser ? enginesToRun() : [];
 
-/** A browser-mode project in headless Chromium; `headers` decide whether its pages are cross-origin isolated. */
-function browserProject(name: string, include: string, headers: Record<string, string>): TestProjectInlineConfiguration {
+// what each instance provides its tests (`inject('engine')`): declared in packages/runtime/test/shared/engine.ts
+
+/** The runtime's own browser tests; the adapters' (three.js, PixiJS) are the rest. */
+const CORE = 'packages/runtime/test/';
+
+/**
+ * One instance of a browser project per engine. Every engine runs the runtime's tests; the adapters' run in
+ * Chromium and Firefox (WebKit's share of a CI run is spent on the core, twice: README "Compatibility").
+ * WebKit as it ships has no SharedArrayBuffer, so it runs the pages that use messages: the no-isolation
+ * project, and on isolated pages only the test of what the runtime says there.
+ */
+function instances(project: string, include: string, isolated: boolean): BrowserInstanceOption[] {
+  const all: BrowserInstanceOption[] = [];
+  if (engines.includes('chromium')) {
+    all.push({
+      browser: 'chromium',
+      provide: { engine: 'chromium', sharedArrayBuffer: true },
+      provider: playwright({ launchOptions: { executablePath: chromium(), args: CHROMIUM_ARGS } }),
+    });
+  }
+  if (engines.includes('firefox')) {
+    all.push({ browser: 'firefox', provide: { engine: 'firefox', sharedArrayBuffer: true }, provider: firefox() });
+  }
+  if (engines.includes('webkit')) {
+    const core = include.replace('packages/*/test/', `${CORE}`);
+    all.push({
+      browser: 'webkit',
+      name: `${project} (webkit+sab)`,
+      include: [core],
+      provide: { engine: 'webkit', sharedArrayBuffer: true },
+      provider: webkit({ sharedArrayBuffer: true }),
+    });
+    all.push({
+      browser: 'webkit',
+      include: isolated ? [`${CORE}browser/isolation-warning.test.ts`] : [core],
+      provide: { engine: 'webkit', sharedArrayBuffer: false },
+      provider: webkit({ sharedArrayBuffer: false }),
+    });
+  }
+  return all;
+}
+
+/** A browser-mode project in every engine, its pages cross-origin isolated or not. */
+function browserProject(name: string, include: string, isolated: boolean): TestProjectInlineConfiguration {
   return {
-    server: { headers },
+    // Vitest serves its tester pages itself, with `server.headers`; the plugin covers every other response
+    server: { headers: isolated ? { ...ISOLATION_HEADERS } : {} },
+    plugins: isolated ? [crossOriginIsolation()] : [],
     // bundled once up front: a dependency discovered mid-run makes Vite reload the page under a running test
     // (they are root devDependencies so that they resolve from here)
     optimizeDeps: { include: ['three', 'comlink', 'pixi.js'] },
@@ -31,6 +76,8 @@ function browserProject(name: string, include: string, headers: Record<string, s
       __STRESS_ACQUIRES__: String(Number(process.env.STEADYFRAME_STRESS_ACQUIRES ?? 100_000)),
       __STRESS_CAPACITY__: String(Number(process.env.STEADYFRAME_STRESS_CAPACITY ?? 2048)),
       __STRESS_TICK_RATE__: String(Number(process.env.STEADYFRAME_STRESS_TICK_RATE ?? 20_000)),
+      // the frame clock's long run (frame-time.test.ts); 0: 60 s in Chromium, 10 s elsewhere
+      __SOAK_SECONDS__: String(Number(process.env.STEADYFRAME_SOAK_SECONDS ?? 0)),
     },
     test: {
       name,
@@ -40,10 +87,7 @@ function browserProject(name: string, include: string, headers: Record<string, s
         enabled: true,
         headless: true,
         screenshotFailures: false,
-        provider: playwright({
-          launchOptions: { executablePath: chromium(), args: CHROMIUM_ARGS },
-        }),
-        instances: [{ browser: 'chromium' as const }],
+        instances: instances(name, include, isolated),
       },
     },
   };
@@ -61,7 +105,7 @@ export const projects: TestProjectInlineConfiguration[] = [
   ...(process.env.STEADYFRAME_BENCH_NET === '1'
     ? [{ test: { name: 'bench-net', environment: 'node', include: ['packages/*/bench/**/*.measure.ts'], testTimeout: 300_000 } } satisfies TestProjectInlineConfiguration]
     : []),
-  ...(wantsBrowser
+  ...(engines.length > 0
     ? [
         {
           test: {
@@ -73,9 +117,9 @@ export const projects: TestProjectInlineConfiguration[] = [
             hookTimeout: 120_000,
           },
         } satisfies TestProjectInlineConfiguration,
-        browserProject('browser', 'packages/*/test/browser/**/*.test.ts', isolationHeaders),
+        browserProject('browser', 'packages/*/test/browser/**/*.test.ts', true),
         // served without COOP/COEP: no SharedArrayBuffer, so the runtime must fall back to messages
-        browserProject('browser-plain', 'packages/*/test/browser-plain/**/*.test.ts', {}),
+        browserProject('browser-plain', 'packages/*/test/browser-plain/**/*.test.ts', false),
       ]
     : []),
 ];

@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { build, preview } from 'vite';
-import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './chromium.mjs';
+import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');

@@ -1,10 +1,10 @@
 // Sets up a fresh machine that has only Node and npm: pnpm, the workspace's dependencies, and (for tests)
-// a system Chromium. Used by `npm start` and `npm test`.
+// the browsers (scripts/engines.mjs). Used by `npm start`, `npm test` and `npm run bench`.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findChromium, MISSING_CHROMIUM_MESSAGE } from './chromium.mjs';
+import { ensureEngines, findChromium } from './engines.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `npm test` has Vitest write its JSON report (`npm run test:loaded` reads it). */
@@ -42,17 +42,6 @@ export function installDependencies() {
 
 /** Finds Chromium, installing Debian's package when we are root on Debian; otherwise says what to do. */
 export function ensureChromium() {
-  let path = findChromium();
-  if (path === null && !process.env.CHROMIUM_PATH && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    console.log('steadyframe: installing Debian\'s chromium for the browser tests (apt-get install -y chromium)');
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    if (update.status === 0) spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
-    path = findChromium();
-  }
-  if (path === null) {
-    console.error(MISSING_CHROMIUM_MESSAGE);
-    process.exit(1);
-  }
-  return path;
+  ensureEngines(['chromium']);
+  return findChromium();
 }

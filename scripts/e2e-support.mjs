@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright';
 import { build, preview } from 'vite';
-import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './chromium.mjs';
+import { CHROMIUM_ARGS, findChromium, launchFirefox, launchWebKit, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
 
 /** Headless Chromium, or a clear message saying how to provide one. */
 export async function launchChromium() {
@@ -39,7 +39,7 @@ export async function buildAndPreview(root, configFile = undefined) {
   };
 }
 
-/** Builds and serves `root`, opens it in a new headless Chromium page; returns the page, its errors, a closer. */
+/** Builds and serves `root`, opens it in a new headless Chromium page; returns the page, its errors, its URL, a closer. */
 export async function openBuiltApp(root, viewport = { width: 1200, height: 820 }) {
   const served = await buildAndPreview(root);
   const browser = await launchChromium();
@@ -49,6 +49,7 @@ export async function openBuiltApp(root, viewport = { width: 1200, height: 820 }
   return {
     page,
     errors,
+    url: served.url,
     async close() {
       await browser.close();
       await served.close();
@@ -106,4 +107,84 @@ export async function screenshotsOfMotion(page, minBytes, timeout = 20_000) {
     second = await page.screenshot();
   }
   return [first, second];
+}
+
+/**
+ * A page in any of the three engines, for the end-to-end tests that run beyond Chromium, with one small API
+ * over playwright (Chromium), puppeteer-core (Firefox) and webdriverio (WebKit):
+ *   goto(url), evaluate(expression) (a JavaScript expression as a string; a promise is awaited),
+ *   screenshot() (a PNG of the viewport as a Buffer: WebKit's element screenshots of a canvas come back
+ *   half black, so crop from the viewport), errors (console errors and uncaught exceptions; WebKit's WebDriver
+ *   classic reports neither, so it stays empty there), close().
+ * `engine`: 'chromium', 'firefox', 'webkit' (as it ships) or 'webkit+sab' (as Safari runs an isolated page).
+ */
+export async function openEnginePage(engine, viewport = { width: 1200, height: 820 }) {
+  if (engine === 'chromium') {
+    const browser = await launchChromium();
+    const page = await browser.newPage({ viewport });
+    const errors = watchErrors(page);
+    return {
+      engine,
+      errors,
+      goto: (url) => page.goto(url).then(() => undefined),
+      evaluate: (expression) => page.evaluate(expression),
+      screenshot: () => page.screenshot(),
+      close: () => browser.close(),
+    };
+  }
+  if (engine === 'firefox') {
+    const browser = await launchFirefox();
+    const [page = await browser.newPage()] = await browser.pages();
+    await page.setViewport(viewport);
+    const errors = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    page.on('pageerror', (error) => errors.push(error.message));
+    return {
+      engine,
+      errors,
+      goto: (url) => page.goto(url).then(() => undefined),
+      evaluate: (expression) => page.evaluate(expression),
+      screenshot: async () => Buffer.from(await page.screenshot()),
+      close: () => browser.close(),
+    };
+  }
+  if (engine === 'webkit' || engine === 'webkit+sab') {
+    const browser = await launchWebKit({ sharedArrayBuffer: engine === 'webkit+sab' });
+    await setWebKitViewport(browser, viewport);
+    return {
+      engine,
+      errors: [],
+      goto: (url) => browser.url(url).then(() => undefined),
+      // WebDriver's execute runs a function body and awaits a promise it returns
+      evaluate: (expression) => browser.execute(`return (${expression});`),
+      screenshot: async () => Buffer.from(await browser.takeScreenshot(), 'base64'),
+      close: () => browser.close(),
+    };
+  }
+  throw new Error(`steadyframe: no engine ${engine}; the engines are chromium, firefox, webkit, webkit+sab`);
+}
+
+/** MiniBrowser's window is the viewport plus its frame: sized until innerWidth x innerHeight match. */
+async function setWebKitViewport(browser, { width, height }) {
+  await browser.setWindowSize(width, height);
+  for (let tries = 0; tries < 3; tries++) {
+    const [innerWidth, innerHeight] = await browser.execute('return [innerWidth, innerHeight];');
+    if (innerWidth === width && innerHeight === height) return;
+    const rect = await browser.getWindowRect();
+    await browser.setWindowSize(rect.width + width - innerWidth, rect.height + height - innerHeight);
+  }
+}
+
+/** Polls `expression` in an engine page until it is truthy (a hang guard, never an assertion on time). */
+export async function waitInPage(page, what, expression, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await page.evaluate(expression).catch((error) => {
+      if (/context|navigat|detached|unload/i.test(String(error))) return undefined; // reloaded under it: again
+      throw new Error(`waiting for ${what} in ${page.engine}, the expression threw: ${String(error)}`);
+    });
+    if (value) return value;
+    if (Date.now() >= deadline) throw new Error(`timed out waiting for ${what} in ${page.engine} (${timeout} ms): ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

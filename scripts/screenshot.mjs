@@ -6,7 +6,7 @@
 //   node scripts/screenshot.mjs http://127.0.0.1:4173/ docs/demo.png 3000 1280x800 full '#slowFrame'
 // Prints the page's console errors, if any, and exits non-zero when there were some.
 import { chromium } from 'playwright';
-import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './chromium.mjs';
+import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
 
 const [url = 'http://127.0.0.1:5173/', out = 'screenshot.png', wait = '2000', size = '1280x800', full, click, after = '1500'] = process.argv.slice(2);
 const [dimensions, device] = size.split(':');

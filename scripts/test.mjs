@@ -1,11 +1,13 @@
-// `npm test`: sets up a fresh machine (pnpm, dependencies, Chromium) and runs every check and test:
+// `npm test`: sets up a fresh machine (pnpm, dependencies, Chromium, Firefox, WebKit) and runs every check and test:
 // type-checks, then the Node and browser test projects. STEADYFRAME_STRESS_ACQUIRES raises the swap stress.
 import { readFileSync, rmSync } from 'node:fs';
-import { ensureChromium, installDependencies, pnpm, run, VITEST_REPORT } from './bootstrap.mjs';
+import { installDependencies, pnpm, run, VITEST_REPORT } from './bootstrap.mjs';
+import { ensureEngines } from './engines.mjs';
 
 installDependencies();
-const chromium = ensureChromium();
-console.log(`steadyframe: browser tests use ${chromium}`);
+// Chromium, Firefox and WebKit (each a Debian package, installed here when missing): README, "Compatibility"
+const engines = ensureEngines();
+console.log(`steadyframe: browser tests run in ${engines.join(', ')}`);
 
 const [command, ...prefix] = pnpm();
 run(command, [...prefix, 'run', 'typecheck']);

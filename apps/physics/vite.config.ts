@@ -1,14 +1,11 @@
 import { defineConfig } from 'vite';
-
-/** COOP + COEP make the page cross-origin isolated, which SharedArrayBuffer needs. */
-const isolationHeaders = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-};
+// COOP + COEP on every response, 304s included: the page is cross-origin isolated, which SharedArrayBuffer needs
+import { crossOriginIsolation } from 'steadyframe/vite';
 
 export default defineConfig({
-  server: { headers: isolationHeaders, port: 5175, host: '127.0.0.1' },
-  preview: { headers: isolationHeaders, port: 4175, host: '127.0.0.1' },
+  plugins: [crossOriginIsolation()],
+  server: { port: 5175, host: '127.0.0.1' },
+  preview: { port: 4175, host: '127.0.0.1' },
   worker: { format: 'es' },
   build: { target: 'es2022' },
 });

@@ -42,6 +42,7 @@ export interface DemoHooks {
   readonly metrics: Readonly<FrameMetrics>;
   /** The last `stats()`, polled four times a second (`render` says where frames were drawn, with a render worker). */
   readonly stats: RuntimeStats | null;
+  /** The blue panel's renderer (null until it starts; a render worker tells the page which it got). */
   readonly renderer: 'webgl2' | 'canvas2d' | null;
   /** Where the blue panel is drawn ('worker': the render worker, and then `runtime` is null: the page reads nothing). */
   readonly drawnIn: 'main' | 'worker' | null;

@@ -22,7 +22,7 @@ import { createGlRenderer } from './renderer-gl.ts';
 import { CAPACITY, schema, type DemoSchema } from './schema.ts';
 import type { Commands, SavedState } from './sim.worker.ts';
 import { createTickLog, TickLogReader } from './tick-log.ts';
-import { panelRenderer } from './panel-renderer.ts';
+import { PANEL_RENDERER_CHANNEL, panelRenderer } from './panel-renderer.ts';
 import { LEFT_PALETTE, RIGHT_PALETTE, type BodyRenderer, type Palette } from './view.ts';
 
 type DemoRuntime = Runtime<DemoSchema, Commands>;
@@ -42,6 +42,13 @@ interface Session {
 
 const LATEST: InterpolationOptions<DemoSchema> = { mode: 'latest' };
 const HOLD: InterpolationOptions<DemoSchema> = { whenLate: 'hold' };
+
+/** An isolated page in an engine that keeps SharedArrayBuffer off (WebKitGTK as it ships). */
+const NO_SHARED_MEMORY =
+  'This browser has no SharedArrayBuffer, although the page is cross-origin isolated (WebKitGTK turns it on only ' +
+  'with JSC_useSharedArrayBuffer=1; Safari has it on isolated pages): the demo runs on the slower message ' +
+  'transport (every state posted from the worker), the worker tick plots are off, and the blue panel is drawn on ' +
+  'the page (a render worker reads the states from shared memory).';
 
 const NOT_ISOLATED =
   'This page is not cross-origin isolated, so SharedArrayBuffer is unavailable: the demo runs on the slower ' +
@@ -67,9 +74,11 @@ const ordinal = (n: number): string => `${n}${n % 10 === 2 && n % 100 !== 12 ? '
 function showIsolation(): void {
   const line = byId('isolation');
   const isolated = globalThis.crossOriginIsolated === true;
-  line.classList.toggle('isolated', isolated);
+  line.classList.toggle('isolated', isolated && typeof SharedArrayBuffer === 'function');
   line.textContent = isolated
-    ? 'Cross-origin isolated: the worker and the page share one SharedArrayBuffer (the fast transport).'
+    ? typeof SharedArrayBuffer === 'function'
+      ? 'Cross-origin isolated: the worker and the page share one SharedArrayBuffer (the fast transport).'
+      : 'Cross-origin isolated, but this browser has no SharedArrayBuffer (WebKitGTK keeps it off; Safari has it), so states travel by message (the slower transport).'
     : !globalThis.isSecureContext
       ? 'Not cross-origin isolated: the page is not a secure context (https or localhost), so states travel by message (the slower transport).'
       : 'Not cross-origin isolated: the server did not send the COOP/COEP headers, so states travel by message (the slower transport).';
@@ -85,7 +94,13 @@ function bodyRenderer(canvas: HTMLCanvasElement, palette: Palette): BodyRenderer
  * A runtime for the settings. Drawing in the render worker, the blue panel's canvas moves there for good
  * (`transferControlToOffscreen`), so the panel gets a fresh canvas element first: `onCanvas` hears of it.
  */
-async function openSession(settings: Settings, saved: SavedState | null, onInterval: (change: PacerChange) => void, onCanvas: (canvas: HTMLCanvasElement) => void): Promise<Session> {
+async function openSession(
+  settings: Settings,
+  saved: SavedState | null,
+  onInterval: (change: PacerChange) => void,
+  onCanvas: (canvas: HTMLCanvasElement) => void,
+  onRenderer: (kind: 'webgl2' | 'canvas2d') => void,
+): Promise<Session> {
   const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'simulation' });
   const old = byId<HTMLCanvasElement>('right');
   const canvas = old.cloneNode(false) as HTMLCanvasElement;
@@ -99,7 +114,7 @@ async function openSession(settings: Settings, saved: SavedState | null, onInter
   try {
     if (settings.drawIn === 'worker') {
       const renderWorker = new Worker(new URL('./panel.render.ts', import.meta.url), { type: 'module', name: wantedRenderer() });
-      const made = await createRenderWorkerRuntime<DemoSchema, Commands>({ ...options, renderWorker, canvas, fallback: panelRenderer(RIGHT_PALETTE, wantedRenderer()) });
+      const made = await createRenderWorkerRuntime<DemoSchema, Commands>({ ...options, renderWorker, canvas, fallback: panelRenderer(RIGHT_PALETTE, wantedRenderer(), onRenderer) });
       control = made;
       drawnIn = made.renderer;
       renderFallback = made.renderFallback;
@@ -196,6 +211,7 @@ async function main(): Promise<void> {
     }
   };
   if (!globalThis.crossOriginIsolated) showProblem(NOT_ISOLATED, false);
+  else if (typeof SharedArrayBuffer === 'undefined') showProblem(NO_SHARED_MEMORY, false);
   showIsolation();
 
   const left = bodyRenderer(byId('left'), LEFT_PALETTE);
@@ -203,10 +219,16 @@ async function main(): Promise<void> {
   let right: BodyRenderer | null = null;
   const onCanvas = (canvas: HTMLCanvasElement) => {
     right = settings.drawIn === 'main' ? bodyRenderer(canvas, RIGHT_PALETTE) : null;
-    hooks.renderer = right?.kind ?? wantedRenderer();
+    // drawn elsewhere (the render worker, or its fallback on the page), the panel says which renderer it got
+    hooks.renderer = right?.kind ?? null;
     // one reader per runtime: while the render worker reads the buffer, the page samples nothing for the other panel
     byId('left').parentElement!.querySelector('span')!.textContent =
       settings.drawIn === 'main' ? 'no interpolation: what a plain renderer shows' : 'paused while the render worker draws the blue panel (the page reads no state)';
+  };
+  const onRenderer = (kind: 'webgl2' | 'canvas2d'): void => void (hooks.renderer = kind);
+  // the render worker's renderer, told over a channel (panel.render.ts)
+  new BroadcastChannel(PANEL_RENDERER_CHANNEL).onmessage = (event: MessageEvent<'webgl2' | 'canvas2d'>) => {
+    if (settings.drawIn === 'worker') onRenderer(event.data);
   };
   const overlay = new Overlay(byId('overlay'));
   const plots = overlay.plots;
@@ -245,7 +267,7 @@ async function main(): Promise<void> {
   showCaption();
 
   try {
-    session = await openSession(settings, null, onInterval, onCanvas);
+    session = await openSession(settings, null, onInterval, onCanvas, onRenderer);
   } catch (error) {
     showProblem(error instanceof Error ? error.message : String(error));
     return;
@@ -273,7 +295,7 @@ async function main(): Promise<void> {
     const saved = old.runtime === null ? null : saveState(old.runtime);
     old.control.dispose();
     pacerMultiple = Number.NaN;
-    openSession(settings, saved, onInterval, onCanvas)
+    openSession(settings, saved, onInterval, onCanvas, onRenderer)
       .then((next) => {
         session = next;
         rightConfigured = true;
@@ -368,9 +390,9 @@ async function main(): Promise<void> {
     const overloads = worker.overloads > 0 ? ` · ${worker.overloads} overloads (${worker.droppedMs.toFixed(0)} ms dropped)` : '';
     byId('status').textContent =
       `${fps.toFixed(0)} fps · tick ${worker.tick} at ${worker.tickRate} Hz × ${worker.timeScale} · ${metrics.count.toLocaleString('en')} bodies · ` +
-      `${worker.status} · ${hooks.renderer === 'webgl2' ? 'WebGL2' : 'Canvas2D'} · ` +
+      `${worker.status} · ${hooks.renderer === 'webgl2' ? 'WebGL2' : hooks.renderer === 'canvas2d' ? 'Canvas2D' : 'renderer starting'} · ` +
       `${session?.drawnIn === 'worker' ? 'drawn in the render worker' : session?.renderFallback ? `drawn on the page (${session.renderFallback})` : 'drawn on the page'} · ` +
-      `${session?.control.transport === 'message' ? 'message transport (not isolated)' : 'SharedArrayBuffer (isolated)'}${overloads}`;
+      `${session?.control.transport !== 'message' ? 'SharedArrayBuffer (isolated)' : globalThis.crossOriginIsolated ? 'message transport (no SharedArrayBuffer)' : 'message transport (not isolated)'}${overloads}`;
     windowStart = now;
     windowFrames = windowTicks = windowAge = windowJitter = windowJitterCount = windowInterval = windowCost = 0;
   };

@@ -15,7 +15,7 @@
  * ```
  */
 export { createRuntime } from './main/runtime.ts';
-export { ISOLATION_REQUIRED } from './hosts/browser-page.ts';
+export { ISOLATION_REQUIRED, SHARED_MEMORY_OFF } from './hosts/browser-page.ts';
 export type { ClockSkew } from './main/clock-align.ts';
 export type { Frame, FrameClockStats, Runtime, RuntimeEvents, RuntimeOptions, RuntimeOptionsBase, RuntimeStats, SetupOption } from './contracts/app.ts';
 export { createRenderWorkerRuntime, renderWorkerUnavailable } from './main/render-worker-runtime.ts';

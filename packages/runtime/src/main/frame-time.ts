@@ -6,7 +6,8 @@
  * the time the pacer announced to the worker for this refresh, so the worker simulated just past it; a time read
  * later in the callback (`performance.now()` after a stall before it) falls past those states, and a frame drawn
  * at it would be stale. So the first frame of each animation frame is drawn at that frame's time when the game
- * passes none, or one at or after it and not in the future:
+ * passes none, or one at or after it (less CLOCK_GRAIN_MS: WebKit rounds rAF timestamps to whole ms, so a
+ * `performance.now()` read in the callback can be a fraction of a ms before them) and not in the future:
  *
  * ```text
  *  animation frame begins (T)      callback: stall ...... frame(performance.now() = T + 30)
@@ -18,6 +19,7 @@
  * a game that draws more than once between animation frames, or a clock coarser than its frames, cannot send
  * the picture back in time.
  */
+import { CLOCK_GRAIN_MS } from '../core/frame-catch-up.ts';
 
 /**
  * `timestamp`: the game's (NaN: none). `animation`: the time of the animation frame running now whose first
@@ -27,7 +29,9 @@
 export function frameTimeFor(timestamp: number, animation: number | null, now: number, previous: number): number {
   const none = Number.isNaN(timestamp);
   let time = none ? now : timestamp;
-  if (animation !== null && (none || (timestamp >= animation && timestamp <= now))) time = animation;
+  // a timestamp read in this animation frame: at or after its time, which an engine that rounds rAF timestamps
+  // (WebKit: to whole ms) may have put up to CLOCK_GRAIN_MS past the clock
+  if (animation !== null && (none || (timestamp >= animation - CLOCK_GRAIN_MS && timestamp <= now))) time = animation;
   // never backwards (with no frame before, `previous` is NaN and the comparison is false)
   return time < previous ? previous : time;
 }

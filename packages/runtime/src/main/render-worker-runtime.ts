@@ -25,8 +25,12 @@ import { DEFAULT_ATTACH_TIMEOUT, DEFAULT_HEARTBEAT_TIMEOUT } from './runtime-opt
 
 /** Why a render worker cannot be used on this page, checked before anything is transferred; null: it can. */
 export function renderWorkerUnavailable(canvas: HTMLCanvasElement): string | null {
-  if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated !== true) {
+  if (globalThis.crossOriginIsolated !== true) {
     return 'the page is not cross-origin isolated (no SharedArrayBuffer for the render worker to read; serve COOP/COEP headers)';
+  }
+  if (typeof SharedArrayBuffer === 'undefined') {
+    // WebKitGTK as it ships: isolated, yet no SharedArrayBuffer; more headers would not help
+    return 'the page is cross-origin isolated, but this browser has no SharedArrayBuffer for the render worker to read';
   }
   if (typeof canvas?.transferControlToOffscreen !== 'function' || typeof OffscreenCanvas === 'undefined') {
     return 'this browser has no OffscreenCanvas (canvas.transferControlToOffscreen)';

@@ -42,8 +42,8 @@ let browser: Browser | undefined;
 const urls: string[] = [];
 /** Package name -> its tarball. */
 const tarballs = new Map<string, string>();
-const VITE_CONFIG = `const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
-export default { server: { headers }, preview: { headers }, worker: { format: 'es' }, build: { target: 'es2022' } };`;
+const VITE_CONFIG = `import { crossOriginIsolation } from 'steadyframe/vite';
+export default { plugins: [crossOriginIsolation()], worker: { format: 'es' }, build: { target: 'es2022' } };`;
 /** A host that cannot set headers: no COOP, no COEP. */
 const NO_HEADERS_CONFIG = `export default { worker: { format: 'es' }, build: { target: 'es2022' } };`;
 /** The cross-origin-isolation service worker the README names for such hosts (tested with this version). */

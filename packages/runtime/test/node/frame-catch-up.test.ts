@@ -18,6 +18,8 @@ describe('needsCatchUp: whether a frame makes sure of the worker before it is dr
     ['COVERED being rewritten (NaN): in doubt, look', 1016.7, 1031, REWRITING, true],
     ['a frame in the future (a timestamp the game made up): the lead cap decides, not a wait', 1040, 1031, 1004, false],
     ['a frame at now', 1031, 1031, 1004, true],
+    ['a frame a fraction of a ms past now (a rAF timestamp WebKit rounded up): now', 1031.5, 1031, 1004, true],
+    ['a frame more than the clock grain past now: the future', 1032.5, 1031, 1004, false],
   ];
   it.each(table)('%s', (_what, time, now, covered, expected) => {
     expect(needsCatchUp(time, now, covered)).toBe(expected);

@@ -14,6 +14,7 @@ import { motionSchema } from './fixtures/schema.ts';
 import type { MotionCommands } from './fixtures/motion.worker.ts';
 import { createScene, type SceneCounters as Counters } from './fixtures/scene.ts';
 import { sleep } from './helpers.ts';
+import { hasCdp } from '../../../runtime/test/shared/engine.ts';
 
 
 let runtime: RenderWorkerRuntime<typeof motionSchema, MotionCommands> | undefined;
@@ -29,7 +30,8 @@ async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'work
   const name = `${path}-${serial++}${variant}`;
   const scene = createScene(path === 'gpu');
   // each draw, counted where the page's main thread can read it while it does nothing else (both renderers)
-  const drawnWords = new Int32Array(new SharedArrayBuffer(4));
+  // [draws, whether the page keeps its main thread busy]
+  const drawnWords = new Int32Array(new SharedArrayBuffer(8));
   scene.countDrawsInto(drawnWords);
   const renderWorker = new Worker(new URL('./fixtures/scene.render.ts', import.meta.url), { type: 'module', name });
   renderWorker.postMessage({ drawnWords: drawnWords.buffer });
@@ -51,7 +53,8 @@ async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'work
   const onMain = runtime.renderer === 'main';
   const channel = new BroadcastChannel(name);
   const counters = async () => (onMain ? structuredClone(scene.counters) : askUntilAnswered<Counters>(channel, 'counters', name));
-  return { runtime, counters, drawn: () => Atomics.load(drawnWords, 0), close: () => channel.close() };
+  const busy = (on: boolean): void => void Atomics.store(drawnWords, 1, on ? 1 : 0);
+  return { runtime, counters, drawn: () => Atomics.load(drawnWords, 0), busy, close: () => channel.close() };
 }
 
 /** Polls until `predicate` holds; a hang guard of 30 s (not a timing: a loaded machine only makes it slower). */
@@ -91,14 +94,16 @@ async function jank(now: () => number, rounds: number): Promise<{ windows: Array
  * drawn `frames` more frames, `rounds` times, a turn of the event loop apart; returns how long each spell lasted.
  * A hang guard (not a timing) throws if one spell sees no frames for 10 s.
  */
-async function busyUntilDrawn(drawn: () => number, frames: number, rounds: number): Promise<number[]> {
+async function busyUntilDrawn(drawn: () => number, busy: (on: boolean) => void, frames: number, rounds: number): Promise<number[]> {
   const spells: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const from = drawn();
     const start = performance.now();
+    busy(true);
     while (drawn() < from + frames) {
       if (performance.now() - start > 10_000) throw new Error(`the render worker drew ${drawn() - from} frames in 10 s of a busy main thread`);
     }
+    busy(false);
     spells.push(performance.now() - start);
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
@@ -112,7 +117,7 @@ function framesInside(windows: Array<[number, number]>, times: number[]): number
 
 describe.each(['cpu', 'gpu'] as const)('three.js in the render worker, %s path', (path) => {
   it('draws in the render worker while the main thread is busy, every frame a consistent pair', async () => {
-    const { runtime, counters, drawn, close } = await renderWorkerRuntime(path);
+    const { runtime, counters, drawn, busy, close } = await renderWorkerRuntime(path);
     expect(runtime.renderer).toBe('worker');
     expect(runtime.renderFallback).toBeNull();
     await runtime.start();
@@ -120,7 +125,9 @@ describe.each(['cpu', 'gpu'] as const)('three.js in the render worker, %s path',
     const before = await counters();
     // the page can draw nothing while it is busy; the render worker draws on: each of 10 busy spells lasts until
     // it has drawn 3 frames (the page reads its draws from shared memory, never yielding meanwhile)
-    const spells = await busyUntilDrawn(drawn, 3, 10);
+    const spells = await busyUntilDrawn(drawn, busy, 3, 10);
+    // the GPU path's pixels are read back while the page is idle (see the scene)
+    if (path === 'gpu') await waitUntil('pixels read back', async () => (await counters()).pixelChecked > 10);
     const after = await counters();
     close();
     console.log(`three.js render worker (${path}): busy spells until 3 frames were drawn: ${spells.map((ms) => ms.toFixed(0)).join(' ')} ms`);
@@ -231,19 +238,36 @@ it('a hidden page stops the render worker\'s frames and tells the simulation; sh
 });
 
 describe.each(['worker', 'main'] as const)('drawn in the %s thread', (renderIn) => {
-  it("follows the canvas's CSS size and the device pixel ratio by itself (no runtime.resize)", async () => {
+  /** A runtime drawing at 120 x 72 CSS px; `has(r)` tells whether the renderer saw the resize `r`. */
+  async function resizing() {
     const { runtime, counters, close } = await renderWorkerRuntime('cpu', renderIn);
     expect(runtime.renderer).toBe(renderIn);
     await runtime.start();
     await waitUntil('frames', async () => (await counters()).drawn >= 3);
     const has = async (r: number[]) =>
       (await counters()).resizes.some((seen) => seen.length === r.length && seen.every((v, i) => v === r[i]));
+    return { runtime, counters, close, has };
+  }
+
+  it("follows the canvas's CSS size by itself (no runtime.resize)", async () => {
+    const { runtime, counters, close, has } = await resizing();
     // the CSS size: the ResizeObserver
     canvas!.style.width = '120px';
     await waitUntil('the new CSS width', () => has([120, 72, 1, 120, 72]));
-    // the ratio: each resize carries the page's devicePixelRatio of the moment (CDP's emulated ratio fires no
-    // event inside the test's frame, so the CSS size changes with it; a ratio change alone is caught by a
-    // resolution media query in a real page)
+    const drawn = (await counters()).drawn;
+    await waitUntil('frames at the new size', async () => (await counters()).drawn > drawn + 3);
+    close();
+    expect((await runtime.stats()).render.canvas).toEqual({ width: 120, height: 72 });
+  });
+
+  // Chromium only: the ratio is emulated through the Chrome DevTools Protocol, which only its provider speaks
+  it.runIf(hasCdp)('follows the device pixel ratio by itself', async () => {
+    const { runtime, counters, close, has } = await resizing();
+    canvas!.style.width = '120px';
+    await waitUntil('the new CSS width', () => has([120, 72, 1, 120, 72]));
+    // each resize carries the page's devicePixelRatio of the moment (CDP's emulated ratio fires no event inside
+    // the test's frame, so the CSS size changes with it; a ratio change alone is caught by a resolution media
+    // query in a real page)
     const session = cdp();
     await session.send('Emulation.setDeviceMetricsOverride', { width: 0, height: 0, deviceScaleFactor: 2, mobile: false });
     try {
