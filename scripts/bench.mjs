@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { build, preview } from 'vite';
-import { CHROMIUM_ARGS, findChromium, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
+import { CHROMIUM_ARGS, findChromium, freePort, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
@@ -38,17 +38,6 @@ for (const s of suites) {
   }
 }
 
-/** A port nobody listens on right now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The Chromium processes under `rootPid` (this script: playwright spawns the browser), with each one's --type. */
 function chromiumProcesses(rootPid) {

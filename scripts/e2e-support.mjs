@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright';
 import { build, preview } from 'vite';
-import { CHROMIUM_ARGS, findChromium, launchFirefox, launchWebKit, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
+import { CHROMIUM_ARGS, enginesToRun, findChromium, launchFirefox, launchWebKit, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
 
 /** Headless Chromium, or a clear message saying how to provide one. */
 export async function launchChromium() {
@@ -164,6 +164,11 @@ export async function openEnginePage(engine, viewport = { width: 1200, height: 8
   throw new Error(`steadyframe: no engine ${engine}; the engines are chromium, firefox, webkit, webkit+sab`);
 }
 
+/** The engines beside Chromium that are here, as `openEnginePage` names them: WebKit twice (as it ships, as Safari runs). */
+export function otherEngines() {
+  return enginesToRun().flatMap((engine) => (engine === 'firefox' ? ['firefox'] : engine === 'webkit' ? ['webkit', 'webkit+sab'] : []));
+}
+
 /** MiniBrowser's window is the viewport plus its frame: sized until innerWidth x innerHeight match. */
 async function setWebKitViewport(browser, { width, height }) {
   await browser.setWindowSize(width, height);
@@ -180,7 +185,8 @@ export async function waitInPage(page, what, expression, timeout = 30_000) {
   const deadline = Date.now() + timeout;
   for (;;) {
     const value = await page.evaluate(expression).catch((error) => {
-      if (/context|navigat|detached|unload/i.test(String(error))) return undefined; // reloaded under it: again
+      // reloaded under it; or WebKitWebDriver's occasional 'Could not parse script result' mid-update: again
+      if (/context|navigat|detached|unload|Could not parse script result/i.test(String(error))) return undefined;
       throw new Error(`waiting for ${what} in ${page.engine}, the expression threw: ${String(error)}`);
     });
     if (value) return value;

@@ -189,10 +189,11 @@ export async function launchWebKit({ sharedArrayBuffer = false } = {}) {
   }
 }
 
-function freePort() {
+/** A port nobody listens on right now. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
-    server.on('error', reject);
+    server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
       server.close(() => resolve(port));

@@ -11,22 +11,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helpers shared with the other e2e tests; they have no type declarations.
-import { buildAndPreview, openEnginePage, waitInPage } from '../../../scripts/e2e-support.mjs';
-// @ts-expect-error: as above.
-import { enginesToRun } from '../../../scripts/engines.mjs';
+import { buildAndPreview, openEnginePage, otherEngines, waitInPage } from '../../../scripts/e2e-support.mjs';
+import type { EnginePage } from '../../../packages/runtime/test/shared/engine-page.ts';
 
-interface EnginePage {
-  readonly engine: string;
-  readonly errors: string[];
-  goto(url: string): Promise<void>;
-  evaluate<T = unknown>(expression: string): Promise<T>;
-  screenshot(): Promise<Buffer>;
-  close(): Promise<void>;
-}
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The engines beside Chromium that are here; WebKit twice. */
-const ENGINES = (enginesToRun() as string[]).flatMap((engine) => (engine === 'firefox' ? ['firefox'] : engine === 'webkit' ? ['webkit', 'webkit+sab'] : []));
+const ENGINES = otherEngines() as string[];
 
 /** What each engine must show. */
 const EXPECTED: Record<string, { transport: string; line: RegExp; drawnIn: string; renderer: string; status: string }> = {

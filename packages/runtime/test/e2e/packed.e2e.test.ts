@@ -24,7 +24,8 @@ import { pnpm } from '../../../../scripts/bootstrap.mjs';
 // @ts-expect-error: as above.
 import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
 // @ts-expect-error: as above.
-import { launchChromium, screenshotsOfMotion, watchErrors } from '../../../../scripts/e2e-support.mjs';
+import { launchChromium, openEnginePage, otherEngines, screenshotsOfMotion, waitInPage, watchErrors } from '../../../../scripts/e2e-support.mjs';
+import type { EnginePage } from '../shared/engine-page.ts';
 import { disposeRuntimes, onManualClock } from '../node/support/manual-runtime.ts';
 import { nodeFixture } from '../node/support/worker-modules.ts';
 
@@ -315,7 +316,8 @@ describe('the tarballs', () => {
       const targets = exportTargets(manifest.exports);
       expect(targets.length).toBeGreaterThan(0);
       for (const target of targets) {
-        expect(target).toMatch(/^\.\/dist\//);
+        // built modules, or steadyframe/vite: plain JavaScript that ships as written (Vite's config loader runs it in Node)
+        expect(target).toMatch(name === 'steadyframe' ? /^\.\/(dist|vite)\// : /^\.\/dist\//);
         expect(files, `exports → ${target}`).toContain(normalize(target).replace(/^\.\//, ''));
       }
       expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toBe(license);
@@ -455,4 +457,53 @@ it("runs the README's PixiJS example from the packed tarballs: moving sprites", 
 
 it("runs the README's Rapier example from the packed tarballs: boxes falling", async () => {
   await expectMovingScene(urls[6]!, 5_000); // a thousand boxes falling onto an unseen floor
+});
+
+
+/** The engines beside Chromium that are here; WebKit as it ships (no SharedArrayBuffer) and as Safari runs. */
+const OTHER_ENGINES = otherEngines() as string[];
+
+describe.each(OTHER_ENGINES)('the packed apps in %s', (engine) => {
+  // WebKitGTK as it ships has no SharedArrayBuffer on an isolated page: the same apps run on messages there
+  const transport = engine === 'webkit' ? 'message' : 'shared';
+
+  async function opened(url: string, viewport = { width: 480, height: 320 }): Promise<EnginePage> {
+    const page = (await openEnginePage(engine, viewport)) as EnginePage;
+    await page.goto(url);
+    return page;
+  }
+
+  it(`the README's three.js example: isolated, on the ${transport} transport, a moving scene (viewport screenshots)`, async () => {
+    const page = await opened(urls[3]!);
+    try {
+      await waitInPage(page, 'the scene', "document.querySelector('canvas') !== null");
+      let first = await page.screenshot();
+      for (let i = 0; i < 100 && first.length <= 10_000; i++) first = await new Promise((resolve) => setTimeout(resolve, 100)).then(() => page.screenshot());
+      let second = first;
+      for (let i = 0; i < 100 && Buffer.compare(first, second) === 0; i++) second = await new Promise((resolve) => setTimeout(resolve, 100)).then(() => page.screenshot());
+      expect(first.length).toBeGreaterThan(10_000); // a thousand cones, not a blank canvas
+      expect(Buffer.compare(first, second)).not.toBe(0); // it moves
+      expect(await page.evaluate('crossOriginIsolated')).toBe(true);
+      const folder = process.env.STEADYFRAME_SCREENSHOTS;
+      if (folder) {
+        mkdirSync(folder, { recursive: true });
+        writeFileSync(join(folder, `three-example-${engine}.png`), second);
+      }
+      expect(page.errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it(`on a host that sends no isolation headers, coi-serviceworker isolates the page: the ${transport} transport`, async () => {
+    const page = await opened(urls[1]!);
+    try {
+      // the first load registers the service worker and reloads; the second is served through it, isolated
+      await waitInPage(page, 'an isolated page moving', 'crossOriginIsolated && !!navigator.serviceWorker.controller && window.seen?.length > 30');
+      expect(await page.evaluate('window.transport')).toBe(transport);
+      expect(page.errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });
