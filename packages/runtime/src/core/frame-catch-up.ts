@@ -40,22 +40,22 @@ export const CATCH_UP_GIVE_UP = 3;
 export const CATCH_UP_BACKOFF_MS = 1000;
 
 /**
- * Whether a frame at `time` should make sure of the worker's states before it is drawn, given the clock `now`
- * and COVERED as read (`covered`: the newest state's time while the worker sleeps; -Infinity while it is
- * awake, NaN while it is being rewritten): when the worker does not say its states reach the frame, the frame
- * is not in the future (the worker's lead cap would refuse it; within CLOCK_GRAIN_MS is now), and it is overdue by no more than `hold` (the
- * worker holds its target on such a frame, so the pair it makes is the frame's; past that it follows the
- * wall clock instead, and a ring would only make the frame overtaken rather than late). The caller then looks
- * at the front slot, and rings and waits only if it falls short.
- */
-export function needsCatchUp(time: number, now: number, covered: number, hold = FRAME_HOLD_MS): boolean {
-  return !(covered >= time) && time <= now + CLOCK_GRAIN_MS && now - time <= hold;
-}
-
-/**
  * How far an animation frame's timestamp may lie past `performance.now()` read in its own callbacks, ms. WebKit
  * rounds rAF timestamps to whole milliseconds (to the nearest: up to half a ms ahead of the clock, measured up to
  * 0.4 ms) while its clock is finer; a frame that far "in the future" is the animation frame's own time, not a
  * time made up, and is treated as now: drawn at it, waited for (the worker's lead cap of two ticks reaches it).
  */
 export const CLOCK_GRAIN_MS = 1;
+
+/**
+ * Whether a frame at `time` should make sure of the worker's states before it is drawn, given the clock `now`
+ * and COVERED as read (`covered`: the newest state's time while the worker sleeps; -Infinity while it is
+ * awake, NaN while it is being rewritten): when the worker does not say its states reach the frame, the frame
+ * is not in the future (the worker's lead cap would refuse it; within CLOCK_GRAIN_MS of now is now), and it is
+ * overdue by no more than `hold` (the worker holds its target on such a frame, so the pair it makes is the
+ * frame's; past that it follows the wall clock instead, and a ring would only make the frame overtaken rather
+ * than late). The caller then looks at the front slot, and rings and waits only if it falls short.
+ */
+export function needsCatchUp(time: number, now: number, covered: number, hold = FRAME_HOLD_MS): boolean {
+  return !(covered >= time) && time <= now + CLOCK_GRAIN_MS && now - time <= hold;
+}
