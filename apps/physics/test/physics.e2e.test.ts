@@ -115,7 +115,8 @@ describe('the physics example, built and served by vite preview', () => {
     await untilSimulated('the heap sunk', `(${HEIGHTS}).reduce((a, b) => a + b, 0) / ${BODIES} < ${mean(start) - 1}`, resumedAt, 10);
     // about 11 simulated seconds in Node; however long that takes on a busy machine, where the worker drops time
     // it cannot keep up with (the simulated time is the bound, the wall clock only a hang guard)
-    await untilSimulated('every body asleep', 'window.pile.state.sleeping === window.pile.state.bodies && window.pile.state.bodies > 0', resumedAt, 60);
+    // bounded at 120 simulated seconds: one CI run with three engines' browsers beside it had 396 of 400 asleep at 60
+    await untilSimulated('every body asleep', 'window.pile.state.sleeping === window.pile.state.bodies && window.pile.state.bodies > 0', resumedAt, 120);
     const a = await read<number[]>(HEIGHTS);
     const tick = await read<number>('window.pile.state.tick');
     // the same in every run (a new world, a seeded heap): read to the poll (100 ms) after the last body slept
