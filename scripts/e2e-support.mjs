@@ -1,6 +1,6 @@
 // Shared by the end-to-end tests: build an app with Vite, serve it with `vite preview`, open it in Debian's
 // headless Chromium through playwright (never a downloaded browser), and collect the page's console errors.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright';
@@ -90,23 +90,34 @@ const TIMED_OUT = Symbol('timed out');
 const RETRY = Symbol('retry');
 
 /**
- * Two screenshots of `page`: the first once it is no longer blank (a PNG over `minBytes`: an empty canvas
+ * Two screenshots of `page` (a playwright page, or `openEnginePage`'s): the first once it is no longer blank
+ * (a PNG over `minBytes`: an empty canvas
  * compresses to very little), the second once it differs from the first. Polls, up to `timeout` ms each (a hang
  * guard: a loaded machine may take seconds to load an app and its WebAssembly); the caller asserts on what came
  * back.
  */
 export async function screenshotsOfMotion(page, minBytes, timeout = 20_000) {
-  let first = await page.screenshot();
+  const shot = async () => Buffer.from(await page.screenshot());
+  const later = () => new Promise((resolve) => setTimeout(resolve, 100));
+  let first = await shot();
   for (const deadline = Date.now() + timeout; first.length <= minBytes && Date.now() < deadline; ) {
-    await page.waitForTimeout(100);
-    first = await page.screenshot();
+    await later();
+    first = await shot();
   }
   let second = first;
   for (const deadline = Date.now() + timeout; Buffer.compare(first, second) === 0 && Date.now() < deadline; ) {
-    await page.waitForTimeout(100);
-    second = await page.screenshot();
+    await later();
+    second = await shot();
   }
   return [first, second];
+}
+
+/** Keeps a screenshot as `<name>.png` in STEADYFRAME_SCREENSHOTS, when that names a folder (to look at). */
+export function keepScreenshot(name, png) {
+  const folder = process.env.STEADYFRAME_SCREENSHOTS;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, `${name}.png`), png);
 }
 
 /**
@@ -136,9 +147,7 @@ export async function openEnginePage(engine, viewport = { width: 1200, height: 8
     const browser = await launchFirefox();
     const [page = await browser.newPage()] = await browser.pages();
     await page.setViewport(viewport);
-    const errors = [];
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    page.on('pageerror', (error) => errors.push(error.message));
+    const errors = watchErrors(page); // puppeteer's page has playwright's console and pageerror events
     return {
       engine,
       errors,

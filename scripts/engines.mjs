@@ -162,7 +162,9 @@ export async function launchWebKit({ sharedArrayBuffer = false } = {}) {
   let driverErrors = '';
   driver.stderr.on('data', (chunk) => (driverErrors += chunk));
   const exited = new Promise((resolve) => driver.on('exit', resolve));
-  process.on('exit', () => driver.kill());
+  const stop = () => driver.kill();
+  process.on('exit', stop);
+  exited.then(() => process.off('exit', stop));
   try {
     await waitForPort(port, exited);
     const { remote } = await import('webdriverio');

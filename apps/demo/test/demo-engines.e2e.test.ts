@@ -6,12 +6,11 @@
  * has demo.e2e.test.ts, which drives every control. Set STEADYFRAME_SCREENSHOTS to a folder to keep the
  * screenshots (desktop and phone width, each engine) and look at them.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helpers shared with the other e2e tests; they have no type declarations.
-import { buildAndPreview, openEnginePage, otherEngines, waitInPage } from '../../../scripts/e2e-support.mjs';
+import { buildAndPreview, keepScreenshot, openEnginePage, otherEngines, waitInPage } from '../../../scripts/e2e-support.mjs';
 import type { EnginePage } from '../../../packages/runtime/test/shared/engine-page.ts';
 
 
@@ -41,13 +40,6 @@ const choose = (selector: string, value: string | boolean): string =>
   `(() => { const control = document.querySelector('${selector}'); ` +
   `${typeof value === 'boolean' ? `control.checked = ${value};` : `control.value = '${value}';`} ` +
   "control.dispatchEvent(new Event('change', { bubbles: true })); return true; })()";
-
-function keep(engine: string, name: string, png: Buffer): void {
-  const folder = process.env.STEADYFRAME_SCREENSHOTS;
-  if (!folder) return;
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, `demo-${engine}-${name}.png`), png);
-}
 
 // with neither engine here (`npm test` installs them as root on Debian), the file says so rather than passing empty
 it.skipIf(ENGINES.length > 0)('Firefox and WebKit are not installed here', () => {});
@@ -82,7 +74,7 @@ describe.each(ENGINES)('the built demo in %s', (engine) => {
     const frames = await page.evaluate<number>('window.demo.metrics.frames');
     await until('thirty more frames', `window.demo.metrics.frames > ${frames + 30}`);
     const second = await page.screenshot();
-    keep(engine, 'desktop', second);
+    keepScreenshot(`demo-${engine}-desktop`, second);
     expect(second.length).toBeGreaterThan(50_000); // two panels of bodies, the plots and the text
     expect(Buffer.compare(first, second)).not.toBe(0);
   });
@@ -119,7 +111,7 @@ describe.each(ENGINES)('the built demo in %s', (engine) => {
       await phone.goto(served!.url);
       await waitInPage(phone, 'the first frame', 'window.demo?.ready === true && window.demo.metrics.frames > 30', 60_000);
       expect(await phone.evaluate('document.documentElement.scrollWidth - innerWidth')).toBe(0);
-      keep(engine, 'phone', await phone.screenshot());
+      keepScreenshot(`demo-${engine}-phone`, await phone.screenshot());
       expect(phone.errors).toEqual([]);
     } finally {
       await phone.close();

@@ -14,7 +14,7 @@ import type { SimulationRemote } from '../contracts/remote.ts';
 import { composeRuntime } from '../compose/runtime.ts';
 import { createRenderBeat, readBeat } from '../core/render-beat.ts';
 import type { Schema } from '../core/schema.ts';
-import { browserPageHost, documentVisibility } from '../hosts/browser-page.ts';
+import { browserPageHost, browserSharedMemory, documentVisibility, SHARED_MEMORY_OFF } from '../hosts/browser-page.ts';
 import type { RenderHostRemote, RenderProbe, RenderStats, RenderWorkerRemote } from '../contracts/render-worker.ts';
 import { canvasSize, followCanvasSize } from './canvas-size.ts';
 import { alignClocks } from './clock-align.ts';
@@ -25,12 +25,14 @@ import { DEFAULT_ATTACH_TIMEOUT, DEFAULT_HEARTBEAT_TIMEOUT } from './runtime-opt
 
 /** Why a render worker cannot be used on this page, checked before anything is transferred; null: it can. */
 export function renderWorkerUnavailable(canvas: HTMLCanvasElement): string | null {
-  if (globalThis.crossOriginIsolated !== true) {
-    return 'the page is not cross-origin isolated (no SharedArrayBuffer for the render worker to read; serve COOP/COEP headers)';
-  }
-  if (typeof SharedArrayBuffer === 'undefined') {
+  // the page host's own rule for shared memory, in the render worker's words
+  const missing = browserSharedMemory();
+  if (missing === SHARED_MEMORY_OFF) {
     // WebKitGTK as it ships: isolated, yet no SharedArrayBuffer; more headers would not help
     return 'the page is cross-origin isolated, but this browser has no SharedArrayBuffer for the render worker to read';
+  }
+  if (missing !== null || globalThis.crossOriginIsolated !== true) {
+    return 'the page is not cross-origin isolated (no SharedArrayBuffer for the render worker to read; serve COOP/COEP headers)';
   }
   if (typeof canvas?.transferControlToOffscreen !== 'function' || typeof OffscreenCanvas === 'undefined') {
     return 'this browser has no OffscreenCanvas (canvas.transferControlToOffscreen)';

@@ -41,3 +41,11 @@ export async function waitFor(what: string, predicate: () => boolean, timeoutMs 
  * now outside the hooks, in a callback that ran late, can be past the next animation frame's timestamp).
  */
 export const enclosedFrameTime = (ts: number, before: number): number => (before > ts ? before : ts);
+
+/**
+ * The distinct ticks a clean swap-stress run must see for its check to mean something: `floor` (a tenth of the
+ * acquires, at most 1,000), or one in 25 of the ticks the worker `published` where it published fewer than that
+ * makes. WebKitGTK's worker, on a CI machine running three engines at once, makes a few thousand ticks where the
+ * others make tens of thousands, and the reader cannot see ticks that were never made.
+ */
+export const distinctTicksNeeded = (floor: number, published: number): number => Math.min(floor, published / 25);

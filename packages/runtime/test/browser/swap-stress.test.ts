@@ -10,7 +10,7 @@ import type { Runtime } from 'steadyframe';
 import { createTestRuntime, type TestFault } from 'steadyframe/testing';
 import { stressSchema } from './fixtures/schemas.ts';
 import { createStressVerifier, type Verdict } from './fixtures/stress-verifier.ts';
-import { fixtureWorker, waitFor, yieldToPage } from './helpers.ts';
+import { distinctTicksNeeded, fixtureWorker, waitFor, yieldToPage } from './helpers.ts';
 
 declare const __STRESS_ACQUIRES__: number;
 declare const __STRESS_CAPACITY__: number;
@@ -22,14 +22,6 @@ const SOAK_TIMEOUT = 60_000 + ACQUIRES * 0.05;
 
 /** Ticks the clean run must see: enough distinct pairs for the check to mean something. */
 const DISTINCT_TICKS = Math.min(1000, ACQUIRES / 10);
-/**
- * ... or one in this many of the ticks the worker published, where it published fewer than that makes: WebKitGTK's
- * worker, on a CI machine running three engines at once, makes a few thousand ticks where the others make tens
- * of thousands (the reader cannot see ticks that were never made).
- */
-const TICKS_PER_DISTINCT = 25;
-/** The distinct ticks required, given how many the worker has published. */
-const distinctNeeded = (published: number, distinct: number): number => Math.min(distinct, published / TICKS_PER_DISTINCT);
 /** Acquires the clean run may go on for, past `acquires`, until it has seen DISTINCT_TICKS ticks. */
 const MAX_ACQUIRES_FACTOR = 5;
 
@@ -46,7 +38,7 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
   const { verdict, check } = createStressVerifier(CAPACITY);
   // the publish count the last check of the floor read (the worker publishes on after the loop ends)
   let published = 0;
-  const needed = (): number => distinctNeeded((published = reader.publishCount()), distinct);
+  const needed = (): number => distinctTicksNeeded(distinct, (published = reader.publishCount()));
   while (verdict.acquires < acquires || (verdict.distinctTicks <= needed() && verdict.acquires < MAX_ACQUIRES_FACTOR * acquires)) {
     const bad = reader.read(check);
     if (bad === undefined) continue; // a miss: counted in reader.stats
@@ -85,7 +77,7 @@ describe('swap stress across real threads', () => {
     expect(verdict.firstViolation).toBeNull();
     expect(verdict.violations).toBe(0);
     // the two threads really ran against each other: the worker published throughout the run
-    expect(verdict.distinctTicks).toBeGreaterThan(Math.min(DISTINCT_TICKS, verdict.publishedAtEnd / TICKS_PER_DISTINCT));
+    expect(verdict.distinctTicks).toBeGreaterThan(distinctTicksNeeded(DISTINCT_TICKS, verdict.publishedAtEnd));
   }, SOAK_TIMEOUT);
 
   for (const fault of ['unlocked-flip', 'front-write'] as const) {

@@ -24,7 +24,7 @@ import { pnpm } from '../../../../scripts/bootstrap.mjs';
 // @ts-expect-error: as above.
 import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
 // @ts-expect-error: as above.
-import { launchChromium, openEnginePage, otherEngines, screenshotsOfMotion, waitInPage, watchErrors } from '../../../../scripts/e2e-support.mjs';
+import { keepScreenshot, launchChromium, openEnginePage, otherEngines, screenshotsOfMotion, waitInPage, watchErrors } from '../../../../scripts/e2e-support.mjs';
 import type { EnginePage } from '../shared/engine-page.ts';
 import { disposeRuntimes, onManualClock } from '../node/support/manual-runtime.ts';
 import { nodeFixture } from '../node/support/worker-modules.ts';
@@ -459,7 +459,6 @@ it("runs the README's Rapier example from the packed tarballs: boxes falling", a
   await expectMovingScene(urls[6]!, 5_000); // a thousand boxes falling onto an unseen floor
 });
 
-
 /** The engines beside Chromium that are here; WebKit as it ships (no SharedArrayBuffer) and as Safari runs. */
 const OTHER_ENGINES = otherEngines() as string[];
 
@@ -473,22 +472,15 @@ describe.each(OTHER_ENGINES)('the packed apps in %s', (engine) => {
     return page;
   }
 
-  it(`the README's three.js example: isolated, on the ${transport} transport, a moving scene (viewport screenshots)`, async () => {
+  it("the README's three.js example: isolated, a moving scene (viewport screenshots)", async () => {
     const page = await opened(urls[3]!);
     try {
       await waitInPage(page, 'the scene', "document.querySelector('canvas') !== null");
-      let first = await page.screenshot();
-      for (let i = 0; i < 100 && first.length <= 10_000; i++) first = await new Promise((resolve) => setTimeout(resolve, 100)).then(() => page.screenshot());
-      let second = first;
-      for (let i = 0; i < 100 && Buffer.compare(first, second) === 0; i++) second = await new Promise((resolve) => setTimeout(resolve, 100)).then(() => page.screenshot());
+      const [first, second] = (await screenshotsOfMotion(page, 10_000)) as [Buffer, Buffer];
       expect(first.length).toBeGreaterThan(10_000); // a thousand cones, not a blank canvas
       expect(Buffer.compare(first, second)).not.toBe(0); // it moves
       expect(await page.evaluate('crossOriginIsolated')).toBe(true);
-      const folder = process.env.STEADYFRAME_SCREENSHOTS;
-      if (folder) {
-        mkdirSync(folder, { recursive: true });
-        writeFileSync(join(folder, `three-example-${engine}.png`), second);
-      }
+      keepScreenshot(`three-example-${engine}`, second);
       expect(page.errors).toEqual([]);
     } finally {
       await page.close();
