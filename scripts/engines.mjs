@@ -158,11 +158,19 @@ export async function launchWebKit({ sharedArrayBuffer = false } = {}) {
   delete env.JSC_useSharedArrayBuffer;
   if (sharedArrayBuffer) env.JSC_useSharedArrayBuffer = '1';
   const port = await freePort();
-  const driver = spawn(webkit.driver, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'], env });
+  // in a process group of its own, which MiniBrowser and its web and network processes join: a session whose
+  // page crashed leaves them behind a killed driver, so the whole group is stopped
+  const driver = spawn(webkit.driver, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'], env, detached: true });
   let driverErrors = '';
   driver.stderr.on('data', (chunk) => (driverErrors += chunk));
   const exited = new Promise((resolve) => driver.on('exit', resolve));
-  const stop = () => driver.kill();
+  const stop = () => {
+    try {
+      process.kill(-driver.pid, 'SIGTERM');
+    } catch {
+      // the group is gone already
+    }
+  };
   process.on('exit', stop);
   exited.then(() => process.off('exit', stop));
   try {
@@ -180,13 +188,14 @@ export async function launchWebKit({ sharedArrayBuffer = false } = {}) {
       },
     });
     browser.close = async () => {
-      await browser.deleteSession().catch(() => {});
-      driver.kill();
+      // a session whose page crashed may never answer: the group is stopped after 5 s regardless
+      await Promise.race([browser.deleteSession().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      stop();
       await exited;
     };
     return browser;
   } catch (error) {
-    driver.kill();
+    stop();
     throw new Error(`steadyframe: WebKit did not start: ${error instanceof Error ? error.message : String(error)} ${driverErrors.trim()}`);
   }
 }

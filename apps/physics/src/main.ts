@@ -33,7 +33,10 @@ const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: '
 // `?bodies=N` starts with N bodies instead of START_BODIES: init gets it as set-up data
 const asked = Number(new URLSearchParams(location.search).get('bodies') ?? START_BODIES);
 const bodies = Number.isFinite(asked) ? Math.max(0, Math.min(CAPACITY - 8, asked)) : START_BODIES;
-const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({ worker, schema, capacity: CAPACITY, setup: { bodies } });
+// `?seed=N` (0 .. 2^32 - 1) draws the same heaps on every load: a pile that settles the same way each time
+const seeded = new URLSearchParams(location.search).get('seed');
+const seed = seeded === null || !/^\d+$/.test(seeded) || Number(seeded) > 0xffff_ffff ? undefined : Number(seeded);
+const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({ worker, schema, capacity: CAPACITY, setup: { bodies }, ...(seed === undefined ? {} : { seed }) });
 const canvas = document.getElementById('view') as HTMLCanvasElement;
 const view = createPileScene(runtime, canvas);
 addEventListener('resize', () => view.resize());

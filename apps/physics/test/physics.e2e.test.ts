@@ -10,13 +10,19 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
-import { buildAndPreview, launchChromium, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
+import { buildAndPreview, launchChromium, RECORD_SECONDS, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
 import { replayRecording } from 'steadyframe/node';
 import { buildWorkerModule, mulberry32 } from 'steadyframe/testing/node';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Few enough bodies to settle quickly on a busy machine. */
 const BODIES = 400;
+/**
+ * The run's seed: every heap the same on every run. With 400 bodies, in Node on a manual clock (seeds 1 to 12),
+ * most seeds' piles sleep after 11.5 to 17.5 simulated seconds, seed 8's after 63, and one unseeded CI run's had 55 of
+ * 400 asleep at 120: the test's bound was a property of whichever seed the page drew. Seed 2 sleeps at tick 690.
+ */
+const SEED = 2;
 let page: Page;
 let browser: Browser;
 let errors: string[] = [];
@@ -34,7 +40,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
   errors = watchErrors(page);
-  await page.goto(`${served!.url}?bodies=${BODIES}`);
+  await page.goto(`${served!.url}?bodies=${BODIES}&seed=${SEED}`);
   await until('the first frame and pile state', `window.pile?.ready === true && window.pile.state?.bodies === ${BODIES}`, 30_000);
 }, 120_000);
 
@@ -105,7 +111,7 @@ describe('the physics example, built and served by vite preview', () => {
     // same world): what a world went through before a reset (how long the first heap ran, in wall time, before
     // this test; which bodies fell off) changes how Rapier orders the new bodies, and with it whether the pile
     // settles in 11 simulated seconds or keeps a body rolling past 60 (one CI run: 69 of 400 asleep at 64 s). A
-    // new world and the worker's seeded heaps make every run the same
+    // new world and the page's seed (SEED, which the restart draws again) make every run the same
     await page.evaluate(`(async () => { const r = window.pile.runtime; await r.stop(); await r.restart('scratch'); })()`);
     const start = await read<number[]>(HEIGHTS);
     expect(start.length).toBe(BODIES);
@@ -113,10 +119,9 @@ describe('the physics example, built and served by vite preview', () => {
     const resumedAt = await read<number>('window.pile.state.tick');
     await page.evaluate('window.pile.runtime.start()');
     await untilSimulated('the heap sunk', `(${HEIGHTS}).reduce((a, b) => a + b, 0) / ${BODIES} < ${mean(start) - 1}`, resumedAt, 10);
-    // about 11 simulated seconds in Node; however long that takes on a busy machine, where the worker drops time
+    // 11.5 simulated seconds in Node (SEED); however long that takes on a busy machine, where the worker drops time
     // it cannot keep up with (the simulated time is the bound, the wall clock only a hang guard)
-    // bounded at 120 simulated seconds: one CI run with three engines' browsers beside it had 396 of 400 asleep at 60
-    await untilSimulated('every body asleep', 'window.pile.state.sleeping === window.pile.state.bodies && window.pile.state.bodies > 0', resumedAt, 120);
+    await untilSimulated('every body asleep', 'window.pile.state.sleeping === window.pile.state.bodies && window.pile.state.bodies > 0', resumedAt, 30);
     const a = await read<number[]>(HEIGHTS);
     const tick = await read<number>('window.pile.state.tick');
     // the same in every run (a new world, a seeded heap): read to the poll (100 ms) after the last body slept
@@ -150,15 +155,16 @@ describe('the physics example, built and served by vite preview', () => {
     await until('the pile reset', `window.pile.state.bodies === ${BODIES}`);
   });
 
-  it('records 60 s of heaps and resets in Chromium on Rapier\'s deterministic build, and Node replays every tick bit for bit', async () => {
+  it(`records ${RECORD_SECONDS} s of heaps and resets in Chromium on Rapier's deterministic build, and Node replays every tick bit for bit`, async () => {
     await page.evaluate('window.pile.runtime.record({ keyframeEvery: 600 })');
     const from = await read<number>('window.pile.state.tick');
     const random = mulberry32(61);
-    // a player: a heap from a key or a click, or a reset, every few seconds (seeded), for 60 s of ticks; resets
-    // often enough to keep the pile at about a thousand bodies (the replay's time in CI grows with it)
+    // a player: a heap from a key or a click, or a reset, every few seconds (seeded); resets
+    // often enough to keep the pile at about a thousand bodies (the replay's time in CI grows with it), for
+    // RECORD_SECONDS of ticks
     const box = (await page.locator('#view').boundingBox())!;
     let events = 0;
-    while ((await read<number>('window.pile.state.tick')) < from + 60 * TICK_RATE) {
+    while ((await read<number>('window.pile.state.tick')) < from + RECORD_SECONDS * TICK_RATE) {
       const r = random();
       if (r < 0.3) await page.keyboard.press(['Space', 'b', 's'][Math.floor(random() * 3)]!);
       else if (r < 0.65) await page.mouse.click(box.x + box.width * (0.3 + 0.4 * random()), box.y + box.height * (0.4 + 0.3 * random()));
@@ -172,9 +178,9 @@ describe('the physics example, built and served by vite preview', () => {
     expect(report.difference).toBeNull();
     expect(report.firstDivergence).toBeNull();
     expect(report).toMatchObject({ matched: true, complete: true, mismatches: 0 });
-    expect(report.ticks).toBeGreaterThanOrEqual(60 * TICK_RATE);
-    expect(events).toBeGreaterThan(10);
-  }, 300_000);
+    expect(report.ticks).toBeGreaterThanOrEqual(RECORD_SECONDS * TICK_RATE);
+    expect(events).toBeGreaterThan(2); // one every 1.5 to 4.5 s: 4 in 20 s on a loaded machine
+  }, RECORD_SECONDS * 1000 + 240_000);
 
   it('logged no console errors', () => {
     expect(errors).toEqual([]);
