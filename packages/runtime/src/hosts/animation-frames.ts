@@ -1,7 +1,8 @@
 /**
  * Animation frames on a browser page, and the signal of which one is running: two frame hooks of the runtime's
  * own (ARCHITECTURE.md, "The frame clock"), never `document.timeline` (Chromium moves that in timer tasks too,
- * on an estimated grid that trails now).
+ * on an estimated grid that trails now; it is read only to tell, inside an animation frame, whether that frame's
+ * hooks already ran).
  *
  * ```text
  *                  frame N's rAF callbacks, in the order they were registered
@@ -9,18 +10,25 @@
  *    re-registers first thing:     re-registers itself             re-registers itself, after the loop:
  *    stays first                                                   stays after it
  *
- *  a frame() with current() null (a loop the hooks do not enclose yet) ──▶ a marker task after this frame
- *                                     moves the end hook after every callback registered in the frame
+ *  a frame() with current() null (a loop the hooks do not enclose yet) ──▶ a microtask after that callback
+ *     moves the end hook after the loop's next registration; a marker task after the frame moves it again,
+ *     after every callback registered in the frame
  * ```
  *
  * Callbacks run in the order they were registered. The start hook re-registers itself as its first act, so
  * once it runs before a game's loop it stays before it. The end hook re-registers itself too, after the loop has
  * (a loop re-registers in its callback), so it stays after it. A loop that started after the hooks (registered
  * from a task) runs after the end hook at first: its frame finds `current()` null, the frame loop says so
- * (`missed`), and a marker task after the frame cancels the end hook and registers it again, after that loop,
- * which is enclosed from its next frame on (markers at most one every MARKER_EVERY frames: a loop that runs
- * before the start hook cannot be enclosed, and a marker a frame costs the page a measurable share of its
- * frame). Between the two hooks `current()` is the frame's time; anywhere else (a timer, a message handler, a
+ * (`missed`), and the end hook is registered again after that loop, which is enclosed from its next frame on.
+ * Twice: in a microtask, which runs as soon as the loop's callback returns (its next frame already requested),
+ * and in a marker task after the frame, which also passes callbacks other callbacks registered later in it. The
+ * microtask is what makes the next frame enclosed: WebKit, on a loaded machine, ran the next animation frame
+ * before the marker task (seen in CI: the loop's second frame unenclosed). The microtask moves the end hook only
+ * when this animation frame's end hook has run (`document.timeline` reads this frame's time, that is the start
+ * hook's): in a loop that runs before the start hook, moving it would cancel this frame's end hook and leave
+ * `current()` set until the marker; there, and off the page, the marker alone moves it. At most one pair every
+ * MARKER_EVERY frames: a loop that runs before the start hook cannot be enclosed, and a marker a frame costs the
+ * page a measurable share of its frame. Between the two hooks `current()` is the frame's time; anywhere else (a timer, a message handler, a
  * callback the hooks do not enclose) it is null: never a guess.
  *
  * A pending animation frame callback keeps the browser making frames, which an idle page otherwise would not:
@@ -30,6 +38,7 @@
  * pause without making frames runs before the restarted start hook: its frames get the timestamp passed, or now.
  */
 import type { FrameSource } from '../contracts/host.ts';
+import { CLOCK_GRAIN_MS } from '../core/frame-catch-up.ts';
 
 /** Frames without a `current()` before the hooks stop (about a second at 60 Hz). */
 export const QUIET_FRAMES = 60;
@@ -52,10 +61,13 @@ export function createAnimationFrames(): FrameSource {
   /** End hooks since the last marker was posted (a marker is posted only past MARKER_EVERY). */
   let sinceMarker = MARKER_EVERY;
   const marker = new MessageChannel();
+  /** The time of the last animation frame whose start hook ran. */
+  let started = Number.NaN;
   const start = (time: number): void => {
     startHandle = requestAnimationFrame(start);
     // rAF's timestamp is on this thread's performance.now() timeline: a shared-clock time (core/clock.ts)
     current = time;
+    started = time;
   };
   const end = (): void => {
     current = null;
@@ -80,11 +92,20 @@ export function createAnimationFrames(): FrameSource {
     cancelAnimationFrame(startHandle);
     cancelAnimationFrame(endHandle);
   };
-  marker.port1.onmessage = () => {
-    current = null;
+  /** Registers the end hook again: after every callback registered so far. */
+  const reorder = (): void => {
     if (closed || !running) return;
     cancelAnimationFrame(endHandle);
     endHandle = requestAnimationFrame(end);
+  };
+  /** The microtask's move: only inside the animation frame whose start (and so end) hook already ran. */
+  const reorderInFrame = (): void => {
+    const timeline = typeof document === 'undefined' ? null : document.timeline?.currentTime;
+    if (typeof timeline === 'number' && current === null && Math.abs(timeline - started) <= CLOCK_GRAIN_MS) reorder();
+  };
+  marker.port1.onmessage = () => {
+    current = null;
+    reorder();
   };
   begin();
   return {
@@ -103,6 +124,7 @@ export function createAnimationFrames(): FrameSource {
       if (!running) begin();
       if (sinceMarker < MARKER_EVERY) return;
       sinceMarker = 0;
+      queueMicrotask(reorderInFrame);
       marker.port2.postMessage(0);
     },
     close() {

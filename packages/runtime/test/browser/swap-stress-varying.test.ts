@@ -97,7 +97,11 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
   // the publish count the last check of the floor read (the worker publishes on after the loop ends)
   let published = 0;
   const needed = (): number => distinctTicksNeeded(distinct, (published = rt.reader.publishCount()));
-  while (v.acquires < acquires || (v.distinctTicks <= needed() && v.acquires < MAX_ACQUIRES_FACTOR * acquires)) {
+  // on, past `acquires`, until the floor of distinct ticks is met and both an empty and a full world were seen (one
+  // tick in eight each: a worker that publishes few ticks, WebKitGTK's under a CI run's load, may show neither in
+  // the first few dozen)
+  const unmet = (): boolean => v.distinctTicks <= needed() || v.empty === 0 || v.full === 0;
+  while (v.acquires < acquires || (unmet() && v.acquires < MAX_ACQUIRES_FACTOR * acquires)) {
     const bad = reader.read(check);
     if (bad === undefined) continue; // a miss: counted in reader.stats
     v.acquires++;
