@@ -1,10 +1,13 @@
-// The README's examples: every ```ts block that begins with a `// name.ts` line, grouped by `## ` section.
-// Used by the tests that type-check them and that build the three.js one from the packed tarballs.
-import { readFileSync } from 'node:fs';
+// A README's examples: every ```ts or ```tsx block that begins with a `// name.ts` (or `.tsx`) line, grouped by
+// `## ` section; and a type-check of them as a user's app would compile them. Used by the tests that type-check
+// them and that build the three.js one from the packed tarballs.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const README = join(dirname(fileURLToPath(import.meta.url)), '..', 'README.md');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const README = join(ROOT, 'README.md');
 
 /** @returns {Map<string, Map<string, string>>} section heading -> file name -> source */
 export function readmeExamples(text = readFileSync(README, 'utf8')) {
@@ -14,13 +17,74 @@ export function readmeExamples(text = readFileSync(README, 'utf8')) {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.startsWith('## ')) section = line.slice(3).trim();
-    if (line.trim() !== '```ts') continue;
+    if (line.trim() !== '```ts' && line.trim() !== '```tsx') continue;
     const body = [];
     for (i++; i < lines.length && lines[i].trim() !== '```'; i++) body.push(lines[i]);
-    const name = /^\/\/ ([\w.-]+\.ts)\s*$/.exec(body[0] ?? '')?.[1];
+    const name = /^\/\/ ([\w.-]+\.tsx?)\s*$/.exec(body[0] ?? '')?.[1];
     if (name === undefined) continue;
     if (!out.has(section)) out.set(section, new Map());
     out.get(section).set(name, body.join('\n'));
   }
   return out;
+}
+
+/** tsc's unused-code diagnostics (noUnusedLocals, noUnusedParameters). */
+const UNUSED = /error TS(6133|6138|6192|6196|6198|6199|6205):/;
+
+/**
+ * Type-checks the examples (`readmeExamples`' map), each section in a folder of its own, in a scratch folder at
+ * the workspace root (so `steadyframe`, the adapters and their peers resolve as in a user's app), under a strict,
+ * typical app configuration with the vanilla-ts template's unused-code flags, plus `compilerOptions`. Returns
+ * tsc's errors, none when they compile. An unused local in a workspace source is not the examples' error: a
+ * user's app reads the packages' built .d.ts (skipLibCheck), never their sources.
+ * @param {Map<string, Map<string, string>>} examples
+ * @param {string} scratchName
+ * @param {Record<string, unknown>} [compilerOptions]
+ * @returns {string[]}
+ */
+export function typeCheckExamples(examples, scratchName, compilerOptions = {}) {
+  const scratch = join(ROOT, scratchName);
+  rmSync(scratch, { recursive: true, force: true });
+  const files = [];
+  let n = 0;
+  for (const section of examples.values()) {
+    const dir = join(scratch, `example-${n++}`);
+    mkdirSync(dir, { recursive: true });
+    for (const [name, source] of section) {
+      writeFileSync(join(dir, name), source);
+      files.push(join(dir, name));
+    }
+  }
+  const config = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'bundler',
+      lib: ['ES2024', 'DOM', 'DOM.Iterable', 'WebWorker'],
+      strict: true,
+      // the vanilla-ts template's linting flags: its `npm run build` (tsc) fails on unused code
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      noFallthroughCasesInSwitch: true,
+      verbatimModuleSyntax: true,
+      noEmit: true,
+      skipLibCheck: true,
+      // the workspace packages are source-first (.ts imports); a user's app would see their built .d.ts
+      allowImportingTsExtensions: true,
+      types: [],
+      ...compilerOptions,
+    },
+    files,
+  };
+  writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify(config));
+  try {
+    execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join(scratch, 'tsconfig.json')], { stdio: 'pipe' });
+    return [];
+  } catch (error) {
+    const output = error.stdout?.toString() ?? String(error);
+    const errors = output.split('\n').filter((line) => /error TS/.test(line) && !(UNUSED.test(line) && !line.includes(`${scratchName}/`)));
+    return errors.length > 0 ? [output] : [];
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }

@@ -175,3 +175,20 @@ it('moves a handful of Object3Ds, and hides those without a live entity', async 
   }
   expect(objects[3]!.visible).toBe(false);
 });
+
+it('moves each Object3D by the entity it is bound to, and refuses a mapping that does not fit', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 3);
+  const objects = [new Object3D(), new Object3D(), new Object3D()];
+  // entity 2 on the first object, entity 0 on the second, entity 5 (not live: 3 entities) on the third
+  const binding = bindObjects(runtime, objects, { position: 'position', rotation: 'heading' }, [2, 0, 5]);
+  const frame = runtime.sample(timeAt(runtime, 0.5));
+  binding.update(frame);
+  const { position } = frame.fields;
+  expect(objects[0]!.position.toArray()).toEqual(Array.from(position.subarray(6, 9)));
+  expect(objects[1]!.position.toArray()).toEqual(Array.from(position.subarray(0, 3)));
+  expect(objects[0]!.position.x).toBeCloseTo(motionAt(2, 2.5).x, 4);
+  expect([objects[0]!.visible, objects[1]!.visible, objects[2]!.visible]).toEqual([true, true, false]);
+  expect(() => bindObjects(runtime!, objects, { position: 'position' }, [0, 1])).toThrow(/3 objects and 2 entities/);
+  expect(() => bindObjects(runtime!, objects, { position: 'position' }, [0, 1.5, 2])).toThrow(/whole number from 0.*1\.5/);
+});

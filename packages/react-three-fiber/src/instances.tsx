@@ -1,0 +1,42 @@
+/**
+ * `<InterpolatedInstances>`: `@steadyframe/three`'s GPU path as a component. The previous and current states
+ * go to the GPU as instanced attributes and the vertex shader blends them; the page copies bytes once per tick
+ * and sets one uniform a frame, whatever the number of entities.
+ */
+import { useFrame } from '@react-three/fiber';
+import { createInterpolatedInstancedMesh, type InterpolatedInstancedMesh, type TransformFields } from '@steadyframe/three';
+import { useEffect, useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
+import type { Schema } from 'steadyframe';
+import type { BufferGeometry, Material } from 'three';
+import { UPDATE_PRIORITY, useSteadyframeContext } from './provider.tsx';
+
+export interface InterpolatedInstancesProps<S extends Schema, M extends Material> {
+  /** The shape of one instance (its attributes and index are shared, not copied). */
+  readonly geometry: BufferGeometry;
+  /** Any built-in material, lit ones and shadows included; one material patches one mesh. */
+  readonly material: M;
+  /** The schema fields that place each entity: `position`, optional `rotation` and `scale` (`TransformFields`). */
+  readonly fields: TransformFields<S>;
+  readonly castShadow?: boolean;
+  readonly receiveShadow?: boolean;
+  /** The mesh's handle: `mesh`, `count`, `alpha`, `stats`. */
+  readonly ref?: Ref<InterpolatedInstancedMesh<M>>;
+}
+
+/**
+ * Every live entity of the provider's runtime as one instanced mesh, blended on the GPU at each drawn frame's
+ * time (`runtime.frameTime`). A new geometry, material or fields makes a new mesh (the old one's buffers are
+ * freed); keep them stable (useMemo) across renders.
+ */
+export function InterpolatedInstances<S extends Schema, M extends Material>({ geometry, material, fields, castShadow = false, receiveShadow = false, ref }: InterpolatedInstancesProps<S, M>): ReactNode {
+  const { runtime, paced } = useSteadyframeContext<S>();
+  const key = `${fields.position}|${fields.rotation ?? ''}|${fields.scale ?? ''}`;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const instances = useMemo(() => createInterpolatedInstancedMesh(runtime, geometry, material, fields), [runtime, geometry, material, key]);
+  useEffect(() => () => instances.dispose(), [instances]);
+  useImperativeHandle(ref, () => instances, [instances]);
+  useFrame(() => {
+    if (paced()) instances.update();
+  }, UPDATE_PRIORITY);
+  return <primitive object={instances.mesh} castShadow={castShadow} receiveShadow={receiveShadow} />;
+}
