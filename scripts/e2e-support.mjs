@@ -7,13 +7,13 @@ import { chromium } from 'playwright';
 import { build, preview } from 'vite';
 import { CHROMIUM_ARGS, enginesToRun, findChromium, launchFirefox, launchWebKit, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
 
-/** Headless Chromium, or a clear message saying how to provide one. */
 /**
  * How many seconds of play the end-to-end recordings (the arena's, the physics pile's) record before Node replays
  * them: 20 in `npm test`, to keep a CI run within its time; `STEADYFRAME_RECORD_SECONDS=60` for a longer session.
  */
 export const RECORD_SECONDS = Number(process.env.STEADYFRAME_RECORD_SECONDS) > 0 ? Number(process.env.STEADYFRAME_RECORD_SECONDS) : 20;
 
+/** Headless Chromium, or a clear message saying how to provide one. */
 export async function launchChromium() {
   const executablePath = findChromium();
   if (executablePath === null) throw new Error(MISSING_CHROMIUM_MESSAGE);

@@ -5,7 +5,7 @@
  */
 import { useFrame } from '@react-three/fiber';
 import { createInterpolatedInstancedMesh, type InterpolatedInstancedMesh, type TransformFields } from '@steadyframe/three';
-import { useEffect, useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
+import { useImperativeHandle, useLayoutEffect, useState, type ReactNode, type Ref } from 'react';
 import type { Schema } from 'steadyframe';
 import type { BufferGeometry, Material } from 'three';
 import { UPDATE_PRIORITY, useSteadyframeContext } from './provider.tsx';
@@ -26,17 +26,24 @@ export interface InterpolatedInstancesProps<S extends Schema, M extends Material
 /**
  * Every live entity of the provider's runtime as one instanced mesh, blended on the GPU at each drawn frame's
  * time (`runtime.frameTime`). A new geometry, material or fields makes a new mesh (the old one's buffers are
- * freed); keep them stable (useMemo) across renders.
+ * freed, its material's own hooks given back); keep them stable (useMemo) across renders. The mesh is made in a
+ * layout effect: the component's first render draws nothing, its handle (`ref`) is set from the next.
  */
 export function InterpolatedInstances<S extends Schema, M extends Material>({ geometry, material, fields, castShadow = false, receiveShadow = false, ref }: InterpolatedInstancesProps<S, M>): ReactNode {
   const { runtime, paced } = useSteadyframeContext<S>();
   const key = `${fields.position}|${fields.rotation ?? ''}|${fields.scale ?? ''}`;
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const instances = useMemo(() => createInterpolatedInstancedMesh(runtime, geometry, material, fields), [runtime, geometry, material, key]);
-  useEffect(() => () => instances.dispose(), [instances]);
-  useImperativeHandle(ref, () => instances, [instances]);
+  const [instances, setInstances] = useState<InterpolatedInstancedMesh<M> | null>(null);
+  // made in an effect and disposed in its cleanup, never in render: making one patches the material, and StrictMode
+  // calls a render's useMemo twice, keeping one (the other mesh would hold the material). Before paint: a layout effect
+  useLayoutEffect(() => {
+    const made = createInterpolatedInstancedMesh(runtime, geometry, material, fields);
+    setInstances(made);
+    return () => made.dispose(); // the material's own hooks back: free for the next mesh
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [runtime, geometry, material, key]);
+  useImperativeHandle(ref, () => instances!, [instances]);
   useFrame(() => {
-    if (paced()) instances.update();
+    if (instances !== null && paced()) instances.update();
   }, UPDATE_PRIORITY);
-  return <primitive object={instances.mesh} castShadow={castShadow} receiveShadow={receiveShadow} />;
+  return instances === null ? null : <primitive object={instances.mesh} castShadow={castShadow} receiveShadow={receiveShadow} />;
 }

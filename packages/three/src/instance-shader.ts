@@ -142,9 +142,10 @@ const patched = new WeakSet<Material>();
 /**
  * Makes `material` draw interpolated instances: chains its `onBeforeCompile` (the material's own hook still
  * runs first) and its `customProgramCacheKey`, and asks for a recompile. Changes the material in place.
- * Throws if the material was patched already: each interpolated mesh needs a material of its own.
+ * Throws if the material was patched already: each interpolated mesh needs a material of its own. Returns the
+ * undo: the material's own hooks back, free for another mesh (a mesh disposed and made again, as React does).
  */
-export function patchMaterial(material: Material, fields: ResolvedFields, uniforms: InstanceUniforms): void {
+export function patchMaterial(material: Material, fields: ResolvedFields, uniforms: InstanceUniforms): () => void {
   if (patched.has(material)) {
     throw new Error('@steadyframe/three: this material already draws another interpolated mesh; give each mesh its own (material.clone())');
   }
@@ -160,4 +161,10 @@ export function patchMaterial(material: Material, fields: ResolvedFields, unifor
     return `${previousKey.call(this)}|${key}`;
   };
   material.needsUpdate = true;
+  return () => {
+    if (!patched.delete(material)) return;
+    material.onBeforeCompile = previousHook;
+    material.customProgramCacheKey = previousKey;
+    material.needsUpdate = true;
+  };
 }

@@ -76,7 +76,10 @@ export interface InterpolatedInstancedMesh<M extends Material = Material> {
   /** Instances drawn: live entities in the pair last copied. */
   readonly count: number;
   readonly stats: Readonly<InterpolatedMeshStats>;
-  /** Frees the GPU buffers of the instanced attributes and the depth materials made here; not `material`, nor the source geometry. */
+  /**
+   * Frees the GPU buffers of the instanced attributes and the depth materials made here, and gives `material` its
+   * own shader hooks back (free for another interpolated mesh); does not dispose `material`, nor the source geometry.
+   */
   dispose(): void;
 }
 
@@ -163,7 +166,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   }
   instanced.instanceCount = 0;
 
-  patchMaterial(material, resolved, uniforms);
+  const unpatch = patchMaterial(material, resolved, uniforms);
   const depth = new MeshDepthMaterial();
   const distance = new MeshDistanceMaterial();
   patchMaterial(depth, resolved, uniforms);
@@ -232,6 +235,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
       instanced.dispose();
       depth.dispose();
       distance.dispose();
+      unpatch();
     },
   };
 }

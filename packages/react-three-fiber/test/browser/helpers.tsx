@@ -2,8 +2,9 @@ import { Canvas, type CanvasProps } from '@react-three/fiber';
 import { Component, StrictMode, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createRuntime, type Runtime } from 'steadyframe';
-import type { MotionCommands } from './fixtures/motion.worker.ts';
-import { motionSchema } from './fixtures/schema.ts';
+// the three.js adapter's fixture: entity i at tick k at x = k + i, y = 4i, turning about +z (its schema.ts)
+import type { MotionCommands } from '../../../three/test/browser/fixtures/motion.worker.ts';
+import { motionSchema } from '../../../three/test/browser/fixtures/schema.ts';
 
 export type MotionRuntime = Runtime<typeof motionSchema, MotionCommands>;
 
@@ -20,7 +21,7 @@ export function runtimeMaker(): { create: () => Promise<MotionRuntime>; made: Ma
   const create = async (): Promise<MotionRuntime> => {
     made.calls++;
     const rt = await createRuntime<typeof motionSchema, MotionCommands>({
-      worker: new Worker(new URL('./fixtures/motion.worker.ts', import.meta.url), { type: 'module', name: 'motion' }),
+      worker: new Worker(new URL('../../../three/test/browser/fixtures/motion.worker.ts', import.meta.url), { type: 'module', name: 'motion' }),
       schema: motionSchema,
       capacity: 16,
     });

@@ -28,8 +28,8 @@
  * hook's): in a loop that runs before the start hook, moving it would cancel this frame's end hook and leave
  * `current()` set until the marker; there, and off the page, the marker alone moves it. At most one pair every
  * MARKER_EVERY frames: a loop that runs before the start hook cannot be enclosed, and a marker a frame costs the
- * page a measurable share of its frame. Between the two hooks `current()` is the frame's time; anywhere else (a timer, a message handler, a
- * callback the hooks do not enclose) it is null: never a guess.
+ * page a measurable share of its frame. Between the two hooks `current()` is the frame's time; anywhere else (a
+ * timer, a message handler, a callback the hooks do not enclose) it is null: never a guess.
  *
  * A pending animation frame callback keeps the browser making frames, which an idle page otherwise would not:
  * while the simulation does not run (`expect(false)`: attached and not started, paused, stopped), after

@@ -166,8 +166,10 @@ describe('the frame hooks, around a game that starts late', () => {
     // end hook of that animation frame had been cancelled (the loop runs before the start hook), the runtime would
     // still think itself inside that frame there
     const probe = new MessageChannel();
+    let probed = 0;
     probe.port1.onmessage = () => {
       if (rt === null) return;
+      probed++;
       const readAt = performance.now();
       rt.frame();
       if (rt.frameTime < readAt) problems.push(`a task after frame ${frames} drawn at ${rt.frameTime}, before now (${readAt})`);
@@ -193,8 +195,10 @@ describe('the frame hooks, around a game that starts late', () => {
       probe.port1.close();
     }
     expect(problems).toEqual([]);
-    // every frame of the loop, and every task's, was made outside an animation frame the runtime knew of
-    expect((await rt.stats()).frameClock.outsideFrames).toBeGreaterThanOrEqual(2 * 90);
+    // every frame of the loop, and every task's (the last one's may not have run before the port closed), was made
+    // outside an animation frame the runtime knew of
+    expect(probed).toBeGreaterThanOrEqual(frames - 1);
+    expect((await rt.stats()).frameClock.outsideFrames).toBe(frames + probed);
   });
 });
 

@@ -312,3 +312,22 @@ it('refuses, at set-up, a material that already draws another interpolated mesh,
     /fields.position "rotation" must be a linear field of width 2 or 3/,
   );
 });
+
+it('gives the material its own hooks back on dispose, free for a new interpolated mesh (a React remount)', async () => {
+  runtime = await motionRuntime();
+  await steps(runtime, 3);
+  const material = white();
+  const ownHook = material.onBeforeCompile;
+  const ownKey = material.customProgramCacheKey;
+  const first = createInterpolatedInstancedMesh(runtime, markerGeometry(), material, { position: 'position', rotation: 'heading', scale: 'scale' });
+  expect(material.onBeforeCompile).not.toBe(ownHook);
+  first.dispose();
+  expect([material.onBeforeCompile, material.customProgramCacheKey]).toEqual([ownHook, ownKey]);
+  // made again on the same material: it draws, where it is
+  stage = createStage();
+  const again = createInterpolatedInstancedMesh(runtime, markerGeometry(), material, { position: 'position', rotation: 'heading', scale: 'scale' });
+  stage.add(again.mesh);
+  const time = timeAt(runtime, 0.5);
+  expect(again.update(time)).toBe(true);
+  expectDrawnLike(runtime.sample(time), stage.markers(again.count), 'remade on the same material');
+});
