@@ -16,6 +16,7 @@ const TASKS = {
   demo: ['serves the demo', (args) => serveApp('demo', 'dev', 'serving the demo', args)],
   'demo:preview': ['builds the demo and serves the build', (args) => serveApp('demo', 'preview', 'serving the built demo', args)],
   arena: ['serves the arena', (args) => serveApp('arena', 'dev', 'serving the arena', args)],
+  r3f: ['serves the React Three Fiber example', (args) => serveApp('r3f-bodies', 'dev', 'serving the React Three Fiber example', args)],
   multiplayer: ['starts the multiplayer server and serves its page (open it in two tabs)', (args) => serveMultiplayer(args)],
   'bench:page': [
     'serves the benchmark page (run one suite by hand; `npm run bench` runs them all)',
