@@ -30,8 +30,8 @@ async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'work
   const name = `${path}-${serial++}${variant}`;
   const scene = createScene(path === 'gpu');
   // each draw, counted where the page's main thread can read it while it does nothing else (both renderers)
-  // [draws, whether the page keeps its main thread busy]
-  const drawnWords = new Int32Array(new SharedArrayBuffer(8));
+  // [draws, whether the page keeps its main thread busy, whether a draw reads its pixels back] (fixtures/scene.ts)
+  const drawnWords = new Int32Array(new SharedArrayBuffer(12));
   scene.countDrawsInto(drawnWords);
   const renderWorker = new Worker(new URL('./fixtures/scene.render.ts', import.meta.url), { type: 'module', name });
   renderWorker.postMessage({ drawnWords: drawnWords.buffer });
@@ -53,7 +53,11 @@ async function renderWorkerRuntime(path: 'cpu' | 'gpu', renderIn: 'auto' | 'work
   const onMain = runtime.renderer === 'main';
   const channel = new BroadcastChannel(name);
   const counters = async () => (onMain ? structuredClone(scene.counters) : askUntilAnswered<Counters>(channel, 'counters', name));
-  const busy = (on: boolean): void => void Atomics.store(drawnWords, 1, on ? 1 : 0);
+  /** Marks the page busy (or not); busy, resolves once no readback is in flight (Firefox's waits on this thread). */
+  const busy = async (on: boolean): Promise<void> => {
+    Atomics.store(drawnWords, 1, on ? 1 : 0);
+    while (on && Atomics.load(drawnWords, 2) === 1) await new Promise((resolve) => setTimeout(resolve, 0));
+  };
   return { runtime, counters, drawn: () => Atomics.load(drawnWords, 0), busy, close: () => channel.close() };
 }
 
@@ -94,17 +98,17 @@ async function jank(now: () => number, rounds: number): Promise<{ windows: Array
  * drawn `frames` more frames, `rounds` times, a turn of the event loop apart; returns how long each spell lasted.
  * A hang guard (not a timing) throws if one spell sees no frames for 10 s.
  */
-async function busyUntilDrawn(drawn: () => number, busy: (on: boolean) => void, frames: number, rounds: number): Promise<number[]> {
+async function busyUntilDrawn(drawn: () => number, busy: (on: boolean) => Promise<void>, frames: number, rounds: number): Promise<number[]> {
   const spells: number[] = [];
   for (let r = 0; r < rounds; r++) {
+    await busy(true);
     const from = drawn();
     const start = performance.now();
-    busy(true);
     while (drawn() < from + frames) {
       if (performance.now() - start > 10_000) throw new Error(`the render worker drew ${drawn() - from} frames in 10 s of a busy main thread`);
     }
-    busy(false);
     spells.push(performance.now() - start);
+    await busy(false);
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
   return spells;
