@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { installDependencies, pnpm, ROOT, run } from './bootstrap.mjs';
 import { serveApp } from './serve.mjs';
 
-const PACKAGES = ['packages/runtime', 'packages/three', 'packages/pixi', 'packages/rapier'];
+const PACKAGES = ['packages/runtime', 'packages/three', 'packages/pixi', 'packages/rapier', 'packages/react-three-fiber'];
 
 /**
  * Task name -> what it says, and what it runs (after the install). The servers print the URL they listen on

@@ -34,6 +34,7 @@ const root = join(packageDir, '..', '..');
 const threeDir = join(packageDir, '..', 'three');
 const pixiDir = join(packageDir, '..', 'pixi');
 const rapierDir = join(packageDir, '..', 'rapier');
+const r3fDir = join(packageDir, '..', 'react-three-fiber');
 const work = mkdtempSync(join(tmpdir(), 'steadyframe-packed-'));
 const packs = join(work, 'packs');
 const servers: PreviewServer[] = [];
@@ -250,7 +251,7 @@ beforeAll(async () => {
   // the browser first: no point packing and building without one
   browser = await launchChromium();
   mkdirSync(packs);
-  for (const dir of [packageDir, threeDir, pixiDir, rapierDir]) {
+  for (const dir of [packageDir, threeDir, pixiDir, rapierDir, r3fDir]) {
     const path = pack(dir);
     tarballs.set((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name, path);
   }
@@ -303,7 +304,7 @@ function filesUnder(dir: string, prefix = ''): string[] {
 
 describe('the tarballs', () => {
   const license = readFileSync(join(root, 'LICENSE'), 'utf8');
-  for (const name of ['steadyframe', '@steadyframe/three', '@steadyframe/pixi', '@steadyframe/rapier']) {
+  for (const name of ['steadyframe', '@steadyframe/three', '@steadyframe/pixi', '@steadyframe/rapier', '@steadyframe/react-three-fiber']) {
     it(`${name}: a package.json npm can install, exports that resolve, LICENSE and maps inside`, () => {
       const out = join(work, 'unpacked', name.replace('/', '+'));
       mkdirSync(out, { recursive: true });
