@@ -14,7 +14,6 @@
 // On a shared machine, keep browser runs apart: flock /tmp/steadyframe-browser.lock npm run bench
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +36,6 @@ for (const s of suites) {
     process.exit(1);
   }
 }
-
 
 /** The Chromium processes under `rootPid` (this script: playwright spawns the browser), with each one's --type. */
 function chromiumProcesses(rootPid) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright';
 import { build, preview } from 'vite';
-import { CHROMIUM_ARGS, enginesToRun, findChromium, launchFirefox, launchWebKit, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
+import { CHROMIUM_ARGS, enginesToRun, findChromium, launchFirefoxPage, launchWebKit, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
 
 /**
  * How many seconds of play the end-to-end recordings (the arena's, the physics pile's) record before Node replays
@@ -150,8 +150,7 @@ export async function openEnginePage(engine, viewport = { width: 1200, height: 8
     };
   }
   if (engine === 'firefox') {
-    const browser = await launchFirefox();
-    const [page = await browser.newPage()] = await browser.pages();
+    const { browser, page } = await launchFirefoxPage();
     await page.setViewport(viewport);
     const errors = watchErrors(page); // puppeteer's page has playwright's console and pageerror events
     return {

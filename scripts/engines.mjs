@@ -130,13 +130,16 @@ export function xvfbDisplay() {
   return display;
 }
 
-/** Firefox under Xvfb through puppeteer-core (WebDriver BiDi): a puppeteer Browser. */
-export async function launchFirefox({ width = 1280, height = 900 } = {}) {
+/**
+ * Firefox under Xvfb through puppeteer-core (WebDriver BiDi): the puppeteer Browser and its first page (the
+ * window it opened with, or a new one).
+ */
+export async function launchFirefoxPage({ width = 1280, height = 900 } = {}) {
   const executablePath = findFirefox();
   if (executablePath === null) throw new Error('steadyframe: no Firefox found (apt-get install -y firefox-esr, or FIREFOX_PATH=...)');
   const env = { ...process.env, DISPLAY: await xvfbDisplay() };
   const { default: puppeteer } = await import('puppeteer-core');
-  return puppeteer.launch({
+  const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath,
     headless: false,
@@ -144,6 +147,8 @@ export async function launchFirefox({ width = 1280, height = 900 } = {}) {
     args: [`--width=${width}`, `--height=${height}`],
     defaultViewport: null,
   });
+  const [page = await browser.newPage()] = await browser.pages();
+  return { browser, page };
 }
 
 /**

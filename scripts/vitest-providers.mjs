@@ -3,7 +3,7 @@
 // after another in it. They offer no commands, no module mocking and no CDP: our browser tests use none,
 // except those marked Chromium-only.
 import { defineBrowserProvider } from '@vitest/browser';
-import { launchFirefox, launchWebKit } from './engines.mjs';
+import { launchFirefoxPage, launchWebKit } from './engines.mjs';
 
 /** Firefox (Debian's firefox-esr) over WebDriver BiDi through puppeteer-core. */
 export function firefox() {
@@ -13,8 +13,7 @@ export function firefox() {
     options: {},
     providerFactory: () =>
       new OnePageProvider('steadyframe-firefox', async () => {
-        const browser = await launchFirefox();
-        const [page = await browser.newPage()] = await browser.pages();
+        const { browser, page } = await launchFirefoxPage();
         return {
           goto: (url) => page.goto(url, { timeout: 0 }).then(() => undefined),
           close: () => browser.close(),

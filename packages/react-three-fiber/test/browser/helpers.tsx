@@ -75,12 +75,3 @@ export function mount(children: ReactNode, options: { strict?: boolean; canvas?:
     },
   };
 }
-
-/** Polls until `predicate` holds; fails with `what` after `timeoutMs` (a hang guard, not a timing check). */
-export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!predicate()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -6,7 +6,7 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { createRuntime } from 'steadyframe';
 import { motionSchema } from '../browser/fixtures/schemas.ts';
-import { fixtureWorker } from '../browser/helpers.ts';
+import { fixtureWorker, steadyframeWarnings } from '../browser/helpers.ts';
 
 const warn = vi.spyOn(console, 'warn');
 afterEach(() => warn.mockClear());
@@ -18,7 +18,7 @@ async function runtimeWith(transport: 'auto' | 'message') {
 }
 
 /** The warnings steadyframe wrote. */
-const warnings = () => warn.mock.calls.map((call) => String(call[0])).filter((text) => text.startsWith('steadyframe:'));
+const warnings = () => steadyframeWarnings(warn);
 
 it('an explicit message transport is a choice: no warning', async () => {
   expect(await runtimeWith('message')).toBe('message');

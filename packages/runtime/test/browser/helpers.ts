@@ -49,3 +49,7 @@ export const enclosedFrameTime = (ts: number, before: number): number => (before
  * others make tens of thousands, and the reader cannot see ticks that were never made.
  */
 export const distinctTicksNeeded = (floor: number, published: number): number => Math.min(floor, published / 25);
+
+/** The warnings steadyframe wrote through a `console.warn` spy (`vi.spyOn(console, 'warn')`). */
+export const steadyframeWarnings = (warn: { mock: { calls: unknown[][] } }): string[] =>
+  warn.mock.calls.map((call) => String(call[0])).filter((text) => text.startsWith('steadyframe:'));

@@ -9,10 +9,7 @@ import { expect, it, vi } from 'vitest';
 import { createRuntime, ISOLATION_REQUIRED, SHARED_MEMORY_OFF } from 'steadyframe';
 import { engineSharesMemory } from '../shared/engine.ts';
 import { motionSchema } from './fixtures/schemas.ts';
-import { fixtureWorker } from './helpers.ts';
-
-const steadyframeWarnings = (warn: { mock: { calls: unknown[][] } }) =>
-  warn.mock.calls.map((call) => String(call[0])).filter((text) => text.startsWith('steadyframe:'));
+import { fixtureWorker, steadyframeWarnings } from './helpers.ts';
 
 it.runIf(engineSharesMemory)('an isolated page gets the shared transport and no isolation warning', async () => {
   const warn = vi.spyOn(console, 'warn');
