@@ -102,17 +102,14 @@ export function Steadyframe<S extends Schema, C extends object>({ create, start 
 function Paced<S extends Schema, C extends object>({ runtime, render, children }: { runtime: Runtime<S, C>; render: boolean; children?: ReactNode }): ReactNode {
   const frameloop = useThree((state) => state.frameloop);
   const [context] = useState(() => {
-    const state = { timestamp: Number.NaN, paced: false, published: -1, sampledAt: Number.NaN, frame: null as Frame<S> | null };
+    /** `frame`: this animation frame's sample, made on first ask (the pace clears it). */
+    const state = { timestamp: Number.NaN, paced: false, published: -1, frame: null as Frame<S> | null };
     const value: SteadyframeContext<S, C> = {
       runtime,
       paced: () => state.paced,
       frame() {
         const time = runtime.frameTime;
-        if (state.frame === null || !Object.is(state.sampledAt, time)) {
-          state.frame = runtime.sample(Number.isNaN(time) ? undefined : time);
-          state.sampledAt = time;
-        }
-        return state.frame;
+        return (state.frame ??= runtime.sample(Number.isNaN(time) ? undefined : time));
       },
     };
     return { state, value };
@@ -122,6 +119,8 @@ function Paced<S extends Schema, C extends object>({ runtime, render, children }
   useEffect(() => addEffect((timestamp) => void (state.timestamp = timestamp)), [state]);
   useFrame(() => {
     state.paced = runtime.pace(Number.isNaN(state.timestamp) ? undefined : state.timestamp);
+    // sampled again in this frame, if asked: a frame at the time of the one before may find newer states
+    state.frame = null;
     // on demand, a frame asks for the next while the world moves: a tick came since the last frame, or this frame
     // is still short of the newest state (not late). A paused or stopped simulation lets the loop stop
     if (frameloop === 'demand') {
