@@ -70,7 +70,7 @@ function browserProject(name: string, include: string, isolated: boolean): TestP
     plugins: isolated ? [crossOriginIsolation()] : [],
     // bundled once up front: a dependency discovered mid-run makes Vite reload the page under a running test
     // (they are root devDependencies so that they resolve from here)
-    optimizeDeps: { include: ['three', 'comlink', 'pixi.js', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'react-dom/client', '@react-three/fiber'] },
+    optimizeDeps: { include: ['three', 'comlink', 'pixi.js', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'react-dom/client', '@react-three/fiber', 'phaser'] },
     define: {
       // the swap stress test; raise them for a long soak: STEADYFRAME_STRESS_ACQUIRES=10000000
       __STRESS_ACQUIRES__: String(Number(process.env.STEADYFRAME_STRESS_ACQUIRES ?? 100_000)),

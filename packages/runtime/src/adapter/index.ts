@@ -30,4 +30,6 @@ export { alphaAt } from '../core/fixed-step.ts';
 export { computeLayout, ALIGN, DATA_OFFSET, META } from '../core/layout.ts';
 export type { FieldLayout, Layout, SharedViews, SlotViews, StatePair } from '../core/layout.ts';
 export { schemaField, schemaSignature } from '../core/schema.ts';
+export { NO_VIEW, resolvePoseFields, viewOf } from './pose-2d.ts';
+export type { FieldOf, PoseFields, ResolvedPoseFields } from './pose-2d.ts';
 export { angleField, extrapolateField, interpolateField, lerpField, quaternionField, snapField, wrapAngle } from '../core/interpolate.ts';

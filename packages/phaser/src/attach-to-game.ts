@@ -1,0 +1,135 @@
+/**
+ * Drives a runtime's frames from a Phaser game's own loop, with the loop's frame time, and renders only on the
+ * refreshes the runtime's pacer presents.
+ *
+ * ```text
+ *  Phaser's TimeStep, one rAF (timestamp ts) ──▶ the loop's callback, wrapped:
+ *    game paused or being destroyed ──▶ Phaser's step as it is (it does nothing then)
+ *    runtime.frame(ts) ──▶ null: a refresh the render interval skips ──▶ game.headlessStep(ts, delta):
+ *                      │      prestep, step, your scenes' update, poststep; nothing drawn, the canvas keeps its picture
+ *                      └─▶ a frame ──▶ draw(frame, ts) ──▶ game.step(ts, delta): prestep, step, your scenes'
+ *                             update (the sprites already stand where this frame draws them), poststep, render
+ * ```
+ *
+ * The time is the rAF timestamp Phaser's loop was called with (`performance.now()`'s timeline, as the runtime's
+ * clock); with `fps.forceSetTimeOut` Phaser passes `performance.now()` itself. Phaser's loop started before the
+ * runtime existed, so the runtime's own frame hooks cannot enclose it: the timestamp is what places the frame.
+ */
+import type { Frame, Runtime, Schema } from 'steadyframe';
+
+/** Phaser's `TimeStep`: the part the loop wraps. */
+export interface GameTimeStep {
+  callback: (time: number, delta: number) => void;
+}
+
+/** The parts of a `Phaser.Game` the loop uses. */
+export interface LoopGame {
+  readonly loop: GameTimeStep;
+  readonly isRunning: boolean;
+  readonly isPaused: boolean;
+  /** Set by `destroy()` until the next step runs it (not in Phaser's published types). */
+  readonly pendingDestroy?: boolean;
+  readonly events: {
+    once(event: 'prestep', listener: (time: number, delta: number) => void): unknown;
+    off(event: 'prestep', listener: (time: number, delta: number) => void): unknown;
+  };
+  step(time: number, delta: number): void;
+  headlessStep(time: number, delta: number): void;
+}
+
+/** What `attachToGame` returns. */
+export interface GameLoop {
+  /** Refreshes rendered, and refreshes skipped by the render interval, since attaching. */
+  readonly rendered: number;
+  readonly skipped: number;
+  /** Gives the game its own step back: every refresh renders again, and `draw` is no longer called. */
+  detach(): void;
+}
+
+/** Games with a loop attached: one runtime paces a game at a time. */
+const attached = new WeakSet<object>();
+
+/**
+ * Runs `draw` from Phaser's loop on each refresh the runtime's pacer presents, with the frame sampled at the
+ * loop's timestamp, and lets Phaser render then and only then. On the refreshes the pacer skips, Phaser runs
+ * its headless step: input, tweens, timers and your scenes' `update` run every refresh as before, and nothing is
+ * drawn (the canvas keeps the last picture; Phaser's `prerender` and `postrender` game events fire with a null
+ * renderer, as in a headless game).
+ *
+ * ```ts
+ * const balls = bindGroup(runtime, this.add.group({ defaultKey: 'ball' }), { position: 'position' });
+ * attachToGame(this.game, runtime, (frame) => balls.update(frame));
+ * ```
+ *
+ * Attach whenever: a scene's `create` may run before Phaser's loop starts, and then the loop is wrapped at its
+ * first `prestep` (that refresh is drawn and rendered, paced or not). One runtime paces a game at a time:
+ * attaching a second before `detach()` throws. `draw` runs before Phaser's `prestep`, so your `update` sees
+ * the sprites where this refresh draws them (a camera following one follows the drawn position).
+ */
+export function attachToGame<S extends Schema>(
+  game: LoopGame,
+  runtime: Pick<Runtime<S>, 'frame'>,
+  draw: (frame: Frame<S>, time: number) => void,
+): GameLoop {
+  if (game === null || typeof game !== 'object' || typeof game.step !== 'function' || typeof game.headlessStep !== 'function' || game.loop === undefined) {
+    throw new TypeError('@steadyframe/phaser: attachToGame needs a Phaser.Game (this.game in a scene)');
+  }
+  if (typeof draw !== 'function') {
+    throw new TypeError('@steadyframe/phaser: attachToGame draws with a function (frame, time) => void');
+  }
+  if (attached.has(game)) {
+    throw new Error('@steadyframe/phaser: this game already has a runtime attached; detach() it first (one runtime paces a game at a time)');
+  }
+  attached.add(game);
+  let rendered = 0;
+  let skipped = 0;
+  let live = true;
+  let original: ((time: number, delta: number) => void) | null = null;
+  const paced = (time: number, delta: number): void => {
+    if (!live || game.isPaused || game.pendingDestroy === true) {
+      original!(time, delta);
+      return;
+    }
+    const frame = runtime.frame(time);
+    if (frame === null) {
+      skipped++;
+      game.headlessStep(time, delta);
+      return;
+    }
+    draw(frame, time);
+    rendered++;
+    original!(time, delta);
+  };
+  const wrap = (): void => {
+    original = game.loop.callback;
+    game.loop.callback = paced;
+  };
+  // Before the game runs, its loop has no callback yet (Phaser's `start` hands it `step`, or `headlessStep` for
+  // a HEADLESS game, after the scenes' first `create`): wrap at its first prestep, drawing that step's frame there.
+  const first = (time: number): void => {
+    if (!live) return;
+    wrap();
+    const frame = runtime.frame(time);
+    if (frame !== null) {
+      draw(frame, time);
+      rendered++;
+    }
+  };
+  if (game.isRunning) wrap();
+  else game.events.once('prestep', first);
+  return {
+    get rendered() {
+      return rendered;
+    },
+    get skipped() {
+      return skipped;
+    },
+    detach() {
+      if (!live) return;
+      live = false;
+      attached.delete(game);
+      game.events.off('prestep', first);
+      if (original !== null && game.loop.callback === paced) game.loop.callback = original;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * @steadyframe/phaser: draws a steadyframe runtime's entities with Phaser 4, smoothly: frames paced from
+ * Phaser's own loop (`attachToGame`, or the scene plugin), and game objects moved by the interpolated state
+ * (`bindSprites` for objects you make, `bindGroup` for a group used as a pool).
+ */
+export { attachToGame } from './attach-to-game.ts';
+export type { GameLoop, GameTimeStep, LoopGame } from './attach-to-game.ts';
+export { bindSprites } from './bind-sprites.ts';
+export type { SpritesBinding } from './bind-sprites.ts';
+export { bindGroup } from './bind-group.ts';
+export type { GroupBinding, GroupOptions, PoolGroup, PoolMember } from './bind-group.ts';
+export { SteadyframePlugin } from './plugin.ts';
+export type { AttachOptions } from './plugin.ts';
+export { resolveFields } from './fields.ts';
+export type { FieldOf, PoseFields } from './fields.ts';
+export type { PoseTarget } from './pose.ts';
