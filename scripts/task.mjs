@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { installDependencies, pnpm, ROOT, run } from './bootstrap.mjs';
 import { serveApp } from './serve.mjs';
 
-const PACKAGES = ['packages/runtime', 'packages/three', 'packages/pixi', 'packages/rapier', 'packages/react-three-fiber'];
+const PACKAGES = ['packages/runtime', 'packages/three', 'packages/pixi', 'packages/rapier', 'packages/react-three-fiber', 'packages/phaser'];
 
 /**
  * Task name -> what it says, and what it runs (after the install). The servers print the URL they listen on
@@ -17,6 +17,7 @@ const TASKS = {
   'demo:preview': ['builds the demo and serves the build', (args) => serveApp('demo', 'preview', 'serving the built demo', args)],
   arena: ['serves the arena', (args) => serveApp('arena', 'dev', 'serving the arena', args)],
   r3f: ['serves the React Three Fiber example', (args) => serveApp('r3f-bodies', 'dev', 'serving the React Three Fiber example', args)],
+  phaser: ['serves the Phaser example (?mode=arcade: the same scene on Arcade physics)', (args) => serveApp('phaser-balls', 'dev', 'serving the Phaser example', args)],
   multiplayer: ['starts the multiplayer server and serves its page (open it in two tabs)', (args) => serveMultiplayer(args)],
   'bench:page': [
     'serves the benchmark page (run one suite by hand; `npm run bench` runs them all)',
@@ -27,7 +28,7 @@ const TASKS = {
     (args) => pnpmRun(['exec', 'vitest', 'run', '--project', 'bench-net', ...args], ROOT, { STEADYFRAME_BENCH_NET: '1' }),
   ],
   build: ['builds each package into its dist/ (what a tarball ships)', () => PACKAGES.forEach((dir) => pnpmRun(['run', 'build'], join(ROOT, dir)))],
-  pack: ['packs steadyframe, @steadyframe/three, @steadyframe/pixi and @steadyframe/rapier into packs/', () => pack()],
+  pack: ['packs steadyframe and its adapters (three, pixi, rapier, react-three-fiber, phaser) into packs/', () => pack()],
 };
 
 /** The multiplayer example: its page on Vite's server, and the game server on the same port's `/play`. */

@@ -1,0 +1,88 @@
+/**
+ * End to end: the BUILT Phaser example, served by `vite preview` with its COOP/COEP headers, in headless
+ * Chromium: cross-origin isolated on the shared transport, the balls drawn and moving, a click throws a burst in
+ * through the input ring, the balls' frames change as they bounce (a `none` field), at 420 px wide the game fits,
+ * the Arcade mode runs the same scene, and a clean console.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
+import { keepScreenshot, openBuiltApp, screenshotsOfMotion, waitUntil } from '../../../scripts/e2e-support.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+let app: { page: Page; errors: string[]; url: string; close(): Promise<void> };
+const until = (what: string, expression: string, timeout?: number): Promise<void> => waitUntil(app.page, what, expression, timeout);
+const read = <T>(expression: string): Promise<T> => app.page.evaluate(expression) as Promise<T>;
+
+const BALLS = 1000;
+
+beforeAll(async () => {
+  app = await openBuiltApp(root, { width: 1200, height: 800 });
+  await app.page.goto(`${app.url}?balls=${BALLS}`);
+  await until('the runtime and 30 drawn frames', 'window.balls?.runtime != null && window.balls.loop?.rendered > 30', 60_000);
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('the Phaser example, built and served by vite preview', () => {
+  it('runs cross-origin isolated on the shared transport, the simulation started', async () => {
+    expect(await read('crossOriginIsolated')).toBe(true);
+    expect(await read('window.balls.runtime.transport')).toBe('shared');
+    await until('ticks', 'window.balls.runtime.stats().then((s) => s.worker.tick > 30)');
+    expect(await read('window.balls.balls')).toBe(BALLS);
+  });
+
+  it('draws balls that move, and their frames change as they bounce', async () => {
+    const [first, second] = await screenshotsOfMotion(app.page, 20_000);
+    keepScreenshot('phaser-balls-desktop', second);
+    expect(Buffer.compare(first, second)).not.toBe(0);
+    // the group's members show the frame the worker gave each ball: read the newest frame's field and the sprites
+    const frames = async () =>
+      read<number[]>(`(() => {
+        const members = window.balls.game.scene.getScene('balls').children.list.filter((c) => c.texture?.key === 'ball');
+        return members.map((m) => Number(m.frame.name));
+      })()`);
+    const before = await frames();
+    expect(before).toHaveLength(BALLS);
+    expect(new Set(before).size).toBe(5);
+    await until('frames that changed', `(() => {
+      const members = window.balls.game.scene.getScene('balls').children.list.filter((c) => c.texture?.key === 'ball');
+      const before = ${JSON.stringify(before)};
+      return members.filter((m, i) => Number(m.frame.name) !== before[i]).length > ${BALLS / 10};
+    })()`);
+  });
+
+  it('throws a burst of balls in where the game is clicked: an input event the worker reads', async () => {
+    await app.page.mouse.click(600, 400);
+    await until('250 more balls', `window.balls.balls >= ${BALLS + 250}`);
+    expect(await read('window.balls.runtime.commands.count()')).toBe(BALLS + 250);
+  });
+
+  it('at 420 px wide: the game fits the screen and draws on', async () => {
+    await app.page.setViewportSize({ width: 420, height: 860 });
+    const rendered = await read<number>('window.balls.loop.rendered');
+    await until('frames at the new size', `window.balls.loop.rendered > ${rendered + 10}`);
+    expect(await read('document.documentElement.scrollWidth - innerWidth')).toBe(0);
+    const box = await read<{ width: number }>('window.balls.game.canvas.getBoundingClientRect().toJSON()');
+    expect(box.width).toBeLessThanOrEqual(420);
+    keepScreenshot('phaser-balls-phone', await app.page.screenshot());
+  });
+
+  it('?mode=arcade runs the same scene on Phaser Arcade physics on the main thread', async () => {
+    await app.page.setViewportSize({ width: 1200, height: 800 });
+    await app.page.goto(`${app.url}?balls=${BALLS}&mode=arcade`);
+    await until('Arcade steps', `window.balls?.mode === 'arcade' && window.balls.stepMs.length > 30 && window.balls.balls === ${BALLS}`, 60_000);
+    expect(await read('window.balls.runtime')).toBeNull();
+    const [first, second] = await screenshotsOfMotion(app.page, 20_000);
+    keepScreenshot('phaser-balls-arcade', second);
+    expect(Buffer.compare(first, second)).not.toBe(0);
+  });
+
+  it('logged no console errors', () => {
+    expect(app.errors).toEqual([]);
+  });
+});
