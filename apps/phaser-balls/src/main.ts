@@ -1,31 +1,14 @@
 /**
- * Phaser's "group world bounds event" example (phaserjs/examples, physics/arcade), scaled up, two ways:
+ * Phaser's "group world bounds event" example, scaled up, two ways (./scenes.ts):
  *
- * - default: the balls bounce in a worker at 60 Hz (./balls.worker.ts); Phaser draws them from a Group used as
- *   a pool (`bindGroup`), paced by `SteadyframePlugin` from Phaser's own loop, blended to each frame's time.
- * - `?mode=arcade`: the example as published, on Phaser's Arcade physics on the main thread (no interpolation:
- *   Arcade steps at 60 Hz and draws the last step), for a side-by-side look and the benchmark.
+ * - default: the balls bounce in a worker at 60 Hz, drawn by Phaser through @steadyframe/phaser;
+ * - `?mode=arcade`: the example as published, on Phaser's Arcade physics on the main thread.
  *
  * `?balls=N` sets how many balls start. A click or tap throws in a burst of balls from that point. The
- * `window.balls` hooks are for the e2e test and the benchmark.
+ * `window.balls` hooks are for the e2e test.
  */
-import { Actions, AUTO, Game, Scale, Scene, type GameObjects, type Input, type Physics } from 'phaser';
-import { bindGroup, SteadyframePlugin, type GameLoop } from '@steadyframe/phaser';
-import { createRuntime, type Runtime } from 'steadyframe';
-import type { Commands, Setup } from './balls.worker.ts';
-import { makeTextures } from './textures.ts';
-import { BURST, CAPACITY, FRAMES, INPUT_BURST, schema, START_BALLS, WORLD, type BallsSchema } from './schema.ts';
-
-export interface BallsHooks {
-  readonly mode: 'steadyframe' | 'arcade';
-  runtime: Runtime<BallsSchema, Commands> | null;
-  loop: GameLoop | null;
-  game: Game | null;
-  /** Balls drawn by the last frame. */
-  balls: number;
-  /** Main-thread ms of each of Phaser's loop steps (the whole rAF callback), newest last; the benchmark reads it. */
-  readonly stepMs: number[];
-}
+import { createBallsGame, type BallsHooks } from './scenes.ts';
+import { CAPACITY, START_BALLS } from './schema.ts';
 
 declare global {
   interface Window {
@@ -34,126 +17,9 @@ declare global {
 }
 
 const params = new URLSearchParams(location.search);
-const mode = params.get('mode') === 'arcade' ? 'arcade' : 'steadyframe';
 const asked = Number(params.get('balls') ?? START_BALLS);
-const startBalls = Number.isInteger(asked) ? Math.max(0, Math.min(CAPACITY, asked)) : START_BALLS;
-const hooks: BallsHooks = { mode, runtime: null, loop: null, game: null, balls: 0, stepMs: [] };
-window.balls = hooks;
-
-/** The count and frame rate, top left, four times a second (a Text re-renders its canvas on each change). */
-function addHud(scene: Scene, label: string): (balls: number) => void {
-  const text = scene.add.text(8, 8, '', { fontFamily: 'system-ui, sans-serif', fontSize: '16px', color: '#e8ecff', backgroundColor: '#0b0d17aa', padding: { x: 6, y: 4 } }).setDepth(1);
-  let next = 0;
-  return (balls) => {
-    const now = scene.time.now;
-    if (now < next) return;
-    next = now + 250;
-    text.setText(`${balls.toLocaleString('en')} balls · ${label} · ${Math.round(scene.game.loop.actualFps)} fps · click to throw more`);
-  };
-}
-
-class WorkerBalls extends Scene {
-  declare steadyframe: SteadyframePlugin;
-
-  constructor() {
-    super('balls');
-  }
-
-  async create(): Promise<void> {
-    makeTextures(this);
-    this.add.image(0, 0, 'sky').setOrigin(0);
-    const hud = addHud(this, 'simulated in a worker');
-    const runtime = await this.steadyframe.create(() =>
-      createRuntime<BallsSchema, Commands, Setup>({
-        worker: new Worker(new URL('./balls.worker.ts', import.meta.url), { type: 'module', name: 'balls' }),
-        schema,
-        capacity: CAPACITY,
-        setup: { balls: startBalls },
-      }),
-    );
-    if (runtime === null) return; // the scene shut down meanwhile; the plugin disposed of it
-    const group = this.add.group({ defaultKey: 'ball', defaultFrame: 0 });
-    const balls = bindGroup(runtime, group, { position: 'position' });
-    balls.reserve(startBalls); // made now rather than on the first frame
-    // the frame each member shows, by index (a pool's members keep their places): set only where it changed
-    const showing = new Float32Array(CAPACITY).fill(-1);
-    hooks.loop = this.steadyframe.attach(runtime, (frame) => {
-      balls.update(frame);
-      const shown = frame.fields.frame;
-      const members = group.getChildren() as GameObjects.Image[];
-      for (let i = 0; i < frame.count && i < members.length; i++) {
-        if (showing[i] === shown[i]) continue;
-        showing[i] = shown[i]!;
-        members[i]!.setFrame(shown[i]!);
-      }
-      hooks.balls = frame.count;
-      hud(frame.count);
-    });
-    this.input.on('pointerdown', (pointer: Input.Pointer) => runtime.sendInput(INPUT_BURST, pointer.worldX, pointer.worldY));
-    hooks.runtime = runtime;
-    await runtime.start();
-  }
-}
-
-class ArcadeBalls extends Scene {
-  constructor() {
-    super('balls');
-  }
-
-  create(): void {
-    makeTextures(this);
-    this.add.image(0, 0, 'sky').setOrigin(0);
-    const hud = addHud(this, 'Arcade physics on the main thread');
-    // the example as published: one Arcade group, bounce 1, world bounds, (200, 150) px/s, a world-bounds event
-    // that steps the ball's frame; as in the worker, each ball gets a random quarter turn and frame
-    const group = this.physics.add.group({ key: 'ball', frameQuantity: startBalls, bounceX: 1, bounceY: 1, collideWorldBounds: true, velocityX: 200, velocityY: 150 });
-    Actions.RandomRectangle(group.getChildren(), this.physics.world.bounds);
-    const setUp = (ball: Physics.Arcade.Image, vx: number, vy: number, frame: number) => {
-      ball.setFrame(frame % FRAMES);
-      ball.setVelocity(vx, vy);
-      (ball.body as Physics.Arcade.Body).onWorldBounds = true;
-    };
-    for (const ball of group.getChildren() as Physics.Arcade.Image[]) {
-      const q = Math.floor(Math.random() * 4);
-      setUp(ball, q & 1 ? -200 : 200, q & 2 ? -150 : 150, Math.floor(Math.random() * FRAMES));
-    }
-    this.physics.world.on('worldbounds', (body: Physics.Arcade.Body) => {
-      const ball = body.gameObject as GameObjects.Image;
-      ball.setFrame(((ball.frame.name as unknown as number) + 1) % FRAMES);
-    });
-    this.input.on('pointerdown', (pointer: Input.Pointer) => {
-      for (let k = 0; k < BURST && group.getLength() < CAPACITY; k++) {
-        const angle = Math.random() * 2 * Math.PI;
-        const speed = 150 + Math.random() * 250;
-        setUp(group.create(pointer.worldX, pointer.worldY) as Physics.Arcade.Image, Math.cos(angle) * speed, Math.sin(angle) * speed, k);
-      }
-    });
-    this.events.on('update', () => {
-      hooks.balls = group.getLength();
-      hud(hooks.balls);
-    });
-  }
-}
-
-const game = new Game({
-  type: AUTO,
+window.balls = createBallsGame({
+  mode: params.get('mode') === 'arcade' ? 'arcade' : 'steadyframe',
+  balls: Number.isInteger(asked) ? Math.max(0, Math.min(CAPACITY, asked)) : START_BALLS,
   parent: 'game',
-  backgroundColor: '#0b0d17',
-  scale: { mode: Scale.FIT, autoCenter: Scale.CENTER_BOTH, width: WORLD.width, height: WORLD.height },
-  physics: { default: 'arcade', arcade: { gravity: { x: 0, y: 200 }, debug: false } },
-  plugins: { scene: [{ key: 'SteadyframePlugin', plugin: SteadyframePlugin, mapping: 'steadyframe' }] },
-  scene: mode === 'arcade' ? ArcadeBalls : WorkerBalls,
-});
-hooks.game = game;
-
-// the benchmark's measure: the main thread's time in each of Phaser's loop steps, whichever mode runs them
-game.events.once('ready', () => {
-  const loop = game.loop;
-  const step = loop.step.bind(loop);
-  loop.step = (time: number) => {
-    const begin = performance.now();
-    step(time);
-    hooks.stepMs.push(performance.now() - begin);
-    if (hooks.stepMs.length > 4000) hooks.stepMs.splice(0, 2000);
-  };
 });
