@@ -3,9 +3,11 @@
 // against baselines measured in the same run, and writes docs/benchmarks.json and docs/benchmarks.md.
 //
 //   STEADYFRAME_BENCH_QUICK=1        a short run to try things out (writes nothing unless ..._OUT is set)
-//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi, pixi-churn, pixi-port,
+//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi, pixi-churn, pixi-port, phaser-port,
 //                                    render)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
+//   STEADYFRAME_BENCH_MERGE=1        keep the other suites of the benchmarks.json there: this run's suites replace
+//                                    theirs, stamped with their date (a suite re-measured on its own)
 //   STEADYFRAME_BENCH_JS_FLAGS=' --x' more V8 flags for the browser (experiments, e.g. ' --no-liftoff')
 //   STEADYFRAME_BENCH_RENDER=file    only re-render benchmarks.md beside that benchmarks.json (no measuring)
 //   STEADYFRAME_BENCH_PARAMS='k=v&..' more query parameters for every suite's page (a suite's own narrowing,
@@ -19,22 +21,41 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { build, preview } from 'vite';
+import { entities, isNum, num, pct, ratio, sp, table, times } from './bench-format.mjs';
+import { phaserPortSection } from './bench-ports.mjs';
 import { CHROMIUM_ARGS, findChromium, freePort, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
-const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'render'];
+const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'phaser-port', 'render'];
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
 const suites = (process.env.STEADYFRAME_BENCH_SUITES ?? ALL_SUITES.join(','))
   .split(',')
   .map((s) => s.trim())
   .filter((s) => s !== '');
 const outDir = process.env.STEADYFRAME_BENCH_OUT ?? (quick ? null : join(ROOT, 'docs'));
+const merging = process.env.STEADYFRAME_BENCH_MERGE === '1';
 for (const s of suites) {
   if (!ALL_SUITES.includes(s)) {
     console.error(`steadyframe bench: unknown suite "${s}"; pick from ${ALL_SUITES.join(', ')}`);
     process.exit(1);
   }
+}
+
+/**
+ * The run written over an earlier one (STEADYFRAME_BENCH_MERGE=1): the earlier file's suites stay, this run's
+ * replace theirs, each stamped with the date it was measured (its section says so; the header keeps the earlier
+ * run's machine and date).
+ */
+function mergeInto(path, run) {
+  if (!existsSync(path)) return run;
+  const earlier = JSON.parse(readFileSync(path, 'utf8'));
+  for (const [suite, result] of Object.entries(run.results)) {
+    earlier.results[suite] = { ...result, measuredAt: run.date };
+    delete earlier.errors?.[suite];
+  }
+  earlier.errors = { ...earlier.errors, ...run.errors };
+  return earlier;
 }
 
 /** The Chromium processes under `rootPid` (this script: playwright spawns the browser), with each one's --type. */
@@ -185,11 +206,12 @@ async function main() {
     results,
     errors,
   };
-  const markdown = renderReport(run);
+  const written = outDir !== null && merging ? mergeInto(join(outDir, 'benchmarks.json'), run) : run;
+  const markdown = renderReport(written);
   console.log(`\n${markdown}`);
   if (outDir !== null) {
     mkdirSync(outDir, { recursive: true });
-    writeFileSync(join(outDir, 'benchmarks.json'), `${JSON.stringify(run, null, 2)}\n`);
+    writeFileSync(join(outDir, 'benchmarks.json'), `${JSON.stringify(written, null, 2)}\n`);
     writeFileSync(join(outDir, 'benchmarks.md'), markdown);
     console.log(`steadyframe bench: wrote ${join(outDir, 'benchmarks.json')} and benchmarks.md`);
   } else {
@@ -200,27 +222,6 @@ async function main() {
 
 // ---------------------------------------------------------------------------------------------------------
 // The report
-
-const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
-/** A number with `digits` decimals, or an em dash. */
-const num = (x, digits = 2) => (isNum(x) ? x.toFixed(digits) : '—');
-/** "median (min–max)" of a spread. */
-const sp = (s, digits = 2, scale = 1) =>
-  s === undefined || !isNum(s.median) ? '—' : `${(s.median * scale).toFixed(digits)} (${(s.min * scale).toFixed(digits)}–${(s.max * scale).toFixed(digits)})`;
-const pct = (s, digits = 2) => sp(s, digits, 100);
-const ratio = (a, b) => (isNum(a) && isNum(b) && b !== 0 ? a / b : Number.NaN);
-const times = (x, digits = 2) => (isNum(x) ? `${x.toFixed(digits)}×` : '—');
-const entities = (n) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
-
-/** A markdown table; columns whose every cell starts like a number are right-aligned. */
-function table(header, rows) {
-  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^[-−—\d.]/.test(String(r[i] ?? ''))));
-  return [
-    `| ${header.join(' | ')} |`,
-    `|${numeric.map((n) => (n ? '---:' : '---')).join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
-}
 
 /** Each goal: what was measured, met or not, and why. */
 function goals(results) {
@@ -1048,7 +1049,7 @@ ${publishSection(results.publish?.data)}
 ${physicsSection(results.physics?.data)}
 ${pixiSection(results.pixi?.data)}
 ${renderSection(results.render?.data)}
-${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}
+${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}${phaserPortSection(results['phaser-port'])}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 

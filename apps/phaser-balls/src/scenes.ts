@@ -150,6 +150,8 @@ export function createBallsGame(options: BallsGameOptions): BallsHooks {
     type: AUTO,
     parent: options.parent,
     backgroundColor: '#0b0d17',
+    // sprites are textured quads: multisampling would smooth nothing here, and in software GL it costs per pixel
+    render: { antialiasGL: false },
     scale: options.fit === false ? { width: WORLD.width, height: WORLD.height } : { mode: Scale.FIT, autoCenter: Scale.CENTER_BOTH, width: WORLD.width, height: WORLD.height },
     physics: { default: 'arcade', arcade: { gravity: { x: 0, y: 200 }, debug: false } },
     plugins: { scene: [{ key: 'SteadyframePlugin', plugin: SteadyframePlugin, mapping: 'steadyframe' }] },

@@ -35,6 +35,7 @@ const threeDir = join(packageDir, '..', 'three');
 const pixiDir = join(packageDir, '..', 'pixi');
 const rapierDir = join(packageDir, '..', 'rapier');
 const r3fDir = join(packageDir, '..', 'react-three-fiber');
+const phaserDir = join(packageDir, '..', 'phaser');
 const work = mkdtempSync(join(tmpdir(), 'steadyframe-packed-'));
 const packs = join(work, 'packs');
 const servers: PreviewServer[] = [];
@@ -189,7 +190,7 @@ async function makeApp(dir: string, sources: Record<string, string>, packages: s
  * main.ts the three.js one's); the README's install lines, with the tarballs for the packages not yet
  * published; then the template's own `npm run build`. Serves the result; returns its URL.
  */
-async function makeTemplateApp(dir: string, sections: string[], install: string[], installDev: string[]): Promise<string> {
+async function makeTemplateApp(dir: string, sections: string[], install: string[], installDev: string[], from = examples()): Promise<string> {
   for (const [name, text] of Object.entries(template)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
@@ -197,7 +198,7 @@ async function makeTemplateApp(dir: string, sections: string[], install: string[
   mkdirSync(join(dir, 'src'), { recursive: true });
   writeFileSync(join(dir, 'vite.config.ts'), examples().get('Use it')!.get('vite.config.ts')!);
   for (const section of sections) {
-    const files = examples().get(section);
+    const files = from.get(section);
     if (files === undefined) throw new Error(`the README has no examples under "## ${section}"`);
     for (const [name, text] of files) if (name !== 'vite.config.ts') writeFileSync(join(dir, 'src', name), text);
   }
@@ -251,7 +252,7 @@ beforeAll(async () => {
   // the browser first: no point packing and building without one
   browser = await launchChromium();
   mkdirSync(packs);
-  for (const dir of [packageDir, threeDir, pixiDir, rapierDir, r3fDir]) {
+  for (const dir of [packageDir, threeDir, pixiDir, rapierDir, r3fDir, phaserDir]) {
     const path = pack(dir);
     tarballs.set((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name, path);
   }
@@ -279,6 +280,10 @@ beforeAll(async () => {
   // the Rapier one in the three.js example's app, Rapier from the registry at the workspace's version
   const rapier = `@dimforge/rapier3d-compat@${versionIn(rapierDir, '@dimforge/rapier3d-compat')}`;
   urls.push(await makeTemplateApp(join(work, 'rapier-app'), ['With Rapier'], [...threeInstall, tarballs.get('@steadyframe/rapier')!, rapier], [threeTypes]));
+  // @steadyframe/phaser's README example, in the same template (Phaser's own templates are Vite ones too)
+  const phaser = `phaser@${versionIn(phaserDir, 'phaser')}`;
+  const phaserExamples = readmeExamples(readFileSync(join(phaserDir, 'README.md'), 'utf8')) as Map<string, Map<string, string>>;
+  urls.push(await makeTemplateApp(join(work, 'phaser-app'), ['A scene'], [runtime, tarballs.get('@steadyframe/phaser')!, phaser], [], phaserExamples));
 }, 600_000);
 
 afterAll(async () => {
@@ -304,7 +309,7 @@ function filesUnder(dir: string, prefix = ''): string[] {
 
 describe('the tarballs', () => {
   const license = readFileSync(join(root, 'LICENSE'), 'utf8');
-  for (const name of ['steadyframe', '@steadyframe/three', '@steadyframe/pixi', '@steadyframe/rapier', '@steadyframe/react-three-fiber']) {
+  for (const name of ['steadyframe', '@steadyframe/three', '@steadyframe/pixi', '@steadyframe/rapier', '@steadyframe/react-three-fiber', '@steadyframe/phaser']) {
     it(`${name}: a package.json npm can install, exports that resolve, LICENSE and maps inside`, () => {
       const out = join(work, 'unpacked', name.replace('/', '+'));
       mkdirSync(out, { recursive: true });
@@ -412,8 +417,11 @@ it('on a host that sends no isolation headers, coi-serviceworker isolates the pa
   expect(errors).toEqual([]);
 });
 
-/** Opens an example app; its scene must be drawn (a PNG over `minBytes`), move, and log no errors. Returns the page. */
-async function expectMovingScene(url: string, minBytes: number): Promise<Page> {
+/**
+ * Opens an example app; its scene must be drawn (a PNG over `minBytes`), move, and log no errors; the canvas must
+ * fill the window from its corner (`fills`) or at least fit inside it, and nothing scroll. Returns the page.
+ */
+async function expectMovingScene(url: string, minBytes: number, fills = true): Promise<Page> {
   const page = await browser!.newPage({ viewport: { width: 480, height: 320 } });
   const errors = watchErrors(page) as string[];
   await page.goto(url);
@@ -429,7 +437,13 @@ async function expectMovingScene(url: string, minBytes: number): Promise<Page> {
     const root = document.documentElement;
     return [rect.left, rect.top, rect.width - innerWidth, rect.height - innerHeight, root.scrollWidth - innerWidth, root.scrollHeight - innerHeight];
   })()`)) as number[];
-  expect(layout).toEqual([0, 0, 0, 0, 0, 0]);
+  if (fills) expect(layout).toEqual([0, 0, 0, 0, 0, 0]);
+  else {
+    // inside the window: its left and top edges at or past 0, its right and bottom edges at or before the window's
+    const [left, top, overWidth, overHeight, ...scroll] = layout as [number, number, number, number, number, number];
+    expect({ left: left >= 0, top: top >= 0, right: left + overWidth <= 0, bottom: top + overHeight <= 0 }).toEqual({ left: true, top: true, right: true, bottom: true });
+    expect(scroll).toEqual([0, 0]);
+  }
   return page;
 }
 
@@ -458,6 +472,12 @@ it("runs the README's PixiJS example from the packed tarballs: moving sprites", 
 
 it("runs the README's Rapier example from the packed tarballs: boxes falling", async () => {
   await expectMovingScene(urls[6]!, 5_000); // a thousand boxes falling onto an unseen floor
+});
+
+it("runs @steadyframe/phaser's README example from the packed tarballs: balls bouncing in a Phaser game", async () => {
+  // Phaser fits its 800 × 600 game to the window and centres it: letterboxed, not filling the window
+  const page = await expectMovingScene(urls[7]!, 5_000, false); // five hundred balls
+  await page.close();
 });
 
 /** The engines beside Chromium that are here; WebKit as it ships (no SharedArrayBuffer) and as Safari runs. */

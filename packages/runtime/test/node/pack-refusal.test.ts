@@ -10,7 +10,7 @@ import { expect, it } from 'vitest';
 
 const packages = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-it.each(['runtime', 'three', 'pixi', 'rapier', 'react-three-fiber'])('npm pack in packages/%s refuses with a message naming npm run pack', (name) => {
+it.each(['runtime', 'three', 'pixi', 'rapier', 'react-three-fiber', 'phaser'])('npm pack in packages/%s refuses with a message naming npm run pack', (name) => {
   // npm reads npm_config_* from the environment: drop the one pnpm set for this test run
   const { npm_config_user_agent: _, ...env } = process.env;
   const result = spawnSync('npm', ['pack', '--dry-run'], { cwd: join(packages, name), env, encoding: 'utf8' });

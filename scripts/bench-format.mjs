@@ -1,0 +1,22 @@
+// The benchmark report's number formats and tables (scripts/bench.mjs and its sections).
+
+export const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
+/** A number with `digits` decimals, or an em dash. */
+export const num = (x, digits = 2) => (isNum(x) ? x.toFixed(digits) : '—');
+/** "median (min–max)" of a spread. */
+export const sp = (s, digits = 2, scale = 1) =>
+  s === undefined || !isNum(s.median) ? '—' : `${(s.median * scale).toFixed(digits)} (${(s.min * scale).toFixed(digits)}–${(s.max * scale).toFixed(digits)})`;
+export const pct = (s, digits = 2) => sp(s, digits, 100);
+export const ratio = (a, b) => (isNum(a) && isNum(b) && b !== 0 ? a / b : Number.NaN);
+export const times = (x, digits = 2) => (isNum(x) ? `${x.toFixed(digits)}×` : '—');
+export const entities = (n) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
+
+/** A markdown table; columns whose every cell starts like a number are right-aligned. */
+export function table(header, rows) {
+  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^[-−—\d.]/.test(String(r[i] ?? ''))));
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${numeric.map((n) => (n ? '---:' : '---')).join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
