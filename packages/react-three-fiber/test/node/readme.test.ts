@@ -11,7 +11,7 @@ import { readmeExamples, typeCheckExamples } from '../../../../scripts/readme-ex
 const examples = (readmeExamples as (text: string) => Map<string, Map<string, string>>)(readFileSync(new URL('../../README.md', import.meta.url), 'utf8'));
 
 it('finds the examples', () => {
-  expect([...(examples.get('Use it')?.keys() ?? [])]).toEqual(['game.worker.ts', 'App.tsx']);
+  expect([...(examples.get('Use it')?.keys() ?? [])]).toEqual(['vite.config.ts', 'game.worker.ts', 'App.tsx']);
 });
 
 it('type-checks every example', () => {

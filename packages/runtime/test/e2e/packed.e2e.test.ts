@@ -119,6 +119,122 @@ const template = {
   'public/favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="46" viewBox="0 0 48 46"><path fill="#863bff" d="M0 0h48v46H0z"/></svg>',
 };
 
+/** Vite's react-ts template (create-vite's files as of Vite 8, less its logos, App.css and lint set-up). */
+const reactTemplate = {
+  'index.html': `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
+    <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+    <title>Vite + React + TS</title>
+  </head>
+  <body>
+    <div id="root"></div>
+    <script type="module" src="/src/main.tsx"></script>
+  </body>
+</html>
+`,
+  'public/favicon.svg': template['public/favicon.svg'],
+  'src/main.tsx': `import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import './index.css'
+import App from './App.tsx'
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+)
+`,
+  'tsconfig.json': `{
+  "files": [],
+  "references": [{ "path": "./tsconfig.app.json" }, { "path": "./tsconfig.node.json" }]
+}
+`,
+  'tsconfig.app.json': `{
+  "compilerOptions": {
+    "tsBuildInfoFile": "./node_modules/.tmp/tsconfig.app.tsbuildinfo",
+    "target": "es2023",
+    "lib": ["ES2023", "DOM", "DOM.Iterable"],
+    "module": "esnext",
+    "types": ["vite/client"],
+    "skipLibCheck": true,
+    "moduleResolution": "bundler",
+    "allowImportingTsExtensions": true,
+    "verbatimModuleSyntax": true,
+    "moduleDetection": "force",
+    "noEmit": true,
+    "jsx": "react-jsx",
+    "strict": true,
+    "noUnusedLocals": true,
+    "noUnusedParameters": true,
+    "erasableSyntaxOnly": true,
+    "noFallthroughCasesInSwitch": true,
+    "noUncheckedSideEffectImports": true
+  },
+  "include": ["src"]
+}
+`,
+  'tsconfig.node.json': `{
+  "compilerOptions": {
+    "tsBuildInfoFile": "./node_modules/.tmp/tsconfig.node.tsbuildinfo",
+    "target": "es2023",
+    "lib": ["ES2023"],
+    "module": "esnext",
+    "types": ["node"],
+    "skipLibCheck": true,
+    "moduleResolution": "bundler",
+    "allowImportingTsExtensions": true,
+    "verbatimModuleSyntax": true,
+    "moduleDetection": "force",
+    "noEmit": true,
+    "strict": true,
+    "noUnusedLocals": true,
+    "noUnusedParameters": true,
+    "erasableSyntaxOnly": true,
+    "noFallthroughCasesInSwitch": true,
+    "noUncheckedSideEffectImports": true
+  },
+  "include": ["vite.config.ts"]
+}
+`,
+};
+
+/**
+ * Vite's react-ts template with @steadyframe/react-three-fiber's README example in it, as that README says: its
+ * `vite.config.ts` at the root, its other files in src/ (`App.tsx` the template's), `src/index.css` the one line
+ * it gives; its install line, with the tarballs; then the template's own `npm run build` (`tsc -b && vite build`).
+ */
+async function makeReactTemplateApp(dir: string, install: string[]): Promise<string> {
+  const readme = readFileSync(join(r3fDir, 'README.md'), 'utf8');
+  const files = (readmeExamples(readme) as Map<string, Map<string, string>>).get('Use it');
+  if (files === undefined) throw new Error('the React Three Fiber README has no examples under "## Use it"');
+  const css = /replace `src\/index\.css` with\s+`([^`]+)`/.exec(readme)?.[1];
+  if (css === undefined) throw new Error('the React Three Fiber README no longer says what src/index.css becomes');
+  for (const [name, text] of Object.entries(reactTemplate)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  writeFileSync(join(dir, 'src', 'index.css'), `${css}\n`);
+  for (const [name, text] of files) writeFileSync(join(dir, name === 'vite.config.ts' ? name : join('src', name)), text);
+  // the template's devDependencies, and the README's second install line (@types/three)
+  const dev = ['@vitejs/plugin-react', '@types/react', '@types/react-dom', '@types/three', 'typescript', 'vite'].map((name) => `${name}@${versionIn(root, name)}`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'react-ts-starter', private: true, version: '0.0.0', type: 'module', scripts: { dev: 'vite', build: 'tsc -b && vite build', preview: 'vite preview' } }, null, 2),
+  );
+  npm(dir, ['install', '--save-dev', ...dev, `@types/node@${versionIn(root, '@types/node')}`]);
+  npm(dir, ['install', ...install]);
+  try {
+    execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'pipe' });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`\`npm run build\` (tsc -b && vite build) failed for the React Three Fiber README's example:\n${stdout}${stderr}`);
+  }
+  return serve(dir, join(dir, 'vite.config.ts'));
+}
+
 /** The README's Express server (the ```js block that begins `// server.js`), verbatim. */
 function readmeExpressServer(): string {
   const match = /```js\n(\/\/ server\.js\n[\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
@@ -284,6 +400,9 @@ beforeAll(async () => {
   const phaser = `phaser@${versionIn(phaserDir, 'phaser')}`;
   const phaserExamples = readmeExamples(readFileSync(join(phaserDir, 'README.md'), 'utf8')) as Map<string, Map<string, string>>;
   urls.push(await makeTemplateApp(join(work, 'phaser-app'), ['A scene'], [runtime, tarballs.get('@steadyframe/phaser')!, phaser], [], phaserExamples));
+  // @steadyframe/react-three-fiber's README example in Vite's react-ts template, its install line with the tarballs
+  const r3fPeers = ['three', '@react-three/fiber', 'react', 'react-dom'].map((name) => `${name}@${versionIn(root, name)}`);
+  urls.push(await makeReactTemplateApp(join(work, 'r3f-app'), [runtime, tarballs.get('@steadyframe/three')!, tarballs.get('@steadyframe/react-three-fiber')!, ...r3fPeers]));
 }, 600_000);
 
 afterAll(async () => {
@@ -472,6 +591,11 @@ it("runs the README's PixiJS example from the packed tarballs: moving sprites", 
 
 it("runs the README's Rapier example from the packed tarballs: boxes falling", async () => {
   await expectMovingScene(urls[6]!, 5_000); // a thousand boxes falling onto an unseen floor
+});
+
+it("runs @steadyframe/react-three-fiber's README example from the packed tarballs in Vite's react-ts template: a moving scene", async () => {
+  const page = await expectMovingScene(urls[8]!, 5_000); // a thousand boxes around a sphere
+  await page.close();
 });
 
 it("runs @steadyframe/phaser's README example from the packed tarballs: balls bouncing in a Phaser game", async () => {
