@@ -1,35 +1,12 @@
 /**
- * The GPU path's shader (WebGL 2). Each entity is one point: its previous and current state are plain vertex
- * attributes (entity e is vertex e, so a field's run is the attribute buffer as it is), the vertex shader
- * blends them and sizes the point to hold the turned sprite, and the fragment shader turns each pixel back
- * into the sprite's frame and samples the texture there (outside it: discarded). One vertex per entity, no
- * instancing and no texture fetches in the vertex shader: software WebGL (SwiftShader) runs an instanced draw
- * instance by instance (several times slower), and a vertex-shader texture fetch costs it more than the whole
- * vertex (steadyframe's ARCHITECTURE.md, "Measurements behind the code").
- *
- * ```text
- *  vertex e:  state A (aPosA, aAngleA, aGenA)   state B (aPosB, aAngleB, aGenB)
- *             sfFlip = 0: A is the previous state, B the current one; 1: the other way round
- *             snap?     spawned this tick (e >= sfPrevCount) or, when the tick marked snaps (sfSnaps), a new
- *                       generation (teleported); without marked snaps the generations are not even uploaded
- *             position  snap ? current : mix(previous, current, alpha)
- *             angle     the short way round (an angle field) or mix (a linear one); current when snapping
- *             the point: at the sprite's centre (the anchor offset turned), as wide as its diagonal in pixels
- *  fragment:  pixel offset from the centre ──▶ local units (the inverse of Pixi's transform) ──▶ turned back
- *             ──▶ where in the sprite's quad: outside, discard; inside, the texture frame's uv there
- * ```
- *
- * The flip lets a new tick overwrite the older state's buffers in place (one upload of one state a tick)
- * without re-pointing attributes, which Pixi's cached vertex array objects would not see. It is the same
- * arithmetic as steadyframe's interpolation kernels, in float32, at any alpha: past 1 (a late frame under
- * `whenLate: 'extrapolate'`) it carries the last tick's motion on as the runtime's own blend does. A sprite's
- * point is at most the GPU's largest point size across (ALIASED_POINT_SIZE_RANGE: 1,024 px on SwiftShader and
- * most desktops).
+ * The GPU path's shader in Pixi's frame of reference: the 2D adapters' point-sprite shader (`steadyframe/adapter`,
+ * where its working is drawn out) with Pixi's matrices (projection × world transform × the mesh's transform) and
+ * colours (the mesh's tint and world alpha), and the uniform group one sprite set drives.
  */
 import { GlProgram, Shader, UniformGroup, type Texture } from 'pixi.js';
+import { POINT_SPRITE_FRAGMENT, pointSpriteVertexShader, type AngleMode } from 'steadyframe/adapter';
 
-/** How the angle is blended: none bound, an angle field (short arc), a linear field. */
-export type AngleMode = 0 | 1 | 2;
+export type { AngleMode } from 'steadyframe/adapter';
 
 /** The uniforms one interpolated sprite set drives. */
 export interface SpriteUniforms {
@@ -47,103 +24,21 @@ export interface SpriteUniforms {
   sfUv23: Float32Array;
 }
 
-const VERTEX = /* glsl */ `#version 300 es
-precision highp float;
-precision highp int;
-in vec2 aPosA;
-in vec2 aPosB;
-in uint aGenA;
-in uint aGenB;
-#if SF_ANGLE != 0
-in float aAngleA;
-in float aAngleB;
-#endif
-uniform mat3 uProjectionMatrix;
+/** Pixi's global and local uniforms, as its mesh shaders declare them. */
+const PIXI_HOST = {
+  declarations: `uniform mat3 uProjectionMatrix;
 uniform mat3 uWorldTransformMatrix;
 uniform vec4 uWorldColorAlpha;
 uniform vec2 uResolution;
 uniform mat3 uTransformMatrix;
-uniform vec4 uColor;
-uniform float sfAlpha;
-uniform float sfPrevCount;
-uniform float sfFlip;
-uniform float sfSnaps;
-uniform vec4 sfQuad;
-flat out vec4 vToQuad;
-flat out vec2 vQuadAt;
-flat out vec4 vColor;
-
-void main() {
-  bool flip = sfFlip > 0.5;
-  vec2 p0 = flip ? aPosB : aPosA;
-  vec2 p1 = flip ? aPosA : aPosB;
-  uint g0 = flip ? aGenB : aGenA;
-  uint g1 = flip ? aGenA : aGenB;
-  // spawned this tick (no previous state) or a new generation (teleported): the current state as it is
-  bool snap = float(gl_VertexID) >= sfPrevCount || (sfSnaps > 0.5 && g0 != g1);
-  vec2 position = snap ? p1 : mix(p0, p1, sfAlpha);
-  float angle = 0.0;
-#if SF_ANGLE != 0
-  float a0 = flip ? aAngleB : aAngleA;
-  float a1 = flip ? aAngleA : aAngleB;
-#if SF_ANGLE == 1
-  float d = a1 - a0;
-  d -= 6.283185307179586 * floor((d + 3.141592653589793) / 6.283185307179586);
-  angle = snap ? a1 : a0 + d * sfAlpha;
-#else
-  angle = snap ? a1 : mix(a0, a1, sfAlpha);
-#endif
-#endif
-  float c = cos(angle);
-  float s = sin(angle);
-  vec2 extent = 0.5 * sfQuad.zw;
-  vec2 centre = sfQuad.xy + extent; // the quad's centre from the entity, before the turn
-  vec2 offset = vec2(c * centre.x - s * centre.y, s * centre.x + c * centre.y);
-  mat3 mvp = uProjectionMatrix * uWorldTransformMatrix * uTransformMatrix;
-  gl_Position = vec4((mvp * vec3(position + offset, 1.0)).xy, 0.0, 1.0);
-  // window pixels (y up) per local unit along x and along y, and back
-  mat2 toPixels = mat2(mvp[0].xy * 0.5 * uResolution, mvp[1].xy * 0.5 * uResolution);
-  // as wide as the turned quad's extent along the window's axes: every pixel centre inside the quad is inside
-  // the point (a pixel a point shades is one whose centre it holds), with 0.01 px for rounding and no more:
-  // SwiftShader shades every pixel of the point, and a 2 px sprite's point of 2.8 px holds half the pixels
-  // that one of 3.8 px would
-  vec2 d1 = toPixels * vec2(c * extent.x - s * extent.y, s * extent.x + c * extent.y);
-  vec2 d2 = toPixels * vec2(c * extent.x + s * extent.y, s * extent.x - c * extent.y);
-  float size = 2.0 * max(max(abs(d1.x), abs(d2.x)), max(abs(d1.y), abs(d2.y))) + 0.01;
-  gl_PointSize = size;
-  // gl_PointCoord (0..1, y down) to where in the quad (0..1 from corner 0 to corner 2), one affine map:
-  // window pixels from the centre, back to local units, turned back by the angle, over the quad's size
-  mat2 unturn = mat2(c, -s, s, c);
-  mat2 toQuad = mat2(1.0 / sfQuad.z, 0.0, 0.0, 1.0 / sfQuad.w) * unturn * inverse(toPixels) * mat2(size, 0.0, 0.0, -size);
-  vToQuad = vec4(toQuad[0], toQuad[1]);
-  vQuadAt = vec2(0.5) - toQuad * vec2(0.5);
-  vColor = uColor * uWorldColorAlpha;
-}
-`;
-
-const FRAGMENT = /* glsl */ `#version 300 es
-precision highp float;
-flat in vec4 vToQuad;
-flat in vec2 vQuadAt;
-flat in vec4 vColor;
-uniform vec4 sfUv01;
-uniform vec4 sfUv23;
-uniform sampler2D uTexture;
-out vec4 finalColor;
-
-void main() {
-  vec2 q = mat2(vToQuad.xy, vToQuad.zw) * gl_PointCoord + vQuadAt;
-  if (q.x < 0.0 || q.x >= 1.0 || q.y < 0.0 || q.y >= 1.0) discard;
-  // the texture frame's uvs: corner 0 (x0, y0), 1 (x1, y1) along x, 3 (x3, y3) along y
-  vec2 uv = sfUv01.xy + (sfUv01.zw - sfUv01.xy) * q.x + (sfUv23.zw - sfUv01.xy) * q.y;
-  finalColor = texture(uTexture, uv) * vColor;
-}
-`;
+uniform vec4 uColor;`,
+  mvp: 'uProjectionMatrix * uWorldTransformMatrix * uTransformMatrix',
+  color: 'uColor * uWorldColorAlpha',
+};
 
 /** The shader for one angle mode, and the uniform group it reads; the program is shared between sprite sets. */
 export function createSpriteShader(angle: AngleMode, texture: Texture): { shader: Shader; uniforms: UniformGroup } {
-  const vertex = VERTEX.replace('precision highp int;', `precision highp int;\n#define SF_ANGLE ${angle}`);
-  const glProgram = GlProgram.from({ vertex, fragment: FRAGMENT, name: `steadyframe-sprites-${angle}` });
+  const glProgram = GlProgram.from({ vertex: pointSpriteVertexShader(angle, PIXI_HOST), fragment: POINT_SPRITE_FRAGMENT, name: `steadyframe-sprites-${angle}` });
   const uniforms = new UniformGroup({
     sfAlpha: { value: 1, type: 'f32' },
     sfPrevCount: { value: 0, type: 'f32' },

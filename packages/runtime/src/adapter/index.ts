@@ -31,5 +31,7 @@ export { computeLayout, ALIGN, DATA_OFFSET, META } from '../core/layout.ts';
 export type { FieldLayout, Layout, SharedViews, SlotViews, StatePair } from '../core/layout.ts';
 export { schemaField, schemaSignature } from '../core/schema.ts';
 export { NO_VIEW, resolvePoseFields, viewOf } from './pose-2d.ts';
+export { POINT_SPRITE_FRAGMENT, pointSpriteVertexShader } from './point-sprites.ts';
+export type { AngleMode, PointSpriteHost } from './point-sprites.ts';
 export type { FieldOf, PoseFields, ResolvedPoseFields } from './pose-2d.ts';
 export { angleField, extrapolateField, interpolateField, lerpField, quaternionField, snapField, wrapAngle } from '../core/interpolate.ts';
