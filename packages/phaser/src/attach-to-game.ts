@@ -46,12 +46,18 @@ export interface GameLoop {
   detach(): void;
 }
 
+/** A GPU-path drawable: it blends in the shader, so the loop paces without sampling and hands it the time. */
+export interface TimedDrawable {
+  update(time: number): unknown;
+}
+
 /** Games with a loop attached: one runtime paces a game at a time. */
 const attached = new WeakSet<object>();
 
 /**
  * Runs `draw` from Phaser's loop on each refresh the runtime's pacer presents, with the frame sampled at the
- * loop's timestamp, and lets Phaser render then and only then. On the refreshes the pacer skips, Phaser runs
+ * loop's timestamp (or, for GPU-path objects such as `createInterpolatedSprites`' result, `runtime.pace(time)`
+ * and their `update(time)`: no sampling on the CPU), and lets Phaser render then and only then. On the refreshes the pacer skips, Phaser runs
  * its headless step: input, tweens, timers and your scenes' `update` run every refresh as before, and nothing is
  * drawn (the canvas keeps the last picture; Phaser's `prerender` and `postrender` game events fire with a null
  * renderer, as in a headless game).
@@ -68,15 +74,31 @@ const attached = new WeakSet<object>();
  */
 export function attachToGame<S extends Schema>(
   game: LoopGame,
-  runtime: Pick<Runtime<S>, 'frame'>,
-  draw: (frame: Frame<S>, time: number) => void,
+  runtime: Pick<Runtime<S>, 'frame' | 'pace'>,
+  draw: ((frame: Frame<S>, time: number) => void) | TimedDrawable | readonly TimedDrawable[],
 ): GameLoop {
   if (game === null || typeof game !== 'object' || typeof game.step !== 'function' || typeof game.headlessStep !== 'function' || game.loop === undefined) {
     throw new TypeError('@steadyframe/phaser: attachToGame needs a Phaser.Game (this.game in a scene)');
   }
-  if (typeof draw !== 'function') {
-    throw new TypeError('@steadyframe/phaser: attachToGame draws with a function (frame, time) => void');
+  const sample = typeof draw === 'function' ? draw : null;
+  const drawables: readonly TimedDrawable[] = sample !== null ? [] : Array.isArray(draw) ? draw : [draw as TimedDrawable];
+  for (const d of drawables) {
+    if (typeof d?.update !== 'function') {
+      throw new TypeError('@steadyframe/phaser: attachToGame draws with a function (frame, time) => void or objects with update(time)');
+    }
   }
+  /** This refresh's frame, drawn (true) or skipped by the pacer (false). */
+  const present = (time: number): boolean => {
+    if (sample === null) {
+      if (!runtime.pace(time)) return false;
+      for (let i = 0; i < drawables.length; i++) drawables[i]!.update(time);
+      return true;
+    }
+    const frame = runtime.frame(time);
+    if (frame === null) return false;
+    sample(frame, time);
+    return true;
+  };
   if (attached.has(game)) {
     throw new Error('@steadyframe/phaser: this game already has a runtime attached; detach() it first (one runtime paces a game at a time)');
   }
@@ -90,13 +112,11 @@ export function attachToGame<S extends Schema>(
       original!(time, delta);
       return;
     }
-    const frame = runtime.frame(time);
-    if (frame === null) {
+    if (!present(time)) {
       skipped++;
       game.headlessStep(time, delta);
       return;
     }
-    draw(frame, time);
     rendered++;
     original!(time, delta);
   };
@@ -109,11 +129,7 @@ export function attachToGame<S extends Schema>(
   const first = (time: number): void => {
     if (!live) return;
     wrap();
-    const frame = runtime.frame(time);
-    if (frame !== null) {
-      draw(frame, time);
-      rendered++;
-    }
+    if (present(time)) rendered++;
   };
   if (game.isRunning) wrap();
   else game.events.once('prestep', first);

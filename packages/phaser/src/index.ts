@@ -1,10 +1,13 @@
 /**
  * @steadyframe/phaser: draws a steadyframe runtime's entities with Phaser 4, smoothly: frames paced from
  * Phaser's own loop (`attachToGame`, or the scene plugin), and game objects moved by the interpolated state
- * (`bindSprites` for objects you make, `bindGroup` for a group used as a pool).
+ * (`bindSprites` for objects you make, `bindGroup` for a group used as a pool), or every entity drawn by one
+ * Extern that blends them on the GPU (`createInterpolatedSprites`).
  */
 export { attachToGame } from './attach-to-game.ts';
-export type { GameLoop, GameTimeStep, LoopGame } from './attach-to-game.ts';
+export type { GameLoop, GameTimeStep, LoopGame, TimedDrawable } from './attach-to-game.ts';
+export { createInterpolatedSprites } from './interpolated-sprites.ts';
+export type { ExternObject, InterpolatedSprites, InterpolatedSpritesOptions, InterpolatedSpritesStats, SpriteFields, SpriteFrame, SpritesRenderer, SpritesScene } from './interpolated-sprites.ts';
 export { bindSprites } from './bind-sprites.ts';
 export type { SpritesBinding } from './bind-sprites.ts';
 export { bindGroup } from './bind-group.ts';

@@ -11,7 +11,7 @@
  */
 import { Plugins, type Scene } from 'phaser';
 import type { Frame, Runtime, Schema } from 'steadyframe';
-import { attachToGame, type GameLoop, type LoopGame } from './attach-to-game.ts';
+import { attachToGame, type GameLoop, type LoopGame, type TimedDrawable } from './attach-to-game.ts';
 
 /** Options of `SteadyframePlugin.attach`. */
 export interface AttachOptions {
@@ -21,7 +21,7 @@ export interface AttachOptions {
   readonly pauseWithScene?: boolean;
 }
 
-type AnyRuntime = Pick<Runtime<Schema>, 'frame' | 'pause' | 'resume' | 'dispose'>;
+type AnyRuntime = Pick<Runtime<Schema>, 'frame' | 'pace' | 'pause' | 'resume' | 'dispose'>;
 
 /**
  * Install it as a scene plugin and reach it as `this.steadyframe`:
@@ -85,7 +85,11 @@ export class SteadyframePlugin extends Plugins.ScenePlugin {
    * paused with it, disposed at its shutdown (see `AttachOptions`). One runtime per scene: attaching another
    * first ends the one before (disposed, unless it was attached with `dispose: false`).
    */
-  attach<S extends Schema>(runtime: Pick<Runtime<S>, 'frame' | 'pause' | 'resume' | 'dispose'>, draw: (frame: Frame<S>, time: number) => void, options: AttachOptions = {}): GameLoop {
+  attach<S extends Schema>(
+    runtime: Pick<Runtime<S>, 'frame' | 'pace' | 'pause' | 'resume' | 'dispose'>,
+    draw: ((frame: Frame<S>, time: number) => void) | TimedDrawable | readonly TimedDrawable[],
+    options: AttachOptions = {},
+  ): GameLoop {
     if (this.systems === null) throw new Error('@steadyframe/phaser: steadyframe.attach after the scene was destroyed');
     this.#release();
     this.#loop = attachToGame(this.game as unknown as LoopGame, runtime, draw);

@@ -4,7 +4,7 @@
  * colours (the mesh's tint and world alpha), and the uniform group one sprite set drives.
  */
 import { GlProgram, Shader, UniformGroup, type Texture } from 'pixi.js';
-import { POINT_SPRITE_FRAGMENT, pointSpriteVertexShader, type AngleMode } from 'steadyframe/adapter';
+import { pointSpriteFragmentShader, pointSpriteVertexShader, type AngleMode } from 'steadyframe/adapter';
 
 export type { AngleMode } from 'steadyframe/adapter';
 
@@ -38,7 +38,7 @@ uniform vec4 uColor;`,
 
 /** The shader for one angle mode, and the uniform group it reads; the program is shared between sprite sets. */
 export function createSpriteShader(angle: AngleMode, texture: Texture): { shader: Shader; uniforms: UniformGroup } {
-  const glProgram = GlProgram.from({ vertex: pointSpriteVertexShader(angle, PIXI_HOST), fragment: POINT_SPRITE_FRAGMENT, name: `steadyframe-sprites-${angle}` });
+  const glProgram = GlProgram.from({ vertex: pointSpriteVertexShader(angle, PIXI_HOST), fragment: pointSpriteFragmentShader(300), name: `steadyframe-sprites-${angle}` });
   const uniforms = new UniformGroup({
     sfAlpha: { value: 1, type: 'f32' },
     sfPrevCount: { value: 0, type: 'f32' },

@@ -133,5 +133,5 @@ it('refuses a second runtime on one game, and what is not a game or a draw funct
   expect(() => attachToGame(g, rt, () => {})).toThrow(/already has a runtime attached; detach\(\) it first/);
   loop.detach();
   expect(() => attachToGame({} as LoopGame, rt, () => {})).toThrow(/needs a Phaser.Game/);
-  expect(() => attachToGame(g, rt, { update() {} } as never)).toThrow(/draws with a function/);
+  expect(() => attachToGame(g, rt, { draw() {} } as never)).toThrow(/draws with a function \(frame, time\) => void or objects with update\(time\)/);
 });

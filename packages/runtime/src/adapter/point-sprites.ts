@@ -25,6 +25,11 @@
  * at any alpha: past 1 (a late frame under `whenLate: 'extrapolate'`) it carries the last tick's motion on as
  * the runtime's own blend does. A sprite's point is at most the GPU's largest point size across
  * (ALIASED_POINT_SIZE_RANGE: 1,024 px on SwiftShader and most desktops).
+ *
+ * Two dialects of one source: GLSL ES 3.00 for WebGL 2 (Pixi's renderer) and GLSL ES 1.00 for WebGL 1 (Phaser's,
+ * which asks for a 'webgl' context). In 1.00 there is no `gl_VertexID`, no integer attribute and no `flat`: the
+ * entity's index is an attribute of its own (`aIndex`), each generation (a uint32) is read as its two 16-bit
+ * halves (`vec2`, exact in float), and the varyings are the same for every pixel of a point anyway.
  */
 
 /** How the angle is blended: none bound, an angle field (short arc), a linear field. */
@@ -41,19 +46,17 @@ export interface PointSpriteHost {
   readonly color: string;
 }
 
-/** The vertex shader for one angle mode, in the host's frame of reference. */
-export function pointSpriteVertexShader(angle: AngleMode, host: PointSpriteHost): string {
-  return /* glsl */ `#version 300 es
-precision highp float;
-precision highp int;
-#define SF_ANGLE ${angle}
-in vec2 aPosA;
-in vec2 aPosB;
-in uint aGenA;
-in uint aGenB;
+/** GLSL ES 3.00 (WebGL 2) or 1.00 (WebGL 1). */
+export type GlslDialect = 300 | 100;
+
+/** The vertex shader for one angle mode, in the host's frame of reference and dialect. */
+export function pointSpriteVertexShader(angle: AngleMode, host: PointSpriteHost, dialect: GlslDialect = 300): string {
+  const v3 = dialect === 300;
+  return /* glsl */ `${v3 ? '#version 300 es\n' : ''}precision highp float;
+${v3 ? 'precision highp int;\n' : ''}#define SF_ANGLE ${angle}
+${v3 ? 'in vec2 aPosA;\nin vec2 aPosB;\nin uint aGenA;\nin uint aGenB;' : 'attribute float aIndex;\nattribute vec2 aPosA;\nattribute vec2 aPosB;\nattribute vec2 aGenA;\nattribute vec2 aGenB;'}
 #if SF_ANGLE != 0
-in float aAngleA;
-in float aAngleB;
+${v3 ? 'in float aAngleA;\nin float aAngleB;' : 'attribute float aAngleA;\nattribute float aAngleB;'}
 #endif
 ${host.declarations}
 uniform float sfAlpha;
@@ -61,18 +64,19 @@ uniform float sfPrevCount;
 uniform float sfFlip;
 uniform float sfSnaps;
 uniform vec4 sfQuad;
-flat out vec4 vToQuad;
-flat out vec2 vQuadAt;
-flat out vec4 vColor;
+${v3 ? 'flat out vec4 vToQuad;\nflat out vec2 vQuadAt;\nflat out vec4 vColor;' : 'varying vec4 vToQuad;\nvarying vec2 vQuadAt;\nvarying vec4 vColor;'}
+
+mat2 inverse2(mat2 m) {
+  return mat2(m[1][1], -m[0][1], -m[1][0], m[0][0]) / (m[0][0] * m[1][1] - m[1][0] * m[0][1]);
+}
 
 void main() {
   bool flip = sfFlip > 0.5;
   vec2 p0 = flip ? aPosB : aPosA;
   vec2 p1 = flip ? aPosA : aPosB;
-  uint g0 = flip ? aGenB : aGenA;
-  uint g1 = flip ? aGenA : aGenB;
+  ${v3 ? 'uint g0 = flip ? aGenB : aGenA;\n  uint g1 = flip ? aGenA : aGenB;' : 'vec2 g0 = flip ? aGenB : aGenA;\n  vec2 g1 = flip ? aGenA : aGenB;'}
   // spawned this tick (no previous state) or a new generation (teleported): the current state as it is
-  bool snap = float(gl_VertexID) >= sfPrevCount || (sfSnaps > 0.5 && g0 != g1);
+  bool snap = ${v3 ? 'float(gl_VertexID)' : 'aIndex'} >= sfPrevCount || (sfSnaps > 0.5 && g0 != g1);
   vec2 position = snap ? p1 : mix(p0, p1, sfAlpha);
   float angle = 0.0;
 #if SF_ANGLE != 0
@@ -106,7 +110,7 @@ void main() {
   // gl_PointCoord (0..1, y down) to where in the quad (0..1 from corner 0 to corner 2), one affine map:
   // window pixels from the centre, back to local units, turned back by the angle, over the quad's size
   mat2 unturn = mat2(c, -s, s, c);
-  mat2 toQuad = mat2(1.0 / sfQuad.z, 0.0, 0.0, 1.0 / sfQuad.w) * unturn * inverse(toPixels) * mat2(size, 0.0, 0.0, -size);
+  mat2 toQuad = mat2(1.0 / sfQuad.z, 0.0, 0.0, 1.0 / sfQuad.w) * unturn * inverse2(toPixels) * mat2(size, 0.0, 0.0, -size);
   vToQuad = vec4(toQuad[0], toQuad[1]);
   vQuadAt = vec2(0.5) - toQuad * vec2(0.5);
   vColor = ${host.color};
@@ -115,21 +119,20 @@ void main() {
 }
 
 /** The fragment shader: the texture frame's texel where the pixel falls in the turned quad, times the colour. */
-export const POINT_SPRITE_FRAGMENT = /* glsl */ `#version 300 es
-precision highp float;
-flat in vec4 vToQuad;
-flat in vec2 vQuadAt;
-flat in vec4 vColor;
+export function pointSpriteFragmentShader(dialect: GlslDialect = 300): string {
+  const v3 = dialect === 300;
+  return /* glsl */ `${v3 ? '#version 300 es\nprecision highp float;' : '#ifdef GL_FRAGMENT_PRECISION_HIGH\nprecision highp float;\n#else\nprecision mediump float;\n#endif'}
+${v3 ? 'flat in vec4 vToQuad;\nflat in vec2 vQuadAt;\nflat in vec4 vColor;' : 'varying vec4 vToQuad;\nvarying vec2 vQuadAt;\nvarying vec4 vColor;'}
 uniform vec4 sfUv01;
 uniform vec4 sfUv23;
 uniform sampler2D uTexture;
-out vec4 finalColor;
-
+${v3 ? 'out vec4 finalColor;\n' : ''}
 void main() {
   vec2 q = mat2(vToQuad.xy, vToQuad.zw) * gl_PointCoord + vQuadAt;
   if (q.x < 0.0 || q.x >= 1.0 || q.y < 0.0 || q.y >= 1.0) discard;
   // the texture frame's uvs: corner 0 (x0, y0), 1 (x1, y1) along x, 3 (x3, y3) along y
   vec2 uv = sfUv01.xy + (sfUv01.zw - sfUv01.xy) * q.x + (sfUv23.zw - sfUv01.xy) * q.y;
-  finalColor = texture(uTexture, uv) * vColor;
+  ${v3 ? 'finalColor = texture(uTexture, uv) * vColor;' : 'gl_FragColor = texture2D(uTexture, uv) * vColor;'}
 }
 `;
+}

@@ -1,0 +1,384 @@
+/**
+ * The GPU path: every entity drawn as a textured sprite by one Phaser `Extern` game object, one point each,
+ * whose vertex shader blends each entity's previous and current state (`steadyframe/adapter`'s point-sprite
+ * shader, in GLSL ES 1.00: Phaser draws with WebGL 1). The main thread never touches an entity per frame: per
+ * tick it uploads the newly published state into vertex buffers, per frame it sets a few uniforms and draws once.
+ *
+ * ```text
+ *   update(time): keeps the frame's time (attachToGame calls it after runtime.pace(time), on drawn refreshes)
+ *   Phaser's render reaches the Extern ──▶ YieldContext (Phaser flushes its batch, hands over the GL state)
+ *     render(): acquire the pair ──▶ new publish since the last upload? (the GPU pair tracker)
+ *                  one  ('swap'): overwrite the older state's buffers with the current state, flip
+ *                  more ('full'): upload previous and current runs (fields, entities 0 .. count)
+ *                  the tick marked snaps: the pair's generations too
+ *               release; alpha = tracker.place(time, runtime.interpolation)
+ *               uniforms: camera × projection, the frame's size, alpha, flip ... ; one drawArrays(POINTS, count)
+ *   ──▶ RebindContext (Phaser takes its GL state back)
+ * ```
+ *
+ * Uploads are `gl.bufferSubData` of the runtime's own views of the shared memory, under the lock: after the
+ * release the worker may publish twice and write into the slot these views show; the GL client copies the bytes
+ * in the call. Phaser renders only inside its render, so the upload waits for it: a refresh the pacer skips
+ * uploads nothing and draws nothing.
+ */
+import type { Runtime, Schema } from 'steadyframe';
+import { createGpuPairTracker, type AngleMode, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
+import { resolveFields, type PoseFields } from './fields.ts';
+import { createSpriteProgram, type SpriteProgram } from './sprite-program.ts';
+
+/** The fields the GPU path reads: a 2D position and, optionally, an angle (see `PoseFields`). */
+export type SpriteFields<S extends Schema> = Pick<PoseFields<S>, 'position' | 'angle'>;
+
+/** The parts of a Phaser texture frame the sprites are drawn with. */
+export interface SpriteFrame {
+  readonly width: number;
+  readonly height: number;
+  readonly u0: number;
+  readonly v0: number;
+  readonly u1: number;
+  readonly v1: number;
+  readonly source: { readonly glTexture: { readonly webGLTexture: WebGLTexture | null } | null };
+}
+
+/** What the GPU path needs of a Phaser scene: an Extern to draw with, and its textures. */
+export interface SpritesScene {
+  readonly add: { extern(): ExternObject };
+  readonly textures: { getFrame(key: string, frame?: string | number): SpriteFrame | null | undefined };
+}
+
+/** Phaser's WebGL renderer, the parts the GPU path uses. */
+export interface SpritesRenderer {
+  readonly gl: WebGLRenderingContext;
+  readonly projectionMatrix: { readonly val: Float32Array };
+  setProjectionMatrixFromDrawingContext(context: unknown): void;
+  on(event: 'restorewebgl', listener: () => void): unknown;
+  off(event: 'restorewebgl', listener: () => void): unknown;
+}
+
+/** Phaser's `Extern` game object: its `render` is the GPU path's. */
+export interface ExternObject {
+  render(renderer: SpritesRenderer, drawingContext: { readonly width: number; readonly height: number }, calcMatrix: { readonly matrix: ArrayLike<number> }, displayList: unknown, displayListIndex: number): void;
+  readonly alpha: number;
+  destroy(): void;
+}
+
+export interface InterpolatedSpritesOptions {
+  /** The texture key every sprite is drawn with (loaded or generated in the scene), and its frame. */
+  readonly texture: string;
+  readonly frame?: string | number;
+  /** A sprite's size in world units. Default: the frame's size. */
+  readonly width?: number;
+  readonly height?: number;
+  /** Where the entity's position sits in the sprite, 0..1 (0.5: the centre, the default; a number sets both). */
+  readonly origin?: number | { readonly x: number; readonly y: number };
+  /** Entities the vertex buffers hold before they first grow. Default 1024 (or the capacity, if less). */
+  readonly initialCapacity?: number;
+}
+
+/** Counters of what the GPU path did (as `@steadyframe/pixi`'s). */
+export interface InterpolatedSpritesStats extends GpuFrameStats {
+  /** Publishes uploaded by copying both states. */
+  fullUploads: number;
+  /** Publishes uploaded by copying the current state only (the previous one was already on the GPU). */
+  swaps: number;
+  /** States whose generations were uploaded (only a pair whose tick marked snaps needs them). */
+  generationUploads: number;
+  /** Renders whose acquire gave up (the lock stayed busy): they drew the last pair. */
+  misses: number;
+  /** Times the vertex buffers grew. */
+  grows: number;
+  /** Draw calls made. */
+  draws: number;
+}
+
+/** What `createInterpolatedSprites` returns. */
+export interface InterpolatedSprites {
+  /** The Extern that draws them: on the scene's display list (depth, visibility, alpha and scroll factor apply). */
+  readonly extern: ExternObject;
+  /** The frame's time (ms, the rAF timestamp `attachToGame` passes): the next render draws the world then. */
+  update(time: number): void;
+  /** The alpha of the last render: in [0, 1], or up to 1 + `maxPrediction` for a late frame carried on. */
+  readonly alpha: number;
+  /** Entities drawn by the last render. */
+  readonly count: number;
+  /** Entities the vertex buffers hold now. */
+  readonly bufferCapacity: number;
+  readonly stats: Readonly<InterpolatedSpritesStats>;
+  /** Destroys the Extern and the GL objects (not the texture). */
+  dispose(): void;
+}
+
+const PREFIX = '@steadyframe/phaser:';
+
+/** The GL objects made in the renderer's context (again after a lost context is restored). */
+interface Gl extends SpriteProgram {
+  /** [channel][A or B]: position, angle (if bound), generations. */
+  readonly buffers: WebGLBuffer[][];
+  /** 0, 1, 2 ...: each point's entity index (GLSL ES 1.00 has no gl_VertexID). */
+  readonly index: WebGLBuffer;
+}
+
+/**
+ * Creates an Extern in `scene` that draws the runtime's entities 0 .. count - 1 as sprites of one texture frame,
+ * interpolated on the GPU: one draw call, and main-thread work per frame that does not grow with the count.
+ * Entities the runtime would snap are drawn at their current state (spawned this tick, or a new generation:
+ * `world.snap`, `spawn`, `despawn`). A late frame follows `runtime.interpolation` (`whenLate`, `maxPrediction`).
+ *
+ * ```ts
+ * const balls = createInterpolatedSprites(this, runtime, { position: 'position' }, { texture: 'ball' });
+ * attachToGame(this.game, runtime, balls); // each drawn refresh: runtime.pace(time), balls.update(time)
+ * ```
+ *
+ * Needs Phaser's WebGL renderer. The Extern's alpha and scroll factor apply to every sprite, and the camera
+ * (scroll, zoom, rotation) too; per-entity scale, alpha and tint need the CPU path (`bindGroup`). Each sprite is
+ * one point: its bounding square in pixels must fit the GPU's largest point size
+ * (`gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE)`: 1,023 px in SwiftShader, more on most desktops, as little as
+ * 64 on some mobile GPUs). Throws at set-up if a field does not fit or the texture frame is missing.
+ */
+export function createInterpolatedSprites<S extends Schema>(
+  scene: SpritesScene,
+  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & { readonly interpolation?: LateOptions },
+  fields: SpriteFields<S>,
+  options: InterpolatedSpritesOptions,
+): InterpolatedSprites {
+  const extra = fields as PoseFields<S>;
+  if (typeof fields === 'object' && fields !== null && (extra.scale !== undefined || extra.alpha !== undefined)) {
+    throw new TypeError(`${PREFIX} the GPU path draws position and angle only; bind scale and alpha with bindGroup`);
+  }
+  const resolved = resolveFields(runtime.schema, fields);
+  if (typeof options?.texture !== 'string') throw new TypeError(`${PREFIX} options.texture must be a texture key`);
+  const frame = scene.textures.getFrame(options.texture, options.frame);
+  if (frame === null || frame === undefined) {
+    throw new Error(`${PREFIX} no texture frame "${options.texture}"${options.frame === undefined ? '' : ` / ${String(options.frame)}`} in the scene: load or generate it before`);
+  }
+  const width = options.width ?? frame.width;
+  const height = options.height ?? frame.height;
+  const origin = options.origin ?? 0.5;
+  const ox = typeof origin === 'number' ? origin : origin.x;
+  const oy = typeof origin === 'number' ? origin : origin.y;
+  for (const [name, value] of [['width', width], ['height', height], ['origin x', ox], ['origin y', oy]] as const) {
+    if (!Number.isFinite(value)) throw new RangeError(`${PREFIX} options.${name} must be a finite number; got ${String(value)}`);
+  }
+  const capacity = runtime.capacity;
+  const initial = options.initialCapacity ?? 1024;
+  if (!Number.isInteger(initial) || initial < 1) {
+    throw new RangeError(`${PREFIX} options.initialCapacity must be a whole number of at least 1; got ${String(initial)}`);
+  }
+  let bufferCapacity = Math.min(initial, capacity);
+  const angleMode: AngleMode = resolved.angle === null ? 0 : runtime.schema[resolved.angle]!.kind === 'angle' ? 1 : 2;
+  /** The channels: [schema field or null for the generations, floats per entity]. */
+  const channels: [string | null, number][] = [[resolved.position, 2]];
+  if (resolved.angle !== null) channels.push([resolved.angle, 1]);
+  channels.push([null, 1]);
+  const GEN = channels.length - 1;
+
+  const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, generationUploads: 0, misses: 0, grows: 0, draws: 0, late: 0, extrapolated: 0, overtaken: 0 };
+  const tracker = createGpuPairTracker(stats);
+  let flip = 0; // which buffer of each channel holds the previous state: flip; the current one: 1 - flip
+  const generationsOf = [-1, -1]; // the publish whose current state each generation buffer holds
+  let time = Number.NEGATIVE_INFINITY;
+  let alpha = 0;
+  let snaps = false;
+  let ctx: Gl | null = null;
+  let renderer: SpritesRenderer | null = null;
+  const mvp = new Float32Array(9);
+  const quad = new Float32Array([-ox * width, -oy * height, width, height]);
+  // corners 0 (u0, v0) and 1 (u1, v0) along x; 2 (u1, v1) and 3 (u0, v1): the frame's uvs as Phaser keeps them
+  const uv01 = new Float32Array([frame.u0, frame.v0, frame.u1, frame.v0]);
+  const uv23 = new Float32Array([frame.u1, frame.v1, frame.u0, frame.v1]);
+  const colour = new Float32Array(4);
+  const resolution = new Float32Array(2);
+
+  const forget = (): void => {
+    tracker.forget();
+    generationsOf[0] = generationsOf[1] = -1;
+  };
+
+  /** Sizes every buffer for `entities` (their contents go: the next upload is a full one). */
+  const allocate = (c: Gl, entities: number): void => {
+    const { gl } = c;
+    channels.forEach(([, w], k) => {
+      for (const b of c.buffers[k]!) {
+        gl.bindBuffer(gl.ARRAY_BUFFER, b);
+        gl.bufferData(gl.ARRAY_BUFFER, entities * w * 4, gl.DYNAMIC_DRAW);
+      }
+    });
+    const indices = new Float32Array(entities);
+    for (let e = 0; e < entities; e++) indices[e] = e;
+    gl.bindBuffer(gl.ARRAY_BUFFER, c.index);
+    gl.bufferData(gl.ARRAY_BUFFER, indices, gl.STATIC_DRAW);
+    forget();
+  };
+
+  const make = (gl: WebGLRenderingContext): Gl => {
+    const c: Gl = { ...createSpriteProgram(gl, angleMode), buffers: channels.map(() => [gl.createBuffer()!, gl.createBuffer()!]), index: gl.createBuffer()! };
+    allocate(c, bufferCapacity);
+    return c;
+  };
+
+  /** Uploads the first `entities` of `from` into buffer `which` of channel `k`, straight from the shared memory. */
+  const copyRun = (c: Gl, k: number, which: number, from: Float32Array | Uint32Array, entities: number): void => {
+    if (entities === 0) return;
+    const { gl } = c;
+    gl.bindBuffer(gl.ARRAY_BUFFER, c.buffers[k]![which]!);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, from.subarray(0, entities * channels[k]![1]));
+  };
+
+  /** Under the lock (`reader.read` takes and releases it): uploads what changed since the last publish seen. */
+  const upload = (pair: StatePair<S>, published: number): true => {
+    const c = ctx!;
+    const what = tracker.track(pair, published);
+    if (what === 'none') return true;
+    const count = tracker.count;
+    const previousCount = tracker.previousCount;
+    let full = what === 'full';
+    const needed = Math.max(count, previousCount);
+    if (needed > bufferCapacity) {
+      while (bufferCapacity < needed) bufferCapacity = Math.min(bufferCapacity * 2, capacity);
+      allocate(c, bufferCapacity);
+      stats.grows++;
+      full = true;
+    }
+    if (full) {
+      channels.forEach(([name], k) => {
+        if (name !== null) copyRun(c, k, flip, pair.previous[name as keyof S], previousCount);
+      });
+      stats.fullUploads++;
+    } else {
+      flip = 1 - flip; // one publish on: its previous state is the current one uploaded last time
+      stats.swaps++;
+    }
+    channels.forEach(([name], k) => {
+      if (name !== null) copyRun(c, k, 1 - flip, pair.current[name as keyof S], count);
+    });
+    snaps = tracker.snaps > 0;
+    if (snaps) {
+      // the shader compares the pair's generations: both must be on the GPU
+      const before = (published - 1) >>> 0;
+      if (generationsOf[flip] !== before) {
+        copyRun(c, GEN, flip, pair.previousGeneration, previousCount);
+        generationsOf[flip] = before;
+        stats.generationUploads++;
+      }
+      copyRun(c, GEN, 1 - flip, pair.currentGeneration, count);
+      generationsOf[1 - flip] = published;
+      stats.generationUploads++;
+    } else {
+      generationsOf[1 - flip] = -1;
+    }
+    return true;
+  };
+
+  const attribute = (c: Gl, name: keyof Gl['attributes'], buffer: WebGLBuffer, size: number, type: number): void => {
+    const { gl } = c;
+    const at = c.attributes[name];
+    if (at < 0) return;
+    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+    gl.enableVertexAttribArray(at);
+    gl.vertexAttribPointer(at, size, type, false, 0, 0);
+  };
+
+  const restored = (): void => {
+    ctx = null; // made again in the new context at the next render
+    forget();
+  };
+
+  const extern = scene.add.extern();
+  extern.render = (r, drawingContext, calcMatrix) => {
+    if (renderer !== r) {
+      if (typeof (r as Partial<SpritesRenderer>).setProjectionMatrixFromDrawingContext !== 'function') {
+        throw new Error(`${PREFIX} createInterpolatedSprites draws with Phaser's WebGL renderer (type: Phaser.WEBGL or AUTO where WebGL is there)`);
+      }
+      renderer?.off('restorewebgl', restored);
+      renderer = r;
+      r.on('restorewebgl', restored);
+      ctx = null;
+      forget();
+    }
+    if (ctx === null) ctx = make(r.gl);
+    const c = ctx;
+    const { gl } = c;
+    if (runtime.reader.read(upload) !== true) stats.misses++;
+    if (time === Number.NEGATIVE_INFINITY) return; // never updated: no frame time to draw at yet
+    alpha = tracker.place(time, runtime.interpolation);
+    const count = tracker.count;
+    const texture = frame.source.glTexture?.webGLTexture ?? null;
+    if (count === 0 || texture === null || gl.isContextLost()) return;
+    // clip space from the sprites' world units: Phaser's projection for this drawing context (2D part of its
+    // ortho matrix) times the camera and Extern transform it computed (a, b, c, d, e, f: x' = a x + c y + e)
+    r.setProjectionMatrixFromDrawingContext(drawingContext);
+    const p = r.projectionMatrix.val;
+    const m = calcMatrix.matrix;
+    const [a, b, cc, d, e, f] = [m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!];
+    mvp[0] = p[0]! * a + p[4]! * b;
+    mvp[1] = p[1]! * a + p[5]! * b;
+    mvp[3] = p[0]! * cc + p[4]! * d;
+    mvp[4] = p[1]! * cc + p[5]! * d;
+    mvp[6] = p[0]! * e + p[4]! * f + p[12]!;
+    mvp[7] = p[1]! * e + p[5]! * f + p[13]!;
+    mvp[8] = 1;
+    resolution[0] = drawingContext.width;
+    resolution[1] = drawingContext.height;
+    colour.fill(extern.alpha); // premultiplied, as Phaser's textures and its normal blend are
+    gl.useProgram(c.program);
+    const u = c.uniforms;
+    gl.uniformMatrix3fv(u.uMvp, false, mvp);
+    gl.uniform2fv(u.uResolution, resolution);
+    gl.uniform4fv(u.uColor, colour);
+    gl.uniform1f(u.sfAlpha, alpha);
+    gl.uniform1f(u.sfPrevCount, tracker.previousCount);
+    gl.uniform1f(u.sfFlip, flip);
+    gl.uniform1f(u.sfSnaps, snaps ? 1 : 0);
+    gl.uniform4fv(u.sfQuad, quad);
+    gl.uniform4fv(u.sfUv01, uv01);
+    gl.uniform4fv(u.sfUv23, uv23);
+    gl.uniform1i(u.uTexture, 0);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    // Phaser hands over the context with no vertex array bound: these pointers are the default array's, and
+    // Phaser's RebindContext resets what it needs after
+    attribute(c, 'aIndex', c.index, 1, gl.FLOAT);
+    const [pos, angle] = [c.buffers[0]!, resolved.angle === null ? null : c.buffers[1]!];
+    attribute(c, 'aPosA', pos[0]!, 2, gl.FLOAT);
+    attribute(c, 'aPosB', pos[1]!, 2, gl.FLOAT);
+    if (angle !== null) {
+      attribute(c, 'aAngleA', angle[0]!, 1, gl.FLOAT);
+      attribute(c, 'aAngleB', angle[1]!, 1, gl.FLOAT);
+    }
+    // a generation (uint32) as its two 16-bit halves: exact in float, compared as a vec2
+    attribute(c, 'aGenA', c.buffers[GEN]![0]!, 2, gl.UNSIGNED_SHORT);
+    attribute(c, 'aGenB', c.buffers[GEN]![1]!, 2, gl.UNSIGNED_SHORT);
+    gl.drawArrays(gl.POINTS, 0, count);
+    for (const at of Object.values(c.attributes)) if (at >= 0) gl.disableVertexAttribArray(at);
+    stats.draws++;
+  };
+
+  return {
+    extern,
+    update(t) {
+      time = t;
+    },
+    get alpha() {
+      return alpha;
+    },
+    get count() {
+      return tracker.count;
+    },
+    get bufferCapacity() {
+      return bufferCapacity;
+    },
+    stats,
+    dispose() {
+      renderer?.off('restorewebgl', restored);
+      if (ctx !== null && !ctx.gl.isContextLost()) {
+        const { gl } = ctx;
+        for (const pair of ctx.buffers) for (const b of pair) gl.deleteBuffer(b);
+        gl.deleteBuffer(ctx.index);
+        gl.deleteProgram(ctx.program);
+      }
+      ctx = null;
+      renderer = null;
+      extern.destroy();
+    },
+  };
+}

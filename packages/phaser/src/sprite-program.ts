@@ -1,0 +1,51 @@
+/**
+ * The GPU path's program: `steadyframe/adapter`'s point-sprite shader in GLSL ES 1.00 (Phaser draws with
+ * WebGL 1), with Phaser's camera transform and projection folded into one matrix on the CPU (`uMvp`), the
+ * drawing context's size (`uResolution`) and one colour (`uColor`: the Extern's alpha, premultiplied).
+ */
+import { pointSpriteFragmentShader, pointSpriteVertexShader, type AngleMode } from 'steadyframe/adapter';
+
+const HOST = {
+  declarations: 'uniform mat3 uMvp;\nuniform vec2 uResolution;\nuniform vec4 uColor;',
+  mvp: 'uMvp',
+  color: 'uColor',
+};
+
+const UNIFORMS = ['uMvp', 'uResolution', 'uColor', 'sfAlpha', 'sfPrevCount', 'sfFlip', 'sfSnaps', 'sfQuad', 'sfUv01', 'sfUv23', 'uTexture'] as const;
+const ATTRIBUTES = ['aIndex', 'aPosA', 'aPosB', 'aGenA', 'aGenB', 'aAngleA', 'aAngleB'] as const;
+
+/** A linked program and where its uniforms and attributes are (-1: an attribute this angle mode has not). */
+export interface SpriteProgram {
+  readonly gl: WebGLRenderingContext;
+  readonly program: WebGLProgram;
+  readonly uniforms: Record<(typeof UNIFORMS)[number], WebGLUniformLocation | null>;
+  readonly attributes: Record<(typeof ATTRIBUTES)[number], number>;
+}
+
+function compile(gl: WebGLRenderingContext, type: number, source: string): WebGLShader {
+  const shader = gl.createShader(type)!;
+  gl.shaderSource(shader, source);
+  gl.compileShader(shader);
+  if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS) && !gl.isContextLost()) {
+    throw new Error(`@steadyframe/phaser: the sprite shader did not compile: ${gl.getShaderInfoLog(shader)}`);
+  }
+  return shader;
+}
+
+/** Compiles and links the program for one angle mode in `gl`. */
+export function createSpriteProgram(gl: WebGLRenderingContext, angle: AngleMode): SpriteProgram {
+  const program = gl.createProgram()!;
+  const vertex = compile(gl, gl.VERTEX_SHADER, pointSpriteVertexShader(angle, HOST, 100));
+  const fragment = compile(gl, gl.FRAGMENT_SHADER, pointSpriteFragmentShader(100));
+  gl.attachShader(program, vertex);
+  gl.attachShader(program, fragment);
+  gl.linkProgram(program);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
+    throw new Error(`@steadyframe/phaser: the sprite shader did not link: ${gl.getProgramInfoLog(program)}`);
+  }
+  gl.deleteShader(vertex); // flagged: freed with the program
+  gl.deleteShader(fragment);
+  const uniforms = Object.fromEntries(UNIFORMS.map((n) => [n, gl.getUniformLocation(program, n)])) as SpriteProgram['uniforms'];
+  const attributes = Object.fromEntries(ATTRIBUTES.map((n) => [n, gl.getAttribLocation(program, n)])) as SpriteProgram['attributes'];
+  return { gl, program, uniforms, attributes };
+}
