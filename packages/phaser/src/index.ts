@@ -6,7 +6,7 @@
  */
 export { attachToGame } from './attach-to-game.ts';
 export type { GameLoop, GameTimeStep, LoopGame, TimedDrawable } from './attach-to-game.ts';
-export { createInterpolatedSprites } from './interpolated-sprites.ts';
+export { createInterpolatedSprites, MAX_FRAMES } from './interpolated-sprites.ts';
 export type { ExternObject, InterpolatedSprites, InterpolatedSpritesOptions, InterpolatedSpritesStats, SpriteFields, SpriteFrame, SpritesRenderer, SpritesScene } from './interpolated-sprites.ts';
 export { bindSprites } from './bind-sprites.ts';
 export type { SpritesBinding } from './bind-sprites.ts';

@@ -22,12 +22,19 @@
  * uploads nothing and draws nothing.
  */
 import type { Runtime, Schema } from 'steadyframe';
-import { createGpuPairTracker, type AngleMode, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
+import { createGpuPairTracker, schemaField, type AngleMode, type FieldOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type PoseFields } from './fields.ts';
 import { createSpriteProgram, type SpriteProgram } from './sprite-program.ts';
 
-/** The fields the GPU path reads: a 2D position and, optionally, an angle (see `PoseFields`). */
-export type SpriteFields<S extends Schema> = Pick<PoseFields<S>, 'position' | 'angle'>;
+/**
+ * The fields the GPU path reads: a 2D position and, optionally, an angle (see `PoseFields`), and which of
+ * `options.frames` each entity shows (`frame`: a `none` or `linear` field of width 1 holding 0, 1, 2 ...; drawn as
+ * the newest tick has it).
+ */
+export type SpriteFields<S extends Schema> = Pick<PoseFields<S>, 'position' | 'angle'> & { readonly frame?: FieldOf<S, 'none' | 'linear', 1> };
+
+/** Frames one sprite set can show per entity (`options.frames`). */
+export const MAX_FRAMES = 16;
 
 /** The parts of a Phaser texture frame the sprites are drawn with. */
 export interface SpriteFrame {
@@ -43,7 +50,10 @@ export interface SpriteFrame {
 /** What the GPU path needs of a Phaser scene: an Extern to draw with, and its textures. */
 export interface SpritesScene {
   readonly add: { extern(): ExternObject };
-  readonly textures: { getFrame(key: string, frame?: string | number): SpriteFrame | null | undefined };
+  readonly textures: {
+    exists(key: string): boolean;
+    get(key: string): { has(frame: string | number): boolean; get(frame?: string | number): SpriteFrame };
+  };
 }
 
 /** Phaser's WebGL renderer, the parts the GPU path uses. */
@@ -66,6 +76,12 @@ export interface InterpolatedSpritesOptions {
   /** The texture key every sprite is drawn with (loaded or generated in the scene), and its frame. */
   readonly texture: string;
   readonly frame?: string | number;
+  /**
+   * With `fields.frame`: the texture's frames entity i picks from by its field's value (0 the first), at most
+   * `MAX_FRAMES`, each an axis-aligned rectangle of the same texture image (a spritesheet's or atlas's frames,
+   * not trimmed or rotated ones), all drawn at the sprite's one size.
+   */
+  readonly frames?: readonly (string | number)[];
   /** A sprite's size in world units. Default: the frame's size. */
   readonly width?: number;
   readonly height?: number;
@@ -147,10 +163,28 @@ export function createInterpolatedSprites<S extends Schema>(
   }
   const resolved = resolveFields(runtime.schema, fields);
   if (typeof options?.texture !== 'string') throw new TypeError(`${PREFIX} options.texture must be a texture key`);
-  const frame = scene.textures.getFrame(options.texture, options.frame);
-  if (frame === null || frame === undefined) {
-    throw new Error(`${PREFIX} no texture frame "${options.texture}"${options.frame === undefined ? '' : ` / ${String(options.frame)}`} in the scene: load or generate it before`);
+  // Phaser's own lookup answers a missing frame with the texture's first one (and a console warning): ask first
+  const frameOf = (name: string | number | undefined): SpriteFrame => {
+    if (!scene.textures.exists(options.texture) || (name !== undefined && !scene.textures.get(options.texture).has(name))) {
+      throw new Error(`${PREFIX} no texture frame "${options.texture}"${name === undefined ? '' : ` / ${String(name)}`} in the scene: load or generate it before`);
+    }
+    return scene.textures.get(options.texture).get(name);
+  };
+  const frameField = fields.frame ?? null;
+  const frames = frameField === null ? [] : (options.frames ?? []).map(frameOf);
+  if (frameField !== null) {
+    const spec = schemaField(runtime.schema, frameField, `${PREFIX} fields.frame`);
+    if ((spec.kind !== 'none' && spec.kind !== 'linear') || spec.width !== 1) {
+      throw new TypeError(`${PREFIX} fields.frame "${frameField}" must be a none or linear field of width 1; it is ${spec.kind} of width ${spec.width}`);
+    }
+    if (frames.length < 1 || frames.length > MAX_FRAMES) {
+      throw new RangeError(`${PREFIX} fields.frame needs options.frames: 1 to ${MAX_FRAMES} frames of the texture; got ${frames.length}`);
+    }
+    if (frames.some((f) => f.source !== frames[0]!.source)) throw new Error(`${PREFIX} options.frames must all be frames of one texture image`);
+  } else if (options.frames !== undefined) {
+    throw new TypeError(`${PREFIX} options.frames needs fields.frame, the field that picks one per entity`);
   }
+  const frame = frames[0] ?? frameOf(options.frame);
   const width = options.width ?? frame.width;
   const height = options.height ?? frame.height;
   const origin = options.origin ?? 0.5;
@@ -166,11 +200,14 @@ export function createInterpolatedSprites<S extends Schema>(
   }
   let bufferCapacity = Math.min(initial, capacity);
   const angleMode: AngleMode = resolved.angle === null ? 0 : runtime.schema[resolved.angle]!.kind === 'angle' ? 1 : 2;
-  /** The channels: [schema field or null for the generations, floats per entity]. */
-  const channels: [string | null, number][] = [[resolved.position, 2]];
-  if (resolved.angle !== null) channels.push([resolved.angle, 1]);
-  channels.push([null, 1]);
+  /** The channels: [schema field or null for the generations, floats per entity, attribute name less A/B]. */
+  const channels: [string | null, number, 'aPos' | 'aAngle' | 'aFrame' | 'aGen'][] = [[resolved.position, 2, 'aPos']];
+  if (resolved.angle !== null) channels.push([resolved.angle, 1, 'aAngle']);
+  if (frameField !== null) channels.push([frameField, 1, 'aFrame']);
+  channels.push([null, 1, 'aGen']);
   const GEN = channels.length - 1;
+  const frameRects = new Float32Array(4 * frames.length);
+  frames.forEach((f, i) => frameRects.set([f.u0, f.v0, f.u1, f.v1], 4 * i));
 
   const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, generationUploads: 0, misses: 0, grows: 0, draws: 0, late: 0, extrapolated: 0, overtaken: 0 };
   const tracker = createGpuPairTracker(stats);
@@ -211,7 +248,7 @@ export function createInterpolatedSprites<S extends Schema>(
   };
 
   const make = (gl: WebGLRenderingContext): Gl => {
-    const c: Gl = { ...createSpriteProgram(gl, angleMode), buffers: channels.map(() => [gl.createBuffer()!, gl.createBuffer()!]), index: gl.createBuffer()! };
+    const c: Gl = { ...createSpriteProgram(gl, angleMode, frames.length), buffers: channels.map(() => [gl.createBuffer()!, gl.createBuffer()!]), index: gl.createBuffer()! };
     allocate(c, bufferCapacity);
     return c;
   };
@@ -338,16 +375,13 @@ export function createInterpolatedSprites<S extends Schema>(
     // Phaser hands over the context with no vertex array bound: these pointers are the default array's, and
     // Phaser's RebindContext resets what it needs after
     attribute(c, 'aIndex', c.index, 1, gl.FLOAT);
-    const [pos, angle] = [c.buffers[0]!, resolved.angle === null ? null : c.buffers[1]!];
-    attribute(c, 'aPosA', pos[0]!, 2, gl.FLOAT);
-    attribute(c, 'aPosB', pos[1]!, 2, gl.FLOAT);
-    if (angle !== null) {
-      attribute(c, 'aAngleA', angle[0]!, 1, gl.FLOAT);
-      attribute(c, 'aAngleB', angle[1]!, 1, gl.FLOAT);
-    }
-    // a generation (uint32) as its two 16-bit halves: exact in float, compared as a vec2
-    attribute(c, 'aGenA', c.buffers[GEN]![0]!, 2, gl.UNSIGNED_SHORT);
-    attribute(c, 'aGenB', c.buffers[GEN]![1]!, 2, gl.UNSIGNED_SHORT);
+    channels.forEach(([name, w, base], k) => {
+      // a generation (uint32) as its two 16-bit halves: exact in float, compared as a vec2
+      const [size, type] = name === null ? [2, gl.UNSIGNED_SHORT] : [w, gl.FLOAT];
+      attribute(c, `${base}A`, c.buffers[k]![0]!, size, type);
+      attribute(c, `${base}B`, c.buffers[k]![1]!, size, type);
+    });
+    if (frames.length > 0) gl.uniform4fv(u.sfFrames, frameRects);
     gl.drawArrays(gl.POINTS, 0, count);
     for (const at of Object.values(c.attributes)) if (at >= 0) gl.disableVertexAttribArray(at);
     stats.draws++;

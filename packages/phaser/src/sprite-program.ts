@@ -11,10 +11,10 @@ const HOST = {
   color: 'uColor',
 };
 
-const UNIFORMS = ['uMvp', 'uResolution', 'uColor', 'sfAlpha', 'sfPrevCount', 'sfFlip', 'sfSnaps', 'sfQuad', 'sfUv01', 'sfUv23', 'uTexture'] as const;
-const ATTRIBUTES = ['aIndex', 'aPosA', 'aPosB', 'aGenA', 'aGenB', 'aAngleA', 'aAngleB'] as const;
+const UNIFORMS = ['uMvp', 'uResolution', 'uColor', 'sfAlpha', 'sfPrevCount', 'sfFlip', 'sfSnaps', 'sfQuad', 'sfUv01', 'sfUv23', 'sfFrames', 'uTexture'] as const;
+const ATTRIBUTES = ['aIndex', 'aPosA', 'aPosB', 'aGenA', 'aGenB', 'aAngleA', 'aAngleB', 'aFrameA', 'aFrameB'] as const;
 
-/** A linked program and where its uniforms and attributes are (-1: an attribute this angle mode has not). */
+/** A linked program and where its uniforms and attributes are (-1 or null: one this program has not). */
 export interface SpriteProgram {
   readonly gl: WebGLRenderingContext;
   readonly program: WebGLProgram;
@@ -32,11 +32,11 @@ function compile(gl: WebGLRenderingContext, type: number, source: string): WebGL
   return shader;
 }
 
-/** Compiles and links the program for one angle mode in `gl`. */
-export function createSpriteProgram(gl: WebGLRenderingContext, angle: AngleMode): SpriteProgram {
+/** Compiles and links the program for one angle mode, and `frames` frames per entity (0: one for all), in `gl`. */
+export function createSpriteProgram(gl: WebGLRenderingContext, angle: AngleMode, frames: number): SpriteProgram {
   const program = gl.createProgram()!;
-  const vertex = compile(gl, gl.VERTEX_SHADER, pointSpriteVertexShader(angle, HOST, 100));
-  const fragment = compile(gl, gl.FRAGMENT_SHADER, pointSpriteFragmentShader(100));
+  const vertex = compile(gl, gl.VERTEX_SHADER, pointSpriteVertexShader(angle, HOST, 100, frames));
+  const fragment = compile(gl, gl.FRAGMENT_SHADER, pointSpriteFragmentShader(100, frames));
   gl.attachShader(program, vertex);
   gl.attachShader(program, fragment);
   gl.linkProgram(program);

@@ -20,8 +20,8 @@ afterEach(() => {
 
 /**
  * A runtime held at `ticks` with `count` entities, and a game whose camera shows world units 0..8 across the
- * 64 px canvas (zoom 8): a 4×4 texture frame becomes 32×32 pixels. Textures: 'white' (4×4), and 'halves' (4×4,
- * red on top, blue below).
+ * 64 px canvas (zoom 8): a 4×4 texture frame becomes 32×32 pixels. Textures: 'white' (4×4), 'halves' (4×4,
+ * red on top, blue below) and 'sheet' (two 4×4 frames: 0 red, 1 blue).
  */
 async function setUp(ticks: number, count = 1): Promise<{ rt: MotionRuntime; scene: Scene }> {
   runtime = await motionRuntime();
@@ -41,6 +41,15 @@ async function setUp(ticks: number, count = 1): Promise<{ rt: MotionRuntime; sce
       halves.context.fillStyle = '#00f';
       halves.context.fillRect(0, 2, 4, 2);
       halves.refresh();
+      // a sheet of two 4×4 frames: 0 red, 1 blue
+      const sheet = this.textures.createCanvas('sheet', 8, 4)!;
+      sheet.context.fillStyle = '#f00';
+      sheet.context.fillRect(0, 0, 4, 4);
+      sheet.context.fillStyle = '#00f';
+      sheet.context.fillRect(4, 0, 4, 4);
+      sheet.add(0, 0, 0, 0, 4, 4);
+      sheet.add(1, 0, 4, 0, 4, 4);
+      sheet.refresh();
       this.cameras.main.setZoom(8).centerOn(4, 4);
     },
   });
@@ -159,6 +168,20 @@ it('draws the right way up at angle 0 and snaps a teleported entity to its new p
   expect(sprites.stats.generationUploads).toBeGreaterThan(0);
 });
 
+it('shows each entity the frame its field picks, as the newest tick has it', async () => {
+  const { rt, scene } = await setUp(2); // the fixture's blink field is the tick's parity: 0 at tick 2
+  const sprites = createInterpolatedSprites(scene, rt, { position: 'position', frame: 'blink' }, { texture: 'sheet', frames: [0, 1] });
+  attachToGame(game!, rt, sprites);
+  await refresh(game!, timeAt(rt, 0.5));
+  expect(bounds(game!, red)).not.toBeNull();
+  expect(bounds(game!, blue)).toBeNull();
+  await steps(rt, 1); // tick 3: blink 1
+  await refresh(game!, timeAt(rt, 0.5));
+  expect(bounds(game!, red)).toBeNull();
+  const m = motionAt(0, 2.5);
+  expectBoxAt(bounds(game!, blue), m.x, m.y, 'frame 1 at tick 2.5');
+});
+
 it('refuses what it cannot draw, naming it', async () => {
   const { rt, scene } = await setUp(0);
   expect(() => createInterpolatedSprites(scene, rt, { position: 'position' }, { texture: 'nope' })).toThrow(/no texture frame "nope"/);
@@ -166,4 +189,8 @@ it('refuses what it cannot draw, naming it', async () => {
   expect(() => createInterpolatedSprites(scene, rt, { position: 'angle' } as never, { texture: 'white' })).toThrow(/fields.position "angle"/);
   expect(() => createInterpolatedSprites(scene, rt, { position: 'position' }, { texture: 'white', initialCapacity: 0 })).toThrow(/initialCapacity/);
   expect(() => attachToGame(game!, rt, { draw() {} } as never)).toThrow(/update\(time\)/);
+  expect(() => createInterpolatedSprites(scene, rt, { position: 'position' }, { texture: 'sheet', frames: [0, 1] })).toThrow(/options.frames needs fields.frame/);
+  expect(() => createInterpolatedSprites(scene, rt, { position: 'position', frame: 'blink' }, { texture: 'sheet' })).toThrow(/needs options.frames: 1 to 16/);
+  expect(() => createInterpolatedSprites(scene, rt, { position: 'position', frame: 'angle' } as never, { texture: 'sheet', frames: [0] })).toThrow(/fields.frame "angle" must be a none or linear field/);
+  expect(() => createInterpolatedSprites(scene, rt, { position: 'position', frame: 'blink' }, { texture: 'sheet', frames: [0, 7] })).toThrow(/no texture frame "sheet" \/ 7/);
 });

@@ -49,9 +49,18 @@ export interface PointSpriteHost {
 /** GLSL ES 3.00 (WebGL 2) or 1.00 (WebGL 1). */
 export type GlslDialect = 300 | 100;
 
-/** The vertex shader for one angle mode, in the host's frame of reference and dialect. */
-export function pointSpriteVertexShader(angle: AngleMode, host: PointSpriteHost, dialect: GlslDialect = 300): string {
+/**
+ * The vertex shader for one angle mode, in the host's frame of reference and dialect. `frames` > 0: each entity
+ * shows one of that many texture frames (`sfFrames[i]`: u0, v0, u1, v1), picked by its current state's
+ * `aFrameA`/`aFrameB` attribute; 0: every entity shows the one frame of `sfUv01`/`sfUv23`.
+ */
+export function pointSpriteVertexShader(angle: AngleMode, host: PointSpriteHost, dialect: GlslDialect = 300, frames = 0): string {
   const v3 = dialect === 300;
+  const input = v3 ? 'in' : 'attribute';
+  const frameDeclarations =
+    frames > 0 ? `\n${input} float aFrameA;\n${input} float aFrameB;\nuniform vec4 sfFrames[${frames}];\n${v3 ? 'flat out' : 'varying'} vec4 vFrame;` : '';
+  const pickFrame =
+    frames > 0 ? `\n  // the current state's frame (a frame field is drawn as the newest tick has it)\n  vFrame = sfFrames[int(clamp(flip ? aFrameA : aFrameB, 0.0, ${frames - 1}.0) + 0.5)];` : '';
   return /* glsl */ `${v3 ? '#version 300 es\n' : ''}precision highp float;
 ${v3 ? 'precision highp int;\n' : ''}#define SF_ANGLE ${angle}
 ${v3 ? 'in vec2 aPosA;\nin vec2 aPosB;\nin uint aGenA;\nin uint aGenB;' : 'attribute float aIndex;\nattribute vec2 aPosA;\nattribute vec2 aPosB;\nattribute vec2 aGenA;\nattribute vec2 aGenB;'}
@@ -64,7 +73,7 @@ uniform float sfPrevCount;
 uniform float sfFlip;
 uniform float sfSnaps;
 uniform vec4 sfQuad;
-${v3 ? 'flat out vec4 vToQuad;\nflat out vec2 vQuadAt;\nflat out vec4 vColor;' : 'varying vec4 vToQuad;\nvarying vec2 vQuadAt;\nvarying vec4 vColor;'}
+${v3 ? 'flat out vec4 vToQuad;\nflat out vec2 vQuadAt;\nflat out vec4 vColor;' : 'varying vec4 vToQuad;\nvarying vec2 vQuadAt;\nvarying vec4 vColor;'}${frameDeclarations}
 
 mat2 inverse2(mat2 m) {
   return mat2(m[1][1], -m[0][1], -m[1][0], m[0][0]) / (m[0][0] * m[1][1] - m[1][0] * m[0][1]);
@@ -113,25 +122,32 @@ void main() {
   mat2 toQuad = mat2(1.0 / sfQuad.z, 0.0, 0.0, 1.0 / sfQuad.w) * unturn * inverse2(toPixels) * mat2(size, 0.0, 0.0, -size);
   vToQuad = vec4(toQuad[0], toQuad[1]);
   vQuadAt = vec2(0.5) - toQuad * vec2(0.5);
-  vColor = ${host.color};
+  vColor = ${host.color};${pickFrame}
 }
 `;
 }
 
-/** The fragment shader: the texture frame's texel where the pixel falls in the turned quad, times the colour. */
-export function pointSpriteFragmentShader(dialect: GlslDialect = 300): string {
+/**
+ * The fragment shader: the texture frame's texel where the pixel falls in the turned quad, times the colour.
+ * `frames` as for the vertex shader (> 0: the frame the vertex shader picked, an axis-aligned rectangle).
+ */
+export function pointSpriteFragmentShader(dialect: GlslDialect = 300, frames = 0): string {
   const v3 = dialect === 300;
+  const uv =
+    frames > 0
+      ? 'vec2 uv = vFrame.xy + (vFrame.zw - vFrame.xy) * q;'
+      : 'vec2 uv = sfUv01.xy + (sfUv01.zw - sfUv01.xy) * q.x + (sfUv23.zw - sfUv01.xy) * q.y;';
   return /* glsl */ `${v3 ? '#version 300 es\nprecision highp float;' : '#ifdef GL_FRAGMENT_PRECISION_HIGH\nprecision highp float;\n#else\nprecision mediump float;\n#endif'}
 ${v3 ? 'flat in vec4 vToQuad;\nflat in vec2 vQuadAt;\nflat in vec4 vColor;' : 'varying vec4 vToQuad;\nvarying vec2 vQuadAt;\nvarying vec4 vColor;'}
-uniform vec4 sfUv01;
-uniform vec4 sfUv23;
+${frames > 0 ? `${v3 ? 'flat in' : 'varying'} vec4 vFrame;` : 'uniform vec4 sfUv01;\nuniform vec4 sfUv23;'}
 uniform sampler2D uTexture;
 ${v3 ? 'out vec4 finalColor;\n' : ''}
 void main() {
   vec2 q = mat2(vToQuad.xy, vToQuad.zw) * gl_PointCoord + vQuadAt;
   if (q.x < 0.0 || q.x >= 1.0 || q.y < 0.0 || q.y >= 1.0) discard;
-  // the texture frame's uvs: corner 0 (x0, y0), 1 (x1, y1) along x, 3 (x3, y3) along y
-  vec2 uv = sfUv01.xy + (sfUv01.zw - sfUv01.xy) * q.x + (sfUv23.zw - sfUv01.xy) * q.y;
+  // the texture frame's uvs: corner 0 (x0, y0), 1 (x1, y1) along x, 3 (x3, y3) along y (or, per entity, the
+  // picked frame's top left and bottom right)
+  ${uv}
   ${v3 ? 'finalColor = texture(uTexture, uv) * vColor;' : 'gl_FragColor = texture2D(uTexture, uv) * vColor;'}
 }
 `;
