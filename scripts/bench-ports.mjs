@@ -21,7 +21,7 @@ export function phaserPortSection(result) {
   const rows = [];
   const ratios = [];
   for (const count of counts) {
-    for (const design of ['arcade', 'port', 'floor']) {
+    for (const design of ['arcade', 'port', 'gpu', 'floor']) {
       if (at(design, count).length === 0) continue;
       rows.push([
         entities(count),
@@ -42,18 +42,21 @@ export function phaserPortSection(result) {
       times(ratio(main('arcade'), main('port'))),
       `${num(main('arcade') - floor, 2)} / ${num(main('port') - floor, 2)} = ${times(ratio(main('arcade') - floor, main('port') - floor))}`,
       times(ratio(of('arcade', count, 'stepPerFrame').median, of('port', count, 'stepPerFrame').median)),
+      times(ratio(main('arcade'), main('gpu'))),
+      times(ratio(of('arcade', count, 'stepPerFrame').median, of('gpu', count, 'stepPerFrame').median)),
     ]);
   }
   return `## 12. A Phaser example, ported
 
 Phaser's "group world bounds event" example (phaserjs/examples \`public/src/physics/arcade/group world bounds event.js\`:
 balls under gravity bouncing off the world's edges, each stepping its frame at a bounce) as \`apps/phaser-balls\`
-runs it, scaled up to ${counts.map(entities).join(', ')} balls in an 800×600 canvas, three ways: **arcade**, the example as
+runs it, scaled up to ${counts.map(entities).join(', ')} balls in an 800×600 canvas, four ways: **arcade**, the example as
 published, on Arcade physics on the main thread (fixed 60 Hz steps, no interpolation); **port**, the same scene on
 steadyframe with default options (the balls in a 60 Hz worker, velocity in \`privateFields\`; \`SteadyframePlugin\` +
-\`bindGroup\` on the page); **floor**, the arcade scene with its physics paused: what Phaser and the browser cost to
-draw the same Images. Each design runs twice per size in mirrored order (arcade, port, floor, floor, port, arcade),
-its windows pooled. Per 1 s window: **rAF/s**; **drawn/rAF**, renders per animation frame; the page main thread's
+\`bindGroup\` on the page, each ball an Image); **gpu**, the same worker drawn by \`createInterpolatedSprites\` (one
+Extern, each ball a point blended in the vertex shader, its frame from a field); **floor**, the arcade scene with its
+physics paused: what Phaser and the browser cost to draw the same Images. Each design runs twice per size in
+mirrored order (arcade, port, gpu, floor, floor, gpu, port, arcade), its windows pooled. Per 1 s window: **rAF/s**; **drawn/rAF**, renders per animation frame; the page main thread's
 CPU per rendered frame (/proc); **step**, the page's timing of Phaser's whole loop step; the worker's and all
 Chromium threads' CPU per rendered frame; **first frame**, ms from making the game to its first render with every
 ball. Both scenes set \`render.antialiasGL: false\`: multisampling smooths nothing on sprites, and in software GL it
@@ -62,9 +65,10 @@ cut both to a fifth of the frame rate.${result.measuredAt ? ` Measured ${result.
 ${table(['balls', 'design', 'rAF/s', 'drawn/rAF', 'main CPU / frame ms', 'step / frame ms', 'worker CPU / frame ms', 'all CPU / frame ms', 'first frame ms'], rows)}
 
 Main-thread time per rendered frame, arcade over port: in total, above the floor (the motion's own share: Arcade's
-bodies against the runtime's blend and the binding's copy), and in the page's timing of Phaser's step.
+bodies against the runtime's blend and the binding's copy), and in the page's timing of Phaser's step; then
+arcade over gpu, in total and in the step.
 
-${table(['balls', 'main CPU, arcade / port', 'above the floor, arcade / port ms', 'step, arcade / port'], ratios)}
+${table(['balls', 'main CPU, arcade / port', 'above the floor, arcade / port ms', 'step, arcade / port', 'main CPU, arcade / gpu', 'step, arcade / gpu'], ratios)}
 
 `;
 }

@@ -4,7 +4,7 @@
  *
  * - `WorkerBalls`: the balls bounce in a worker at 60 Hz (./balls.worker.ts); Phaser draws them from a Group
  *   used as a pool (`bindGroup`), paced by `SteadyframePlugin` from Phaser's own loop, blended to each frame's
- *   time.
+ *   time; or (`gpu`) one Extern draws them all, blended in its vertex shader (`createInterpolatedSprites`).
  * - `ArcadeBalls`: Phaser's "group world bounds event" example (phaserjs/examples, physics/arcade) as
  *   published, on Arcade physics on the main thread (no interpolation: Arcade steps at 60 Hz and draws the last
  *   step), scaled up.
@@ -12,13 +12,14 @@
  * A click or tap throws in a burst of balls from that point, in both.
  */
 import { Actions, AUTO, Game, Scale, Scene, type GameObjects, type Input, type Physics } from 'phaser';
-import { bindGroup, SteadyframePlugin, type GameLoop } from '@steadyframe/phaser';
+import { bindGroup, createInterpolatedSprites, SteadyframePlugin, type GameLoop } from '@steadyframe/phaser';
 import { createRuntime, type Runtime } from 'steadyframe';
 import type { Commands, Setup } from './balls.worker.ts';
 import { makeTextures } from './textures.ts';
 import { BURST, CAPACITY, FRAMES, INPUT_BURST, schema, WORLD, type BallsSchema } from './schema.ts';
 
-export type BallsMode = 'steadyframe' | 'arcade';
+/** Arcade physics on the page, or the worker drawn through Phaser's Images (`bindGroup`) or on the GPU. */
+export type BallsMode = 'steadyframe' | 'steadyframe-gpu' | 'arcade';
 
 /** What the running game shows of itself: for the page's tests and the benchmark. */
 export interface BallsHooks {
@@ -36,6 +37,8 @@ export interface BallsHooks {
 interface BallsData {
   readonly balls: number;
   readonly hooks: BallsHooks;
+  /** WorkerBalls: draw with one Extern on the GPU (`createInterpolatedSprites`) instead of a Group's Images. */
+  readonly gpu?: boolean;
 }
 
 /** The count and frame rate, top left, four times a second (a Text re-renders its canvas on each change). */
@@ -57,10 +60,10 @@ export class WorkerBalls extends Scene {
     super('balls');
   }
 
-  async create({ balls: startBalls, hooks }: BallsData): Promise<void> {
+  async create({ balls: startBalls, hooks, gpu = false }: BallsData): Promise<void> {
     makeTextures(this);
     this.add.image(0, 0, 'sky').setOrigin(0);
-    const hud = addHud(this, 'simulated in a worker');
+    const hud = addHud(this, gpu ? 'simulated in a worker, drawn on the GPU' : 'simulated in a worker');
     const runtime = await this.steadyframe.create(() =>
       createRuntime<BallsSchema, Commands, Setup>({
         worker: new Worker(new URL('./balls.worker.ts', import.meta.url), { type: 'module', name: 'balls' }),
@@ -70,6 +73,16 @@ export class WorkerBalls extends Scene {
       }),
     );
     if (runtime === null) return; // the scene shut down meanwhile; the plugin disposed of it
+    this.input.on('pointerdown', (pointer: Input.Pointer) => runtime.sendInput(INPUT_BURST, pointer.worldX, pointer.worldY));
+    hooks.runtime = runtime;
+    if (gpu) {
+      // every ball one point of one Extern, blended in the shader; its frame picked by the frame field
+      const sprites = createInterpolatedSprites(this, runtime, { position: 'position', frame: 'frame' }, { texture: 'ball', frames: [0, 1, 2, 3, 4] });
+      Object.defineProperty(hooks, 'balls', { get: () => sprites.count }); // known once a render has drawn them
+      hooks.loop = this.steadyframe.attach(runtime, [sprites, { update: () => hud(sprites.count) }]);
+      await runtime.start();
+      return;
+    }
     const group = this.add.group({ defaultKey: 'ball', defaultFrame: 0 });
     const balls = bindGroup(runtime, group, { position: 'position' });
     balls.reserve(startBalls); // made now rather than on the first frame
@@ -87,8 +100,6 @@ export class WorkerBalls extends Scene {
       hooks.balls = frame.count;
       hud(frame.count);
     });
-    this.input.on('pointerdown', (pointer: Input.Pointer) => runtime.sendInput(INPUT_BURST, pointer.worldX, pointer.worldY));
-    hooks.runtime = runtime;
     await runtime.start();
   }
 }
@@ -157,7 +168,7 @@ export function createBallsGame(options: BallsGameOptions): BallsHooks {
     plugins: { scene: [{ key: 'SteadyframePlugin', plugin: SteadyframePlugin, mapping: 'steadyframe' }] },
   });
   hooks.game = game;
-  game.scene.add('balls', options.mode === 'arcade' ? ArcadeBalls : WorkerBalls, true, { balls: options.balls, hooks } satisfies BallsData);
+  game.scene.add('balls', options.mode === 'arcade' ? ArcadeBalls : WorkerBalls, true, { balls: options.balls, hooks, gpu: options.mode === 'steadyframe-gpu' } satisfies BallsData);
   // the benchmark's measure: the main thread's time in each of Phaser's loop steps, whichever scene runs them
   // (Game.start hands the loop `loop.step` bound after 'ready')
   game.events.once('ready', () => {

@@ -2,7 +2,7 @@
  * End to end: the BUILT Phaser example, served by `vite preview` with its COOP/COEP headers, in headless
  * Chromium: cross-origin isolated on the shared transport, the balls drawn and moving, a click throws a burst in
  * through the input ring, the balls' frames change as they bounce (a `none` field), at 420 px wide the game fits,
- * the Arcade mode runs the same scene, and a clean console.
+ * the GPU path draws the same, the Arcade mode runs the same scene, and a clean console.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +70,45 @@ describe('the Phaser example, built and served by vite preview', () => {
     const box = await read<{ width: number }>('window.balls.game.canvas.getBoundingClientRect().toJSON()');
     expect(box.width).toBeLessThanOrEqual(420);
     keepScreenshot('phaser-balls-phone', await app.page.screenshot());
+  });
+
+  it('?draw=gpu draws the same balls with one Extern on the GPU: moving, five frames, a burst on a click', async () => {
+    await app.page.setViewportSize({ width: 1200, height: 800 });
+    await app.page.goto(`${app.url}?balls=${BALLS}&draw=gpu`);
+    await until('drawn frames', `window.balls?.loop?.rendered > 30 && window.balls.balls === ${BALLS}`, 60_000);
+    expect(await read('window.balls.mode')).toBe('steadyframe-gpu');
+    // no Images for the balls: the Extern draws them
+    expect(await read("window.balls.game.scene.getScene('balls').children.list.filter((c) => c.texture?.key === 'ball').length")).toBe(0);
+    const [first, second] = await screenshotsOfMotion(app.page, 20_000);
+    keepScreenshot('phaser-balls-gpu', second);
+    expect(Buffer.compare(first, second)).not.toBe(0);
+    // the five colours of the sheet are on the screen (a frame per ball, from its field): the screenshot's
+    // pixels, decoded in the page (the WebGL canvas itself is cleared once its frame is shown)
+    const colours = await read<number>(`(async () => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,${second.toString('base64')}';
+      await img.decode();
+      const copy = document.createElement('canvas');
+      copy.width = img.width;
+      copy.height = img.height;
+      const ctx = copy.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
+      const seen = new Set();
+      for (let i = 0; i < data.length; i += 4) {
+        const [r, gr, b] = [data[i], data[i + 1], data[i + 2]];
+        // the balls' saturated mid-tones: red, amber, green, blue, violet
+        if (r > 200 && gr < 120 && b < 120) seen.add('red');
+        else if (r > 200 && gr > 140 && b < 60) seen.add('amber');
+        else if (gr > 160 && r < 100 && b < 140) seen.add('green');
+        else if (b > 200 && r < 80 && gr > 120) seen.add('blue');
+        else if (r > 150 && b > 200 && gr < 120) seen.add('violet');
+      }
+      return seen.size;
+    })()`);
+    expect(colours).toBe(5);
+    await app.page.mouse.click(600, 400);
+    await until('250 more balls', `window.balls.balls >= ${BALLS + 250}`);
   });
 
   it('?mode=arcade runs the same scene on Phaser Arcade physics on the main thread', async () => {

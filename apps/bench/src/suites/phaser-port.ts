@@ -10,12 +10,15 @@
  * |          | published (fixed 60 Hz steps, no interpolation)   |                                               |
  * | `port`   | a steadyframe worker at 60 Hz (default options)   | SteadyframePlugin + bindGroup: a Group's      |
  * |          |                                                   | Images moved by the blended frame             |
+ * | `gpu`    | the same worker                                   | createInterpolatedSprites: one Extern, every  |
+ * |          |                                                   | ball a point blended in the vertex shader     |
  * | `floor`  | nowhere: the arcade design with its physics world | the same Images, standing still: what Phaser  |
  * |          | paused after its first full render                | and the browser cost a frame to draw them     |
  *
- * Both render the same Images with the same textures in an 800×600 canvas; what differs is the main thread's
- * work besides: Arcade's bodies (gravity, move, world bounds, the event) against the runtime's frame (the blend)
- * and the binding's copy; the floor's main-thread time is what both pay to draw. Per 1 s window: rAF callbacks per second and renders per rAF callback, the page main
+ * arcade and port render the same Images with the same textures in an 800×600 canvas; what differs is the main
+ * thread's work besides: Arcade's bodies (gravity, move, world bounds, the event) against the runtime's frame
+ * (the blend) and the binding's copy; the floor's main-thread time is what both pay to draw Images. gpu draws
+ * the same balls (the same five frames, by a field) without Images: no per-sprite work on the main thread. Per 1 s window: rAF callbacks per second and renders per rAF callback, the page main
  * thread's CPU per rendered frame (/proc: everything it did, Phaser's render submission and GC included), the
  * page's own timing of Phaser's loop step (the whole rAF callback), the worker's CPU and every Chromium
  * thread's. And once per scene, the time from making the game to its first render with every ball.
@@ -28,8 +31,8 @@ import { createBallsGame, type BallsHooks, type BallsMode } from '../../../phase
 import { spread, type Spread } from '../shared/stats.ts';
 import { collectGarbage, cpuMeter, log, sleep } from '../page.ts';
 
-export type PhaserDesign = 'arcade' | 'port' | 'floor';
-const MODE: Record<PhaserDesign, BallsMode> = { arcade: 'arcade', port: 'steadyframe', floor: 'arcade' };
+export type PhaserDesign = 'arcade' | 'port' | 'gpu' | 'floor';
+const MODE: Record<PhaserDesign, BallsMode> = { arcade: 'arcade', port: 'steadyframe', gpu: 'steadyframe-gpu', floor: 'arcade' };
 export const PHASER_SIZES = [2000, 10_000, 20_000];
 
 export interface PhaserWindow {
@@ -115,7 +118,7 @@ export async function phaserPort(quick: boolean, sizes = PHASER_SIZES): Promise<
   const rows: PhaserRow[] = [];
   for (const count of quick ? sizes.slice(0, 2) : sizes) {
     // mirrored order, each run its own row: the machine drifts over a run
-    for (const design of ['arcade', 'port', 'floor', 'floor', 'port', 'arcade'] as const) {
+    for (const design of ['arcade', 'port', 'gpu', 'floor', 'floor', 'gpu', 'port', 'arcade'] as const) {
       if (quick && rows.some((r) => r.design === design && r.count === count)) continue;
       await collectGarbage();
       const row = await measure(design, count, windows, 1000);
