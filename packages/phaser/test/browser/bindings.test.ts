@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { GameObjects, type Game, type Scene } from 'phaser';
 import { wrapAngle } from 'steadyframe/adapter';
 import { attachToGame, bindGroup, bindSprites, type PoseTarget } from '@steadyframe/phaser';
-import { makeGame, motionAt, motionRuntime, refresh, steps, timeAt, type MotionFrame, type MotionRuntime } from './helpers.ts';
+import { canvasBounds, expectBoxAt, makeGame, motionAt, motionRuntime, refresh, steps, timeAt, white, type MotionFrame, type MotionRuntime } from './helpers.ts';
 
 let runtime: MotionRuntime | undefined;
 let game: Game | undefined;
@@ -183,28 +183,6 @@ it('throws at set-up on a field that does not fit, naming it and this package', 
   expect(() => bindSprites(rt, null as never, { position: 'position' })).toThrow(/array of game objects/);
 });
 
-/** The bounds of the white pixels on the game's canvas (read through a 2D canvas), or null. */
-function whiteBounds(g: Game): { left: number; right: number; top: number; bottom: number } | null {
-  const copy = document.createElement('canvas');
-  copy.width = g.canvas.width;
-  copy.height = g.canvas.height;
-  const ctx = copy.getContext('2d')!;
-  ctx.drawImage(g.canvas, 0, 0);
-  const { data, width, height } = ctx.getImageData(0, 0, copy.width, copy.height);
-  let box: { left: number; right: number; top: number; bottom: number } | null = null;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (data[4 * (y * width + x)]! < 200) continue;
-      if (box === null) box = { left: x, right: x, top: y, bottom: y };
-      box.left = Math.min(box.left, x);
-      box.right = Math.max(box.right, x);
-      box.top = Math.min(box.top, y);
-      box.bottom = Math.max(box.bottom, y);
-    }
-  }
-  return box;
-}
-
 it('a rendered frame shows the sprite where the frame puts it', async () => {
   const { rt, scene } = await setUp(3);
   await rt.commands.setCount(1);
@@ -220,13 +198,7 @@ it('a rendered frame shows the sprite where the frame puts it', async () => {
     const time = timeAt(rt, alpha);
     await refresh(game!, time);
     const m = motionAt(0, 3 + alpha);
-    const box = whiteBounds(game!);
-    expect(box, `alpha ${alpha}`).not.toBeNull();
-    // the image's pixels are [8 (x - 2), 8 (x + 2)) across and [8 (y - 2), 8 (y + 2)) down, clipped to the canvas
-    expect(box!.left).toBeCloseTo(Math.max(0, 8 * (m.x - 2)), -0.5);
-    expect(box!.right + 1).toBeCloseTo(Math.min(64, 8 * (m.x + 2)), -0.5);
-    expect(box!.top).toBeCloseTo(Math.max(0, 8 * (m.y - 2)), -0.5);
-    expect(box!.bottom + 1).toBeCloseTo(Math.min(64, 8 * (m.y + 2)), -0.5);
+    expectBoxAt(canvasBounds(game!, white), m.x, m.y, `alpha ${alpha}`);
   }
   expect(loop.rendered).toBe(3);
 });

@@ -6,8 +6,8 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import type { Game, Scene } from 'phaser';
-import { attachToGame, createInterpolatedSprites, type InterpolatedSprites } from '@steadyframe/phaser';
-import { makeGame, motionAt, motionRuntime, refresh, steps, timeAt, type MotionRuntime } from './helpers.ts';
+import { attachToGame, createInterpolatedSprites } from '@steadyframe/phaser';
+import { blue, canvasBounds, expectBoxAt, makeGame, motionAt, motionRuntime, red, refresh, steps, timeAt, white, type MotionRuntime } from './helpers.ts';
 
 let runtime: MotionRuntime | undefined;
 let game: Game | undefined;
@@ -56,54 +56,6 @@ async function setUp(ticks: number, count = 1): Promise<{ rt: MotionRuntime; sce
   return { rt: runtime, scene: made! };
 }
 
-interface Box {
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
-}
-
-/** The canvas's pixels (through a 2D canvas), and the bounds of those that `match`. */
-function bounds(g: Game, match: (r: number, gr: number, b: number) => boolean): Box | null {
-  const copy = document.createElement('canvas');
-  copy.width = g.canvas.width;
-  copy.height = g.canvas.height;
-  const ctx = copy.getContext('2d')!;
-  ctx.drawImage(g.canvas, 0, 0);
-  const { data, width, height } = ctx.getImageData(0, 0, copy.width, copy.height);
-  let box: Box | null = null;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = 4 * (y * width + x);
-      if (!match(data[i]!, data[i + 1]!, data[i + 2]!)) continue;
-      if (box === null) box = { left: x, right: x, top: y, bottom: y };
-      box.left = Math.min(box.left, x);
-      box.right = Math.max(box.right, x);
-      box.top = Math.min(box.top, y);
-      box.bottom = Math.max(box.bottom, y);
-    }
-  }
-  return box;
-}
-const white = (r: number, g: number, b: number) => r > 200 && g > 200 && b > 200;
-const red = (r: number, g: number, b: number) => r > 200 && g < 60 && b < 60;
-const blue = (r: number, g: number, b: number) => b > 200 && r < 60 && g < 60;
-
-/** The 32 px box of a 4-unit sprite centred on world (x, y), clipped to the canvas: [left, right), [top, bottom). */
-function expectBoxAt(box: Box | null, x: number, y: number, what: string): void {
-  expect(box, what).not.toBeNull();
-  expect(box!.left, what).toBeCloseTo(Math.max(0, 8 * (x - 2)), -0.5);
-  expect(box!.right + 1, what).toBeCloseTo(Math.min(64, 8 * (x + 2)), -0.5);
-  expect(box!.top, what).toBeCloseTo(Math.max(0, 8 * (y - 2)), -0.5);
-  expect(box!.bottom + 1, what).toBeCloseTo(Math.min(64, 8 * (y + 2)), -0.5);
-}
-
-/** Draws one refresh at `time` through attachToGame's GPU path (pace, then update). */
-async function drawAt(sprites: InterpolatedSprites, time: number): Promise<void> {
-  await refresh(game!, time);
-  void sprites;
-}
-
 it('draws each entity where the runtime samples it, through the camera, one state uploaded a tick', async () => {
   const { rt, scene } = await setUp(1);
   const sprites = createInterpolatedSprites(scene, rt, { position: 'position' }, { texture: 'white' });
@@ -112,12 +64,12 @@ it('draws each entity where the runtime samples it, through the camera, one stat
     if (tick > 1) await steps(rt, 1);
     for (const alpha of [0, 0.5, 1]) {
       const time = timeAt(rt, alpha);
-      await drawAt(sprites, time);
+      await refresh(game!, time);
       const sampled = rt.sample(time);
       expect(sprites.alpha).toBeCloseTo(sampled.alpha, 6);
       expect(sprites.count).toBe(1);
       const m = motionAt(0, tick - 1 + alpha); // x = k, y = 2k
-      expectBoxAt(bounds(game!, white), m.x, m.y, `tick ${tick} alpha ${alpha}`);
+      expectBoxAt(canvasBounds(game!, white), m.x, m.y, `tick ${tick} alpha ${alpha}`);
     }
   }
   expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 2, draws: 9, misses: 0 });
@@ -125,7 +77,7 @@ it('draws each entity where the runtime samples it, through the camera, one stat
   // paced, never sampled on the CPU (the test's own samples above are the only frames)
   const sampled = (await rt.stats()).frames;
   const end = timeAt(rt, 1);
-  for (let k = 1; k <= 3; k++) await drawAt(sprites, end + k);
+  for (let k = 1; k <= 3; k++) await refresh(game!, end + k);
   expect((await rt.stats()).frames).toBe(sampled + 1); // timeAt's one sample
   expect(sprites.stats.draws).toBe(12);
 });
@@ -136,11 +88,11 @@ it('turns the short way where the stored angle wraps, with the texture the right
   scene.cameras.main.centerOn(10.5, 21); // entity 0 at tick 10.5 (the fixture moves it to (k, 2k))
   const sprites = createInterpolatedSprites(scene, rt, { position: 'position', angle: 'angle' }, { texture: 'halves' });
   attachToGame(game!, rt, sprites);
-  await drawAt(sprites, timeAt(rt, 0));
+  await refresh(game!, timeAt(rt, 0));
   // at tick 10 the angle is 3.0 rad: nearly upside down already; at 0.5 it is PI: red is below blue
-  await drawAt(sprites, timeAt(rt, 0.5));
-  const r = bounds(game!, red);
-  const b = bounds(game!, blue);
+  await refresh(game!, timeAt(rt, 0.5));
+  const r = canvasBounds(game!, red);
+  const b = canvasBounds(game!, blue);
   expect(r).not.toBeNull();
   expect(b).not.toBeNull();
   expect(r!.top).toBeGreaterThan(b!.top); // upside down: turned by PI, not by 0
@@ -149,21 +101,21 @@ it('turns the short way where the stored angle wraps, with the texture the right
   sprites.extern.destroy();
   linear.update(timeAt(rt, 0.5));
   await refresh(game!, timeAt(rt, 0.5) + 1);
-  expect(bounds(game!, red)!.top).toBeGreaterThan(bounds(game!, blue)!.top);
+  expect(canvasBounds(game!, red)!.top).toBeGreaterThan(canvasBounds(game!, blue)!.top);
 });
 
 it('draws the right way up at angle 0 and snaps a teleported entity to its new place', async () => {
   const { rt, scene } = await setUp(2);
   const sprites = createInterpolatedSprites(scene, rt, { position: 'position' }, { texture: 'halves' });
   attachToGame(game!, rt, sprites);
-  await drawAt(sprites, timeAt(rt, 0.5));
-  expect(bounds(game!, red)!.top).toBeLessThan(bounds(game!, blue)!.top); // red on top, as the texture has it
+  await refresh(game!, timeAt(rt, 0.5));
+  expect(canvasBounds(game!, red)!.top).toBeLessThan(canvasBounds(game!, blue)!.top); // red on top, as the texture has it
   // teleported by +2 in x on the next tick: drawn there at once, not blended across
   await rt.commands.teleport(0, 2);
   await steps(rt, 1);
-  await drawAt(sprites, timeAt(rt, 0.5));
+  await refresh(game!, timeAt(rt, 0.5));
   const m = motionAt(0, 3); // the current state (tick 3), with the teleport's +2
-  const box = bounds(game!, (r, g, b) => red(r, g, b) || blue(r, g, b));
+  const box = canvasBounds(game!, (r, g, b) => red(r, g, b) || blue(r, g, b));
   expectBoxAt(box, m.x + 2, m.y, 'after the teleport');
   expect(sprites.stats.generationUploads).toBeGreaterThan(0);
 });
@@ -173,13 +125,13 @@ it('shows each entity the frame its field picks, as the newest tick has it', asy
   const sprites = createInterpolatedSprites(scene, rt, { position: 'position', frame: 'blink' }, { texture: 'sheet', frames: [0, 1] });
   attachToGame(game!, rt, sprites);
   await refresh(game!, timeAt(rt, 0.5));
-  expect(bounds(game!, red)).not.toBeNull();
-  expect(bounds(game!, blue)).toBeNull();
+  expect(canvasBounds(game!, red)).not.toBeNull();
+  expect(canvasBounds(game!, blue)).toBeNull();
   await steps(rt, 1); // tick 3: blink 1
   await refresh(game!, timeAt(rt, 0.5));
-  expect(bounds(game!, red)).toBeNull();
+  expect(canvasBounds(game!, red)).toBeNull();
   const m = motionAt(0, 2.5);
-  expectBoxAt(bounds(game!, blue), m.x, m.y, 'frame 1 at tick 2.5');
+  expectBoxAt(canvasBounds(game!, blue), m.x, m.y, 'frame 1 at tick 2.5');
 });
 
 it('refuses what it cannot draw, naming it', async () => {

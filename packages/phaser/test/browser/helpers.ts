@@ -2,6 +2,7 @@
  * Shared by the Phaser adapter's browser tests: a real Phaser game (WebGL) whose loop is stepped by hand, and
  * a real worker on the PixiJS adapter's motion fixture (a 2D pose in every form the bindings read).
  */
+import { expect } from 'vitest';
 import { Game, WEBGL, type Types } from 'phaser';
 import { createRuntime, type Frame, type Runtime } from 'steadyframe';
 import { motionSchema } from '../../../pixi/test/browser/fixtures/schema.ts';
@@ -78,4 +79,50 @@ export function countRenders(game: Game): () => number {
     if (renderer !== null) renders++;
   });
   return () => renders;
+}
+
+/** The bounds of a set of pixels, inclusive. */
+export interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** The bounds of the canvas's pixels that `match` (read through a 2D canvas: needs preserveDrawingBuffer), or null. */
+export function canvasBounds(game: Game, match: (r: number, g: number, b: number) => boolean): Box | null {
+  const copy = document.createElement('canvas');
+  copy.width = game.canvas.width;
+  copy.height = game.canvas.height;
+  const ctx = copy.getContext('2d')!;
+  ctx.drawImage(game.canvas, 0, 0);
+  const { data, width, height } = ctx.getImageData(0, 0, copy.width, copy.height);
+  let box: Box | null = null;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = 4 * (y * width + x);
+      if (!match(data[i]!, data[i + 1]!, data[i + 2]!)) continue;
+      if (box === null) box = { left: x, right: x, top: y, bottom: y };
+      box.left = Math.min(box.left, x);
+      box.right = Math.max(box.right, x);
+      box.top = Math.min(box.top, y);
+      box.bottom = Math.max(box.bottom, y);
+    }
+  }
+  return box;
+}
+export const white = (r: number, g: number, b: number) => r > 200 && g > 200 && b > 200;
+export const red = (r: number, g: number, b: number) => r > 200 && g < 60 && b < 60;
+export const blue = (r: number, g: number, b: number) => b > 200 && r < 60 && g < 60;
+
+/**
+ * A 4-unit sprite centred on world (x, y), drawn 8 px to the unit on the 64 px canvas: its pixels are
+ * [8 (x - 2), 8 (x + 2)) across and [8 (y - 2), 8 (y + 2)) down, clipped to the canvas (within a pixel and a half).
+ */
+export function expectBoxAt(box: Box | null, x: number, y: number, what: string): void {
+  expect(box, what).not.toBeNull();
+  expect(box!.left, what).toBeCloseTo(Math.max(0, 8 * (x - 2)), -0.5);
+  expect(box!.right + 1, what).toBeCloseTo(Math.min(64, 8 * (x + 2)), -0.5);
+  expect(box!.top, what).toBeCloseTo(Math.max(0, 8 * (y - 2)), -0.5);
+  expect(box!.bottom + 1, what).toBeCloseTo(Math.min(64, 8 * (y + 2)), -0.5);
 }
