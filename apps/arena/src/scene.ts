@@ -79,7 +79,7 @@ export function createScene(
   const rockMaterial = new MeshStandardMaterial({ color: 0xc2a68c, roughness: 0.85, flatShading: true, vertexColors: true });
   const rocks = createInterpolatedInstancedMesh(runtime, rockGeometry(), rockMaterial, {
     position: 'position', rotation: 'rotation', scale: 'size',
-  });
+  }, { renderer }); // each tick's state straight from the shared memory to the GPU
   rocks.mesh.frustumCulled = false;
   scene.add(rocks.mesh);
 

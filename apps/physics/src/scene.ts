@@ -39,12 +39,13 @@ export function createPileScene(runtime: Pick<Runtime<PhysicsSchema>, 'schema' |
   sun.position.set(-20, 40, 25);
   scene.add(sun);
 
+  // each tick's state goes straight from the shared memory to the GPU (the renderer given)
   const boxes = createInterpolatedInstancedMesh(runtime, new BoxGeometry(1, 1, 1), new MeshStandardMaterial({ color: 0xd9a066, roughness: 0.7 }), {
     position: 'position', rotation: 'rotation', scale: 'box',
-  });
+  }, { renderer });
   const balls = createInterpolatedInstancedMesh(runtime, new IcosahedronGeometry(1, 2), new MeshStandardMaterial({ color: 0x5fb3e6, roughness: 0.4 }), {
     position: 'position', rotation: 'rotation', scale: 'ball',
-  });
+  }, { renderer });
   boxes.mesh.frustumCulled = false;
   balls.mesh.frustumCulled = false;
   scene.add(boxes.mesh, balls.mesh);

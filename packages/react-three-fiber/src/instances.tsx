@@ -3,7 +3,7 @@
  * go to the GPU as instanced attributes and the vertex shader blends them; the page copies bytes once per tick
  * and sets one uniform a frame, whatever the number of entities.
  */
-import { useFrame } from '@react-three/fiber';
+import { useFrame, useThree } from '@react-three/fiber';
 import { createInterpolatedInstancedMesh, type InterpolatedInstancedMesh, type TransformFields } from '@steadyframe/three';
 import { useImperativeHandle, useLayoutEffect, useState, type ReactNode, type Ref } from 'react';
 import type { Schema } from 'steadyframe';
@@ -31,16 +31,17 @@ export interface InterpolatedInstancesProps<S extends Schema, M extends Material
  */
 export function InterpolatedInstances<S extends Schema, M extends Material>({ geometry, material, fields, castShadow = false, receiveShadow = false, ref }: InterpolatedInstancesProps<S, M>): ReactNode {
   const { runtime, paced } = useSteadyframeContext<S>();
+  const gl = useThree((state) => state.gl); // the renderer: each tick's state goes straight from the shared memory
   const key = `${fields.position}|${fields.rotation ?? ''}|${fields.scale ?? ''}`;
   const [instances, setInstances] = useState<InterpolatedInstancedMesh<M> | null>(null);
   // made in an effect and disposed in its cleanup, never in render: making one patches the material, and StrictMode
   // calls a render's useMemo twice, keeping one (the other mesh would hold the material). Before paint: a layout effect
   useLayoutEffect(() => {
-    const made = createInterpolatedInstancedMesh(runtime, geometry, material, fields);
+    const made = createInterpolatedInstancedMesh(runtime, geometry, material, fields, { renderer: gl });
     setInstances(made);
     return () => made.dispose(); // the material's own hooks back: free for the next mesh
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [runtime, geometry, material, key]);
+  }, [runtime, gl, geometry, material, key]);
   useImperativeHandle(ref, () => instances!, [instances]);
   useFrame(() => {
     if (instances !== null && paced()) instances.update();

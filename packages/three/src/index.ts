@@ -25,6 +25,6 @@ export type { InstancedMeshBinding } from './bind-instanced-mesh.ts';
 export { bindObjects } from './bind-objects.ts';
 export type { ObjectsBinding } from './bind-objects.ts';
 export { createInterpolatedInstancedMesh } from './interpolated-instanced-mesh.ts';
-export type { InterpolatedInstancedMesh, InterpolatedMeshStats } from './interpolated-instanced-mesh.ts';
+export type { InterpolatedInstancedMesh, InterpolatedMeshOptions, InterpolatedMeshStats, UploadRenderer } from './interpolated-instanced-mesh.ts';
 export { resolveFields } from './fields.ts';
 export type { FieldOfKind, ResolvedFields, TransformFields } from './fields.ts';

@@ -5,13 +5,21 @@
  * ```text
  *   update(time):
  *     acquire the pair ──▶ new publish since the last upload? (steadyframe/adapter's GPU pair tracker)
- *                            one  ('swap'): the old current attributes become the previous ones; copy current runs
- *                            more ('full'): copy previous and current runs (fields and generations, entities 0 .. count)
- *                            none ('none'): copy nothing
+ *                            one  ('swap'): the old current attributes become the previous ones; upload current runs
+ *                            more ('full'): upload previous and current runs (fields and generations, entities 0 .. count)
+ *                            none ('none'): upload nothing
  *                          the tracker notes PREV_TIME, CUR_TIME, COUNT, PREV_COUNT
  *     release
  *     sfAlpha = tracker.place(time, runtime.interpolation); sfPrevCount; instanceCount = COUNT
+ *
+ *   an upload, given the renderer (options.renderer): the attributes are GLBufferAttributes over WebGL buffers
+ *     made here, and gl.bufferSubData(buffer, the runtime's own view of the run in the shared memory)   ── under the lock
+ *   without it: copy the run into the InstancedBufferAttribute's array, mark the range: three.js uploads it at render
  * ```
+ *
+ * The direct upload saves the copy into the attributes' arrays (V8 copies out of shared memory word by word,
+ * and three.js then sends those bytes on); it must happen under the lock, since after the release the worker may
+ * publish twice and write into the slot these views show, and the GL client copies the bytes in the call.
  *
  * This is the runtime's 'interpolate' mode without a render delay, and its frames are placed by the sampler's
  * own decision: a frame past the newest state is late (held at alpha 1, or carried on up to `maxPrediction`
@@ -21,6 +29,7 @@
  */
 import {
   DynamicDrawUsage,
+  GLBufferAttribute,
   InstancedBufferAttribute,
   InstancedBufferGeometry,
   Mesh,
@@ -34,13 +43,32 @@ import { createGpuPairTracker, type GpuFrameStats, type LateOptions, type StateP
 import { resolveFields, type ResolvedFields, type TransformFields } from './fields.ts';
 import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
 
+/** An instanced attribute: three.js's own (copied into), or one over a WebGL buffer of ours (uploaded straight). */
+type StateAttribute = InstancedBufferAttribute | GLBufferAttribute;
+
 /** One pair of attributes (previous, current) and the run of the state it is copied from. */
 interface Channel {
   readonly name: string | null; // the schema field; null for the generations
   readonly width: number;
   readonly names: readonly [string, string];
-  previous: InstancedBufferAttribute;
-  current: InstancedBufferAttribute;
+  previous: StateAttribute;
+  current: StateAttribute;
+}
+
+/** The part of a three.js `WebGLRenderer` the direct uploads use. */
+export interface UploadRenderer {
+  getContext(): WebGLRenderingContext | WebGL2RenderingContext;
+  readonly domElement: { addEventListener(type: 'webglcontextrestored', listener: () => void): void; removeEventListener(type: 'webglcontextrestored', listener: () => void): void };
+}
+
+/** Options of `createInterpolatedInstancedMesh`. */
+export interface InterpolatedMeshOptions {
+  /**
+   * The renderer that draws the mesh: its context takes each new state straight from the runtime's shared
+   * memory (`gl.bufferSubData`, no copy on the page). Without it, each state is copied into three.js's attribute
+   * arrays for three.js to upload. A mesh drawn by another renderer than this one draws nothing.
+   */
+  readonly renderer?: UploadRenderer;
 }
 
 /**
@@ -55,6 +83,8 @@ export interface InterpolatedMeshStats extends GpuFrameStats {
   swaps: number;
   /** Updates whose acquire gave up (the lock stayed busy): they kept the last pair. */
   misses: number;
+  /** Of the uploads (full or swap), those sent straight from the shared memory to the GL buffers (`renderer` given). */
+  directUploads: number;
 }
 
 /** What `createInterpolatedInstancedMesh` returns. */
@@ -88,22 +118,51 @@ function attribute(capacity: number, width: number, integer: boolean): Instanced
   return new InstancedBufferAttribute(array, width).setUsage(DynamicDrawUsage);
 }
 
-function channels(fields: ResolvedFields, capacity: number): Channel[] {
+/**
+ * A GLBufferAttribute over a new WebGL buffer of `capacity` entities, instanced: three.js binds any attribute
+ * that says `isInstancedBufferAttribute` with its `meshPerAttribute` as the divisor.
+ */
+function glAttribute(gl: WebGL2RenderingContext, capacity: number, width: number, integer: boolean): GLBufferAttribute {
+  const buffer = gl.createBuffer()!;
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  gl.bufferData(gl.ARRAY_BUFFER, capacity * width * 4, gl.DYNAMIC_DRAW);
+  const made = new GLBufferAttribute(buffer, integer ? gl.UNSIGNED_INT : gl.FLOAT, width, 4, capacity);
+  Object.assign(made, { isInstancedBufferAttribute: true, meshPerAttribute: 1 });
+  return made;
+}
+
+/** Puts a state attribute on the geometry (three.js takes a GLBufferAttribute there; its types do not say so). */
+function setState(geometry: InstancedBufferGeometry, name: string, attribute: StateAttribute): void {
+  geometry.setAttribute(name, attribute as InstancedBufferAttribute);
+}
+
+function channels(fields: ResolvedFields, capacity: number, gl: WebGL2RenderingContext | null): Channel[] {
   const list: Array<[string | null, number, readonly [string, string]]> = [[fields.position.name, fields.position.width, ATTRIBUTES.position]];
   if (fields.rotation !== null) list.push([fields.rotation.name, fields.rotation.kind === 'quaternion' ? 4 : 1, ATTRIBUTES.rotation]);
   if (fields.scale !== null) list.push([fields.scale.name, fields.scale.width, ATTRIBUTES.scale]);
   list.push([null, 1, ATTRIBUTES.generation]);
+  const make = gl === null ? attribute : (n: number, w: number, integer: boolean) => glAttribute(gl, n, w, integer);
   return list.map(([name, width, names]) => ({
     name,
     width,
     names,
-    previous: attribute(capacity, width, name === null),
-    current: attribute(capacity, width, name === null),
+    previous: make(capacity, width, name === null),
+    current: make(capacity, width, name === null),
   }));
 }
 
-/** Copies the first `elements` values of `from` into `to.array` and marks that range for upload. */
-function copyRun(to: InstancedBufferAttribute, from: Float32Array | Uint32Array, elements: number): void {
+/**
+ * Uploads the first `elements` values of `from` into `to`: straight into its WebGL buffer (a GLBufferAttribute of
+ * ours), or copied into its array with that range marked for three.js to upload.
+ */
+function copyRun(gl: WebGL2RenderingContext | null, to: StateAttribute, from: Float32Array | Uint32Array, elements: number): void {
+  if (elements === 0) return;
+  if (gl !== null && to instanceof GLBufferAttribute) {
+    gl.bindBuffer(gl.ARRAY_BUFFER, to.buffer); // not vertex-array state: three.js's VAOs are untouched
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, from, 0, elements);
+    return;
+  }
+  if (to instanceof GLBufferAttribute) return; // (never: a mesh has GL attributes only when it has a context)
   const array = to.array as Float32Array | Uint32Array;
   array.set(elements === from.length ? from : from.subarray(0, elements));
   // one range, replaced each time, so ranges never pile up while the mesh is not rendered
@@ -127,7 +186,7 @@ function copyRun(to: InstancedBufferAttribute, from: Float32Array | Uint32Array,
  * `createInterpolatedInstancedMesh({ ...context, interpolation: { whenLate: 'extrapolate' } }, ...)`.
  *
  * ```ts
- * const ships = createInterpolatedInstancedMesh(runtime, new ConeGeometry(0.5, 1), new MeshStandardMaterial(), { position: 'position', rotation: 'rotation' });
+ * const ships = createInterpolatedInstancedMesh(runtime, new ConeGeometry(0.5, 1), new MeshStandardMaterial(), { position: 'position', rotation: 'rotation' }, { renderer });
  * scene.add(ships.mesh);
  * renderer.setAnimationLoop(() => {
  *   if (!runtime.pace()) return; // pacing, and tells the worker when the next frame is due; no CPU blend
@@ -135,6 +194,9 @@ function copyRun(to: InstancedBufferAttribute, from: Float32Array | Uint32Array,
  *   renderer.render(scene, camera);
  * });
  * ```
+ *
+ * Give it the renderer that draws it (`{ renderer }`): each new state then goes from the runtime's shared memory
+ * straight to the GPU, with no copy on the page; without, each state is copied for three.js to upload.
  *
  * `mesh.frustumCulled` is false: the geometry's bounds say nothing about where the instances are.
  * Needs WebGL 2 (integer attributes, `gl_InstanceID`), which three.js itself requires. Throws at set-up if a
@@ -145,10 +207,20 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   geometry: BufferGeometry,
   material: M,
   fields: TransformFields<S>,
+  options: InterpolatedMeshOptions = {},
 ): InterpolatedInstancedMesh<M> {
   const resolved = resolveFields(runtime.schema, fields);
   const capacity = runtime.capacity;
   const reader = runtime.reader;
+  const renderer = options.renderer ?? null;
+  let gl: WebGL2RenderingContext | null = null;
+  if (renderer !== null) {
+    const context = renderer.getContext?.();
+    if (context === undefined || context === null || !('createVertexArray' in context)) {
+      throw new TypeError('@steadyframe/three: options.renderer must be a three.js WebGLRenderer (a WebGL 2 context: its getContext())');
+    }
+    gl = context;
+  }
   const uniforms: InstanceUniforms = { sfAlpha: { value: 1 }, sfPrevCount: { value: 0 } };
 
   // the source geometry's own attributes and index, shared rather than copied, plus the instanced ones
@@ -159,10 +231,10 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   instanced.morphTargetsRelative = geometry.morphTargetsRelative;
   for (const group of geometry.groups) instanced.addGroup(group.start, group.count, group.materialIndex);
   instanced.setDrawRange(geometry.drawRange.start, geometry.drawRange.count);
-  const list = channels(resolved, capacity);
+  const list = channels(resolved, capacity, gl);
   for (const c of list) {
-    instanced.setAttribute(c.names[0], c.previous);
-    instanced.setAttribute(c.names[1], c.current);
+    setState(instanced, c.names[0], c.previous);
+    setState(instanced, c.names[1], c.current);
   }
   instanced.instanceCount = 0;
 
@@ -176,7 +248,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   mesh.customDistanceMaterial = distance;
   mesh.frustumCulled = false;
 
-  const stats: InterpolatedMeshStats = { fullUploads: 0, swaps: 0, misses: 0, late: 0, extrapolated: 0, overtaken: 0 };
+  const stats: InterpolatedMeshStats = { fullUploads: 0, swaps: 0, misses: 0, directUploads: 0, late: 0, extrapolated: 0, overtaken: 0 };
   // which publish is on the GPU, the pair's times and counts, and where each frame falls (counted into stats)
   const tracker = createGpuPairTracker(stats);
   /** Under the lock (`reader.read` releases it after): uploads a new pair; the tracker notes its times. */
@@ -193,21 +265,35 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
           const old = c.previous;
           c.previous = c.current;
           c.current = old;
-          instanced.setAttribute(c.names[0], c.previous);
-          instanced.setAttribute(c.names[1], c.current);
+          setState(instanced, c.names[0], c.previous);
+          setState(instanced, c.names[1], c.current);
         } else {
           const from = c.name === null ? pair.previousGeneration : pair.previous[c.name as keyof S];
-          copyRun(c.previous, from, previousCount * c.width);
+          copyRun(gl, c.previous, from, previousCount * c.width);
         }
         const from = c.name === null ? pair.currentGeneration : pair.current[c.name as keyof S];
-        copyRun(c.current, from, count * c.width);
+        copyRun(gl, c.current, from, count * c.width);
       }
       if (swap) stats.swaps++;
       else stats.fullUploads++;
+      if (gl !== null) stats.directUploads++;
     }
     uniforms.sfPrevCount.value = previousCount;
     return true;
   };
+
+  // a lost context takes our buffers with it: when it is restored, new ones, and both states again
+  const restored = (): void => {
+    if (gl === null) return;
+    for (const c of list) {
+      c.previous = glAttribute(gl, capacity, c.width, c.name === null);
+      c.current = glAttribute(gl, capacity, c.width, c.name === null);
+      setState(instanced, c.names[0], c.previous);
+      setState(instanced, c.names[1], c.current);
+    }
+    tracker.forget();
+  };
+  renderer?.domElement.addEventListener('webglcontextrestored', restored);
 
   return {
     mesh,
@@ -227,6 +313,10 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
       return fresh;
     },
     dispose() {
+      renderer?.domElement.removeEventListener('webglcontextrestored', restored);
+      if (gl !== null && !gl.isContextLost()) {
+        for (const c of list) for (const a of [c.previous, c.current]) if (a instanceof GLBufferAttribute) gl.deleteBuffer(a.buffer);
+      }
       // three.js frees the buffers of what the geometry holds when it is disposed: leave it only the
       // instanced attributes, so the source geometry's buffers stay for whoever else draws it
       instanced.setIndex(null);

@@ -10,12 +10,13 @@
  * and run in headless Chromium: the worker entry resolves, the page is isolated, frames are drawn and move, and
  * the example's canvas fills the window with no margin and no scrollbars.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,14 +225,9 @@ async function makeReactTemplateApp(dir: string, install: string[]): Promise<str
     join(dir, 'package.json'),
     JSON.stringify({ name: 'react-ts-starter', private: true, version: '0.0.0', type: 'module', scripts: { dev: 'vite', build: 'tsc -b && vite build', preview: 'vite preview' } }, null, 2),
   );
-  npm(dir, ['install', '--save-dev', ...dev, `@types/node@${versionIn(root, '@types/node')}`]);
-  npm(dir, ['install', ...install]);
-  try {
-    execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'pipe' });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`\`npm run build\` (tsc -b && vite build) failed for the React Three Fiber README's example:\n${stdout}${stderr}`);
-  }
+  await npm(dir, ['install', '--save-dev', ...dev, `@types/node@${versionIn(root, '@types/node')}`]);
+  await npm(dir, ['install', ...install]);
+  await npmBuild(dir, "the React Three Fiber README's example (tsc -b && vite build)");
   return serve(dir, join(dir, 'vite.config.ts'));
 }
 
@@ -255,7 +251,7 @@ function freePort(): Promise<number> {
 
 /** Runs the README's Express server over `dir`'s built dist/ (express installed with npm); returns its URL. */
 async function serveWithExpress(dir: string): Promise<string> {
-  npm(dir, ['install', 'express']);
+  await npm(dir, ['install', 'express']);
   writeFileSync(join(dir, 'server.js'), readmeExpressServer());
   const port = await freePort();
   const server = spawn('node', ['server.js'], { cwd: dir, env: { ...process.env, PORT: String(port) }, stdio: 'pipe' });
@@ -276,8 +272,35 @@ function pack(dir: string): string {
   return join(packs, readdirSync(packs).find((name) => !before.has(name) && name.endsWith('.tgz'))!);
 }
 
-function npm(dir: string, args: string[]): void {
-  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, stdio: 'pipe' });
+const run = promisify(execFile);
+
+/** npm in `dir`, not blocking the event loop: the template apps install and build side by side. */
+async function npm(dir: string, args: string[]): Promise<void> {
+  await run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** `npm run build` in `dir`; its output in the error when it fails, with `what` built. */
+async function npmBuild(dir: string, what: string): Promise<void> {
+  try {
+    await run('npm', ['run', 'build'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`\`npm run build\` failed for ${what}:\n${stdout}${stderr}`);
+  }
+}
+
+/** Runs `jobs` `width` at a time; their results in the jobs' order. */
+async function inParallel<T>(jobs: Array<() => Promise<T>>, width: number): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const k = next++;
+      results[k] = await jobs[k]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, lane));
+  return results;
 }
 
 /** Serves a built app's dist/ with the isolation headers; returns its URL. */
@@ -293,7 +316,7 @@ async function makeApp(dir: string, sources: Record<string, string>, packages: s
   for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, name), text);
   writeFileSync(join(dir, 'vite.config.js'), config);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
-  npm(dir, ['install', ...packages]);
+  await npm(dir, ['install', ...packages]);
   afterInstall();
   const configFile = join(dir, 'vite.config.js');
   await build({ root: dir, configFile, logLevel: 'error', build: { outDir: join(dir, 'dist') } });
@@ -319,15 +342,10 @@ async function makeTemplateApp(dir: string, sections: string[], install: string[
     for (const [name, text] of files) if (name !== 'vite.config.ts') writeFileSync(join(dir, 'src', name), text);
   }
   const section = sections.at(-1)!;
-  npm(dir, ['install']); // the template's own devDependencies
-  npm(dir, ['install', ...install]);
-  if (installDev.length > 0) npm(dir, ['install', '--save-dev', ...installDev]);
-  try {
-    execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'pipe' });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`\`npm run build\` (tsc && vite build) failed for the README's "${section}" example:\n${stdout}${stderr}`);
-  }
+  await npm(dir, ['install']); // the template's own devDependencies
+  await npm(dir, ['install', ...install]);
+  if (installDev.length > 0) await npm(dir, ['install', '--save-dev', ...installDev]);
+  await npmBuild(dir, `the README's "${section}" example (tsc && vite build)`);
   return serve(dir, join(dir, 'vite.config.ts'));
 }
 
@@ -383,26 +401,33 @@ beforeAll(async () => {
     copyFileSync(join(coiApp, 'node_modules', 'coi-serviceworker', 'coi-serviceworker.min.js'), join(coiApp, 'public', 'coi-serviceworker.min.js'));
   };
   urls.push(await makeApp(coiApp, { ...files, 'index.html': coiPage }, [runtime, `coi-serviceworker@${COI_SERVICEWORKER}`], NO_HEADERS_CONFIG, copyServiceWorker));
-  // the README's examples as they stand, in the vanilla-ts template, installed as the README says
-  urls.push(await makeTemplateApp(join(work, 'use-app'), ['Use it'], [runtime], []));
+  // the README's examples as they stand, each in a fresh app of its ecosystem's template, installed as the
+  // README says; three at a time (installs wait on the disk, builds on the CPU)
   const three = `three@${versionIn(threeDir, 'three')}`;
   const threeTypes = `@types/three@${versionIn(threeDir, '@types/three')}`;
   const threeInstall = [runtime, tarballs.get('@steadyframe/three')!, three];
-  urls.push(await makeTemplateApp(join(work, 'three-app'), ['With three.js'], threeInstall, [threeTypes]));
-  // the render worker's files in the three.js example's app (its ships.worker.ts; its main.ts replaced)
-  urls.push(await makeTemplateApp(join(work, 'render-worker-app'), ['With three.js', 'Drawing in a render worker'], threeInstall, [threeTypes]));
   const pixi = `pixi.js@${versionIn(pixiDir, 'pixi.js')}`;
-  urls.push(await makeTemplateApp(join(work, 'pixi-app'), ['With PixiJS'], [runtime, tarballs.get('@steadyframe/pixi')!, pixi], []));
   // the Rapier one in the three.js example's app, Rapier from the registry at the workspace's version
   const rapier = `@dimforge/rapier3d-compat@${versionIn(rapierDir, '@dimforge/rapier3d-compat')}`;
-  urls.push(await makeTemplateApp(join(work, 'rapier-app'), ['With Rapier'], [...threeInstall, tarballs.get('@steadyframe/rapier')!, rapier], [threeTypes]));
   // @steadyframe/phaser's README example, in the same template (Phaser's own templates are Vite ones too)
   const phaser = `phaser@${versionIn(phaserDir, 'phaser')}`;
   const phaserExamples = readmeExamples(readFileSync(join(phaserDir, 'README.md'), 'utf8')) as Map<string, Map<string, string>>;
-  urls.push(await makeTemplateApp(join(work, 'phaser-app'), ['A scene'], [runtime, tarballs.get('@steadyframe/phaser')!, phaser], [], phaserExamples));
   // @steadyframe/react-three-fiber's README example in Vite's react-ts template, its install line with the tarballs
   const r3fPeers = ['three', '@react-three/fiber', 'react', 'react-dom'].map((name) => `${name}@${versionIn(root, name)}`);
-  urls.push(await makeReactTemplateApp(join(work, 'r3f-app'), [runtime, tarballs.get('@steadyframe/three')!, tarballs.get('@steadyframe/react-three-fiber')!, ...r3fPeers]));
+  const apps = await inParallel(
+    [
+      () => makeTemplateApp(join(work, 'use-app'), ['Use it'], [runtime], []),
+      () => makeTemplateApp(join(work, 'three-app'), ['With three.js'], threeInstall, [threeTypes]),
+      // the render worker's files in the three.js example's app (its ships.worker.ts; its main.ts replaced)
+      () => makeTemplateApp(join(work, 'render-worker-app'), ['With three.js', 'Drawing in a render worker'], threeInstall, [threeTypes]),
+      () => makeTemplateApp(join(work, 'pixi-app'), ['With PixiJS'], [runtime, tarballs.get('@steadyframe/pixi')!, pixi], []),
+      () => makeTemplateApp(join(work, 'rapier-app'), ['With Rapier'], [...threeInstall, tarballs.get('@steadyframe/rapier')!, rapier], [threeTypes]),
+      () => makeTemplateApp(join(work, 'phaser-app'), ['A scene'], [runtime, tarballs.get('@steadyframe/phaser')!, phaser], [], phaserExamples),
+      () => makeReactTemplateApp(join(work, 'r3f-app'), [runtime, tarballs.get('@steadyframe/three')!, tarballs.get('@steadyframe/react-three-fiber')!, ...r3fPeers]),
+    ],
+    3,
+  );
+  urls.push(...apps);
 }, 600_000);
 
 afterAll(async () => {

@@ -1,0 +1,57 @@
+// The benchmark report's section on @steadyframe/three's GPU-path uploads (suite three-upload), rendered into
+// docs/benchmarks.md by scripts/bench.mjs.
+import { entities, isNum, num, ratio, sp, table, times } from './bench-format.mjs';
+
+/** median, min and max of the values (the windows of every run of one design, pooled). */
+function pooled(values) {
+  const v = values.filter(isNum).sort((a, b) => a - b);
+  if (v.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN };
+  const mid = v.length >> 1;
+  return { median: v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2, min: v[0], max: v[v.length - 1] };
+}
+
+export function threeUploadSection(result) {
+  const data = result?.data;
+  if (data === undefined) return '';
+  const counts = [...new Set(data.rows.map((r) => r.count))].sort((a, b) => a - b);
+  const at = (design, count) => data.rows.filter((r) => r.design === design && r.count === count);
+  const of = (design, count, key) => pooled(at(design, count).flatMap((r) => r.windows.map((w) => w[key])));
+  const rows = [];
+  const ratios = [];
+  for (const count of counts) {
+    for (const design of ['copy', 'direct']) {
+      const runs = at(design, count);
+      if (runs.length === 0) continue;
+      rows.push([
+        entities(count),
+        design,
+        sp(of(design, count, 'frames'), 0),
+        sp(of(design, count, 'updatePerFrame'), 3),
+        sp(of(design, count, 'renderPerFrame'), 3),
+        sp(of(design, count, 'workPerFrame'), 3),
+        sp(of(design, count, 'mainCpuPerFrame'), 2),
+        sp(of(design, count, 'uploadsPerFrame'), 2),
+        `${num(100 * Math.min(...runs.map((r) => r.directShare)), 0)}%`,
+      ]);
+    }
+    const work = (design) => of(design, count, 'workPerFrame').median;
+    ratios.push([entities(count), num(work('copy'), 3), num(work('direct'), 3), times(ratio(work('copy'), work('direct')))]);
+  }
+  return `## 13. three.js uploads straight from the shared memory
+
+\`@steadyframe/three\`'s GPU path (\`createInterpolatedInstancedMesh\`) drawing the same 3D simulation (30 ticks/s, a 60 fps
+frame loop, one small triangle per entity in a 320×240 canvas), two ways: **copy**, without \`{ renderer }\`: each new
+state copied into three.js's attribute arrays in \`update\`, which three.js uploads in \`render\`; **direct**, with
+\`{ renderer }\`: \`gl.bufferSubData\` of the runtime's own views of the shared memory, under its lock, into the mesh's
+GLBufferAttributes. Each design runs twice per size in mirrored order, its windows pooled. Per 1 s window:
+frames, the page's timing of \`mesh.update\` and \`renderer.render\` per frame and their sum (the mesh's page work), the
+main thread's CPU per frame (/proc), uploads per frame, and the share that went straight.${result.measuredAt ? ` Measured ${result.measuredAt} (\`STEADYFRAME_BENCH_SUITES=three-upload STEADYFRAME_BENCH_MERGE=1 npm run bench\`), in a run of its own.` : ''}
+
+${table(['entities', 'design', 'frames / s', 'update / frame ms', 'render / frame ms', 'work / frame ms', 'main CPU / frame ms', 'uploads / frame', 'direct'], rows)}
+
+Page work per frame for the mesh (update + render), copy over direct:
+
+${table(['entities', 'copy ms', 'direct ms', 'copy / direct'], ratios)}
+
+`;
+}
