@@ -52,6 +52,19 @@ ${table(['entities', 'design', 'frames / s', 'update / frame ms', 'render / fram
 Page work per frame for the mesh (update + render), copy over direct:
 
 ${table(['entities', 'copy ms', 'direct ms', 'copy / direct'], ratios)}
+${
+  data.floors === undefined
+    ? ''
+    : `
+The upload's own floor: one \`gl.bufferSubData\` of one state's bytes (32 an entity), timed on the page (40 calls a
+sample, 15 samples), from a view of shared memory (what the direct path passes) and of plain memory (what three.js
+passes after the copy):
 
+${table(
+        ['entities', 'MB', 'from shared memory ms', 'from plain memory ms'],
+        data.floors.map((f) => [entities(f.count), num(f.bytes / 1e6, 2), sp(f.sharedMs, 3), sp(f.plainMs, 3)]),
+      )}
+`
+}
 `;
 }

@@ -33,12 +33,15 @@ export interface InstanceUniforms {
   readonly sfAlpha: { value: number };
   /** Live entities in the previous state: instances at or past it snap (they were spawned this tick). */
   readonly sfPrevCount: { value: number };
+  /** 1: the pair's tick marked snaps (the runtime's SNAPS): the generations are on the GPU and compared; 0: not. */
+  readonly sfSnaps: { value: number };
 }
 
 const DECLARATIONS = /* glsl */ `
 // steadyframe: interpolated instances
 uniform float sfAlpha;
 uniform int sfPrevCount;
+uniform int sfSnaps;
 attribute vec3 sfPrevPosition;
 attribute vec3 sfCurrPosition;
 attribute uint sfPrevGeneration;
@@ -66,8 +69,9 @@ vec3 sfRotate( vec4 q, vec3 v ) {
 	return v + q.w * t + cross( q.xyz, t );
 }
 void sfInterpolate() {
-	// spawned this tick (no previous state) or a new generation (teleported): the current state as it is
-	bool snap = gl_InstanceID >= sfPrevCount || sfPrevGeneration != sfCurrGeneration;
+	// spawned this tick (no previous state) or, when the tick marked snaps, a new generation (teleported): the
+	// current state as it is (without marked snaps the generations are not even uploaded)
+	bool snap = gl_InstanceID >= sfPrevCount || ( sfSnaps != 0 && sfPrevGeneration != sfCurrGeneration );
 	sfPosition = snap ? sfCurrPosition : mix( sfPrevPosition, sfCurrPosition, sfAlpha );
 #if SF_ROTATION == 1
 	vec4 q1 = dot( sfPrevRotation, sfCurrRotation ) < 0.0 ? - sfCurrRotation : sfCurrRotation;
@@ -134,6 +138,7 @@ function patchShader(shader: WebGLProgramParametersWithUniforms, fields: Resolve
   shader.vertexShader = vertex;
   shader.uniforms.sfAlpha = uniforms.sfAlpha;
   shader.uniforms.sfPrevCount = uniforms.sfPrevCount;
+  shader.uniforms.sfSnaps = uniforms.sfSnaps;
 }
 
 /** Materials already patched: one material drives one mesh's uniforms, so it cannot serve two. */

@@ -85,6 +85,11 @@ export interface InterpolatedMeshStats extends GpuFrameStats {
   misses: number;
   /** Of the uploads (full or swap), those sent straight from the shared memory to the GL buffers (`renderer` given). */
   directUploads: number;
+  /**
+   * States whose generations were uploaded. Only a pair whose tick marked snaps (the runtime's SNAPS meta word,
+   * as its own sampler reads it) needs them; without, the shader does not compare generations.
+   */
+  generationUploads: number;
 }
 
 /** What `createInterpolatedInstancedMesh` returns. */
@@ -221,7 +226,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
     }
     gl = context;
   }
-  const uniforms: InstanceUniforms = { sfAlpha: { value: 1 }, sfPrevCount: { value: 0 } };
+  const uniforms: InstanceUniforms = { sfAlpha: { value: 1 }, sfPrevCount: { value: 0 }, sfSnaps: { value: 0 } };
 
   // the source geometry's own attributes and index, shared rather than copied, plus the instanced ones
   const instanced = new InstancedBufferGeometry();
@@ -248,7 +253,10 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   mesh.customDistanceMaterial = distance;
   mesh.frustumCulled = false;
 
-  const stats: InterpolatedMeshStats = { fullUploads: 0, swaps: 0, misses: 0, directUploads: 0, late: 0, extrapolated: 0, overtaken: 0 };
+  const stats: InterpolatedMeshStats = { fullUploads: 0, swaps: 0, misses: 0, directUploads: 0, generationUploads: 0, late: 0, extrapolated: 0, overtaken: 0 };
+  // the publish whose current state's generations each generation attribute holds (absent: none known); the
+  // previous state of publish p is the current state of publish p - 1
+  const generationsOf = new Map<StateAttribute, number>();
   // which publish is on the GPU, the pair's times and counts, and where each frame falls (counted into stats)
   const tracker = createGpuPairTracker(stats);
   /** Under the lock (`reader.read` releases it after): uploads a new pair; the tracker notes its times. */
@@ -260,6 +268,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
     if (what !== 'none') {
       // one publish on: its previous state is the current state we uploaded last time, byte for byte
       const swap = what === 'swap';
+      const snaps = tracker.snaps > 0; // the tick marked snaps: the shader compares generations
       for (const c of list) {
         if (swap) {
           const old = c.previous;
@@ -267,13 +276,28 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
           c.current = old;
           setState(instanced, c.names[0], c.previous);
           setState(instanced, c.names[1], c.current);
-        } else {
-          const from = c.name === null ? pair.previousGeneration : pair.previous[c.name as keyof S];
-          copyRun(gl, c.previous, from, previousCount * c.width);
         }
-        const from = c.name === null ? pair.currentGeneration : pair.current[c.name as keyof S];
-        copyRun(gl, c.current, from, count * c.width);
+        if (c.name === null) {
+          // generations only for a tick that marked snaps (a ninth of the bytes stays home otherwise)
+          if (!snaps) {
+            generationsOf.delete(c.current); // still an older state's, or nothing
+            continue;
+          }
+          const before = (published - 1) >>> 0;
+          if (generationsOf.get(c.previous) !== before) {
+            copyRun(gl, c.previous, pair.previousGeneration, previousCount);
+            generationsOf.set(c.previous, before);
+            stats.generationUploads++;
+          }
+          copyRun(gl, c.current, pair.currentGeneration, count);
+          generationsOf.set(c.current, published);
+          stats.generationUploads++;
+          continue;
+        }
+        if (!swap) copyRun(gl, c.previous, pair.previous[c.name as keyof S], previousCount * c.width);
+        copyRun(gl, c.current, pair.current[c.name as keyof S], count * c.width);
       }
+      uniforms.sfSnaps.value = snaps ? 1 : 0;
       if (swap) stats.swaps++;
       else stats.fullUploads++;
       if (gl !== null) stats.directUploads++;
@@ -291,6 +315,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
       setState(instanced, c.names[0], c.previous);
       setState(instanced, c.names[1], c.current);
     }
+    generationsOf.clear();
     tracker.forget();
   };
   renderer?.domElement.addEventListener('webglcontextrestored', restored);

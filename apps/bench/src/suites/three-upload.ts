@@ -126,10 +126,54 @@ async function measure(design: UploadDesign, count: number, windows: number, win
   return { design, count, windows: results, summary, directShare: uploads === 0 ? 0 : direct / uploads };
 }
 
-export async function threeUpload(quick: boolean, sizes = UPLOAD_SIZES): Promise<{ rows: UploadRow[] }> {
+/** The upload's own floor at `count` entities: ms per `bufferSubData` of one state's bytes, from shared and plain memory. */
+export interface UploadFloor {
+  readonly count: number;
+  /** Bytes of one state of the suite's schema (position 3, rotation 4 floats, a generation word): 32 an entity. */
+  readonly bytes: number;
+  readonly sharedMs: Spread;
+  readonly plainMs: Spread;
+}
+
+/**
+ * Times `gl.bufferSubData` of one state's bytes into a buffer of a WebGL 2 context, from a view of a
+ * SharedArrayBuffer and from a plain one (what the direct path and three.js's own upload each pass), 40 calls
+ * per sample, 15 samples. No draw, no finish: the page's side of the call only.
+ */
+function uploadFloor(count: number): UploadFloor {
+  const gl = document.createElement('canvas').getContext('webgl2')!;
+  const elements = 8 * count;
+  const buffer = gl.createBuffer();
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  gl.bufferData(gl.ARRAY_BUFFER, elements * 4, gl.DYNAMIC_DRAW);
+  const shared = new Float32Array(new SharedArrayBuffer(elements * 4)).fill(1);
+  const plain = new Float32Array(elements).fill(1);
+  const sample = (from: Float32Array): number => {
+    const t = performance.now();
+    for (let k = 0; k < 40; k++) gl.bufferSubData(gl.ARRAY_BUFFER, 0, from, 0, elements);
+    return (performance.now() - t) / 40;
+  };
+  sample(shared);
+  sample(plain);
+  const sharedMs: number[] = [];
+  const plainMs: number[] = [];
+  for (let r = 0; r < 15; r++) {
+    sharedMs.push(sample(shared));
+    plainMs.push(sample(plain));
+  }
+  gl.deleteBuffer(buffer);
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return { count, bytes: elements * 4, sharedMs: spread(sharedMs), plainMs: spread(plainMs) };
+}
+
+export async function threeUpload(quick: boolean, sizes = UPLOAD_SIZES): Promise<{ rows: UploadRow[]; floors: UploadFloor[] }> {
   const windows = quick ? 2 : 5;
   const rows: UploadRow[] = [];
+  const floors: UploadFloor[] = [];
   for (const count of sizes) {
+    const floor = uploadFloor(count);
+    floors.push(floor);
+    log(`three-upload floor ${count}: bufferSubData of ${(floor.bytes / 1e6).toFixed(2)} MB from shared memory ${floor.sharedMs.median.toFixed(3)} ms, from plain ${floor.plainMs.median.toFixed(3)} ms`);
     // mirrored order, each run its own row: the machine drifts over a run
     for (const design of ['copy', 'direct', 'direct', 'copy'] as const) {
       if (quick && rows.some((r) => r.design === design && r.count === count)) continue;
@@ -144,5 +188,5 @@ export async function threeUpload(quick: boolean, sizes = UPLOAD_SIZES): Promise
       rows.push(row);
     }
   }
-  return { rows };
+  return { rows, floors };
 }

@@ -74,8 +74,9 @@ describe.each(['direct', 'copy'] as const)('uploads %s', (upload) => {
           expectNear(drawn[i]!, markerCentre(m.x, m.y, m.angle, m.scale), TOLERANCE, `alpha ${alpha}, entity ${i} vs the motion`);
         }
       }
-      // the pair never changed: one upload, then only the alpha uniform moved
-      expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 1 + 0 : 0 });
+      // the pair never changed: one upload, then only the alpha uniform moved; no snaps in it: no generations
+      expect(gpu.stats.generationUploads).toBe(0);
+      expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 1 + 0 : 0, generationUploads: expect.any(Number) });
     });
   });
 
@@ -132,7 +133,7 @@ describe.each(['direct', 'copy'] as const)('uploads %s', (upload) => {
       motion(2).forEach((m, i) => expectNear(drawn[i]!, m, TOLERANCE, `overtaken: entity ${i} at tick 2`));
 
       // each counted, as the runtime counts its own; the pair was uploaded once
-      expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, late: 3, extrapolated: 2, overtaken: 1, directUploads: direct ? 1 + 0 : 0 });
+      expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, late: 3, extrapolated: 2, overtaken: 1, directUploads: direct ? 1 + 0 : 0, generationUploads: expect.any(Number) });
     });
   });
 
@@ -148,13 +149,13 @@ describe.each(['direct', 'copy'] as const)('uploads %s', (upload) => {
     await steps(runtime, 1);
     let time = timeAt(runtime, 0.3);
     gpu.update(time);
-    expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 1, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 1 + 1 : 0 });
+    expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 1, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 1 + 1 : 0, generationUploads: expect.any(Number) });
     expectDrawnLike(runtime.sample(time), stage.markers(3), 'after a swap');
 
     await steps(runtime, 2);
     time = timeAt(runtime, 0.7);
     gpu.update(time);
-    expect(gpu.stats).toEqual({ fullUploads: 2, swaps: 1, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 2 + 1 : 0 });
+    expect(gpu.stats).toEqual({ fullUploads: 2, swaps: 1, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 2 + 1 : 0, generationUploads: expect.any(Number) });
     expectDrawnLike(runtime.sample(time), stage.markers(3), 'after two publishes');
 
     // a swap right after, without a render in between, still uploads the right bytes
@@ -163,7 +164,7 @@ describe.each(['direct', 'copy'] as const)('uploads %s', (upload) => {
     await steps(runtime, 1);
     time = timeAt(runtime, 0.6);
     gpu.update(time);
-    expect(gpu.stats).toEqual({ fullUploads: 2, swaps: 3, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 2 + 3 : 0 });
+    expect(gpu.stats).toEqual({ fullUploads: 2, swaps: 3, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 2 + 3 : 0, generationUploads: expect.any(Number) });
     const frame = runtime.sample(time);
     expect(frame.previousTick).toBe(6);
     expectDrawnLike(frame, stage.markers(3), 'after two swaps between renders');
@@ -202,7 +203,9 @@ describe.each(['direct', 'copy'] as const)('uploads %s', (upload) => {
     await steps(runtime, 1);
     const next = timeAt(runtime, 0.5);
     gpu.update(next);
-    expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 2, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 1 + 2 : 0 });
+    expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 2, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 1 + 2 : 0, generationUploads: expect.any(Number) });
+    // the teleport's tick marked snaps: its pair's generations went up (both states; none for the pairs without)
+    expect(gpu.stats.generationUploads).toBe(2);
     const after = stage.markers(4);
     expectNear(after[1]!, at(1, 3.5, 5), TOLERANCE, 'entity 1 blends again');
     expectNear(after[3]!, at(3, 3.5), TOLERANCE, 'entity 3 blends again');
@@ -227,7 +230,7 @@ describe.each(['direct', 'copy'] as const)('uploads %s', (upload) => {
     await steps(runtime, 1); // tick 4: entities 1 and 2 are back
     const time = timeAt(runtime, 0.5);
     gpu.update(time);
-    expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 2, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 1 + 2 : 0 });
+    expect(gpu.stats).toEqual({ fullUploads: 1, swaps: 2, misses: 0, late: 0, extrapolated: 0, overtaken: 0, directUploads: direct ? 1 + 2 : 0, generationUploads: expect.any(Number) });
     const frame = runtime.sample(time);
     expect(frame.snapped).toBe(2);
     const drawn = stage.markers(3);
