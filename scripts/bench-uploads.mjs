@@ -40,7 +40,7 @@ export function threeUploadSection(result) {
   return `## 13. three.js uploads straight from the shared memory
 
 \`@steadyframe/three\`'s GPU path (\`createInterpolatedInstancedMesh\`) drawing the same 3D simulation (30 ticks/s, a 60 fps
-frame loop, one small triangle per entity in a 320×240 canvas), two ways: **copy**, without \`{ renderer }\`: each new
+frame loop, one small triangle per entity in a 320×240 canvas, \`px=N\` for another width), two ways: **copy**, without \`{ renderer }\`: each new
 state copied into three.js's attribute arrays in \`update\`, which three.js uploads in \`render\`; **direct**, with
 \`{ renderer }\`: \`gl.bufferSubData\` of the runtime's own views of the shared memory, under its lock, into the mesh's
 GLBufferAttributes. Each design runs twice per size in mirrored order, its windows pooled. Per 1 s window:
@@ -48,6 +48,11 @@ frames, the page's timing of \`mesh.update\` and \`renderer.render\` per frame a
 main thread's CPU per frame (/proc), uploads per frame, and the share that went straight.${result.measuredAt ? ` Measured ${result.measuredAt} (\`STEADYFRAME_BENCH_SUITES=three-upload STEADYFRAME_BENCH_MERGE=1 npm run bench\`), in a run of its own.` : ''}
 
 ${table(['entities', 'design', 'frames / s', 'update / frame ms', 'render / frame ms', 'work / frame ms', 'main CPU / frame ms', 'uploads / frame', 'direct'], rows)}
+
+Where frames come slower than ticks (software GL draws an instanced mesh instance by instance: at 100k, a few
+frames a second whatever the canvas's size), nearly every frame uploads, often both states (several ticks passed);
+at 60 frames a second and 30 ticks a second, every other frame would upload one state. The floor table below is
+what one state's upload costs the page by itself.
 
 Page work per frame for the mesh (update + render), copy over direct:
 

@@ -57,10 +57,10 @@ const attached = new WeakSet<object>();
 /**
  * Runs `draw` from Phaser's loop on each refresh the runtime's pacer presents, with the frame sampled at the
  * loop's timestamp (or, for GPU-path objects such as `createInterpolatedSprites`' result, `runtime.pace(time)`
- * and their `update(time)`: no sampling on the CPU), and lets Phaser render then and only then. On the refreshes the pacer skips, Phaser runs
- * its headless step: input, tweens, timers and your scenes' `update` run every refresh as before, and nothing is
- * drawn (the canvas keeps the last picture; Phaser's `prerender` and `postrender` game events fire with a null
- * renderer, as in a headless game).
+ * and their `update(time)`: no sampling on the CPU), and lets Phaser render then and only then. On the
+ * refreshes the pacer skips, Phaser runs its headless step: input, tweens, timers and your scenes' `update` run
+ * every refresh as before, and nothing is drawn (the canvas keeps the last picture; Phaser's `prerender` and
+ * `postrender` game events fire with a null renderer, as in a headless game).
  *
  * ```ts
  * const balls = bindGroup(runtime, this.add.group({ defaultKey: 'ball' }), { position: 'position' });

@@ -9,7 +9,8 @@
  * | `direct` | `gl.bufferSubData` of the runtime's own views of the shared memory, under its lock, into the |
  * |          | mesh's GLBufferAttributes' buffers: the path with `{ renderer }`                             |
  *
- * Both draw one small triangle per entity in a 320×240 canvas (what the GPU rasterises is the same, and small).
+ * Both draw one small triangle per entity in a 320×240 canvas (`px=N` for another width; what the GPU rasterises
+ * is the same, and small).
  * Per 1 s window: the page's own timing of `mesh.update` and of `renderer.render` per frame (wall time: page
  * work), their sum, the page main thread's CPU per frame (/proc), and the uploads counted by the mesh. The issue's
  * goal: page work at 100k ≤ 0.2 ms a frame.
@@ -63,8 +64,8 @@ async function measure(design: UploadDesign, count: number, windows: number, win
     pacing: { adaptive: false },
   });
   const canvas = document.createElement('canvas');
-  canvas.width = 320;
-  canvas.height = 240;
+  canvas.width = Number(new URLSearchParams(location.search).get('px') ?? 320);
+  canvas.height = Math.round((canvas.width * 3) / 4);
   document.body.append(canvas);
   const renderer = new WebGLRenderer({ canvas, antialias: false });
   const scene = new Scene();
