@@ -231,7 +231,7 @@ export function createInterpolatedSprites<S extends Schema>(
     generationsOf[0] = generationsOf[1] = -1;
   };
 
-  /** Sizes every buffer for `entities` (their contents go: the next upload is a full one). */
+  /** Sizes every buffer for `entities` (their contents go: the caller uploads both states next). */
   const allocate = (c: Gl, entities: number): void => {
     const { gl } = c;
     channels.forEach(([, w], k) => {
@@ -244,12 +244,13 @@ export function createInterpolatedSprites<S extends Schema>(
     for (let e = 0; e < entities; e++) indices[e] = e;
     gl.bindBuffer(gl.ARRAY_BUFFER, c.index);
     gl.bufferData(gl.ARRAY_BUFFER, indices, gl.STATIC_DRAW);
-    forget();
+    generationsOf[0] = generationsOf[1] = -1;
   };
 
   const make = (gl: WebGLRenderingContext): Gl => {
     const c: Gl = { ...createSpriteProgram(gl, angleMode, frames.length), buffers: channels.map(() => [gl.createBuffer()!, gl.createBuffer()!]), index: gl.createBuffer()! };
     allocate(c, bufferCapacity);
+    forget(); // a new context: nothing of the pair is on the GPU
     return c;
   };
 

@@ -134,6 +134,24 @@ it('shows each entity the frame its field picks, as the newest tick has it', asy
   expectBoxAt(canvasBounds(game!, blue), m.x, m.y, 'frame 1 at tick 2.5');
 });
 
+it('grows its buffers past initialCapacity and draws every entity, with no upload more than the pair needs', async () => {
+  const { rt, scene } = await setUp(2, 3); // three entities at x = k, k + 1, k + 2 (y = 2k)
+  const sprites = createInterpolatedSprites(scene, rt, { position: 'position' }, { texture: 'white', initialCapacity: 1 });
+  attachToGame(game!, rt, sprites);
+  scene.cameras.main.setZoom(4).centerOn(2.5, 3); // 16 units across, on the middle one at tick 1.5
+  await refresh(game!, timeAt(rt, 0.5));
+  expect(sprites.bufferCapacity).toBe(4); // 1, 2, 4: doubled until three fit (never past the capacity, 8)
+  expect(sprites.stats.grows).toBe(1);
+  const box = canvasBounds(game!, white);
+  // the three sprites' union: from entity 0's left edge to entity 2's right edge, 4 px a unit around x = 2.5
+  const m = motionAt(0, 1.5);
+  expect(box!.left).toBeCloseTo(32 + 4 * (m.x - 2 - 2.5), -0.5);
+  expect(box!.right + 1).toBeCloseTo(32 + 4 * (m.x + 2 + 2 - 2.5), -0.5);
+  expect(box!.top).toBeCloseTo(32 + 4 * (m.y - 2 - 3), -0.5);
+  await refresh(game!, timeAt(rt, 0.75));
+  expect(sprites.stats).toMatchObject({ fullUploads: 1, swaps: 0, grows: 1, draws: 2 }); // the same pair: no upload again
+});
+
 it('refuses what it cannot draw, naming it', async () => {
   const { rt, scene } = await setUp(0);
   expect(() => createInterpolatedSprites(scene, rt, { position: 'position' }, { texture: 'nope' })).toThrow(/no texture frame "nope"/);

@@ -58,7 +58,7 @@ it('holds a late frame at the newest state by default, and counts it', () => {
   expect(mesh.alpha).toBe(0.5);
   mesh.update(175);
   expect(mesh.alpha).toBe(1);
-  expect(mesh.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, late: 1, extrapolated: 0, overtaken: 0 });
+  expect(mesh.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, directUploads: 0, generationUploads: 0, late: 1, extrapolated: 0, overtaken: 0 });
 });
 
 it("carries a late frame on when the runtime's whenLate says 'extrapolate', at most maxPrediction ticks", () => {
@@ -76,7 +76,7 @@ it("carries a late frame on when the runtime's whenLate says 'extrapolate', at m
   runtime.interpolation = { ...runtime.interpolation, whenLate: 'hold' };
   mesh.update(175);
   expect(mesh.alpha).toBe(1);
-  expect(mesh.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, late: 4, extrapolated: 3, overtaken: 0 });
+  expect(mesh.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, directUploads: 0, generationUploads: 0, late: 4, extrapolated: 3, overtaken: 0 });
 });
 
 it('draws an overtaken frame (before the previous state) at the previous state, and counts it', () => {
@@ -87,5 +87,5 @@ it('draws an overtaken frame (before the previous state) at the previous state, 
   expect(mesh.alpha).toBe(0);
   mesh.update(100);
   expect(mesh.alpha).toBe(0); // on the previous state: not overtaken
-  expect(mesh.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, late: 0, extrapolated: 0, overtaken: 1 });
+  expect(mesh.stats).toEqual({ fullUploads: 1, swaps: 0, misses: 0, directUploads: 0, generationUploads: 0, late: 0, extrapolated: 0, overtaken: 1 });
 });
