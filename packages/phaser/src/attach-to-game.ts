@@ -15,7 +15,10 @@
  * clock); with `fps.forceSetTimeOut` Phaser passes `performance.now()` itself. Phaser's loop started before the
  * runtime existed, so the runtime's own frame hooks cannot enclose it: the timestamp is what places the frame.
  */
-import type { Frame, Runtime, Schema } from 'steadyframe';
+import type { Runtime, Schema } from 'steadyframe';
+import { framePresenter, type FrameDraw } from 'steadyframe/adapter';
+
+export type { TimedDrawable } from 'steadyframe/adapter';
 
 /** Phaser's `TimeStep`: the part the loop wraps. */
 export interface GameTimeStep {
@@ -46,11 +49,6 @@ export interface GameLoop {
   detach(): void;
 }
 
-/** A GPU-path drawable: it blends in the shader, so the loop paces without sampling and hands it the time. */
-export interface TimedDrawable {
-  update(time: number): unknown;
-}
-
 /** Games with a loop attached: one runtime paces a game at a time. */
 const attached = new WeakSet<object>();
 
@@ -75,30 +73,13 @@ const attached = new WeakSet<object>();
 export function attachToGame<S extends Schema>(
   game: LoopGame,
   runtime: Pick<Runtime<S>, 'frame' | 'pace'>,
-  draw: ((frame: Frame<S>, time: number) => void) | TimedDrawable | readonly TimedDrawable[],
+  draw: FrameDraw<S>,
 ): GameLoop {
   if (game === null || typeof game !== 'object' || typeof game.step !== 'function' || typeof game.headlessStep !== 'function' || game.loop === undefined) {
     throw new TypeError('@steadyframe/phaser: attachToGame needs a Phaser.Game (this.game in a scene)');
   }
-  const sample = typeof draw === 'function' ? draw : null;
-  const drawables: readonly TimedDrawable[] = sample !== null ? [] : Array.isArray(draw) ? draw : [draw as TimedDrawable];
-  for (const d of drawables) {
-    if (typeof d?.update !== 'function') {
-      throw new TypeError('@steadyframe/phaser: attachToGame draws with a function (frame, time) => void or objects with update(time)');
-    }
-  }
   /** This refresh's frame, drawn (true) or skipped by the pacer (false). */
-  const present = (time: number): boolean => {
-    if (sample === null) {
-      if (!runtime.pace(time)) return false;
-      for (let i = 0; i < drawables.length; i++) drawables[i]!.update(time);
-      return true;
-    }
-    const frame = runtime.frame(time);
-    if (frame === null) return false;
-    sample(frame, time);
-    return true;
-  };
+  const present = framePresenter(runtime, draw, '@steadyframe/phaser: attachToGame');
   if (attached.has(game)) {
     throw new Error('@steadyframe/phaser: this game already has a runtime attached; detach() it first (one runtime paces a game at a time)');
   }

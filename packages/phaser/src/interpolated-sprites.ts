@@ -22,7 +22,7 @@
  * uploads nothing and draws nothing.
  */
 import type { Runtime, Schema } from 'steadyframe';
-import { createGpuPairTracker, schemaField, type AngleMode, type FieldOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
+import { angleModeOf, createGpuPairTracker, pointSpriteLayout, schemaField, type FieldOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type PoseFields } from './fields.ts';
 import { createSpriteProgram, type SpriteProgram } from './sprite-program.ts';
 
@@ -185,21 +185,13 @@ export function createInterpolatedSprites<S extends Schema>(
     throw new TypeError(`${PREFIX} options.frames needs fields.frame, the field that picks one per entity`);
   }
   const frame = frames[0] ?? frameOf(options.frame);
-  const width = options.width ?? frame.width;
-  const height = options.height ?? frame.height;
-  const origin = options.origin ?? 0.5;
-  const ox = typeof origin === 'number' ? origin : origin.x;
-  const oy = typeof origin === 'number' ? origin : origin.y;
-  for (const [name, value] of [['width', width], ['height', height], ['origin x', ox], ['origin y', oy]] as const) {
-    if (!Number.isFinite(value)) throw new RangeError(`${PREFIX} options.${name} must be a finite number; got ${String(value)}`);
-  }
   const capacity = runtime.capacity;
-  const initial = options.initialCapacity ?? 1024;
-  if (!Number.isInteger(initial) || initial < 1) {
-    throw new RangeError(`${PREFIX} options.initialCapacity must be a whole number of at least 1; got ${String(initial)}`);
-  }
-  let bufferCapacity = Math.min(initial, capacity);
-  const angleMode: AngleMode = resolved.angle === null ? 0 : runtime.schema[resolved.angle]!.kind === 'angle' ? 1 : 2;
+  const { quad, bufferCapacity: initial } = pointSpriteLayout(
+    { width: options.width ?? frame.width, height: options.height ?? frame.height, pivot: options.origin, pivotName: 'origin', initialCapacity: options.initialCapacity, capacity },
+    PREFIX,
+  );
+  let bufferCapacity = initial;
+  const angleMode = angleModeOf(runtime.schema, resolved.angle);
   /** The channels: [schema field or null for the generations, floats per entity, attribute name less A/B]. */
   const channels: [string | null, number, 'aPos' | 'aAngle' | 'aFrame' | 'aGen'][] = [[resolved.position, 2, 'aPos']];
   if (resolved.angle !== null) channels.push([resolved.angle, 1, 'aAngle']);
@@ -219,7 +211,6 @@ export function createInterpolatedSprites<S extends Schema>(
   let ctx: Gl | null = null;
   let renderer: SpritesRenderer | null = null;
   const mvp = new Float32Array(9);
-  const quad = new Float32Array([-ox * width, -oy * height, width, height]);
   // corners 0 (u0, v0) and 1 (u1, v0) along x; 2 (u1, v1) and 3 (u0, v1): the frame's uvs as Phaser keeps them
   const uv01 = new Float32Array([frame.u0, frame.v0, frame.u1, frame.v0]);
   const uv23 = new Float32Array([frame.u1, frame.v1, frame.u0, frame.v1]);

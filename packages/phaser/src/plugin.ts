@@ -10,8 +10,9 @@
  * ```
  */
 import { Plugins, type Scene } from 'phaser';
-import type { Frame, Runtime, Schema } from 'steadyframe';
-import { attachToGame, type GameLoop, type LoopGame, type TimedDrawable } from './attach-to-game.ts';
+import type { Runtime, Schema } from 'steadyframe';
+import type { FrameDraw } from 'steadyframe/adapter';
+import { attachToGame, type GameLoop, type LoopGame } from './attach-to-game.ts';
 
 /** Options of `SteadyframePlugin.attach`. */
 export interface AttachOptions {
@@ -87,7 +88,7 @@ export class SteadyframePlugin extends Plugins.ScenePlugin {
    */
   attach<S extends Schema>(
     runtime: Pick<Runtime<S>, 'frame' | 'pace' | 'pause' | 'resume' | 'dispose'>,
-    draw: ((frame: Frame<S>, time: number) => void) | TimedDrawable | readonly TimedDrawable[],
+    draw: FrameDraw<S>,
     options: AttachOptions = {},
   ): GameLoop {
     if (this.systems === null) throw new Error('@steadyframe/phaser: steadyframe.attach after the scene was destroyed');

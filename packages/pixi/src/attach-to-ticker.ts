@@ -16,17 +16,15 @@
  * by whatever ran before it, and after a main-thread stall it is the stall's end, not the frame's.
  */
 import { UPDATE_PRIORITY, type Ticker } from 'pixi.js';
-import type { Frame, Runtime, Schema } from 'steadyframe';
+import type { Runtime, Schema } from 'steadyframe';
+import { framePresenter, type FrameDraw } from 'steadyframe/adapter';
+
+export type { TimedDrawable } from 'steadyframe/adapter';
 
 /** The parts of a Pixi `Application` the loop uses. */
 export interface TickerApp {
   readonly ticker: Ticker;
   render(): void;
-}
-
-/** A GPU-path drawable: it blends in the shader, so the loop paces without sampling and hands it the time. */
-export interface TimedDrawable {
-  update(time: number): unknown;
 }
 
 /** What `attachToTicker` returns. */
@@ -64,41 +62,19 @@ export function tickerTime(ticker: Ticker): number {
 export function attachToTicker<S extends Schema>(
   app: TickerApp,
   runtime: Pick<Runtime<S>, 'frame' | 'pace'>,
-  draw: ((frame: Frame<S>, time: number) => void) | TimedDrawable | readonly TimedDrawable[],
+  draw: FrameDraw<S>,
 ): TickerLoop {
   const ticker = app.ticker;
   if (ticker === null || ticker === undefined) {
     throw new TypeError('@steadyframe/pixi: attachToTicker needs an initialised Application (await app.init() first): app.ticker is missing');
   }
-  const sample = typeof draw === 'function' ? draw : null;
-  const drawables: readonly TimedDrawable[] = sample !== null ? [] : Array.isArray(draw) ? draw : [draw as TimedDrawable];
-  for (const d of drawables) {
-    if (typeof d?.update !== 'function') {
-      throw new TypeError('@steadyframe/pixi: attachToTicker draws with a function (frame, time) => void or objects with update(time)');
-    }
-  }
+  const present = framePresenter(runtime, draw, '@steadyframe/pixi: attachToTicker');
   let drawn = false;
   let rendered = 0;
   let skipped = 0;
   const frame = (t: Ticker): void => {
-    const time = tickerTime(t);
-    drawn = false;
-    if (sample !== null) {
-      const f = runtime.frame(time);
-      if (f === null) {
-        skipped++;
-        return;
-      }
-      drawn = true;
-      sample(f, time);
-    } else {
-      if (!runtime.pace(time)) {
-        skipped++;
-        return;
-      }
-      drawn = true;
-      for (let i = 0; i < drawables.length; i++) drawables[i]!.update(time);
-    }
+    drawn = present(tickerTime(t));
+    if (!drawn) skipped++;
   };
   const render = (): void => {
     if (!drawn) return;

@@ -36,9 +36,9 @@
  */
 import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type Renderer, type Shader } from 'pixi.js';
 import type { Runtime, Schema } from 'steadyframe';
-import { createGpuPairTracker, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
+import { angleModeOf, createGpuPairTracker, pointSpriteLayout, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type PoseFields } from './fields.ts';
-import { createSpriteShader, type AngleMode } from './sprite-shader.ts';
+import { createSpriteShader } from './sprite-shader.ts';
 
 /** The fields the GPU path reads: a 2D position and, optionally, an angle (see `PoseFields`). */
 export type SpriteFields<S extends Schema> = Pick<PoseFields<S>, 'position' | 'angle'>;
@@ -163,22 +163,13 @@ export function createInterpolatedSprites<S extends Schema>(
   }
   const resolved = resolveFields(runtime.schema, fields);
   const texture = options.texture ?? Texture.WHITE;
-  const width = options.width ?? texture.width;
-  const height = options.height ?? texture.height;
-  const anchor = options.anchor ?? 0.5;
-  const ax = typeof anchor === 'number' ? anchor : anchor.x;
-  const ay = typeof anchor === 'number' ? anchor : anchor.y;
-  for (const [name, value] of [['width', width], ['height', height], ['anchor x', ax], ['anchor y', ay]] as const) {
-    if (!Number.isFinite(value)) throw new RangeError(`${PREFIX} options.${name} must be a finite number; got ${String(value)}`);
-  }
   const capacity = runtime.capacity;
-  const initial = options.initialCapacity ?? 1024;
-  if (!Number.isInteger(initial) || initial < 1) {
-    throw new RangeError(`${PREFIX} options.initialCapacity must be a whole number of at least 1; got ${String(initial)}`);
-  }
-  let bufferCapacity = Math.min(initial, capacity);
-
-  const angleMode: AngleMode = resolved.angle === null ? 0 : runtime.schema[resolved.angle]!.kind === 'angle' ? 1 : 2;
+  const layout = pointSpriteLayout(
+    { width: options.width ?? texture.width, height: options.height ?? texture.height, pivot: options.anchor, pivotName: 'anchor', initialCapacity: options.initialCapacity, capacity },
+    PREFIX,
+  );
+  let bufferCapacity = layout.bufferCapacity;
+  const angleMode = angleModeOf(runtime.schema, resolved.angle);
   const channel = (name: string | null, width: number): Channel => ({
     name,
     width,
@@ -212,7 +203,7 @@ export function createInterpolatedSprites<S extends Schema>(
     sfUv23: Float32Array;
   };
   const uvs = texture.uvs;
-  values.sfQuad.set([-ax * width, -ay * height, width, height]);
+  values.sfQuad.set(layout.quad);
   values.sfUv01.set([uvs.x0, uvs.y0, uvs.x1, uvs.y1]);
   values.sfUv23.set([uvs.x2, uvs.y2, uvs.x3, uvs.y3]);
   const mesh = new Mesh({ geometry, shader, texture, label: 'steadyframe sprites' });

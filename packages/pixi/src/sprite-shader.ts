@@ -6,8 +6,6 @@
 import { GlProgram, Shader, UniformGroup, type Texture } from 'pixi.js';
 import { pointSpriteFragmentShader, pointSpriteVertexShader, type AngleMode } from 'steadyframe/adapter';
 
-export type { AngleMode } from 'steadyframe/adapter';
-
 /** The uniforms one interpolated sprite set drives. */
 export interface SpriteUniforms {
   sfAlpha: number;

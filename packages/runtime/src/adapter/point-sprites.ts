@@ -32,8 +32,49 @@
  * halves (`vec2`, exact in float), and the varyings are the same for every pixel of a point anyway.
  */
 
+import type { Schema } from '../core/schema.ts';
+
 /** How the angle is blended: none bound, an angle field (short arc), a linear field. */
 export type AngleMode = 0 | 1 | 2;
+
+/** The angle mode of a bound angle field (null: none bound). */
+export function angleModeOf(schema: Schema, angle: string | null): AngleMode {
+  return angle === null ? 0 : schema[angle]!.kind === 'angle' ? 1 : 2;
+}
+
+/** A sprite set's geometry and first buffer size, as a GPU path's options give them. */
+export interface PointSpriteOptions {
+  /** A sprite's size in local units. */
+  readonly width: number;
+  readonly height: number;
+  /** Where the entity's position sits in the sprite, 0..1 (a number sets both; 0.5 by default). */
+  readonly pivot: number | { readonly x: number; readonly y: number } | undefined;
+  /** The engine's word for the pivot in errors (`anchor` in PixiJS, `origin` in Phaser). */
+  readonly pivotName: string;
+  /** Entities the buffers hold before they first grow (1024 by default), at most `capacity`. */
+  readonly initialCapacity: number | undefined;
+  readonly capacity: number;
+}
+
+/**
+ * Checks a GPU path's sprite options at set-up (`prefix` starts each error: the adapter's name and a colon) and
+ * returns the quad the shader reads (`sfQuad`: x0, y0, width, height, the entity at 0, 0) and the buffers' first
+ * size in entities.
+ */
+export function pointSpriteLayout(options: PointSpriteOptions, prefix: string): { readonly quad: Float32Array; readonly bufferCapacity: number } {
+  const { width, height, pivotName } = options;
+  const pivot = options.pivot ?? 0.5;
+  const px = typeof pivot === 'number' ? pivot : pivot.x;
+  const py = typeof pivot === 'number' ? pivot : pivot.y;
+  for (const [name, value] of [['width', width], ['height', height], [`${pivotName} x`, px], [`${pivotName} y`, py]] as const) {
+    if (!Number.isFinite(value)) throw new RangeError(`${prefix} options.${name} must be a finite number; got ${String(value)}`);
+  }
+  const initial = options.initialCapacity ?? 1024;
+  if (!Number.isInteger(initial) || initial < 1) {
+    throw new RangeError(`${prefix} options.initialCapacity must be a whole number of at least 1; got ${String(initial)}`);
+  }
+  return { quad: new Float32Array([-px * width, -py * height, width, height]), bufferCapacity: Math.min(initial, options.capacity) };
+}
 
 /**
  * What the engine puts around the shader: its uniform declarations (they must declare `vec2 uResolution`, the
