@@ -20,3 +20,11 @@ export function table(header, rows) {
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ].join('\n');
 }
+
+/** median, min and max of the values (the windows of every run of one design, pooled). */
+export function pooled(values) {
+  const v = values.filter(isNum).sort((a, b) => a - b);
+  if (v.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN };
+  const mid = v.length >> 1;
+  return { median: v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2, min: v[0], max: v[v.length - 1] };
+}

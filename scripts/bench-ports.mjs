@@ -1,14 +1,6 @@
 // The benchmark report's sections on games ported from other engines' published examples, measured side by side
 // with the originals in one run (scripts/bench.mjs renders them into docs/benchmarks.md).
-import { entities, isNum, num, ratio, sp, table, times } from './bench-format.mjs';
-
-/** median, min and max of the values (the windows of every run of one design, pooled). */
-function pooled(values) {
-  const v = values.filter(isNum).sort((a, b) => a - b);
-  if (v.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN };
-  const mid = v.length >> 1;
-  return { median: v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2, min: v[0], max: v[v.length - 1] };
-}
+import { entities, num, pooled, ratio, sp, table, times } from './bench-format.mjs';
 
 /** Suite phaser-port: Phaser's Arcade example on the main thread, ported onto a worker, and the drawing floor. */
 export function phaserPortSection(result) {

@@ -1,14 +1,6 @@
 // The benchmark report's section on @steadyframe/three's GPU-path uploads (suite three-upload), rendered into
 // docs/benchmarks.md by scripts/bench.mjs.
-import { entities, isNum, num, ratio, sp, table, times } from './bench-format.mjs';
-
-/** median, min and max of the values (the windows of every run of one design, pooled). */
-function pooled(values) {
-  const v = values.filter(isNum).sort((a, b) => a - b);
-  if (v.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN };
-  const mid = v.length >> 1;
-  return { median: v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2, min: v[0], max: v[v.length - 1] };
-}
+import { entities, num, pooled, ratio, sp, table, times } from './bench-format.mjs';
 
 export function threeUploadSection(result) {
   const data = result?.data;
