@@ -28,3 +28,14 @@ export function pooled(values) {
   const mid = v.length >> 1;
   return { median: v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2, min: v[0], max: v[v.length - 1] };
 }
+
+/**
+ * A suite's rows (each one run of a design at a count, with its windows), by design and count: the counts
+ * measured, the runs of a design at a count, and one window number of those runs pooled.
+ */
+export function byDesign(rows) {
+  const counts = [...new Set(rows.map((r) => r.count))].sort((a, b) => a - b);
+  const at = (design, count) => rows.filter((r) => r.design === design && r.count === count);
+  const of = (design, count, key) => pooled(at(design, count).flatMap((r) => r.windows.map((w) => w[key])));
+  return { counts, at, of };
+}

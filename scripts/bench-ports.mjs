@@ -1,14 +1,12 @@
 // The benchmark report's sections on games ported from other engines' published examples, measured side by side
 // with the originals in one run (scripts/bench.mjs renders them into docs/benchmarks.md).
-import { entities, num, pooled, ratio, sp, table, times } from './bench-format.mjs';
+import { byDesign, entities, num, pooled, ratio, sp, table, times } from './bench-format.mjs';
 
 /** Suite phaser-port: Phaser's Arcade example on the main thread, ported onto a worker, and the drawing floor. */
 export function phaserPortSection(result) {
   const data = result?.data;
   if (data === undefined) return '';
-  const counts = [...new Set(data.rows.map((r) => r.count))].sort((a, b) => a - b);
-  const at = (design, count) => data.rows.filter((r) => r.design === design && r.count === count);
-  const of = (design, count, key) => pooled(at(design, count).flatMap((r) => r.windows.map((w) => w[key])));
+  const { counts, at, of } = byDesign(data.rows);
   const first = (design, count) => pooled(at(design, count).map((r) => r.firstFrameMs));
   const rows = [];
   const ratios = [];

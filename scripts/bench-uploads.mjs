@@ -1,13 +1,11 @@
 // The benchmark report's section on @steadyframe/three's GPU-path uploads (suite three-upload), rendered into
 // docs/benchmarks.md by scripts/bench.mjs.
-import { entities, num, pooled, ratio, sp, table, times } from './bench-format.mjs';
+import { byDesign, entities, num, ratio, sp, table, times } from './bench-format.mjs';
 
 export function threeUploadSection(result) {
   const data = result?.data;
   if (data === undefined) return '';
-  const counts = [...new Set(data.rows.map((r) => r.count))].sort((a, b) => a - b);
-  const at = (design, count) => data.rows.filter((r) => r.design === design && r.count === count);
-  const of = (design, count, key) => pooled(at(design, count).flatMap((r) => r.windows.map((w) => w[key])));
+  const { counts, at, of } = byDesign(data.rows);
   const rows = [];
   const ratios = [];
   for (const count of counts) {
