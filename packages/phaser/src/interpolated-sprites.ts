@@ -24,7 +24,7 @@
 import type { Runtime, Schema } from 'steadyframe';
 import { angleModeOf, createGpuPairTracker, pointSpriteLayout, schemaField, type FieldOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type PoseFields } from './fields.ts';
-import { createSpriteProgram, type SpriteProgram } from './sprite-program.ts';
+import { createSpriteGl, type SpriteChannel, type SpriteGl as Gl } from './sprite-program.ts';
 
 /**
  * The fields the GPU path reads: a 2D position and, optionally, an angle (see `PoseFields`), and which of
@@ -126,13 +126,6 @@ export interface InterpolatedSprites {
 
 const PREFIX = '@steadyframe/phaser:';
 
-/** The GL objects made in the renderer's context (again after a lost context is restored). */
-interface Gl extends SpriteProgram {
-  /** [channel][A or B]: position, angle (if bound), generations. */
-  readonly buffers: WebGLBuffer[][];
-  /** 0, 1, 2 ...: each point's entity index (GLSL ES 1.00 has no gl_VertexID). */
-  readonly index: WebGLBuffer;
-}
 
 /**
  * Creates an Extern in `scene` that draws the runtime's entities 0 .. count - 1 as sprites of one texture frame,
@@ -193,7 +186,7 @@ export function createInterpolatedSprites<S extends Schema>(
   let bufferCapacity = initial;
   const angleMode = angleModeOf(runtime.schema, resolved.angle);
   /** The channels: [schema field or null for the generations, floats per entity, attribute name less A/B]. */
-  const channels: [string | null, number, 'aPos' | 'aAngle' | 'aFrame' | 'aGen'][] = [[resolved.position, 2, 'aPos']];
+  const channels: SpriteChannel[] = [[resolved.position, 2, 'aPos']];
   if (resolved.angle !== null) channels.push([resolved.angle, 1, 'aAngle']);
   if (frameField !== null) channels.push([frameField, 1, 'aFrame']);
   channels.push([null, 1, 'aGen']);
@@ -239,7 +232,7 @@ export function createInterpolatedSprites<S extends Schema>(
   };
 
   const make = (gl: WebGLRenderingContext): Gl => {
-    const c: Gl = { ...createSpriteProgram(gl, angleMode, frames.length), buffers: channels.map(() => [gl.createBuffer()!, gl.createBuffer()!]), index: gl.createBuffer()! };
+    const c = createSpriteGl(gl, angleMode, frames.length, channels);
     allocate(c, bufferCapacity);
     forget(); // a new context: nothing of the pair is on the GPU
     return c;
@@ -298,14 +291,6 @@ export function createInterpolatedSprites<S extends Schema>(
     return true;
   };
 
-  const attribute = (c: Gl, name: keyof Gl['attributes'], buffer: WebGLBuffer, size: number, type: number): void => {
-    const { gl } = c;
-    const at = c.attributes[name];
-    if (at < 0) return;
-    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-    gl.enableVertexAttribArray(at);
-    gl.vertexAttribPointer(at, size, type, false, 0, 0);
-  };
 
   const restored = (): void => {
     ctx = null; // made again in the new context at the next render
@@ -338,7 +323,12 @@ export function createInterpolatedSprites<S extends Schema>(
     r.setProjectionMatrixFromDrawingContext(drawingContext);
     const p = r.projectionMatrix.val;
     const m = calcMatrix.matrix;
-    const [a, b, cc, d, e, f] = [m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!];
+    const a = m[0]!;
+    const b = m[1]!;
+    const cc = m[2]!;
+    const d = m[3]!;
+    const e = m[4]!;
+    const f = m[5]!;
     mvp[0] = p[0]! * a + p[4]! * b;
     mvp[1] = p[1]! * a + p[5]! * b;
     mvp[3] = p[0]! * cc + p[4]! * d;
@@ -366,16 +356,14 @@ export function createInterpolatedSprites<S extends Schema>(
     gl.bindTexture(gl.TEXTURE_2D, texture);
     // Phaser hands over the context with no vertex array bound: these pointers are the default array's, and
     // Phaser's RebindContext resets what it needs after
-    attribute(c, 'aIndex', c.index, 1, gl.FLOAT);
-    channels.forEach(([name, w, base], k) => {
-      // a generation (uint32) as its two 16-bit halves: exact in float, compared as a vec2
-      const [size, type] = name === null ? [2, gl.UNSIGNED_SHORT] : [w, gl.FLOAT];
-      attribute(c, `${base}A`, c.buffers[k]![0]!, size, type);
-      attribute(c, `${base}B`, c.buffers[k]![1]!, size, type);
-    });
+    for (const { at, buffer, size, type } of c.pointers) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+      gl.enableVertexAttribArray(at);
+      gl.vertexAttribPointer(at, size, type, false, 0, 0);
+    }
     if (frames.length > 0) gl.uniform4fv(u.sfFrames, frameRects);
     gl.drawArrays(gl.POINTS, 0, count);
-    for (const at of Object.values(c.attributes)) if (at >= 0) gl.disableVertexAttribArray(at);
+    for (const { at } of c.pointers) gl.disableVertexAttribArray(at);
     stats.draws++;
   };
 

@@ -1,7 +1,8 @@
 /**
- * The GPU path's program: `steadyframe/adapter`'s point-sprite shader in GLSL ES 1.00 (Phaser draws with
- * WebGL 1), with Phaser's camera transform and projection folded into one matrix on the CPU (`uMvp`), the
- * drawing context's size (`uResolution`) and one colour (`uColor`: the Extern's alpha, premultiplied).
+ * The GPU path's program and buffers: `steadyframe/adapter`'s point-sprite shader in GLSL ES 1.00 (Phaser draws
+ * with WebGL 1), with Phaser's camera transform and projection folded into one matrix on the CPU (`uMvp`), the
+ * drawing context's size (`uResolution`) and one colour (`uColor`: the Extern's alpha, premultiplied); the state
+ * buffers and where each attribute points, made once per context.
  */
 import { pointSpriteFragmentShader, pointSpriteVertexShader, type AngleMode } from 'steadyframe/adapter';
 
@@ -48,4 +49,32 @@ export function createSpriteProgram(gl: WebGLRenderingContext, angle: AngleMode,
   const uniforms = Object.fromEntries(UNIFORMS.map((n) => [n, gl.getUniformLocation(program, n)])) as SpriteProgram['uniforms'];
   const attributes = Object.fromEntries(ATTRIBUTES.map((n) => [n, gl.getAttribLocation(program, n)])) as SpriteProgram['attributes'];
   return { gl, program, uniforms, attributes };
+}
+
+/** A state channel: its schema field (null: the generations), floats per entity, its attributes' name less A/B. */
+export type SpriteChannel = [field: string | null, width: number, attribute: 'aPos' | 'aAngle' | 'aFrame' | 'aGen'];
+
+/** The GL objects a sprite set draws with in one context (made again after a lost context is restored). */
+export interface SpriteGl extends SpriteProgram {
+  /** [channel][A or B]: a buffer per state of each channel. */
+  readonly buffers: WebGLBuffer[][];
+  /** 0, 1, 2 ...: each point's entity index (GLSL ES 1.00 has no gl_VertexID). */
+  readonly index: WebGLBuffer;
+  /** The vertex attributes each draw points at these buffers (those the program has). */
+  readonly pointers: readonly { readonly at: number; readonly buffer: WebGLBuffer; readonly size: number; readonly type: number }[];
+}
+
+/** The program, two buffers per channel (unsized), the index buffer, and where each attribute points. */
+export function createSpriteGl(gl: WebGLRenderingContext, angle: AngleMode, frames: number, channels: readonly SpriteChannel[]): SpriteGl {
+  const program = createSpriteProgram(gl, angle, frames);
+  const buffers = channels.map(() => [gl.createBuffer()!, gl.createBuffer()!]);
+  const index = gl.createBuffer()!;
+  const pointers: SpriteGl['pointers'][number][] = [{ at: program.attributes.aIndex, buffer: index, size: 1, type: gl.FLOAT }];
+  channels.forEach(([field, width, base], k) => {
+    // a generation (uint32) as its two 16-bit halves: exact in float, compared as a vec2
+    const [size, type]: [number, number] = field === null ? [2, gl.UNSIGNED_SHORT] : [width, gl.FLOAT];
+    pointers.push({ at: program.attributes[`${base}A`], buffer: buffers[k]![0]!, size, type });
+    pointers.push({ at: program.attributes[`${base}B`], buffer: buffers[k]![1]!, size, type });
+  });
+  return { ...program, buffers, index, pointers: pointers.filter((p) => p.at >= 0) };
 }
