@@ -402,7 +402,8 @@ beforeAll(async () => {
   };
   urls.push(await makeApp(coiApp, { ...files, 'index.html': coiPage }, [runtime, `coi-serviceworker@${COI_SERVICEWORKER}`], NO_HEADERS_CONFIG, copyServiceWorker));
   // the README's examples as they stand, each in a fresh app of its ecosystem's template, installed as the
-  // README says; three at a time (installs wait on the disk, builds on the CPU)
+  // README says; two at a time (installs wait on the disk, builds on the CPU: one per core, so the browser
+  // projects' timing tests running beside this file are not starved)
   const three = `three@${versionIn(threeDir, 'three')}`;
   const threeTypes = `@types/three@${versionIn(threeDir, '@types/three')}`;
   const threeInstall = [runtime, tarballs.get('@steadyframe/three')!, three];
@@ -425,7 +426,7 @@ beforeAll(async () => {
       () => makeTemplateApp(join(work, 'phaser-app'), ['A scene'], [runtime, tarballs.get('@steadyframe/phaser')!, phaser], [], phaserExamples),
       () => makeReactTemplateApp(join(work, 'r3f-app'), [runtime, tarballs.get('@steadyframe/three')!, tarballs.get('@steadyframe/react-three-fiber')!, ...r3fPeers]),
     ],
-    3,
+    2,
   );
   urls.push(...apps);
 }, 600_000);
