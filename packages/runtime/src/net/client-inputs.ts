@@ -10,6 +10,12 @@
  *   order) or more than `maxAgeMs` before it;
  * - `flood`: past the client's allowance (a bucket of `perSecond` events that refills at `perSecond` a second);
  * - `full`: the server's input ring was full (the simulation is behind): refused, never dropped later.
+ *
+ * A client sends each event in more than one message (net/network-client.ts: in INPUT_REPEATS messages in a
+ * row), numbered, so one lost message loses nothing: each number is taken once (`inputRepeats` counts the copies
+ * let go), and a number skipped is counted in `inputsMissed` until it comes (one of the 32 below the highest may
+ * come late, overtaken: it is taken then, its time clamped up to the ring's last). Each connection is a new
+ * `ClientInputs`: the first message on it sets where the numbers stand.
  */
 import type { InputWriter } from '../core/input-writer.ts';
 import type { InputBatch } from './wire.ts';
@@ -19,6 +25,10 @@ export type InputRefusal = 'code' | 'when' | 'flood' | 'full';
 /** What a client's inputs have come to: taken, refused by reason, and the last refusal in words. */
 export interface InputCounts {
   inputs: number;
+  /** Events that came again (a client sends each more than once) and were let go: not taken twice. */
+  inputRepeats: number;
+  /** Events the client numbered that came in none of the messages that carried them (lost on the way). */
+  inputsMissed: number;
   readonly refused: Record<InputRefusal, number>;
   lastRefusal: string | null;
 }
@@ -71,6 +81,10 @@ export class ClientInputs {
   #refilledAt: number;
   /** The payload pushed: the player, then the client's values (made once). */
   readonly #payload: Float64Array;
+  /** One past the highest event number that arrived (-1: no message yet). */
+  #next = -1;
+  /** Which of the 32 numbers below `#next` arrived: bit k for `#next` − 1 − k (a late one is still taken). */
+  #seen = 0;
 
   constructor(
     readonly player: number,
@@ -99,6 +113,10 @@ export class ClientInputs {
     let why: string | null = null;
     let taken = 0;
     for (let i = 0; i < batch.count; i++) {
+      if (!this.#arrived((batch.first + i) >>> 0, counts)) {
+        counts.inputRepeats++;
+        continue;
+      }
       const at = i * stride;
       const time = batch.values[at]!;
       const code = batch.values[at + 1]!;
@@ -130,5 +148,25 @@ export class ClientInputs {
     }
     counts.inputs += taken;
     if (why !== null) counts.lastRefusal = why;
+  }
+
+  /**
+   * Whether event `sequence` is new: past the highest so far (the numbers skipped are counted missed), or one of
+   * those skipped arriving late (a message overtaken by a newer one; no longer missed). False for a copy.
+   */
+  #arrived(sequence: number, counts: InputCounts): boolean {
+    // how far past `#next` it is, mod 2^32 (negative: at or below the highest so far)
+    const ahead = this.#next === -1 ? 0 : (sequence - this.#next) | 0;
+    if (ahead >= 0) {
+      counts.inputsMissed += ahead;
+      this.#seen = ahead >= 31 ? 1 : ((this.#seen << (ahead + 1)) | 1) >>> 0;
+      this.#next = (sequence + 1) >>> 0;
+      return true;
+    }
+    const below = -ahead - 1;
+    if (below >= 32 || (this.#seen & (1 << below)) !== 0) return false;
+    this.#seen = (this.#seen | (1 << below)) >>> 0;
+    counts.inputsMissed--;
+    return true;
   }
 }

@@ -164,10 +164,13 @@ export class Connection {
     socket?.close(1000, 'closed by the client');
   }
 
-  /** Sends input events (times in server ms); false when not connected (they are dropped: the server would refuse them late anyway). */
-  sendInputs(events: readonly InputEvent[], width: number): boolean {
+  /**
+   * Sends input events (times in server ms), numbered in a row from `first`; false when not connected (they are
+   * dropped: the server would refuse them late anyway).
+   */
+  sendInputs(events: readonly InputEvent[], width: number, first = 0): boolean {
     if (!this.connected || events.length === 0) return false;
-    return this.#send(encodeInputs(this.#options.format, events, width));
+    return this.#send(encodeInputs(this.#options.format, events, width, first));
   }
 
   /**

@@ -13,7 +13,9 @@
  * double buffer and its lock, frames waking the worker, the catch-up, the heartbeat, pause and hidden pages
  * (a hidden tab's worker sleeps and resumes at the newest state: the playout skips the gap). The page's
  * `runtime.input` events reach the step as `tick.input` and go on to the server, stamped with the render time
- * they were made at, in server ms (their first `inputWidth` payload values with them).
+ * they were made at, in server ms (their first `inputWidth` payload values with them). Each event goes out in
+ * INPUT_REPEATS messages, one a tick, numbered: a message lost on the way loses no event while one of its copies
+ * arrives, and the server takes each number once (net/client-inputs.ts).
  *
  * `runtime.commands.network()` says how the link is doing (`NetworkStats`); `watchNetwork` (net/watch.ts)
  * turns it into `disconnected` / `reconnected` events on the page.
@@ -88,7 +90,7 @@ export interface NetworkStats {
   readonly ticks: { readonly interpolated: number; readonly extrapolated: number; readonly held: number; readonly before: number };
   readonly bytesIn: number;
   readonly bytesOut: number;
-  /** Inputs sent to the server. */
+  /** Input events sent to the server (each once, however many messages carried it). */
   readonly inputsSent: number;
   /** Times the server came back started over. */
   readonly restarts: number;
@@ -97,6 +99,18 @@ export interface NetworkStats {
 /** The network client's commands (`createRuntime<typeof schema, NetworkCommands>`). */
 export interface NetworkCommands {
   network(): NetworkStats;
+}
+
+/** Messages each input event goes out in, one a tick: a loss of one message in twenty loses one event in 8,000. */
+export const INPUT_REPEATS = 3;
+
+/** An input event on its way: sent in `sends` messages so far, numbered `sequence` on this connection. */
+interface Outgoing {
+  time: number;
+  code: number;
+  readonly payload: number[];
+  sequence: number;
+  sends: number;
 }
 
 export function networkClient<S extends Schema>(options: NetworkClientOptions<S>): SimulationDefinition<S, { readonly url?: string } | undefined> & { readonly commands: NetworkCommands } {
@@ -109,8 +123,13 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
   let inputsSent = 0;
   let restarts = 0;
   const ticks = [0, 0, 0, 0];
-  const events: Array<{ time: number; code: number; payload: number[] }> = [];
-  const sent: InputEvent[] = [];
+  /** Events not yet sent INPUT_REPEATS times, oldest first, numbered in a row; `spare` keeps them for reuse. */
+  const outgoing: Outgoing[] = [];
+  const spare: Outgoing[] = [];
+  let nextSequence = 0;
+  /** The connection the outgoing events were numbered on (`counters.connects` then). */
+  let numberedOn = -1;
+  const chunk: InputEvent[] = [];
   return {
     schema: options.schema,
     tickRate,
@@ -147,7 +166,7 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
       const render = link.renderTime(tick.at);
       // not synced yet: nothing to draw, and the tick's inputs have no server time to be stamped with (not sent)
       if (!Number.isFinite(render)) return;
-      if (tick.input.length > 0) forward(link, tick, render);
+      if (tick.input.length > 0 || outgoing.length > 0) forward(link, tick, render);
       const pair = link.buffer.pairAt(render);
       if (pair === null) return; // the last state held
       if (link.counters.restarts !== restarts) {
@@ -196,19 +215,46 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
     },
   };
 
-  /** The tick's input events on to the server, each at the render time it was made at (256 a message). */
+  /**
+   * The tick's input events on to the server, each at the render time it was made at, with the events of the
+   * ticks before that have not gone out INPUT_REPEATS times (256 a message). Events a connection did not take
+   * (none open) are let go, as are those of a connection that closed: the server would refuse them late.
+   */
   function forward(link: Connection, tick: TickInfo, render: number): void {
-    const input = tick.input;
-    for (let first = 0; first < input.length; first += MAX_INPUTS_PER_MESSAGE) {
-      sent.length = 0;
-      for (let i = first; i < input.length && i < first + MAX_INPUTS_PER_MESSAGE; i++) {
-        const event = (events[i - first] ??= { time: 0, code: 0, payload: new Array<number>(inputWidth).fill(0) });
-        event.time = render - (tick.at - input.time(i));
-        event.code = input.code(i);
-        for (let j = 0; j < inputWidth; j++) event.payload[j] = input.payload(i, j);
-        sent.push(event);
-      }
-      if (link.sendInputs(sent, inputWidth)) inputsSent += sent.length;
+    if (numberedOn !== link.counters.connects) {
+      numberedOn = link.counters.connects;
+      release(outgoing.length);
     }
+    const input = tick.input;
+    for (let i = 0; i < input.length; i++) {
+      const event = spare.pop() ?? { time: 0, code: 0, payload: new Array<number>(inputWidth).fill(0), sequence: 0, sends: 0 };
+      event.time = render - (tick.at - input.time(i));
+      event.code = input.code(i);
+      for (let j = 0; j < inputWidth; j++) event.payload[j] = input.payload(i, j);
+      event.sequence = nextSequence;
+      event.sends = 0;
+      nextSequence = (nextSequence + 1) >>> 0;
+      outgoing.push(event);
+    }
+    for (let first = 0; first < outgoing.length; first += MAX_INPUTS_PER_MESSAGE) {
+      chunk.length = 0;
+      for (let i = first; i < outgoing.length && i < first + MAX_INPUTS_PER_MESSAGE; i++) chunk.push(outgoing[i]!);
+      if (!link.sendInputs(chunk, inputWidth, outgoing[first]!.sequence)) {
+        release(outgoing.length);
+        return;
+      }
+      for (let i = first; i < first + chunk.length; i++) if (outgoing[i]!.sends++ === 0) inputsSent++;
+    }
+    // oldest first, and every one went out just now: the done ones are a prefix
+    let done = 0;
+    while (done < outgoing.length && outgoing[done]!.sends >= INPUT_REPEATS) done++;
+    release(done);
+  }
+
+  /** Lets the `count` oldest outgoing events go. */
+  function release(count: number): void {
+    for (let i = 0; i < count; i++) spare.push(outgoing[i]!);
+    outgoing.copyWithin(0, count);
+    outgoing.length -= count;
   }
 }

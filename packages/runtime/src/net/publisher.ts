@@ -42,6 +42,10 @@ export interface PublisherClientStats {
   pongs: number;
   /** Input events taken into the server's input ring. */
   inputs: number;
+  /** Copies of input events let go (a client sends each event in more than one message; each is taken once). */
+  inputRepeats: number;
+  /** Input events the client numbered that have not come in any message that carried them (lost on the way). */
+  inputsMissed: number;
   /** Messages (and input events) from this client refused, by reason. */
   readonly refused: Record<PublisherRefusal, number>;
   /** What the last refusal was, in words (for the server's log), or null. */
@@ -140,7 +144,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     connect(send, player = nextPlayer) {
       if (!Number.isInteger(player) || player < 0) throw new RangeError(`steadyframe: a player is a whole number from 0; got ${String(player)}`);
       nextPlayer = Math.max(nextPlayer, player + 1);
-      const client = { send, stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, refused: emptyRefusals(), lastRefusal: null as string | null } };
+      const client = { send, stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null as string | null } };
       const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now());
       clients.add(client);
       return {

@@ -13,8 +13,11 @@
  *  ping (type 2):  16 u32 sequence   20 u32 reserved   24 f64 client send time                       (32 bytes)
  *  pong (type 3):  16 u32 sequence   20 u32 reserved   24 f64 client send time (echoed)
  *                  32 f64 server receive time   40 f64 server send time                                (48 bytes)
- *  inputs (type 4): 16 u32 count   20 u32 payload width   24 count records of (2 + width) float64:
- *                  the event's time (the client's render time, in server ms), its code, its payload
+ *  inputs (type 4): 16 u32 count   20 u32 payload width   24 u32 first event's sequence   28 u32 reserved (0)
+ *                  32 count records of (2 + width) float64: the event's time (the client's render time, in
+ *                  server ms), its code, its payload. The events are numbered in a row from the first's sequence
+ *                  (a client's count of its events on this connection, wrapping at 2^32): a client sends each
+ *                  event in more than one message, and the server takes each number once (net/client-inputs.ts)
  * ```
  *
  * The schema hash (FNV-1a of the schema's signature, the string the shared buffer's layout is checked by) makes a
@@ -29,7 +32,7 @@ import type { Layout } from '../core/layout.ts';
 /** 'SFN1' as a little-endian u32: the bytes 0x53 0x46 0x4e 0x31. */
 export const WIRE_MAGIC = 0x314e4653;
 /** The wire's version: a receiver refuses any other (the layout of every message may change with it). */
-export const WIRE_VERSION = 1;
+export const WIRE_VERSION = 2;
 /** Bytes of the head every message begins with. */
 export const HEAD_BYTES = 16;
 /** Bytes of a snapshot before its fields. */
@@ -37,7 +40,7 @@ export const SNAPSHOT_HEAD_BYTES = 40;
 export const PING_BYTES = 32;
 export const PONG_BYTES = 48;
 /** Bytes of an input message before its records. */
-export const INPUTS_HEAD_BYTES = 24;
+export const INPUTS_HEAD_BYTES = 32;
 /** Most input events one message may carry, and most payload values an event may have. */
 export const MAX_INPUTS_PER_MESSAGE = 256;
 export const MAX_INPUT_PAYLOAD = 16;
@@ -263,19 +266,27 @@ export interface InputEvent {
   readonly payload?: ArrayLike<number>;
 }
 
-/** Input events as they arrived: `values` holds `count` records of `2 + width` numbers (time, code, payload). */
+/**
+ * Input events as they arrived: `values` holds `count` records of `2 + width` numbers (time, code, payload); the
+ * first is the client's event number `first`, the next `first + 1` and so on (mod 2^32).
+ */
 export interface InputBatch {
   readonly count: number;
   readonly width: number;
+  readonly first: number;
   readonly values: Float64Array;
 }
 
-/** Encodes input events with `width` payload values each (missing values are 0, extra ones dropped). */
-export function encodeInputs(format: WireFormat, events: readonly InputEvent[], width: number): Uint8Array {
+/**
+ * Encodes input events with `width` payload values each (missing values are 0, extra ones dropped), numbered in
+ * a row from `first` (a whole number from 0 to 2^32 − 1).
+ */
+export function encodeInputs(format: WireFormat, events: readonly InputEvent[], width: number, first = 0): Uint8Array {
   if (!Number.isInteger(width) || width < 0 || width > MAX_INPUT_PAYLOAD) {
     throw new RangeError(`steadyframe: an input's payload width must be a whole number from 0 to ${MAX_INPUT_PAYLOAD}; got ${width}`);
   }
   if (events.length > MAX_INPUTS_PER_MESSAGE) throw new RangeError(`steadyframe: at most ${MAX_INPUTS_PER_MESSAGE} input events a message; got ${events.length}`);
+  if (!Number.isInteger(first) || first < 0 || first > 0xffffffff) throw new RangeError(`steadyframe: an input message's first sequence must be a whole number from 0 to 2^32 - 1; got ${first}`);
   const stride = 2 + width;
   const bytes = INPUTS_HEAD_BYTES + events.length * stride * 8;
   const buffer = new ArrayBuffer(bytes);
@@ -283,6 +294,7 @@ export function encodeInputs(format: WireFormat, events: readonly InputEvent[], 
   writeHead(view, MESSAGE.INPUTS, format.hash, bytes);
   view.setUint32(16, events.length, true);
   view.setUint32(20, width, true);
+  view.setUint32(24, first, true);
   const values = new Float64Array(buffer, INPUTS_HEAD_BYTES);
   events.forEach((event, i) => {
     values[i * stride] = event.time;
@@ -302,6 +314,7 @@ export function decodeInputs(format: WireFormat, bytes: Uint8Array): InputBatch 
   const view = opened(format, bytes, MESSAGE.INPUTS, INPUTS_HEAD_BYTES);
   const count = view.getUint32(16, true);
   const width = view.getUint32(20, true);
+  const first = view.getUint32(24, true);
   if (count > MAX_INPUTS_PER_MESSAGE) throw new WireError('count', `${count} input events in one message, more than the ${MAX_INPUTS_PER_MESSAGE} allowed`);
   if (width > MAX_INPUT_PAYLOAD) throw new WireError('count', `${width} payload values an event, more than the ${MAX_INPUT_PAYLOAD} allowed`);
   const expected = INPUTS_HEAD_BYTES + count * (2 + width) * 8;
@@ -313,7 +326,7 @@ export function decodeInputs(format: WireFormat, bytes: Uint8Array): InputBatch 
     const time = values[i * (2 + width)]!;
     if (!Number.isFinite(time)) throw new WireError('time', `input event ${i}'s time is ${time}`);
   }
-  return { count, width, values };
+  return { count, width, first, values };
 }
 
 function writeHead(view: DataView, type: MessageType, hash: number, length: number): void {

@@ -17,6 +17,7 @@ import { createNodeRuntime, createSnapshotPublisher, hostSnapshots, type Publish
 import { createShapedRelay } from 'steadyframe/testing/node';
 import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
 import { motionSchema } from '../browser/fixtures/schemas.ts';
+import { WIRE_VERSION } from '../../src/net/wire.ts';
 import { nodeFixture, waitFor } from './support/worker-modules.ts';
 
 const CAPACITY = 4;
@@ -58,8 +59,8 @@ interface Shown {
 }
 
 /** A client runtime behind its own shaped relay, drawing a frame every 16 ms. */
-async function client(target: string, seed: number, serverTick: () => number) {
-  const relay = await createShapedRelay(target, { seed });
+async function client(target: string, seed: number, serverTick: () => number, loss = 0.05) {
+  const relay = await createShapedRelay(target, { seed, loss });
   cleanups.push(() => relay.close());
   const rt: Runtime<typeof motionSchema, NetworkCommands> = await createNodeRuntime<typeof motionSchema, NetworkCommands>({
     worker: await nodeFixture('network-client'),
@@ -130,11 +131,38 @@ it("two clients behind lossy, jittery, reordering links draw the server's states
   // than the larger delay and a send interval of jitter
   const apart = Math.abs(a.shown.at(-1)!.tick - b.shown.at(-1)!.tick) * TICK_MS;
   expect(apart).toBeLessThan(Math.max(stats[0]!.delay, stats[1]!.delay) + EVERY * TICK_MS * 4);
-  // A's inputs reached the server's simulation, as player 0 (its first payload value; the first connection)
+  // A's inputs reached the server's simulation, each once, as player 0 (its first payload value; the first
+  // connection), though the relay loses a message in twenty: each event goes out in three messages
   const mine = inputs.filter(([, , code]) => code === 2);
   expect(mine.map(([, , , player]) => player)).toEqual([0, 0, 0]);
-  expect(s.clients[0]!.stats).toMatchObject({ lastRefusal: null });
-  expect(stats[0]!.inputsSent).toBeGreaterThanOrEqual(3);
+  expect(s.clients[0]!.stats).toMatchObject({ lastRefusal: null, inputs: 3, inputsMissed: 0 });
+  expect(s.clients[0]!.stats.inputRepeats).toBeLessThanOrEqual(6);
+  expect(stats[0]!.inputsSent).toBe(3);
+}, 90_000);
+
+it('sends each input event in three messages, numbered, which the server takes once; numbers start again on a new connection', async () => {
+  const s = await server();
+  const c = await client(s.url, 4, () => s.publisher.stats.lastTick, 0); // a link that loses nothing
+  await waitFor('frames', () => c.shown.length >= 30, 30_000);
+  for (let i = 0; i < 5; i++) expect(c.rt.sendInput(2, i)).toBe(true);
+  const first = () => s.clients[0]!.stats;
+  // each of the five went out three times: taken once, the two copies let go
+  await waitFor('every copy', () => first().inputRepeats >= 10, 15_000);
+  expect(first()).toMatchObject({ inputs: 5, inputRepeats: 10, inputsMissed: 0, lastRefusal: null });
+  expect((await c.network()).inputsSent).toBe(5);
+  // a new connection: the events before it are not sent again, and the server starts counting anew
+  c.relay.dropConnections();
+  await waitFor('the second connection', () => s.clients.length === 2, 20_000);
+  for (const deadline = performance.now() + 20_000; !(await c.network()).connected; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (performance.now() > deadline) throw new Error('timed out waiting for the client to reconnect');
+  }
+  expect(c.rt.sendInput(1, 9)).toBe(true);
+  await waitFor('its copies', () => s.clients[1]!.stats.inputRepeats >= 2, 15_000);
+  expect(s.clients[1]!.stats).toMatchObject({ inputs: 1, inputRepeats: 2, inputsMissed: 0 });
+  expect(first()).toMatchObject({ inputs: 5, inputRepeats: 10 });
+  const codes = (await s.rt.commands.inputs()).map(([, , code]) => code);
+  expect(codes.filter((code) => code === 2)).toHaveLength(5);
+  expect(codes.filter((code) => code === 1)).toHaveLength(1);
 }, 90_000);
 
 it('a lost connection holds the last state, reconnects with backoff, and says so through watchNetwork', async () => {
@@ -171,7 +199,7 @@ it('a server that sends what is not a snapshot of this schema is refused, counte
     const view = new DataView(wrong.buffer);
     view.setUint32(0, 0x314e4653, true);
     view.setUint8(4, 1);
-    view.setUint8(5, 1);
+    view.setUint8(5, WIRE_VERSION);
     view.setUint32(8, 0xdeadbeef, true); // another schema's hash
     view.setUint32(12, 40, true);
     socket.send(wrong);

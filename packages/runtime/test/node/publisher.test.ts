@@ -178,7 +178,12 @@ describe('the snapshot publisher', () => {
     await rt.start();
     await clock.advance(1000);
     const now = rt.now();
-    const send = (events: Array<{ time: number; code: number }>) => expect(() => hostile.receive(encodeInputs(bad.format, events, 0))).not.toThrow();
+    // numbered in a row, as a client numbers its events (a number seen before is a copy, let go)
+    let sequence = 0;
+    const send = (events: Array<{ time: number; code: number }>) => {
+      expect(() => hostile.receive(encodeInputs(bad.format, events, 0, sequence))).not.toThrow();
+      sequence += events.length;
+    };
     send([{ time: now, code: 4 }, { time: now, code: -1 }, { time: now, code: 1.5 }, { time: now, code: Number.NaN }]);
     expect(hostile.stats.lastRefusal).toMatch(/player 0 sent input code NaN; the game's codes are 0 to 3/);
     send([{ time: now + 10_000, code: 0 }, { time: now - 60_000, code: 0 }]);
@@ -216,6 +221,39 @@ describe('the snapshot publisher', () => {
     const { rt: narrow } = await onManualClock({ capacity: CAPACITY, input: { payloadWidth: 0 } });
     expect(() => createSnapshotPublisher(narrow, { input: { codes: 2 } })).toThrow(/payload width of at least 1/);
     expect(() => createSnapshotPublisher(rt, { input: { codes: 2.5 } })).toThrow(/input.codes must be a number of at least 0 \(a whole number of codes\); got 2.5/);
+  });
+
+  it('takes each numbered event once: copies let go, a skipped one missed until it comes late, across 2^32', async () => {
+    const { rt, clock } = await onManualClock({ capacity: CAPACITY });
+    const publisher = createSnapshotPublisher(rt, { input: { codes: 8 } });
+    const a = clientEnd();
+    const client = publisher.connect(a.send);
+    await rt.start();
+    await clock.advance(10 * TICK_MS);
+    const now = rt.now();
+    const event = (code: number) => ({ time: now - 100 + code, code });
+    /** Events `codes` numbered from `first`, as one message. */
+    const send = (first: number, ...codes: number[]) => client.receive(encodeInputs(a.format, codes.map(event), 0, first));
+    const FIRST = 2 ** 32 - 3; // the numbers wrap on the way: 2^32 − 3, − 2, − 1, 0, 1, ...
+    const at = (k: number) => (FIRST + k) % 2 ** 32;
+    send(at(0), 0, 1); // events 0 and 1
+    send(at(0), 0, 1, 2); // again, with 2: the copies let go
+    expect(client.stats).toMatchObject({ inputs: 3, inputRepeats: 2, inputsMissed: 0 });
+    send(at(5), 5, 6); // 3 and 4 lost on the way so far
+    expect(client.stats).toMatchObject({ inputs: 5, inputRepeats: 2, inputsMissed: 2 });
+    send(at(3), 3); // overtaken: 3 comes late, and is taken
+    send(at(4), 4, 5, 6); // and 4, in a copy
+    expect(client.stats).toMatchObject({ inputs: 7, inputRepeats: 4, inputsMissed: 0 });
+    send(at(40), 7); // 33 skipped (7 is numbered 40 here: the events in between never came)
+    send(at(7), 7); // more than 32 below the highest: too old to tell from a copy, let go
+    expect(client.stats).toMatchObject({ inputs: 8, inputRepeats: 5, inputsMissed: 33 });
+    await clock.advance(2 * TICK_MS);
+    // each event once, in the order taken (a late one's time clamped up to the ring's last)
+    expect((await rt.commands.inputs()).map(([, , code, player]) => [code, player])).toEqual([0, 1, 2, 5, 6, 3, 4, 7].map((code) => [code, 0]));
+    // a new connection's numbers start where its first message says
+    const again = publisher.connect(a.send, 0);
+    again.receive(encodeInputs(a.format, [event(1)], 0, 0));
+    expect(again.stats).toMatchObject({ inputs: 1, inputRepeats: 0, inputsMissed: 0 });
   });
 
   it("refuses what the server's input ring cannot hold (the simulation behind), never dropping it later", async () => {

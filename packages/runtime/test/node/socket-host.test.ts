@@ -32,7 +32,7 @@ function fakePublisher() {
       const player = sends.push(send) - 1;
       return {
         player,
-        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, refused: {} as PublisherClient['stats']['refused'], lastRefusal: null },
+        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: {} as PublisherClient['stats']['refused'], lastRefusal: null },
         receive(bytes) {
           if (explode) throw new TypeError('a bug');
           received.push([player, Array.from(bytes)]);

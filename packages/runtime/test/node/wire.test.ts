@@ -26,6 +26,7 @@ import {
   snapshotBytes,
   WireError,
   wireFormat,
+  WIRE_VERSION,
   type SnapshotHead,
   type WireFormat,
 } from '../../src/net/wire.ts';
@@ -111,7 +112,7 @@ describe('snapshots', () => {
     const bytes = encodeSnapshot(format, { tick: 10, time: 1000.5, count: 2, snaps: 1, interval: 33.25 }, state.values, state.generation);
     expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('SFN1');
     const view = new DataView(bytes.buffer);
-    expect([view.getUint8(4), view.getUint8(5), view.getUint32(8, true), view.getUint32(12, true)]).toEqual([MESSAGE.SNAPSHOT, 1, schemaHash('position:linear:2;angle:angle:1'), 40 + 2 * 4 * 4]);
+    expect([view.getUint8(4), view.getUint8(5), view.getUint32(8, true), view.getUint32(12, true)]).toEqual([MESSAGE.SNAPSHOT, WIRE_VERSION, schemaHash('position:linear:2;angle:angle:1'), 40 + 2 * 4 * 4]);
     expect([view.getUint32(16, true), view.getUint32(20, true), view.getFloat64(24, true), view.getUint32(32, true), view.getFloat32(36, true)]).toEqual([10, 2, 1000.5, 1, 33.25]);
     expect(Array.from(new Float32Array(bytes.buffer, SNAPSHOT_HEAD_BYTES, 6))).toEqual([1, 2, 3, 4, 0.5, 0.25]);
     expect(Array.from(new Uint32Array(bytes.buffer, SNAPSHOT_HEAD_BYTES + 24, 2))).toEqual([7, 8]);
@@ -181,7 +182,7 @@ describe('refusals', () => {
       return copy;
     };
     refused(decode(poke(0, 0x47)), 'magic');
-    expect(refused(decode(poke(5, 2)), 'version').message).toMatch(/update the older side/);
+    expect(refused(decode(poke(5, WIRE_VERSION + 1)), 'version').message).toMatch(/update the older side/);
     refused(decode(poke(4, 9)), 'type');
     refused(decode(encodePing(format, { sequence: 1, clientSent: 5 })), 'type');
   });
@@ -290,8 +291,10 @@ describe('input events', () => {
     node.set(bytes, 5);
     for (const message of [bytes, pooled.subarray(4), node.subarray(5)]) {
       const batch = decodeInputs(format, message);
-      expect([batch.count, batch.width, Array.from(batch.values)]).toEqual([2, 3, [1234.5, 3, 1, 2, 3, -0.25, 0, 0, 0, 0]]);
+      expect([batch.count, batch.width, batch.first, Array.from(batch.values)]).toEqual([2, 3, 0, [1234.5, 3, 1, 2, 3, -0.25, 0, 0, 0, 0]]);
     }
+    // numbered from the first event's sequence, a u32
+    for (const first of [1, 2 ** 32 - 1]) expect(decodeInputs(format, encodeInputs(format, [{ time: 1, code: 1 }], 0, first)).first).toBe(first);
   });
 
   it('are refused too many, too wide, cut, or at a time that is not a number; and not encoded so', () => {
@@ -308,6 +311,7 @@ describe('input events', () => {
     refused(() => decodeInputs(format, encodePing(format, { sequence: 1, clientSent: 1 })), 'type');
     expect(() => encodeInputs(format, [], 17)).toThrow(/payload width must be a whole number from 0 to 16; got 17/);
     expect(() => encodeInputs(format, Array.from({ length: 257 }, () => ({ time: 0, code: 0 })), 0)).toThrow(/at most 256 input events a message; got 257/);
+    for (const first of [-1, 2 ** 32, 0.5]) expect(() => encodeInputs(format, [], 0, first)).toThrow(/first sequence must be a whole number from 0 to 2\^32 - 1; got /);
   });
 });
 
