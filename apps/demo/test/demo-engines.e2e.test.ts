@@ -48,11 +48,33 @@ describe.each(ENGINES)('the built demo in %s', (engine) => {
   const expected = EXPECTED[engine]!;
   let page: EnginePage;
   const until = (what: string, expression: string, timeout?: number) => waitInPage(page, what, expression, timeout);
+  const load = async (): Promise<void> => {
+    await page.goto(served!.url);
+    await until('the first frame', 'window.demo?.ready === true && window.demo.stats !== null', 60_000);
+  };
+  /**
+   * Runs `scenario` (which makes runtimes). WebKitGTK with JSC_useSharedArrayBuffer=1 crashes its web process now
+   * and then under a CI run's load, after a render-worker session (the driver: "session deleted because of page
+   * crash"; the session is gone after it), never on a quiet machine nor as WebKitGTK ships: a page cannot crash a
+   * browser, so the crash is WebKit's. That crash, in that engine only, gets a new session, a fresh load and the
+   * scenario once more, said in the log; any other failure, or a second crash, fails the test.
+   */
+  const survivingWebKitCrash = async (what: string, scenario: () => Promise<void>): Promise<void> => {
+    try {
+      await scenario();
+    } catch (error) {
+      if (engine !== 'webkit+sab' || !/page crash|invalid session id/.test(String(error))) throw error;
+      console.log(`demo in ${engine}, ${what}: WebKit's web process crashed (${String(error).split('\n')[0]}); once more on a new session`);
+      await page.close().catch(() => {});
+      page = (await openEnginePage(engine, { width: 1200, height: 820 })) as EnginePage;
+      await load();
+      await scenario();
+    }
+  };
 
   beforeAll(async () => {
     page = (await openEnginePage(engine, { width: 1200, height: 820 })) as EnginePage;
-    await page.goto(served!.url);
-    await until('the first frame', 'window.demo?.ready === true && window.demo.stats !== null', 60_000);
+    await load();
   }, 120_000);
   afterAll(async () => {
     await page?.close();
@@ -80,7 +102,7 @@ describe.each(ENGINES)('the built demo in %s', (engine) => {
   });
 
   it('re-creates its workers behind vite preview (304s): the render worker and back', async () => {
-    {
+    await survivingWebKitCrash('the render worker and back', async () => {
       let made = await page.evaluate<number>('window.demo.recreations');
       await page.evaluate(choose('#drawIn', 'worker'));
       await until('the blue panel drawn again', `window.demo.recreations > ${made} && window.demo.drawnIn === '${expected.drawnIn}' && window.demo.renderer === '${expected.renderer}'`);
@@ -97,34 +119,20 @@ describe.each(ENGINES)('the built demo in %s', (engine) => {
       await until('the page drawing again', `window.demo.recreations > ${made} && window.demo.drawnIn === 'main' && window.demo.runtime !== null`);
       const frames = await page.evaluate<number>('window.demo.metrics.frames');
       await until('frames on the page', `window.demo.metrics.frames > ${frames + 10}`);
-    }
-  });
+    });
+  }, 180_000);
 
   it('re-creates its workers behind vite preview (304s): the adaptive toggle, on a page reloaded after the render worker', async () => {
-    // a fresh page: WebKitGTK with JSC_useSharedArrayBuffer=1 crashed its web process now and then, under a CI run's
-    // load, on the second or third runtime made after a render-worker session (the driver: "session deleted because
-    // of page crash"; a new WebKitWebProcess in its place), never on a quiet machine nor as WebKitGTK ships. A page
-    // cannot crash a browser: the crash is WebKit's. The reload keeps the 304s (the worker modules are cached)
-    const toggles = async (): Promise<void> => {
-      await page.goto(served!.url);
-      await until('the first frame', 'window.demo?.ready === true && window.demo.stats !== null', 60_000);
+    // a fresh page (WebKitGTK's crash, above, came most often on the second or third runtime made after a
+    // render-worker session; a reload made it rarer). The reload keeps the 304s (the worker modules are cached)
+    await survivingWebKitCrash('the adaptive toggle', async () => {
+      await load();
       for (const adaptive of [false, true]) {
         const made = await page.evaluate<number>('window.demo.recreations');
         await page.evaluate(choose('#adaptive', adaptive));
         await until(`adaptive ${adaptive}`, `window.demo.recreations > ${made} && window.demo.stats?.pacing.adaptive === ${adaptive}`);
       }
-    };
-    try {
-      await toggles();
-    } catch (error) {
-      // the reload made it rarer, not gone (a CI run with more load beside it crashed it once more): that crash,
-      // and only that one, in that engine only, is retried once on a new session, and said in the log
-      if (engine !== 'webkit+sab' || !/page crash/.test(String(error))) throw error;
-      console.log(`demo in ${engine}: WebKit's web process crashed (${String(error).split('\n')[0]}); once more on a new page`);
-      await page.close().catch(() => {});
-      page = (await openEnginePage(engine, { width: 1200, height: 820 })) as EnginePage;
-      await toggles();
-    }
+    });
   }, 180_000);
 
   it('at 420 px wide: nothing wider than the screen, and it draws on', async () => {
