@@ -104,7 +104,7 @@ export interface NetworkCommands {
 /** Messages each input event goes out in, one a tick: a loss of one message in twenty loses one event in 8,000. */
 export const INPUT_REPEATS = 3;
 
-/** An input event on its way: sent in `sends` messages so far, numbered `sequence` on this connection. */
+/** An input event on its way: numbered `sequence`, sent in `sends` messages so far. */
 interface Outgoing {
   time: number;
   code: number;

@@ -16,8 +16,9 @@
  *  inputs (type 4): 16 u32 count   20 u32 payload width   24 u32 first event's sequence   28 u32 reserved (0)
  *                  32 count records of (2 + width) float64: the event's time (the client's render time, in
  *                  server ms), its code, its payload. The events are numbered in a row from the first's sequence
- *                  (a client's count of its events on this connection, wrapping at 2^32): a client sends each
- *                  event in more than one message, and the server takes each number once (net/client-inputs.ts)
+ *                  (a client's count of its events, wrapping at 2^32; the first message on a connection sets where it
+ *                  stands): a client sends each event in more than one message, and the server takes each number
+ *                  once (net/client-inputs.ts)
  * ```
  *
  * The schema hash (FNV-1a of the schema's signature, the string the shared buffer's layout is checked by) makes a

@@ -140,7 +140,7 @@ it("two clients behind lossy, jittery, reordering links draw the server's states
   expect(stats[0]!.inputsSent).toBe(3);
 }, 90_000);
 
-it('sends each input event in three messages, numbered, which the server takes once; numbers start again on a new connection', async () => {
+it('sends each input event in three messages, numbered, which the server takes once; a new connection counts anew', async () => {
   const s = await server();
   const c = await client(s.url, 4, () => s.publisher.stats.lastTick, 0); // a link that loses nothing
   await waitFor('frames', () => c.shown.length >= 30, 30_000);
