@@ -30,7 +30,10 @@ export interface FrameClockStats {
   /** Ms spent in those waits, in all and at most once. */
   waitMs: number;
   maxWaitMs: number;
-  /** Waits that gave up after CATCH_UP_WAIT_MS: those frames were drawn late (three in a row: no waits for a second). */
+  /**
+   * Waits that gave up after CATCH_UP_WAIT_MS: those frames were drawn late (three in a row: no waits for a second;
+   * each probe after such a spell that gives up too doubles the next, up to 8 s).
+   */
   timeouts: number;
   /**
    * Frames (`frame`, `pace`) made outside any animation frame the runtime knew of: from a timer, a message

@@ -36,8 +36,14 @@ export const CATCH_UP_WAIT_MS = 4;
  */
 export const CATCH_UP_GIVE_UP = 3;
 
-/** Ms without waits after CATCH_UP_GIVE_UP of them in a row gave up: at most 3 x 4 ms of spinning a second. */
+/**
+ * Ms without waits after CATCH_UP_GIVE_UP of them in a row gave up. The first wait after such a spell is a probe:
+ * if it gives up too, the next spell is twice as long, up to CATCH_UP_MAX_BACKOFF_MS; a wait that reaches the
+ * worker ends it all. A worker that never keeps up then costs the page one wait every 8 s, not three a second
+ * (which, at the few frames a second of a scene that overloads its worker, was most of the page's frame).
+ */
 export const CATCH_UP_BACKOFF_MS = 1000;
+export const CATCH_UP_MAX_BACKOFF_MS = 8000;
 
 /**
  * How far an animation frame's timestamp may lie past `performance.now()` read in its own callbacks, ms. WebKit

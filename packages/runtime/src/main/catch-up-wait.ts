@@ -8,7 +8,7 @@ import type { FrameClockStats } from '../contracts/app.ts';
 import type { PageHost } from '../contracts/host.ts';
 import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
-import { CATCH_UP_BACKOFF_MS, CATCH_UP_GIVE_UP, CATCH_UP_WAIT_MS, needsCatchUp } from '../core/frame-catch-up.ts';
+import { CATCH_UP_BACKOFF_MS, CATCH_UP_GIVE_UP, CATCH_UP_MAX_BACKOFF_MS, CATCH_UP_WAIT_MS, needsCatchUp } from '../core/frame-catch-up.ts';
 import { FRAME_HOLD_MS } from '../core/fixed-step.ts';
 import { I32, META, STATUS } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
@@ -22,6 +22,10 @@ export class CatchUpWait<S extends Schema> {
   #waitAgainAt = Number.NEGATIVE_INFINITY;
   /** Waits in a row that gave up. */
   #timeoutsInRow = 0;
+  /** How long the next spell without waits lasts, ms (doubles while the probes after them give up). */
+  #backoffMs = CATCH_UP_BACKOFF_MS;
+  /** The next wait is the probe after a spell: if it gives up, the next spell begins at once. */
+  #probing = false;
   /** The frame being waited for, and the publish count last seen, for `#reached` (made once: no closure a frame). */
   #time = 0;
   #published = 0;
@@ -87,11 +91,16 @@ export class CatchUpWait<S extends Schema> {
     if (waited > stats.maxWaitMs) stats.maxWaitMs = waited;
     if (reached) {
       this.#timeoutsInRow = 0;
+      this.#probing = false;
+      this.#backoffMs = CATCH_UP_BACKOFF_MS;
     } else {
       stats.timeouts++;
-      if (++this.#timeoutsInRow >= CATCH_UP_GIVE_UP) {
+      if (this.#probing || ++this.#timeoutsInRow >= CATCH_UP_GIVE_UP) {
+        // a worker that cannot keep up: no waits for a spell, each longer than the last while the probes give up
+        if (this.#probing) this.#backoffMs = Math.min(2 * this.#backoffMs, CATCH_UP_MAX_BACKOFF_MS);
         this.#timeoutsInRow = 0;
-        this.#waitAgainAt = this.now() + CATCH_UP_BACKOFF_MS;
+        this.#probing = true;
+        this.#waitAgainAt = this.now() + this.#backoffMs;
       }
     }
   }

@@ -15,7 +15,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from 'steadyframe';
 import type { ManualClock } from 'steadyframe/node';
-import { CATCH_UP_BACKOFF_MS, CATCH_UP_GIVE_UP } from '../../src/core/frame-catch-up.ts';
+import { CATCH_UP_BACKOFF_MS, CATCH_UP_GIVE_UP, CATCH_UP_MAX_BACKOFF_MS } from '../../src/core/frame-catch-up.ts';
 import { motionAt, motionSchema } from '../browser/fixtures/schemas.ts';
 import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
 import { REFRESH as R, runCallback, STYLES, type Callback, type Drawn, type TimestampStyle } from './support/display.ts';
@@ -171,7 +171,7 @@ describe('a callback past the worker\'s hold (FRAME_HOLD_MS, 50 ms)', () => {
 });
 
 describe('a worker that makes no more states: every late frame is one the runtime gave up on, and counted', () => {
-  it.each(STYLES)('waits give up, three in a row stop them for a second, then they try again (timestamp: %s)', async (style) => {
+  it.each(STYLES)('waits give up, three in a row stop them for a second, and each probe after a spell that gives up too doubles the next, to 8 s (timestamp: %s)', async (style) => {
     // no watchdog: an unresponsive worker's frames skip the lock (fresh false); this is about the catch-up
     const { rt, clock } = await started({ heartbeatTimeout: false });
     let t = START;
@@ -180,8 +180,8 @@ describe('a worker that makes no more states: every late frame is one the runtim
     await rt.remote.detach();
     const before = (await rt.stats()).frameClock;
     const drawn: Drawn[] = [];
-    // 2 s of steady frames, then callbacks 60 ms late (past the worker's hold: drawn without a wait)
-    for (let k = 0; k < 120; k++) drawn.push((await runCallback(rt, clock, style, { ts: (t += R), begins: t }))!);
+    // 20 s of steady frames, then callbacks 60 ms late (past the worker's hold: drawn without a wait)
+    for (let k = 0; k < 1200; k++) drawn.push((await runCallback(rt, clock, style, { ts: (t += R), begins: t }))!);
     for (let k = 0; k < 5; k++) drawn.push((await runCallback(rt, clock, style, { ts: (t += 4 * R), begins: t + 60 }))!);
     const after = (await rt.stats()).frameClock;
     const late = drawn.filter((d) => d.late && d.fresh).length;
@@ -193,9 +193,11 @@ describe('a worker that makes no more states: every late frame is one the runtim
     // every frame past the newest state, and each of them counted once
     expect(late).toBe(drawn.length);
     expect(counted.timeouts + counted.unwaited + counted.unheld).toBe(late);
-    // three waits give up, then a second (60 frames) without waits, then three more, ...: in 2 s, two spells
-    const spell = CATCH_UP_GIVE_UP + Math.round(CATCH_UP_BACKOFF_MS / R);
-    expect(counted.timeouts).toBe(CATCH_UP_GIVE_UP * Math.ceil(120 / spell));
+    // three waits give up, then a second without waits; the wait after it (a probe) gives up too, so 2 s without,
+    // a probe, 4 s, a probe, 8 s (the most), a probe, 8 s: in 20 s, three waits and four probes, each 4 ms at most
+    expect([CATCH_UP_GIVE_UP, CATCH_UP_BACKOFF_MS, CATCH_UP_MAX_BACKOFF_MS]).toEqual([3, 1000, 8000]);
+    expect(counted.timeouts).toBe(3 + 4);
+    expect(counted.unwaited).toBe(1200 - 7);
     expect(counted.unheld).toBe(5);
     for (const d of drawn) expect(d.time).toBe(d.ts);
   });
