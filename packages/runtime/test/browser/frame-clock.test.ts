@@ -151,7 +151,7 @@ it.each(['none', 'raf', 'now'] as const)('no frame is drawn stale after main-thr
   const starts = drawn.map((d) => d.startedAfter).sort((a, b) => a - b);
   // stale: drawn from a state older than the frame's own time (a late frame). None that the runtime did not
   // give up on knowingly, and count: a wait that gave up (the OS did not run the worker thread within
-  // CATCH_UP_WAIT_MS, 4 ms), a frame in the second without waits after three such in a row, or a frame whose
+  // CATCH_UP_WAIT_MS, 4 ms), a frame in a spell without waits after three such in a row, or a frame whose
   // callback came more than the worker's hold (FRAME_HOLD_MS) after its time (the worker stopped holding for
   // it; on a loaded machine a callback can start that late). A frame whose lock acquire gave up says so itself
   // (`fresh` false: the last good frame again)
