@@ -17,6 +17,18 @@ export function r3fPortGoals(data) {
   const { at, of } = byDesign(data.rows);
   const main = (design, n) => of(design, n, 'mainCpuPerFrame').median;
   const out = [];
+  // what ours' frame is made of, where a goal is not met: the floor, the catch-up waits, the rest
+  const notMet = (n) => {
+    const ours = main('ours', n);
+    const floor = main('floor', n);
+    const wait = of('ours', n, 'catchUpPerFrame').median;
+    const rest = ours - floor - (isNum(wait) ? wait : 0);
+    return (
+      `of ours' ${num(ours, 2)} ms a frame, ${num(floor, 2)} ms is the floor (what r3f, three.js and the browser cost to draw the still boxes, the same for every design)` +
+      (isNum(wait) ? `, ${num(wait, 2)} ms the runtime's catch-up waits (frames that come later than announced spin, up to 4 ms, for the worker's states; at ${num(of('ours', n, 'rafPerSecond').median, 1)} frames a second the one-second back-off after three timeouts lets nearly every frame wait)` : '') +
+      `, ${num(rest, 2)} ms the rest (the pace, the uploads, the blend's uniforms)`
+    );
+  };
   for (const [baseline, factor] of [
     ['rapier', 10],
     ['cannon', 3],
@@ -40,7 +52,7 @@ export function r3fPortGoals(data) {
         (baseline === 'rapier'
           ? `@react-three/rapier steps Rapier on the main thread inside the frame (${num(updates('rapier'), 1)} steps/s here, of the 60 a real-time simulation needs), keeps every body's previous pose before each step, and sets all 10k instance matrices after it; ours leaves the main thread the pace and one upload of each new tick's state, and the vertex shader blends`
           : `use-cannon's worker steps cannon-es and sends every body's pose back (${num(updates('cannon'), 1)} replies/s here); each reply is handled on the main thread, which looks up every instance by a string key and composes and writes its matrix; ours uploads each new tick's state straight from the shared memory and the vertex shader blends`) +
-        (isNum(r) && r < factor ? `, and measured only ${times(r)}: ${isNum(floor) ? `${num(100 * ratio(floor, main('ours', n)), 0)}% of ours' frame is the floor, what r3f, three.js and the browser cost to draw the still boxes, which bounds the ratio at ${times(ratio(main(baseline, n), floor))}` : 'see the table'}` : '') +
+        (isNum(r) && r < factor ? `, and measured only ${times(r)}: ${notMet(n)}` : '') +
         '.',
     });
   }
@@ -140,6 +152,9 @@ Ours against each, measured in the same run: main-thread CPU per rendered frame,
 share: the physics, the poses, the blend), and r3f's loop per rendered frame, rapier over ours.
 
 ${table(['boxes', 'main CPU, rapier / ours', 'main CPU, cannon / ours', 'above the floor, rapier / ours ms', 'above the floor, cannon / ours ms', 'loop, rapier / ours'], ratios)}
+
+Ours' catch-up waits per rendered frame (\`stats().frameClock.waitMs\`, the runtime spinning for the worker's states when a
+frame comes later than announced, up to 4 ms; three that time out in a row stop them for a second): ${counts.map((n) => `${entities(n)} ${sp(of('ours', n, 'catchUpPerFrame'), 2)} ms`).join('; ')}.
 
 Ours' first frame, taken apart (ms after the mount, medians): createRuntime resolved ${phases('ours', 'runtime')}; start() resolved
 ${phases('ours', 'started')}. @react-three/rapier's \`<Physics>\` rendered its children (Rapier ready) ${phases('rapier', 'physics')};

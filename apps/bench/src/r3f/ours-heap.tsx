@@ -19,7 +19,10 @@ type Schema = typeof schema3d;
 function Probe({ probe, instances }: { probe: HeapProbe; instances: { current: InterpolatedInstancedMesh<MeshStandardMaterial> | null } }): null {
   const { runtime, paced } = useSteadyframeContext<Schema>();
   // the provider renders its children once the runtime has started
-  useEffect(() => markPhase(probe, 'started'), [probe]);
+  useEffect(() => {
+    markPhase(probe, 'started');
+    probe.catchUpMs = async () => (await runtime.stats()).frameClock.waitMs;
+  }, [probe, runtime]);
   // at priority 0: after the instances' update (UPDATE_PRIORITY), before the provider's render (RENDER_PRIORITY)
   useFrame(() => {
     probe.updates = runtime.reader.publishCount();

@@ -38,6 +38,11 @@ export interface HeapProbe {
    * `world.step` call each, up to 10 substeps); ours, ticks the worker published. The floor has none.
    */
   updates: number;
+  /**
+   * ours only: ms the runtime has spun so far for the worker's states (`stats().frameClock.waitMs`: frames that
+   * came later than announced wait, bounded, for the states around their time).
+   */
+  catchUpMs?: () => Promise<number>;
   /** When the root's render was called (performance.now()). */
   mountedAt: number;
   /** Steps on the way to the first frame, ms after `mountedAt`, as a design marks them (`markPhase`). */

@@ -51,6 +51,8 @@ export interface R3fWindow {
   readonly totalCpuPerFrame: number;
   /** Physics updates per second (Rapier steps on the page; cannon's frame messages; ticks published). */
   readonly updatesPerSecond: number;
+  /** ours only (NaN otherwise): ms per rendered frame the runtime spun for the worker's states (catch-up waits). */
+  readonly catchUpPerFrame: number;
 }
 
 export interface R3fRow {
@@ -102,6 +104,8 @@ async function settle(mounted: MountedHeap, ms: number, frames: number): Promise
  * runs while the answer waits belongs to the window on both sides or on neither.
  */
 async function measureWindow(mounted: MountedHeap, windowMs: number): Promise<R3fWindow> {
+  const { catchUpMs } = mounted.probe;
+  const waited0 = catchUpMs === undefined ? Number.NaN : await catchUpMs();
   const meter = cpuMeter();
   const c0 = mounted.counters();
   const t0 = performance.now();
@@ -110,6 +114,7 @@ async function measureWindow(mounted: MountedHeap, windowMs: number): Promise<R3
   const c1 = mounted.counters();
   const t1 = performance.now();
   const cpu = await meter.stop();
+  const waited1 = catchUpMs === undefined ? Number.NaN : await catchUpMs();
   const rafs = c1.rafs - c0.rafs;
   const frames = Math.max(1, c1.renders - c0.renders);
   const wall = t1 - t0;
@@ -122,6 +127,8 @@ async function measureWindow(mounted: MountedHeap, windowMs: number): Promise<R3
     workerCpuPerFrame: cpu.workers / frames,
     totalCpuPerFrame: cpu.total / frames,
     updatesPerSecond: ((c1.updates - c0.updates) * 1000) / wall,
+    // asked outside the window (a comlink round trip): a frame or so either side may count in it
+    catchUpPerFrame: (waited1 - waited0) / frames,
   };
 }
 
@@ -134,6 +141,9 @@ async function measure(design: HeapDesign, count: number, windows: number, windo
   const results: R3fWindow[] = [];
   for (let w = 0; w < windows; w++) results.push(await measureWindow(mounted, windowMs));
   const { contextLost } = await mounted.unmount();
+  // twice, a moment apart: what React and r3f let go of in their last cleanups goes in the second
+  await collectGarbage();
+  await sleep(200);
   await collectGarbage();
   const keys = Object.keys(results[0]!) as (keyof R3fWindow)[];
   const summary = Object.fromEntries(keys.map((k) => [k, spread(results.map((r) => r[k]))])) as Record<keyof R3fWindow, Spread>;
