@@ -17,16 +17,20 @@ export function r3fPortGoals(data) {
   const { at, of } = byDesign(data.rows);
   const main = (design, n) => of(design, n, 'mainCpuPerFrame').median;
   const out = [];
-  // what ours' frame is made of, where a goal is not met: the floor, the catch-up waits, the rest
-  const notMet = (n) => {
+  const framesPerSecond = (design, n) => of(design, n, 'rafPerSecond').median * of(design, n, 'drawnPerRaf').median;
+  // main-thread CPU above the floor per physics update delivered (a Rapier step, a cannon reply, a tick)
+  const perUpdate = (design, n) => ratio((main(design, n) - main('floor', n)) * framesPerSecond(design, n), of(design, n, 'updatesPerSecond').median);
+  // what ours' frame is made of, where a goal is not met: the floor, the share above it, the catch-up waits in it
+  const notMet = (n, baseline) => {
     const ours = main('ours', n);
     const floor = main('floor', n);
     const wait = of('ours', n, 'catchUpPerFrame').median;
-    const rest = ours - floor - (isNum(wait) ? wait : 0);
     return (
-      `of ours' ${num(ours, 2)} ms a frame, ${num(floor, 2)} ms is the floor (what r3f, three.js and the browser cost to draw the still boxes, the same for every design)` +
-      (isNum(wait) ? `, ${num(wait, 2)} ms the runtime's catch-up waits (frames that come later than announced spin, up to 4 ms, for the worker's states; at ${num(of('ours', n, 'rafPerSecond').median, 1)} frames a second the one-second back-off after three timeouts lets nearly every frame wait)` : '') +
-      `, ${num(rest, 2)} ms the rest (the pace, the uploads, the blend's uniforms)`
+      `of ours' ${num(ours, 2)} ms a frame, ${num(floor, 2)} ms is the floor (what r3f, three.js and the browser cost to draw the still boxes, the same for every design), ${num(ours - floor, 2)} ms ours' own` +
+      (isNum(wait)
+        ? `; in it, the runtime's catch-up waits, ${num(wait, 2)} ms of wall time a frame: a frame that comes later than announced spins, up to 4 ms, for the states of a worker that is behind (${num(of('ours', n, 'updatesPerSecond').median, 1)} of 60 ticks/s at ${entities(n)}), and at ${num(framesPerSecond('ours', n), 1)} frames a second the back-off (no waits for a second after three time out) spares few frames (the wall time can exceed the CPU: on two cores shared with the worker and software GL the spinning thread is descheduled part of the time)`
+        : '') +
+      `. Per physics update delivered, the main thread's CPU above the floor is ${num(perUpdate(baseline, n), 2)} ms a ${baseline === 'cannon' ? 'reply' : 'step'} for ${NAMES[baseline]} against ${num(perUpdate('ours', n), 2)} ms a tick for ours${baseline === 'cannon' ? `: use-cannon's frames cost little because its worker, stepping 10k bodies, replied ${num(of('cannon', n, 'updatesPerSecond').median, 1)} times a second, and between replies its boxes stand still` : ''}`
     );
   };
   for (const [baseline, factor] of [
@@ -52,7 +56,7 @@ export function r3fPortGoals(data) {
         (baseline === 'rapier'
           ? `@react-three/rapier steps Rapier on the main thread inside the frame (${num(updates('rapier'), 1)} steps/s here, of the 60 a real-time simulation needs), keeps every body's previous pose before each step, and sets all 10k instance matrices after it; ours leaves the main thread the pace and one upload of each new tick's state, and the vertex shader blends`
           : `use-cannon's worker steps cannon-es and sends every body's pose back (${num(updates('cannon'), 1)} replies/s here); each reply is handled on the main thread, which looks up every instance by a string key and composes and writes its matrix; ours uploads each new tick's state straight from the shared memory and the vertex shader blends`) +
-        (isNum(r) && r < factor ? `, and measured only ${times(r)}: ${notMet(n)}` : '') +
+        (isNum(r) && r < factor ? `, and measured only ${times(r)}: ${notMet(n, baseline)}` : '') +
         '.',
     });
   }
@@ -132,7 +136,9 @@ interpolates only non-instanced bodies). **cannon**: @react-three/cannon 6.6.0 a
 sent back, applied in the reply's handler: no interpolation), with \`size={n + 1}\` (by default its buffers hold 1,000 bodies and the
 rest silently stand still) and a static box for the floor instead of the demo's plane. **ours**: Rapier 0.21 in a steadyframe
 worker at 60 ticks/s (\`@steadyframe/rapier\`), \`<Steadyframe>\` + \`<InterpolatedInstances>\` with r3f's renderer, default options.
-**floor**: the same boxes standing still (no physics): what r3f, three.js and the browser cost a frame. Each design runs twice
+**floor**: the same boxes standing still (no physics): what r3f, three.js and the browser cost a frame. cannon's first frame grows
+as n²: its worker indexes the bodies it is given by rebuilding an object with a spread per body (\`syncBodies\`), which alone takes
+0.07 s for 1k bodies, 3.8 s for 5k and 18 s for 10k (Node 20 on this machine, measured apart). Each design runs twice
 per size in mirrored order (rapier, cannon, ours, floor, floor, ours, cannon, rapier), each run mounted in a fresh React root after
 one discarded run of each design at 100 boxes (so Rapier's WebAssembly and the workers' code are in the browser's caches), and
 unmounted before the next (r3f disposes of its renderer and loses the context: ${lost} of ${runs.length} runs; the JS heap after each
