@@ -138,11 +138,15 @@ rest silently stand still) and a static box for the floor instead of the demo's 
 worker at 60 ticks/s (\`@steadyframe/rapier\`), \`<Steadyframe>\` + \`<InterpolatedInstances>\` with r3f's renderer, default options.
 **floor**: the same boxes standing still (no physics): what r3f, three.js and the browser cost a frame. cannon's first frame grows
 as n²: its worker indexes the bodies it is given by rebuilding an object with a spread per body (\`syncBodies\`), which alone takes
-0.07 s for 1k bodies, 3.8 s for 5k and 18 s for 10k (Node 20 on this machine, measured apart). Each design runs twice
+0.07 s for 1k bodies, 3.8 s for 5k and 18 s for 10k in Node 20's V8 on this machine (measured apart). And cannon-es keeps a collision
+matrix of n(n − 1)/2 entries in a plain array, 50M at 10k, reset every step: filling it once took 7.6 s and 705 MB in Node 20; in
+look runs at 10k outside the bench's runner (2026-11-26) the page crashed with a V8 out-of-memory in that worker in 5 of 7, in none
+of the bench's runs. Each design runs twice
 per size in mirrored order (rapier, cannon, ours, floor, floor, ours, cannon, rapier), each run mounted in a fresh React root after
 one discarded run of each design at 100 boxes (so Rapier's WebAssembly and the workers' code are in the browser's caches), and
 unmounted before the next (r3f disposes of its renderer and loses the context: ${lost} of ${runs.length} runs; the JS heap after each
-unmount and a GC: ${heaps.length > 0 ? `${num(Math.min(...heaps), 1)}–${num(Math.max(...heaps), 1)} MB, ${num(data.heapBeforeMB, 1)} MB before the first` : '—'}). Windows of at least 1 s
+unmount and a GC: ${heaps.length > 0 ? `${num(Math.min(...heaps), 1)}–${num(Math.max(...heaps), 1)} MB, ${num(data.heapBeforeMB, 1)} MB before the first` : '—'}; heap snapshots after the 2nd and
+the 11th of 12 runs at 1k show the growth is V8's compiled code and the page's long-task entries, no renderer, mesh or world). Windows of at least 1 s
 and one rendered frame, pooled over both runs: **rAF/s**, r3f's animation frames; **drawn/rAF**, frames rendered per animation
 frame (the steadyframe provider's pacer may skip some); the page main thread's CPU per rendered frame and as % of a core (/proc);
 **loop**, the wall time inside r3f's loop per rendered frame (useFrame callbacks and the render; cannon's reply handler runs outside

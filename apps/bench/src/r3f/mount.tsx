@@ -47,6 +47,8 @@ export interface MountedHeap {
   /** ms from the root's render call to the end of the first frame rendered with every box (HeapProbe.ready). */
   readonly firstFrame: Promise<number>;
   counters(): LoopCounters;
+  /** A PNG data URL of the canvas, read right after the next frame rendered (before the browser presents it). */
+  picture(): Promise<string>;
   /** Unmounts the root and waits for r3f to release the renderer (its context lost); says whether it did. */
   unmount(): Promise<{ contextLost: boolean }>;
 }
@@ -65,6 +67,7 @@ export async function mountHeap(design: HeapDesign, count: number): Promise<Moun
   let resolveFirst: (ms: number) => void = () => {};
   const firstFrame = new Promise<number>((resolve) => (resolveFirst = resolve));
   let first = false;
+  let onRendered: (() => void) | null = null;
   const stopBefore = addEffect(() => {
     rafs++;
     loopStart = performance.now();
@@ -77,6 +80,7 @@ export async function mountHeap(design: HeapDesign, count: number): Promise<Moun
       first = true;
       resolveFirst(now - mounted);
     }
+    if (rendered !== renders && onRendered !== null) onRendered();
     renders = rendered;
   });
   const root = createRoot(container);
@@ -91,6 +95,14 @@ export async function mountHeap(design: HeapDesign, count: number): Promise<Moun
     probe,
     firstFrame,
     counters: () => ({ rafs, renders, loopMs, updates: probe.updates }),
+    picture: () =>
+      new Promise<string>((resolve) => {
+        // the drawing buffer still holds the frame in the task that rendered it (no preserveDrawingBuffer needed)
+        onRendered = () => {
+          onRendered = null;
+          resolve(state!.gl.domElement.toDataURL('image/png'));
+        };
+      }),
     async unmount() {
       const gl = state?.gl;
       root.unmount();

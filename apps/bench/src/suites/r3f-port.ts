@@ -132,12 +132,21 @@ async function measureWindow(mounted: MountedHeap, windowMs: number): Promise<R3
   };
 }
 
-async function measure(design: HeapDesign, count: number, windows: number, windowMs: number): Promise<R3fRow> {
+/** `shots=1`: a PNG of each run's canvas after its warm-up, by `${design} ${count}` (a look: does it draw a heap?). */
+const pictures: Record<string, string> = {};
+declare global {
+  interface Window {
+    __pictures?: Record<string, string>;
+  }
+}
+
+async function measure(design: HeapDesign, count: number, windows: number, windowMs: number, shots: boolean): Promise<R3fRow> {
   const mounted = await mountHeap(design, count);
   const firstFrameMs = await firstFrameOf(mounted, design, count);
   const phases = Object.entries(mounted.probe.phases).map(([k, v]) => `${k} ${v.toFixed(0)} ms`);
   log(`r3f-port ${design} ${count}: first frame with every box ${firstFrameMs.toFixed(0)} ms${phases.length > 0 ? ` (${phases.join(', ')})` : ''}`);
   await settle(mounted, 1500, 2); // warm-up: the JIT settles, the pacer finds its interval
+  if (shots) window.__pictures = Object.assign(pictures, { [`${design} ${count}`]: await mounted.picture() });
   const results: R3fWindow[] = [];
   for (let w = 0; w < windows; w++) results.push(await measureWindow(mounted, windowMs));
   const { contextLost } = await mounted.unmount();
@@ -162,7 +171,7 @@ async function warmUp(designs: readonly HeapDesign[]): Promise<void> {
   await collectGarbage();
 }
 
-export async function r3fPort(quick: boolean, sizes = R3F_SIZES, designs?: readonly HeapDesign[]): Promise<{ rows: R3fRow[]; heapBeforeMB: number }> {
+export async function r3fPort(quick: boolean, sizes = R3F_SIZES, designs?: readonly HeapDesign[], shots = false): Promise<{ rows: R3fRow[]; heapBeforeMB: number }> {
   const windows = quick ? 2 : 5;
   const order = MIRRORED.filter((d) => designs === undefined || designs.includes(d));
   await warmUp([...new Set(order)]);
@@ -173,7 +182,7 @@ export async function r3fPort(quick: boolean, sizes = R3F_SIZES, designs?: reado
     for (const design of order) {
       if (quick && rows.some((r) => r.design === design && r.count === count)) continue;
       await collectGarbage();
-      const row = await measure(design, count, windows, 1000);
+      const row = await measure(design, count, windows, 1000, shots);
       const s = row.summary;
       log(
         `r3f-port ${design} ${count}: ${s.rafPerSecond.median.toFixed(1)} rAF/s, drawn/rAF ${s.drawnPerRaf.median.toFixed(3)}, ` +
