@@ -140,8 +140,8 @@ worker at 60 ticks/s (\`@steadyframe/rapier\`), \`<Steadyframe>\` + \`<Interpola
 as n²: its worker indexes the bodies it is given by rebuilding an object with a spread per body (\`syncBodies\`), which alone takes
 0.07 s for 1k bodies, 3.8 s for 5k and 18 s for 10k in Node 20's V8 on this machine (measured apart). And cannon-es keeps a collision
 matrix of n(n − 1)/2 entries in a plain array, 50M at 10k, reset every step: filling it once took 7.6 s and 705 MB in Node 20; in
-look runs at 10k outside the bench's runner (2026-11-26) the page crashed with a V8 out-of-memory in that worker in 5 of 7, in none
-of the bench's runs. Each design runs twice
+look runs at 10k outside the bench's runner (2026-11-26) the page crashed with a V8 out-of-memory in that worker in 6 of 7; the
+bench's own runs of it (five, in three pages) all finished. Each design runs twice
 per size in mirrored order (rapier, cannon, ours, floor, floor, ours, cannon, rapier), each run mounted in a fresh React root after
 one discarded run of each design at 100 boxes (so Rapier's WebAssembly and the workers' code are in the browser's caches), and
 unmounted before the next (r3f disposes of its renderer and loses the context: ${lost} of ${runs.length} runs; the JS heap after each
