@@ -28,7 +28,7 @@ export function r3fPortGoals(data) {
     return (
       `of ours' ${num(ours, 2)} ms a frame, ${num(floor, 2)} ms is the floor (what r3f, three.js and the browser cost to draw the still boxes, the same for every design), ${num(ours - floor, 2)} ms ours' own` +
       (isNum(wait)
-        ? `; in it, the runtime's catch-up waits, ${num(wait, 2)} ms of wall time a frame: a frame that comes later than announced spins, up to 4 ms, for the states of a worker that is behind (${num(of('ours', n, 'updatesPerSecond').median, 1)} of 60 ticks/s at ${entities(n)}), and at ${num(framesPerSecond('ours', n), 1)} frames a second the back-off (no waits for a second after three time out) spares few frames (the wall time can exceed the CPU: on two cores shared with the worker and software GL the spinning thread is descheduled part of the time)`
+        ? `; in it, the runtime's catch-up waits, ${num(wait, 2)} ms of wall time a frame: a frame that comes later than announced spins, up to 4 ms, for the states of a worker that is behind (${num(of('ours', n, 'updatesPerSecond').median, 1)} of 60 ticks/s at ${entities(n)}), and at ${num(framesPerSecond('ours', n), 1)} frames a second the back-off after waits that time out spared few frames in this run (the wall time can exceed the CPU: on two cores shared with the worker and software GL the spinning thread is descheduled part of the time)`
         : '') +
       `. Per physics update delivered, the main thread's CPU above the floor is ${num(perUpdate(baseline, n), 2)} ms a ${baseline === 'cannon' ? 'reply' : 'step'} for ${NAMES[baseline]} against ${num(perUpdate('ours', n), 2)} ms a tick for ours${baseline === 'cannon' ? `: use-cannon's frames cost little because its worker, stepping 10k bodies, replied ${num(of('cannon', n, 'updatesPerSecond').median, 1)} times a second, and between replies its boxes stand still` : ''}`
     );
@@ -164,7 +164,7 @@ share: the physics, the poses, the blend), and r3f's loop per rendered frame, ra
 ${table(['boxes', 'main CPU, rapier / ours', 'main CPU, cannon / ours', 'above the floor, rapier / ours ms', 'above the floor, cannon / ours ms', 'loop, rapier / ours'], ratios)}
 
 Ours' catch-up waits per rendered frame (\`stats().frameClock.waitMs\`, the runtime spinning for the worker's states when a
-frame comes later than announced, up to 4 ms; three that time out in a row stop them for a second): ${counts.map((n) => `${entities(n)} ${sp(of('ours', n, 'catchUpPerFrame'), 2)} ms`).join('; ')}.
+frame comes later than announced, up to 4 ms; after waits that time out the runtime stops waiting for a while: \`core/frame-catch-up.ts\`): ${counts.map((n) => `${entities(n)} ${sp(of('ours', n, 'catchUpPerFrame'), 2)} ms`).join('; ')}.
 
 Ours' first frame, taken apart (ms after the mount, medians): createRuntime resolved ${phases('ours', 'runtime')}; start() resolved
 ${phases('ours', 'started')}. @react-three/rapier's \`<Physics>\` rendered its children (Rapier ready) ${phases('rapier', 'physics')};
