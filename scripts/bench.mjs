@@ -4,7 +4,7 @@
 //
 //   STEADYFRAME_BENCH_QUICK=1        a short run to try things out (writes nothing unless ..._OUT is set)
 //   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi, pixi-churn, pixi-port, phaser-port, three-upload,
-//                                    render)
+//                                    r3f-port, render)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_MERGE=1        keep the other suites of the benchmarks.json there: this run's suites replace
 //                                    theirs, stamped with their date (a suite re-measured on its own)
@@ -23,12 +23,15 @@ import { chromium } from 'playwright';
 import { build, preview } from 'vite';
 import { entities, isNum, num, pct, ratio, sp, table, times } from './bench-format.mjs';
 import { phaserPortSection } from './bench-ports.mjs';
+import { r3fPortGoals, r3fPortSection } from './bench-r3f.mjs';
 import { threeUploadSection } from './bench-uploads.mjs';
 import { CHROMIUM_ARGS, findChromium, freePort, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
-const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'phaser-port', 'three-upload', 'render'];
+const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'phaser-port', 'three-upload', 'r3f-port', 'render'];
+/** Minutes a suite's page may take; 8 unless named (r3f-port mounts 10k React components and steps 10k bodies on the page). */
+const SUITE_TIMEOUT_MINUTES = { 'r3f-port': 25 };
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
 const suites = (process.env.STEADYFRAME_BENCH_SUITES ?? ALL_SUITES.join(','))
   .split(',')
@@ -182,7 +185,7 @@ async function main() {
       console.log(`steadyframe bench: suite ${suite}`);
       const extra = process.env.STEADYFRAME_BENCH_PARAMS;
       await page.goto(`${base}?suite=${suite}${quick ? '&quick=1' : ''}${extra ? `&${extra}` : ''}`);
-      await page.waitForFunction(() => window.__done === true, null, { timeout: 8 * 60_000, polling: 250 });
+      await page.waitForFunction(() => window.__done === true, null, { timeout: (SUITE_TIMEOUT_MINUTES[suite] ?? 8) * 60_000, polling: 250 });
       const { error, data } = await page.evaluate(() => ({ error: window.__error ?? null, data: window.__results ?? null }));
       if (error !== null) {
         console.log(`  suite ${suite} failed: ${error}`);
@@ -407,6 +410,7 @@ function goals(results) {
   }
   out.push(...pixiPortGoals(results['pixi-port']?.data));
   out.push(...renderGoals(results.render?.data));
+  out.push(...r3fPortGoals(results['r3f-port']?.data));
   return out;
 }
 
@@ -1050,7 +1054,7 @@ ${publishSection(results.publish?.data)}
 ${physicsSection(results.physics?.data)}
 ${pixiSection(results.pixi?.data)}
 ${renderSection(results.render?.data)}
-${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}${phaserPortSection(results['phaser-port'])}${threeUploadSection(results['three-upload'])}
+${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}${phaserPortSection(results['phaser-port'])}${threeUploadSection(results['three-upload'])}${r3fPortSection(results['r3f-port'])}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 
