@@ -211,7 +211,8 @@ describe('the arena, built and served by vite preview', () => {
     await until('the playback', "window.arena.tape.state === 'playing'");
     const frames = await read<number>('window.arena.frames');
     await until('the end of the playback', "window.arena.tape.state === 'watched'", 30_000);
-    expect(await read<number>('window.arena.frames')).toBeGreaterThan(frames + 30); // drawn while it played
+    // drawn while it played: frames, not a frame rate (a full CI run's load drew 29 in the 5 s of playback once)
+    expect(await read<number>('window.arena.frames')).toBeGreaterThan(frames + 10);
     const report = await read<{ matched: boolean; complete: boolean; ticks: number }>('window.arena.tape.report');
     expect(report).toMatchObject({ matched: true, complete: true });
     expect(report.ticks).toBeGreaterThanOrEqual(5 * TICK_RATE);
