@@ -32,3 +32,5 @@ export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS, MAX_FIELD_WIDTH 
 export type { FieldSpec, FieldViews, InterpolationKind, Schema } from './core/schema.ts';
 export type { AttachConfig, RecordOptions, ReplayDifference, ReplayReport, ReplayTrap, SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from './contracts/remote.ts';
 export type { SessionControls } from './contracts/recording.ts';
+export { EVENTS_LOST, DEFAULT_EVENT_CAPACITY, DEFAULT_EVENT_PAYLOAD_WIDTH } from './core/event-ring.ts';
+export type { EventVisitor, FrameEvents, GameEvent } from './core/event-reader.ts';

@@ -69,7 +69,7 @@ async function attachRuntime<S extends Schema, C extends object>(host: PageHost,
   warnFallback(wanted, chosen.kind, passedOver);
   const layout = computeLayout(options.schema, options.capacity);
   const anchor = host.timeOrigin();
-  const transport = chosen.page<S>({ schema: options.schema, layout, anchor, maxSpins: checked.maxSpins, input: checked.input, kernels: checked.kernels, host });
+  const transport = chosen.page<S>({ schema: options.schema, layout, anchor, maxSpins: checked.maxSpins, input: checked.input, events: checked.events, kernels: checked.kernels, host });
   let link;
   try {
     link = host.startWorker(options.worker);

@@ -5,59 +5,19 @@
  */
 import type { Remote } from 'comlink';
 import type { Clock } from '../core/clock.ts';
+import type { EventVisitor, FrameEvents } from '../core/event-reader.ts';
 import type { InputWriter } from '../core/input-writer.ts';
 import type { Layout, SharedViews } from '../core/layout.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 import type { BlendBackend } from '../core/simd-kernel.ts';
 import type { ReadLockStats } from '../core/slot-reader.ts';
-import type { ClockSkew, FramePacerOptions, InterpolationOptions, PacerChange, SampleStats, StateReader } from './frames.ts';
+import type { ClockSkew, FrameClockStats, FramePacerOptions, InterpolationOptions, PacerChange, SampleStats, StateReader } from './frames.ts';
 import type { VisibilityHook } from './host.ts';
 import type { SessionControls } from './recording.ts';
 import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from './remote.ts';
 import type { Transport } from './transport.ts';
 
-/** How rendered frames' times met what the worker was told (`stats().frameClock`). */
-export interface FrameClockStats {
-  /**
-   * Rendered frames drawn more than 1 ms away from the time announced to the worker for them (NEXT_FRAME):
-   * rAF brought them a refresh or more later (after a stall), or the game passed another time.
-   */
-  unannounced: number;
-  /** The farthest of them, ms (positive: later than announced). */
-  maxOffsetMs: number;
-  /** Frames that found the worker asleep short of their time, rang it and waited until its states reached them. */
-  waits: number;
-  /** Ms spent in those waits, in all and at most once. */
-  waitMs: number;
-  maxWaitMs: number;
-  /**
-   * Waits that gave up after CATCH_UP_WAIT_MS: those frames were drawn late (three in a row: no waits for a second;
-   * each probe after such a spell that gives up too doubles the next, up to 8 s).
-   */
-  timeouts: number;
-  /**
-   * Frames (`frame`, `pace`) made outside any animation frame the runtime knew of: from a timer, a message
-   * handler, a server loop, or a loop that began before the runtime (its frame hooks cannot enclose it). Drawn at
-   * the timestamp passed, or now: pass rAF's timestamp in such a loop.
-   */
-  outsideFrames: number;
-  /**
-   * Frame times announced to the worker (NEXT_FRAME), and those that rang its doorbell (Atomics.notify: the
-   * frame was past what the sleeping worker's states reach, core/doorbell.ts). A ring is a futex wake-up on this
-   * thread (its cost, measured: ARCHITECTURE.md, "Measurements behind the code"); with ticks slower than frames,
-   * about one frame in each tick rings.
-   */
-  announced: number;
-  rings: number;
-  /** Frames short of the worker's states drawn without a wait, late, in such a second. */
-  unwaited: number;
-  /**
-   * Frames short of the worker's states whose callback came more than FRAME_HOLD_MS (50 ms) after their time:
-   * the worker no longer holds for such a frame (it follows the wall clock), so it is drawn without a wait,
-   * usually late.
-   */
-  unheld: number;
-}
+export type { FrameClockStats } from './frames.ts';
 
 /**
  * `createRuntime`'s options: a DOM `Worker` and the options every host shares (`RuntimeOptionsBase`), with
@@ -101,6 +61,13 @@ export interface RuntimeOptionsBase<S extends Schema> {
    * `capacity` is a power of two (default 1024), `payloadWidth` the numbers per event (default 4); false for none.
    */
   readonly input?: { readonly capacity?: number; readonly payloadWidth?: number } | false;
+  /**
+   * The event ring from the worker: the events steps emit (`tick.emit`), each presented with the first frame that
+   * shows its tick (`frame.events`). `capacity` is a power of two (default 4,096: the events of the ticks the page
+   * has not shown yet, plus the last frame's), `payloadWidth` the numbers per event (default 4); false for none
+   * (`tick.emit` then returns false). A full ring loses events, counted and reported as an EVENTS_LOST event.
+   */
+  readonly events?: { readonly capacity?: number; readonly payloadWidth?: number } | false;
   /**
    * Where the runtime learns that the page is hidden, so the worker can sleep (its `whenHidden`). Default: the
    * document's `visibilitychange`; null to never tell the worker.
@@ -226,6 +193,13 @@ export interface Frame<S extends Schema> {
   readonly fresh: boolean;
   /** Frames sampled so far, this one included. */
   readonly index: number;
+  /**
+   * The events this frame presents: every event of a tick up to the one it shows (`tick` once the frame has left
+   * `previousTick`, that is alpha above 0; `previousTick` at alpha 0) that no frame presented before, in tick
+   * order, each exactly once. Filled by the frames that count (`frame`, the `draw` loop, `frameAt`); `sample`
+   * leaves them as they were. Read during the draw: the next frame hands them back to the worker.
+   */
+  readonly events: FrameEvents;
 }
 
 export interface RuntimeStats {
@@ -256,6 +230,11 @@ export interface RuntimeStats {
   readonly frameClock: Readonly<FrameClockStats>;
   /** Input events the ring refused because it was full (never silently dropped: `sendInput` returned false). */
   readonly inputRejected: number;
+  /**
+   * The event ring: events presented with frames or taken (`delivered`), committed and not yet presented
+   * (`pending`), and lost to a full ring (`lost`, each loss also reported by an EVENTS_LOST event). Zeros without one.
+   */
+  readonly events: { readonly delivered: number; readonly pending: number; readonly lost: number };
   readonly worker: WorkerStats;
 }
 
@@ -341,6 +320,13 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
    * when the ring is full: the event was refused (and counted), never dropped silently or overwritten.
    */
   sendInput(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean;
+  /**
+   * Takes every event the worker has published and no frame has presented, now, whatever the frames show: for
+   * code that prefers latency to sync (a network relay, a log), or a page that draws nothing for a while. Each
+   * event goes to `visitor` (one reused object: copy out what you keep) and will not come with a frame; the last
+   * frame's `events` are empty after it. Returns how many. Allocates nothing.
+   */
+  takeEvents(visitor: EventVisitor): number;
   /**
    * Draws the world at exactly `time` (shared-clock ms), unpaced, for frames at times of your own choosing: a
    * fixed virtual clock, a replay, a test, a server loop. Like `frame`, it makes sure of the worker's states up to

@@ -118,3 +118,46 @@ export interface StateReader<S extends Schema> {
   /** Lock contention seen from this thread (acquires, spins, misses). */
   readonly stats: Readonly<ReadLockStats>;
 }
+
+/** How rendered frames' times met what the worker was told (`stats().frameClock`). */
+export interface FrameClockStats {
+  /**
+   * Rendered frames drawn more than 1 ms away from the time announced to the worker for them (NEXT_FRAME):
+   * rAF brought them a refresh or more later (after a stall), or the game passed another time.
+   */
+  unannounced: number;
+  /** The farthest of them, ms (positive: later than announced). */
+  maxOffsetMs: number;
+  /** Frames that found the worker asleep short of their time, rang it and waited until its states reached them. */
+  waits: number;
+  /** Ms spent in those waits, in all and at most once. */
+  waitMs: number;
+  maxWaitMs: number;
+  /**
+   * Waits that gave up after CATCH_UP_WAIT_MS: those frames were drawn late (three in a row: no waits for a second;
+   * each probe after such a spell that gives up too doubles the next, up to 8 s).
+   */
+  timeouts: number;
+  /**
+   * Frames (`frame`, `pace`) made outside any animation frame the runtime knew of: from a timer, a message
+   * handler, a server loop, or a loop that began before the runtime (its frame hooks cannot enclose it). Drawn at
+   * the timestamp passed, or now: pass rAF's timestamp in such a loop.
+   */
+  outsideFrames: number;
+  /**
+   * Frame times announced to the worker (NEXT_FRAME), and those that rang its doorbell (Atomics.notify: the
+   * frame was past what the sleeping worker's states reach, core/doorbell.ts). A ring is a futex wake-up on this
+   * thread (its cost, measured: ARCHITECTURE.md, "Measurements behind the code"); with ticks slower than frames,
+   * about one frame in each tick rings.
+   */
+  announced: number;
+  rings: number;
+  /** Frames short of the worker's states drawn without a wait, late, in such a second. */
+  unwaited: number;
+  /**
+   * Frames short of the worker's states whose callback came more than FRAME_HOLD_MS (50 ms) after their time:
+   * the worker no longer holds for such a frame (it follows the wall clock), so it is drawn without a wait,
+   * usually late.
+   */
+  unheld: number;
+}

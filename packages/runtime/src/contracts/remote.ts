@@ -49,6 +49,8 @@ export interface SharedAttachConfig extends AttachConfig<'shared'> {
   readonly memory?: WebAssembly.Memory;
   /** The input ring (see input-ring.ts), if the runtime has one. */
   readonly input?: SharedArrayBuffer;
+  /** The event ring (see event-ring.ts), if the runtime has one. */
+  readonly events?: SharedArrayBuffer;
 }
 
 /**
@@ -59,6 +61,8 @@ export interface MessageAttachConfig extends AttachConfig<'message'> {
   readonly port: MessagePort;
   readonly clockAnchor: number;
   readonly inputRing: { readonly capacity: number; readonly payloadWidth: number } | null;
+  /** The event ring's size (null: none): the worker stages into a ring of its own and sends each tick's events with its state. */
+  readonly eventRing: { readonly capacity: number; readonly payloadWidth: number } | null;
 }
 
 /** The configs of the library's own transports, a union tagged by `kind`. */

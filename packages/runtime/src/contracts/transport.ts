@@ -11,7 +11,12 @@
  * |           | read under LOCK (`SlotReader`)           | input ring in a SharedArrayBuffer of its own|
  * | message   | transferred ArrayBuffers, the last two   | messages; the input ring stays on the page  |
  * |           | kept as the pair (no isolation needed)   | until the worker has taken its events       |
+ *
+ * Game events (worker to page) go with the states: the shared transport's event ring is a SharedArrayBuffer of its
+ * own, committed under LOCK; the message transport's travel in each state's message into a ring of the page's.
  */
+import type { EventReader } from '../core/event-reader.ts';
+import type { EventWriter } from '../core/event-writer.ts';
 import type { InputWriter } from '../core/input-writer.ts';
 import type { InputReader } from '../core/input-reader.ts';
 import type { Layout, SharedViews } from '../core/layout.ts';
@@ -28,6 +33,9 @@ export interface InputRingSize {
   readonly payloadWidth: number;
 }
 
+/** The event ring's size: a power-of-two capacity and the numbers each event carries. */
+export type EventRingSize = InputRingSize;
+
 /** What the page's half is made with. */
 export interface PageTransportContext<S extends Schema> {
   readonly schema: S;
@@ -38,6 +46,8 @@ export interface PageTransportContext<S extends Schema> {
   readonly maxSpins: number;
   /** The input ring, or null for none. */
   readonly input: InputRingSize | null;
+  /** The event ring (worker to page), or null for none. */
+  readonly events: EventRingSize | null;
   /** The blend kernels the app asked for: a transport that can lay its states in a WebAssembly memory makes them. */
   readonly kernels: BlendBackend;
   readonly host: PageHost;
@@ -72,6 +82,12 @@ export interface PageTransport<S extends Schema, C extends AttachConfig = Attach
    * count the refusal in `rejected`.
    */
   readonly input: InputWriter | null;
+  /**
+   * The event ring's reader (null without events): frames present its events. A tick's events are in it by the
+   * time a state of that tick can be read from `source` (the shared transport commits them under LOCK; the
+   * message transport delivers them in the state's message, before the state).
+   */
+  readonly events: EventReader | null;
   /** Tells the worker when the next frame will be presented. Returns whether it rang the worker's doorbell (woke it). */
   expectFrame(time: number): boolean;
   /**
@@ -96,6 +112,11 @@ export interface WorkerTransport<S extends Schema> {
   readonly views: SharedViews<S>;
   /** Where ticks take their input events (null without input). */
   readonly input: InputReader | null;
+  /**
+   * Where steps emit events (null without events). The writer this transport makes commits them inside each
+   * publish's flip, so the page never reads a tick without its events.
+   */
+  readonly events: EventWriter | null;
   /** The writer that publishes `world` (laid out like a block, in `views`' world region) into the slots. */
   writer(world: Float32Array, now: () => number): StateWriter<S>;
   /** The host the loop runs on, from the environment's: a transport may change how it sleeps. */

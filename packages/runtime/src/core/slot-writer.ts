@@ -81,6 +81,11 @@ export interface StateWriter<S extends Schema> {
   frontMeta(word: (typeof META)[keyof typeof META]): number;
 }
 
+/** What a flip commits with the slot: the event ring's staged events (core/event-writer.ts). */
+export interface EventCommit {
+  commit(): void;
+}
+
 /** The worker's side: copies a tick into the back slot, then flips. The only writer of slots and STATE_INDEX. */
 export class SlotWriter<S extends Schema> implements StateWriter<S> {
   readonly stats: FlipStats = { publishes: 0, flipWaits: 0, flipWaitMs: 0, readerStalls: 0 };
@@ -114,6 +119,8 @@ export class SlotWriter<S extends Schema> implements StateWriter<S> {
     private readonly stallMs = READER_STALL_MS,
     /** The WebAssembly.Memory whose buffer `views` lays out, if it is one: publishes then copy by memory.copy. */
     private readonly memory: WebAssembly.Memory | null = null,
+    /** The event ring's writer, if any: each flip commits the staged events under the lock (event-ring.ts). */
+    private readonly events: EventCommit | null = null,
   ) {
     this.#front = Atomics.load(views.i32, I32.STATE_INDEX) === 1 ? 1 : 0;
   }
@@ -203,6 +210,9 @@ export class SlotWriter<S extends Schema> implements StateWriter<S> {
       this.#skippedMinCount = Math.min(f64[m + META.PREV_COUNT]!, f64[m + META.COUNT]!);
       return false;
     }
+    // the events of the ticks this slot brings, before the slot: a reader that sees the new STATE_INDEX (under
+    // the lock) and then loads the ring's WRITE sees them all
+    this.events?.commit();
     // publish: slot `next`, written above, becomes the one readers read
     Atomics.store(i32, I32.STATE_INDEX, next);
     Atomics.add(i32, I32.PUBLISH_SEQ, 1);

@@ -19,7 +19,8 @@ import type { Frame, FrameClockStats, RuntimeStats } from '../contracts/app.ts';
 import type { FrameSource, PageHost } from '../contracts/host.ts';
 import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
-import { fieldViews, type Layout } from '../core/layout.ts';
+import { NO_EVENTS } from '../core/event-reader.ts';
+import { META, fieldViews, type Layout } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { CatchUpWait } from './catch-up-wait.ts';
 import { createFramePacer, type FramePacer, type FramePacerOptions, type PacerChange } from './frame-pacer.ts';
@@ -126,6 +127,7 @@ export class FrameLoop<S extends Schema> {
       snapped: 0,
       fresh: false,
       index: 0,
+      events: NO_EVENTS,
     };
     // no frame for a while: look at the worker anyway (a fault, silence, an overload are reported regardless)
     this.#stopIdleWatch = parts.host.every(IDLE_WATCH_MS, () => {
@@ -200,6 +202,7 @@ export class FrameLoop<S extends Schema> {
     this.time = at;
     this.#catchUp.run(at, this.#expected, this.hidden || this.#watchdog.unresponsive);
     this.sample(at);
+    this.#presentSampled();
     this.expectFrame(Number.isNaN(next) ? at + (gap > 0 ? gap : this.pacer.interval) : next);
     this.#check(this.#now());
     return this.frame;
@@ -248,7 +251,12 @@ export class FrameLoop<S extends Schema> {
       this.#catchUp.run(time, this.#expected, this.hidden || this.#watchdog.unresponsive);
       // the frame's cost starts after the catch-up: a wait for the worker is not what the pacer sizes frames for
       this.#frameStart = this.#now();
-      if (sample) this.sample(time);
+      if (sample) {
+        this.sample(time);
+        this.#presentSampled();
+      } else {
+        this.#presentAt(time);
+      }
       // the cost runs until this task ends: the caller's draw included
       queueMicrotask(this.#endFrame);
     }
@@ -256,6 +264,40 @@ export class FrameLoop<S extends Schema> {
     this.#expectFrameIfMoved();
     this.#check(this.#now());
     return render;
+  }
+
+  /**
+   * The events of the frame just sampled: those of every tick up to the one it shows (ARCHITECTURE.md, "Events
+   * and the frame that shows them"). A frame shows its pair's current tick once it has left the previous one
+   * (alpha above 0), the previous tick at alpha 0; 'latest' shows the current tick. A frame that could not take
+   * the lock repeats the last good one's ticks, and so presents nothing new.
+   */
+  #presentSampled(): void {
+    const reader = this.#transport.events;
+    if (reader === null) return;
+    const f = this.frame;
+    const shown = f.alpha > 0 || this.sampler.options.mode === 'latest' ? f.tick : f.previousTick;
+    f.events = reader.present(shown);
+  }
+
+  /**
+   * The events of a frame at `time` that the game draws from the states itself (`pace`): the same rule, from the
+   * front pair's ticks and times, read under the lock (the worker commits a tick's events before it publishes it).
+   */
+  #presentAt(time: number): void {
+    const reader = this.#transport.events;
+    if (reader === null) return;
+    const source = this.#transport.source;
+    const slot = this.#watchdog.unresponsive ? null : source.acquire();
+    if (slot === null) return; // the lock stayed busy: nothing new this frame, the next one presents it
+    let shown: number;
+    try {
+      const meta = slot.metaWords;
+      shown = time > meta[META.PREV_TIME]! ? meta[META.CUR_TICK]! : meta[META.PREV_TICK]!;
+    } finally {
+      source.release();
+    }
+    this.frame.events = reader.present(shown);
   }
 
   #check(now: number): void {

@@ -9,6 +9,7 @@ import type { PageHost, VisibilityHook, WorkerLink } from '../contracts/host.ts'
 import type { RecordOptions, ReplayReport, SimulationInfo, SimulationRemote, TransportKind } from '../contracts/remote.ts';
 import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
+import type { EventVisitor } from '../core/event-reader.ts';
 import type { InputWriter } from '../core/input-writer.ts';
 import type { Layout, SharedViews } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
@@ -148,6 +149,12 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
     return true;
   }
 
+  takeEvents(visitor: EventVisitor): number {
+    const events = this.#transport.events;
+    if (events === null) return 0;
+    return events.takeAll(visitor);
+  }
+
   async start(): Promise<void> {
     this.#alive('start');
     this.#framesWanted = true;
@@ -199,6 +206,7 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
       pacing: pacingStats(this.#loop.pacer),
       frameClock: { ...this.#loop.clockStats },
       inputRejected: this.input?.rejected ?? 0,
+      events: eventStats(this.#transport),
       worker: await this.#call('stats', this.remote.stats()),
     };
   }
@@ -307,4 +315,11 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
       console.error(error);
     }
   }
+}
+
+/** `stats().events`: the page's side of the event ring (zeros without one). */
+function eventStats(transport: PageTransport<Schema>): RuntimeStats['events'] {
+  const events = transport.events;
+  if (events === null) return { delivered: 0, pending: 0, lost: 0 };
+  return { delivered: events.delivered, pending: events.pending, lost: events.lost };
 }

@@ -3,7 +3,8 @@
  * option and what it takes (core/describe-value.ts), before anything is made.
  */
 import type { RuntimeOptionsBase } from '../contracts/app.ts';
-import type { InputRingSize } from '../contracts/transport.ts';
+import type { EventRingSize, InputRingSize } from '../contracts/transport.ts';
+import { computeEventRingLayout, DEFAULT_EVENT_CAPACITY, DEFAULT_EVENT_PAYLOAD_WIDTH } from '../core/event-ring.ts';
 import { checkNumber, describeValue } from '../core/describe-value.ts';
 import { validateSchema, type Schema } from '../core/schema.ts';
 import type { BlendBackend } from '../core/simd-kernel.ts';
@@ -23,6 +24,8 @@ export interface CheckedOptions {
   /** Ms to wait for the attach; Infinity: forever. */
   readonly attachTimeout: number;
   readonly input: InputRingSize | null;
+  /** The event ring's size, or null for none. */
+  readonly events: EventRingSize | null;
   readonly kernels: BlendBackend;
   /** 'auto' or a transport's kind (checked against the transports when one is chosen). */
   readonly transport: string;
@@ -58,6 +61,17 @@ export function checkSetup(setup: unknown): void {
   }
 }
 
+/** `events` as the transports take it: a size (defaults filled in, checked now), or null for `false`. */
+export function checkEvents(value: unknown): EventRingSize | null {
+  if (value === false) return null;
+  if (value !== undefined && (typeof value !== 'object' || value === null)) {
+    throw new TypeError(`steadyframe: events must be { capacity?, payloadWidth? } or false (no event ring); got ${describeValue(value)}`);
+  }
+  const { capacity = DEFAULT_EVENT_CAPACITY, payloadWidth = DEFAULT_EVENT_PAYLOAD_WIDTH } = (value ?? {}) as { capacity?: number; payloadWidth?: number };
+  computeEventRingLayout(capacity, payloadWidth); // throws for a bad size, naming it
+  return { capacity, payloadWidth };
+}
+
 /** Checks what every host's runtime takes; the host checks its own (`worker`) when it starts the worker. */
 export function checkOptions<S extends Schema>(options: RuntimeOptionsBase<S> & { readonly setup?: unknown }): CheckedOptions {
   if (typeof options !== 'object' || options === null) {
@@ -81,6 +95,7 @@ export function checkOptions<S extends Schema>(options: RuntimeOptionsBase<S> & 
     attachTimeout: checkAttachTimeout(options.attachTimeout),
     seed: options.seed === undefined ? randomSeed() : checkSeed(options.seed),
     input: options.input === false ? null : { capacity: options.input?.capacity ?? 1024, payloadWidth: options.input?.payloadWidth ?? 4 },
+    events: checkEvents(options.events),
     kernels,
     transport,
   };

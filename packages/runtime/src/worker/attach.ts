@@ -10,6 +10,7 @@ import type { Clock } from '../core/clock.ts';
 import { createTimeline } from '../core/fixed-step.ts';
 import { checkSeed, randomSeed } from '../core/random.ts';
 import { F64, fieldViews, generationView } from '../core/layout.ts';
+import { NO_EMIT, tickEmitters } from './tick-events.ts';
 import { schemaSignature, type Schema } from '../core/schema.ts';
 import { connectManualClock } from '../hosts/manual-clock/worker.ts';
 import { findTransport } from '../transports/registry.ts';
@@ -60,7 +61,9 @@ export function attachSimulation<S extends Schema>(state: SimulationState<S>, co
   const clock: Clock = () => raw() - state.clockOffset;
   const writer = transport.writer(worldBlock, clock);
   const input = new TickInputBuffer(transport.input);
-  state.tickInfo = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input, random: state.random.next };
+  const info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input, random: state.random.next, emit: NO_EMIT, emitPayload: NO_EMIT };
+  Object.assign(info, tickEmitters(info, transport.events));
+  state.tickInfo = info;
   state.setup = config.setup;
   state.seed = config.seed === undefined ? randomSeed() : checkSeed(config.seed);
   state.random.seed(state.seed);

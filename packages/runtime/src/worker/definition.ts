@@ -29,6 +29,16 @@ export interface TickInfo {
    * wherever the step draws, so that a seed, the setup and the inputs say everything about a run.
    */
   random(): number;
+  /**
+   * Tells the page something happened in this tick (a hit, a pickup, a shot): `code` is the game's (a whole
+   * number, 0 or more), `p0`..`p3` its numbers (as many as the page's `events.payloadWidth` keeps, default 4).
+   * The page gets it exactly once, in `frame.events` of the first frame that shows this tick. Returns false if
+   * the event was lost: the runtime has no event ring (`events: false`) or the ring is full (counted, and
+   * reported to the page as an EVENTS_LOST event). A step that throws emits nothing. Allocates nothing.
+   */
+  emit(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean;
+  /** `emit` with the numbers from an array you reuse (for payloads wider than 4). */
+  emitPayload(code: number, payload: ArrayLike<number>): boolean;
 }
 
 /** What `init` gets besides the world and the set-up data: the worker's side of the runtime, for work outside the ticks. */

@@ -43,6 +43,7 @@ export { workerEndpoint } from './endpoint.ts';
 export { HEARTBEAT_MS } from './attach.ts';
 export { browserWorkerHost } from '../hosts/browser-worker.ts';
 export { MAX_TICK_RATE, MAX_TIME_SCALE } from './definition.ts';
+export { EVENTS_LOST } from '../core/event-ring.ts';
 export type { SimulationContext, SimulationDefinition, TickInfo } from './definition.ts';
 export type { SleepReport, WorkerHost } from '../contracts/host.ts';
 export type { Transport, WorkerTransport } from '../contracts/transport.ts';

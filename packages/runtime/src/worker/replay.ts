@@ -15,6 +15,7 @@
  * While `init` or a step runs, `Math.random`, `Date.now` and `performance.now` are wrapped: they still answer,
  * and each call is counted with the first tick that made it (what breaks a replay most often).
  */
+import { NO_EMIT, tickEmitters } from './tick-events.ts';
 import type { ReplayDifference, ReplayReport, ReplayTrap } from '../contracts/remote.ts';
 import { STATUS, type Layout } from '../core/layout.ts';
 import { ByteReader, hashState, liveState, readRecords, RECORD, RecordingError, type RecordedEvent, type RecordEntry, type RecordingHead, type WorldState } from '../core/recording.ts';
@@ -177,7 +178,10 @@ export class ReplayRun<S extends Schema> {
       faults: { recorded: 0, replayed: 0, unexpected: null },
       ms: 0,
     };
-    this.#info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input: this.#input, random: state.random.next };
+    const info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input: this.#input, random: state.random.next, emit: NO_EMIT, emitPayload: NO_EMIT };
+    // a replay checks the steps again on a held simulation: their events reach no page
+    Object.assign(info, tickEmitters(info, null, true));
+    this.#info = info;
     this.#tick = head.startTick;
     this.#simMs = head.startSimMs;
     this.#rate = head.tickRate;

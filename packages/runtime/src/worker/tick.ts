@@ -57,6 +57,8 @@ export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached
       }
     }
   } catch (error) {
+    // the tick never happened: its events go with it
+    a.transport.events?.abandon();
     state.recorder?.tick(info.at, info.previousAt, a.input, true);
     const e = error instanceof Error ? error : new Error(String(error));
     state.error = { message: e.message, stack: e.stack };

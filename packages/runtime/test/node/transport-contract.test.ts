@@ -5,7 +5,9 @@
  *
  * What both must do: hand the page a pair whose data and meta agree, the newest one after any stall; mirror the
  * header words; carry frame times; deliver every input event they accepted, in order, and refuse (false,
- * counted) what could not be delivered; and keep memory bounded however far behind the page falls.
+ * counted) what could not be delivered; hand the page every game event of a tick by the time that tick's state
+ * is the pair, in order, once, and none of a step that threw; report events lost to a full ring; and keep memory
+ * bounded however far behind the page falls.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineSchema } from 'steadyframe';
@@ -14,6 +16,8 @@ import { I32, META, STATUS } from '../../src/core/layout.ts';
 import { readNextFrame } from '../../src/core/doorbell.ts';
 import type { PublishMeta } from '../../src/core/slot-writer.ts';
 import type { InputEvent } from '../../src/core/input-reader.ts';
+import { EVENTS_LOST } from '../../src/core/event-ring.ts';
+import type { GameEvent } from '../../src/core/event-reader.ts';
 import type { PageHost } from '../../src/contracts/host.ts';
 import type { PageTransport, Transport, WorkerTransport } from '../../src/contracts/transport.ts';
 import type { StateWriter } from '../../src/core/slot-writer.ts';
@@ -22,6 +26,7 @@ import { DEFAULT_TRANSPORTS } from '../../src/transports/registry.ts';
 const schema = defineSchema({ v: { width: 2, kind: 'linear' } });
 const CAPACITY = 3;
 const INPUT = { capacity: 16, payloadWidth: 2 };
+const EVENTS = { capacity: 16, payloadWidth: 2 };
 
 interface Pair {
   main: PageTransport<typeof schema>;
@@ -61,7 +66,7 @@ const KINDS = [...transports.keys()];
 
 function connect(kind: string, capacity = CAPACITY): Pair {
   const transport = transports.get(kind)!;
-  const main = transport.page({ schema, layout: computeLayout(schema, capacity), anchor: 0, maxSpins: 100, input: INPUT, kernels: 'js', host });
+  const main = transport.page({ schema, layout: computeLayout(schema, capacity), anchor: 0, maxSpins: 100, input: INPUT, events: EVENTS, kernels: 'js', host });
   open.push(main);
   const worker = transport.worker(schema, main.attach);
   const world = new Float32Array(worker.views.layout.blockBytes / 4);
@@ -244,6 +249,84 @@ for (const kind of KINDS) {
       t.main.inputPushed();
       await t.settle();
       expect(takeAll(t.worker)).toEqual([[2, 100]]);
+    });
+
+    it("hands the page each tick's events by the time that tick is the pair: in order, once, none of a step that threw", async () => {
+      const t = connect(kind);
+      const events = t.worker.events!;
+      const reader = t.main.events!;
+      t.publish(0);
+      await t.settle();
+      const seen: Array<[number, number, number]> = [];
+      const collect = (e: GameEvent) => seen.push([e.tick, e.code, e.payload(0)]);
+      for (let tick = 1; tick <= 40; tick++) {
+        // a step that emits (tick % 3) events; every fifth tick's step throws after emitting, and is made again
+        if (tick % 5 === 0) {
+          events.emit(tick, 99, -1);
+          events.abandon();
+        }
+        for (let k = 0; k < tick % 3; k++) expect(events.emit(tick, 7, tick * 10 + k)).toBe(true);
+        t.publish(tick);
+        await t.settle();
+        // the pair is this tick's: its events are there, and a frame showing it presents them
+        expect(t.seen()!.tick).toBe(tick);
+        reader.present(tick).forEach(collect);
+      }
+      const expected: Array<[number, number, number]> = [];
+      for (let tick = 1; tick <= 40; tick++) for (let k = 0; k < tick % 3; k++) expected.push([tick, 7, tick * 10 + k]);
+      expect(seen).toEqual(expected);
+      expect(reader.lost).toBe(0);
+    });
+
+    it('a frame short of a tick presents none of its events; the page falling behind loses none up to the capacity', async () => {
+      const t = connect(kind);
+      const events = t.worker.events!;
+      const reader = t.main.events!;
+      t.publish(0);
+      await t.settle();
+      for (let tick = 1; tick <= 6; tick++) {
+        events.emit(tick, tick, 0);
+        events.emit(tick, tick, 1);
+        t.publish(tick);
+      }
+      await t.settle();
+      // 12 events committed, the ring holds 16: a frame showing tick 3 presents those of ticks 1 to 3, in order
+      const window = reader.present(3);
+      expect(Array.from({ length: window.length }, (_, i) => [window.tick(i), window.payload(i, 0)])).toEqual([
+        [1, 0], [1, 1], [2, 0], [2, 1], [3, 0], [3, 1],
+      ]);
+      expect(reader.present(3).length).toBe(0);
+      expect(reader.present(6).length).toBe(6);
+      expect(reader.lost).toBe(0);
+    });
+
+    it('reports events lost to a full ring with an EVENTS_LOST event in their place, never silently', async () => {
+      const t = connect(kind);
+      const events = t.worker.events!;
+      const reader = t.main.events!;
+      t.publish(0);
+      await t.settle();
+      // 20 events in one tick, a ring of 16: 16 go in, 4 are lost
+      let accepted = 0;
+      for (let k = 0; k < 20; k++) if (events.emit(1, 5, k)) accepted++;
+      expect(accepted).toBe(16);
+      t.publish(1);
+      await t.settle();
+      const first = reader.present(1);
+      expect(first.length).toBe(16);
+      // the next tick's event finds no room either: the page holds the last frame's 16 until its next frame (the
+      // shared ring refuses it in the worker; the message transport's page ring, on arrival)
+      events.emit(2, 6, 0);
+      t.publish(2);
+      await t.settle();
+      expect(reader.present(2).length).toBe(0); // and now it has handed them back
+      // the loss is reported first, at the tick of the first event lost (5 of them), then the new event
+      expect(events.emit(3, 6, 1)).toBe(true);
+      t.publish(3);
+      await t.settle();
+      const third = reader.present(3);
+      expect([third.length, third.code(0), third.tick(0), third.payload(0, 0), third.code(1), third.payload(1, 0)]).toEqual([2, EVENTS_LOST, 1, 5, 6, 1]);
+      expect(reader.lost).toBe(5);
     });
   });
 }

@@ -9,6 +9,7 @@ export type ToWorker =
 /**
  * Worker to main thread. `header` is a copy of the Int32 header words (status, overloads, heartbeat...);
  * `taken` the input events the worker's ticks have taken so far (mod 2^32), which frees them on the page.
+ * A state carries the game events of its ticks (and any held back with states not posted), ahead of itself.
  * A state carries `previousBlock` too when the page does not hold the state before it (states were skipped
  * while the page was behind, or it is the first).
  */
@@ -20,6 +21,12 @@ export type ToMain =
       readonly meta: Float64Array;
       readonly header: Int32Array;
       readonly taken: number;
+      /**
+       * The game events committed since the last state message (the event ring's records, packed: tick, code,
+       * sequence, payload), or null for none; and the events the worker's ring has lost so far.
+       */
+      readonly events: Float64Array | null;
+      readonly eventsLost: number;
     }
   | { readonly type: 'restamp'; readonly meta: Float64Array; readonly header: Int32Array; readonly taken: number }
   | { readonly type: 'header'; readonly header: Int32Array; readonly taken: number };

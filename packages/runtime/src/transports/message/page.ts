@@ -7,9 +7,17 @@
  * count of events its ticks have taken, which comes back with every message. An event sent is not freed until
  * a tick has taken it, so the ring refuses a push (false, counted) exactly when the worker's ring, of the same
  * capacity, could not hold it: nothing accepted here is ever dropped there.
+ *
+ * Game events go the other way inside the state messages: the worker commits them into a ring of its own (in the
+ * flip, as the shared transport does) and each state message carries those committed since the last, which are
+ * relayed into a ring of the page's before the state becomes the pair. Frames present them as the shared
+ * transport's; a page ring that fills loses events as the worker's would (counted, reported).
  */
 import type { MessageAttachConfig } from '../../contracts/remote.ts';
 import type { PageTransport, PageTransportContext } from '../../contracts/transport.ts';
+import { allocateEventRing } from '../../core/event-ring.ts';
+import { EventReader } from '../../core/event-reader.ts';
+import { EventWriter } from '../../core/event-writer.ts';
 import { allocateInputRing, INPUT_RECORDS_OFFSET, INPUT_RING, RECORD } from '../../core/input-ring.ts';
 import { InputWriter } from '../../core/input-writer.ts';
 import { fieldViews, generationView, I32, META_WORDS, type Layout, type StatePair } from '../../core/layout.ts';
@@ -25,18 +33,19 @@ interface State<S extends Schema> {
 }
 
 export function openMessagePage<S extends Schema>(context: PageTransportContext<S>): PageTransport<S, MessageAttachConfig> {
-  const { layout, anchor, input } = context;
+  const { layout, anchor, input, events } = context;
   const channel = new MessageChannel();
-  const source = new MessageSource<S>(layout, channel.port1, input);
+  const source = new MessageSource<S>(layout, channel.port1, input, events);
   return {
     kind: 'message',
-    attach: { kind: 'message', port: channel.port2, clockAnchor: anchor, inputRing: input, signature: layout.signature, capacity: layout.capacity },
+    attach: { kind: 'message', port: channel.port2, clockAnchor: anchor, inputRing: input, eventRing: events, signature: layout.signature, capacity: layout.capacity },
     transfer: [channel.port2],
     source,
     header: source.header,
     views: null,
     simd: null,
     input: source.input,
+    events: source.events,
     expectFrame: (time) => source.expectFrame(time),
     inputPushed: () => source.inputPushed(),
     close: () => source.close(),
@@ -49,6 +58,9 @@ class MessageSource<S extends Schema> implements StateSource<S> {
   /** The worker's Int32 header words as it last sent them (STATUS, OVERLOADS, HEARTBEAT...). */
   readonly header = new Int32Array(16);
   readonly input: InputWriter | null;
+  /** The page's event ring (a plain buffer): the worker's events are relayed into it as they arrive. */
+  readonly events: EventReader | null;
+  readonly #eventRelay: EventWriter | null;
   readonly #ring: { readonly i32: Int32Array; readonly f64: Float64Array; readonly mask: number; readonly stride: number; readonly width: number } | null;
   readonly #metaWords = new Float64Array(META_WORDS);
   #previous: State<S> | null = null;
@@ -68,7 +80,11 @@ class MessageSource<S extends Schema> implements StateSource<S> {
     private readonly layout: Layout,
     private readonly port: MessagePort,
     input: { readonly capacity: number; readonly payloadWidth: number } | null,
+    events: { readonly capacity: number; readonly payloadWidth: number } | null,
   ) {
+    const eventRing = events === null ? null : allocateEventRing(events.capacity, events.payloadWidth, false);
+    this.events = eventRing === null ? null : new EventReader(eventRing);
+    this.#eventRelay = eventRing === null ? null : new EventWriter(eventRing);
     if (input === null) {
       this.input = null;
       this.#ring = null;
@@ -168,6 +184,11 @@ class MessageSource<S extends Schema> implements StateSource<S> {
     // the counts clamped to the capacity, as the shared reader does: the page trusts no count past its buffers
     copyMeta(message.meta, this.#metaWords, this.layout.capacity);
     if (message.type === 'restamp') return;
+    // the state's events first: a frame that reads this state finds every event of its ticks here
+    if (this.#eventRelay !== null) {
+      if (message.events !== null) this.#eventRelay.relay(message.events, this.#eventRelay.layout.recordWords);
+      this.events!.lostElsewhere = message.eventsLost;
+    }
     const state = this.#state(message.block);
     if (message.previousBlock !== null) {
       // a whole pair: the page had fallen behind (or this is the first): both states it held go back

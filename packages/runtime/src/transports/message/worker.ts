@@ -25,6 +25,9 @@ import type { MessageAttachConfig } from '../../contracts/remote.ts';
 import type { SleepReport, WorkerHost } from '../../contracts/host.ts';
 import type { WorkerTransport } from '../../contracts/transport.ts';
 import { writeNextFrame } from '../../core/doorbell.ts';
+import { allocateEventRing } from '../../core/event-ring.ts';
+import { EventReader } from '../../core/event-reader.ts';
+import { EventWriter } from '../../core/event-writer.ts';
 import { allocateInputRing } from '../../core/input-ring.ts';
 import { InputWriter } from '../../core/input-writer.ts';
 import { InputReader } from '../../core/input-reader.ts';
@@ -39,14 +42,23 @@ const ENDED_AT_ONCE: SleepReport = Object.freeze({ yielded: false, spunMs: 0 });
 const SLEPT: SleepReport = Object.freeze({ yielded: true, spunMs: 0 });
 
 export function connectMessageWorker<S extends Schema>(schema: S, config: MessageAttachConfig): WorkerTransport<S> {
-  const { port, capacity, clockAnchor, inputRing } = config;
+  const { port, capacity, clockAnchor, inputRing, eventRing } = config;
   if (typeof port?.postMessage !== 'function') {
     throw new TypeError('steadyframe: the message transport attaches with a MessagePort; createRuntime() passes one');
   }
   // no shared memory: the same memory map in a buffer of our own, forwarded state by state
   const views = createSharedViews<S>(allocateStateBuffer(computeLayout(schema, capacity), clockAnchor, false), schema, capacity);
   const ring = inputRing === null ? null : allocateInputRing(inputRing.capacity, inputRing.payloadWidth, false);
-  return new MessagePublisher(port, views, ring === null ? null : new InputReader(ring), ring === null ? null : new InputWriter(ring));
+  // the steps' events: staged and committed in a ring of our own, forwarded with each state message
+  const events = eventRing === null || eventRing === undefined ? null : allocateEventRing(eventRing.capacity, eventRing.payloadWidth, false);
+  return new MessagePublisher(
+    port,
+    views,
+    ring === null ? null : new InputReader(ring),
+    ring === null ? null : new InputWriter(ring),
+    events === null ? null : new EventWriter(events),
+    events === null ? null : new EventReader(events),
+  );
 }
 
 class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
@@ -69,6 +81,9 @@ class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
     readonly views: SharedViews<S>,
     readonly input: InputReader | null,
     private readonly inputWriter: InputWriter | null,
+    readonly events: EventWriter | null,
+    /** Our own reader of `events`' ring: what each state message forwards. */
+    private readonly eventDrain: EventReader | null,
   ) {
     this.#runs = blockRuns(views.layout);
     port.onmessage = (event: MessageEvent<ToWorker>) => this.#receive(event.data);
@@ -84,7 +99,7 @@ class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
 
   /** The environment's publishes, into our own plain buffer (nothing contends there: Atomics work on it alike). */
   writer(world: Float32Array, now: () => number): SlotWriter<S> {
-    return new SlotWriter(this.views, world, now);
+    return new SlotWriter(this.views, world, now, undefined, undefined, null, this.events);
   }
 
   /**
@@ -177,8 +192,21 @@ class MessagePublisher<S extends Schema> implements WorkerTransport<S> {
     this.#out += needed;
     this.#behind = false;
     this.#lastPostedTick = slot.metaWords[META.CUR_TICK]!;
-    const message: ToMain = { type: 'state', block, previousBlock, meta: slot.metaWords.slice(), header: this.views.i32.slice(), taken: this.#taken() };
-    this.port.postMessage(message, previousBlock === null ? [block] : [block, previousBlock]);
+    // the events committed since the last state message: every tick up to this state's, ahead of it
+    const events = this.eventDrain?.drain() ?? null;
+    const message: ToMain = {
+      type: 'state',
+      block,
+      previousBlock,
+      meta: slot.metaWords.slice(),
+      header: this.views.i32.slice(),
+      taken: this.#taken(),
+      events,
+      eventsLost: this.events?.lost ?? 0,
+    };
+    const transfer: Transferable[] = previousBlock === null ? [block] : [block, previousBlock];
+    if (events !== null) transfer.push(events.buffer as ArrayBuffer);
+    this.port.postMessage(message, transfer);
   }
 
   #receive(message: ToWorker): void {

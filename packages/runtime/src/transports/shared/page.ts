@@ -7,6 +7,8 @@
 import type { PageTransport, PageTransportContext, TransportKernels } from '../../contracts/transport.ts';
 import type { SharedAttachConfig } from '../../contracts/remote.ts';
 import { readCovered, writeNextFrame } from '../../core/doorbell.ts';
+import { allocateEventRing } from '../../core/event-ring.ts';
+import { EventReader } from '../../core/event-reader.ts';
 import { allocateInputRing } from '../../core/input-ring.ts';
 import { InputWriter } from '../../core/input-writer.ts';
 import { allocateSharedBuffer, createSharedViews, fieldViews, initStateBuffer, type Layout } from '../../core/layout.ts';
@@ -16,7 +18,7 @@ import { SlotReader } from '../../core/slot-reader.ts';
 
 /** Makes the state buffer (over a shared WebAssembly.Memory when the SIMD kernels can blend in it) and the input ring. */
 export function openSharedPage<S extends Schema>(context: PageTransportContext<S>): PageTransport<S, SharedAttachConfig> {
-  const { schema, layout, anchor, maxSpins, input } = context;
+  const { schema, layout, anchor, maxSpins, input, events } = context;
   let memory: WebAssembly.Memory | null = null;
   if (context.kernels === 'wasm-simd' && simdSupported()) {
     // the shared buffer as a WebAssembly memory, with a scratch block for the kernels' output after the layout
@@ -25,6 +27,7 @@ export function openSharedPage<S extends Schema>(context: PageTransportContext<S
   }
   const buffer = memory === null ? allocateSharedBuffer(layout, anchor) : initStateBuffer(memory.buffer as unknown as SharedArrayBuffer, layout, anchor);
   const ring = input === null ? null : (allocateInputRing(input.capacity, input.payloadWidth, true) as SharedArrayBuffer);
+  const eventRing = events === null ? null : (allocateEventRing(events.capacity, events.payloadWidth, true) as SharedArrayBuffer);
   const half = joinSharedPage<S>({ schema, layout, buffer, memory, maxSpins });
   return {
     ...half,
@@ -36,8 +39,10 @@ export function openSharedPage<S extends Schema>(context: PageTransportContext<S
       // the worker publishes with memory.copy over it (core/publish-copy.ts)
       ...(memory === null ? {} : { memory }),
       ...(ring === null ? {} : { input: ring }),
+      ...(eventRing === null ? {} : { events: eventRing }),
     },
     input: ring === null ? null : new InputWriter(ring),
+    events: eventRing === null ? null : new EventReader(eventRing),
   };
 }
 
@@ -53,7 +58,7 @@ export interface SharedJoin<S extends Schema> {
 
 /**
  * The page half over an existing buffer: the reader, the header words, the doorbell and COVERED; no input ring
- * (the page that made the buffer writes it) and nothing to attach (the worker is attached already).
+ * (the page that made the buffer writes it), no event ring (the page that made it presents them) and nothing to attach (the worker is attached already).
  */
 export function joinSharedPage<S extends Schema>(join: SharedJoin<S>): PageTransport<S, SharedAttachConfig> {
   const { schema, layout, memory } = join;
@@ -75,6 +80,7 @@ export function joinSharedPage<S extends Schema>(join: SharedJoin<S>): PageTrans
     views,
     simd,
     input: null,
+    events: null,
     expectFrame: (time) => writeNextFrame(views, time),
     covered: () => readCovered(views),
     inputPushed: () => {}, // the worker reads the ring itself
