@@ -328,6 +328,11 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
    */
   takeEvents(visitor: EventVisitor): number;
   /**
+   * The events the newest frame presented (`frame`, the `draw` loop, `frameAt`, and `pace`, whose game draws from
+   * the states itself): that frame's `events`. Valid until the next frame.
+   */
+  readonly events: FrameEvents;
+  /**
    * Draws the world at exactly `time` (shared-clock ms), unpaced, for frames at times of your own choosing: a
    * fixed virtual clock, a replay, a test, a server loop. Like `frame`, it makes sure of the worker's states up to
    * `time` first (ringing a sleeping worker and waiting, bounded, as a late animation frame does), raises the

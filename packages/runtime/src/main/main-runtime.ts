@@ -9,7 +9,7 @@ import type { PageHost, VisibilityHook, WorkerLink } from '../contracts/host.ts'
 import type { RecordOptions, ReplayReport, SimulationInfo, SimulationRemote, TransportKind } from '../contracts/remote.ts';
 import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
-import type { EventVisitor } from '../core/event-reader.ts';
+import type { EventVisitor, FrameEvents } from '../core/event-reader.ts';
 import type { InputWriter } from '../core/input-writer.ts';
 import type { Layout, SharedViews } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
@@ -147,6 +147,10 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
     if (this.input === null || !this.input.push(this.now(), code, p0, p1, p2, p3)) return false;
     this.#transport.inputPushed();
     return true;
+  }
+
+  get events(): FrameEvents {
+    return this.#loop.frame.events;
   }
 
   takeEvents(visitor: EventVisitor): number {

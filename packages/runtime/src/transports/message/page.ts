@@ -25,6 +25,8 @@ import type { FieldViews, Schema } from '../../core/schema.ts';
 import { copyMeta, type ReadLockStats, type StateSource } from '../../core/slot-reader.ts';
 import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from './messages.ts';
 
+const NO_RECORDS = new Float64Array(0);
+
 interface State<S extends Schema> {
   readonly buffer: ArrayBuffer;
   readonly block: Float32Array;
@@ -186,7 +188,8 @@ class MessageSource<S extends Schema> implements StateSource<S> {
     if (message.type === 'restamp') return;
     // the state's events first: a frame that reads this state finds every event of its ticks here
     if (this.#eventRelay !== null) {
-      if (message.events !== null) this.#eventRelay.relay(message.events, this.#eventRelay.layout.recordWords);
+      // (with none, still: a loss here not yet reported goes out as soon as there is room)
+      this.#eventRelay.relay(message.events ?? NO_RECORDS, this.#eventRelay.layout.recordWords);
       this.events!.lostElsewhere = message.eventsLost;
     }
     const state = this.#state(message.block);
