@@ -7,6 +7,9 @@
  *   on the next publish) while the page reads it.
  * - `front-write`: the textbook double buffer read literally: the worker writes the slot being read, then
  *   flips to the other (ARCHITECTURE.md, Source notes: "The double buffer, and the literal-reading trap").
+ * - `late-events`: the slots as they are, but a tick's events committed after the flip rather than inside it
+ *   (with a few microseconds between, so the window shows at any tick rate): a page can read a tick before its
+ *   events. Proves the events stress test can fail.
  */
 import type { SharedAttachConfig } from '../contracts/remote.ts';
 import type { Transport } from '../contracts/transport.ts';
@@ -17,8 +20,50 @@ import { copyMeta, type ReadLockStats, type StateSource } from '../core/slot-rea
 import { SlotWriter, writeMeta, type FlipStats, type PublishMeta, type StateWriter } from '../core/slot-writer.ts';
 import { DEFAULT_TRANSPORTS } from '../transports/registry.ts';
 
-export type TestFault = 'unlocked-flip' | 'front-write';
+export type TestFault = 'unlocked-flip' | 'front-write' | 'late-events';
+/** The broken slot disciplines (the swap stress tests'). */
 export const TEST_FAULTS: readonly TestFault[] = ['unlocked-flip', 'front-write'];
+/** The broken event discipline (the events stress test's). */
+export const EVENT_TEST_FAULTS: readonly TestFault[] = ['late-events'];
+
+/** Loads between a `late-events` flip and its commit: a few microseconds, a window a page can fall into. */
+const LATE_COMMIT_SPINS = 2_000;
+
+/** The real writer, without the commit in its flip: each publish commits its events after, late. */
+class LateEventsWriter<S extends Schema> implements StateWriter<S> {
+  readonly #real: SlotWriter<S>;
+  constructor(
+    readonly views: SharedViews<S>,
+    world: Float32Array,
+    now: () => number,
+    memory: WebAssembly.Memory | null,
+    private readonly events: { commit(): void } | null,
+  ) {
+    this.#real = new SlotWriter(views, world, now, undefined, undefined, memory, null);
+  }
+  get stats(): FlipStats {
+    return this.#real.stats;
+  }
+  get front(): 0 | 1 {
+    return this.#real.front;
+  }
+  publish(meta: PublishMeta): boolean {
+    const published = this.#real.publish(meta);
+    for (let i = 0; i < LATE_COMMIT_SPINS; i++) Atomics.load(this.views.i32, I32.HEARTBEAT);
+    this.events?.commit();
+    return published;
+  }
+  publishInitial(meta: PublishMeta): void {
+    this.#real.publishInitial(meta);
+    this.events?.commit();
+  }
+  restamp(previousTime: number, currentTime: number): boolean {
+    return this.#real.restamp(previousTime, currentTime);
+  }
+  frontMeta(word: (typeof META)[keyof typeof META]): number {
+    return this.#real.frontMeta(word);
+  }
+}
 
 /** A reader that never takes the lock (`unlocked-flip`): it reads the front slot while the worker may write it. */
 export class UnlockedSlotReader<S extends Schema> implements StateSource<S> {
@@ -55,7 +100,7 @@ export class FaultySlotWriter<S extends Schema> implements StateWriter<S> {
     readonly views: SharedViews<S>,
     world: Float32Array,
     now: () => number,
-    private readonly fault: TestFault,
+    private readonly fault: Exclude<TestFault, 'late-events'>,
     memory: WebAssembly.Memory | null,
   ) {
     this.#real = new SlotWriter(views, world, now, undefined, undefined, memory);
@@ -123,6 +168,7 @@ export function faultyTransport(fault: TestFault | 'none', onSource: (source: St
     worker(schema, config) {
       const half = shared.worker(schema, config);
       if (fault === 'none') return half;
+      if (fault === 'late-events') return { ...half, writer: (world, now) => new LateEventsWriter(half.views, world, now, config.memory ?? null, half.events) };
       return { ...half, writer: (world, now) => new FaultySlotWriter(half.views, world, now, fault, config.memory ?? null) };
     },
   };

@@ -11,7 +11,7 @@ import type { StateSource } from '../core/slot-reader.ts';
 import { createRuntime } from '../main/runtime.ts';
 import { faultyTransport, type TestFault } from './faulty-slots.ts';
 
-export { TEST_FAULTS, faultyTransport, type TestFault } from './faulty-slots.ts';
+export { EVENT_TEST_FAULTS, TEST_FAULTS, faultyTransport, type TestFault } from './faulty-slots.ts';
 export { askUntilAnswered } from './ask.ts';
 export { mulberry32 } from './prng.ts';
 

@@ -1,0 +1,68 @@
+/**
+ * Events stress: the worker ticks at 20 kHz, each tick emitting 0 to 3 events that name their tick, while this
+ * thread makes frames as fast as it can, each at the clock's time (`frameAt`). Every frame must have presented,
+ * by then, every event of every tick up to the one it shows, in order, each once, and none of a later tick:
+ * the worker commits a tick's events inside the flip, under LOCK, so a page that reads a tick finds them
+ * (ARCHITECTURE.md, "Events and the frame that shows them"). A broken discipline (test-only, from
+ * 'steadyframe/testing': the same writer committing after the flip) must fail the same verifier.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Runtime } from 'steadyframe';
+import { createTestRuntime, type TestFault } from 'steadyframe/testing';
+import { createEventsVerifier, type EventsVerdict } from './fixtures/events-verifier.ts';
+import { stressSchema } from './fixtures/schemas.ts';
+import { fixtureWorker, waitFor, yieldToPage } from './helpers.ts';
+
+/** Frames of the clean run: at 20 kHz, several ticks' events between most of them. */
+const FRAMES = 30_000;
+
+let runtime: Runtime<typeof stressSchema> | undefined;
+afterEach(() => runtime?.dispose());
+
+async function start(fault?: TestFault): Promise<Runtime<typeof stressSchema>> {
+  const made = await createTestRuntime({ worker: fixtureWorker('events-stress', fault), schema: stressSchema, capacity: 4, events: { capacity: 8192 } }, fault ?? 'none');
+  const rt = (runtime = made.runtime);
+  await rt.start();
+  await waitFor('the first ticks', () => rt.reader.publishCount() > 10);
+  return rt;
+}
+
+async function hammer(rt: Runtime<typeof stressSchema>, frames: number, stopAtFirst: boolean): Promise<EventsVerdict> {
+  const { verdict, check } = createEventsVerifier();
+  for (let i = 0; i < frames; i++) {
+    const frame = rt.frameAt(performance.now());
+    // the tick the frame shows: its pair's current once past the previous
+    const bad = check(frame.alpha > 0 ? frame.tick : frame.previousTick, frame.events);
+    if (bad !== null) {
+      verdict.violations++;
+      verdict.firstViolation ??= bad;
+      if (stopAtFirst) break;
+    }
+    if (i % 64 === 63) await yieldToPage();
+  }
+  return verdict;
+}
+
+describe('events stress across real threads', () => {
+  it(`${FRAMES} frames against a worker at 20 kHz: every event of every tick a frame shows is in it or before it, once, in order`, async () => {
+    const rt = await start();
+    const verdict = await hammer(rt, FRAMES, false);
+    const stats = await rt.stats();
+    console.log(
+      `events stress: ${verdict.frames} frames, ${verdict.events} events, worker at tick ${stats.worker.tick}; ` +
+        `lost ${stats.events.lost}, reader spins ${stats.lock.spins}, misses ${stats.lock.misses}`,
+    );
+    expect(verdict.firstViolation).toBeNull();
+    expect(verdict.violations).toBe(0);
+    expect(stats.events.lost).toBe(0);
+    // the threads really ran against each other: many ticks' events went by
+    expect(verdict.events).toBeGreaterThan(10_000);
+  }, 120_000);
+
+  it('catches the broken discipline "late-events" (a tick\'s events committed after its flip)', async () => {
+    const rt = await start('late-events');
+    const verdict = await hammer(rt, 200_000, true);
+    console.log(`fault late-events: first violation after ${verdict.frames} frames: ${verdict.firstViolation}`);
+    expect(verdict.violations).toBeGreaterThan(0);
+  }, 120_000);
+});
