@@ -49,7 +49,7 @@ export interface PublisherClientStats {
   inputRepeats: number;
   /** Input events the client numbered that have not come in any message that carried them (lost on the way). */
   inputsMissed: number;
-  /** Messages (and input events) from this client refused, by reason. */
+  /** Messages (and input events) from this client refused, by reason (`flood`: input events past the allowance, and pings past MAX_PINGS_PER_SECOND). */
   readonly refused: Record<PublisherRefusal, number>;
   /** What the last refusal was, in words (for the server's log), or null. */
   lastRefusal: string | null;
