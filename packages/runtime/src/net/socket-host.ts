@@ -14,6 +14,9 @@
  *                  ── its handling threw (a bug of ours, not a refusal): closed, 1011                → `failed`
  *  then, whatever closed it: the TCP socket is dropped CLOSE_GRACE_MS later if the peer has not finished the close
  * ```
+ * Pings: ws answers a ping frame with a pong before it tells the host, and only the app's server option
+ * `autoPong: false` stops it. The host needs no option of the app's: it ends a connection past the allowance,
+ * which bounds the pongs a flood gets to the allowance (no browser sends ping frames at all).
  *
  * A client that reads slower than snapshots come (a phone on a bad link) would make the server buffer for it
  * without end: while a socket has more than `maxBufferedBytes` waiting, snapshots to it are skipped (counted),
