@@ -50,7 +50,9 @@ export async function startGameServer(options: GameServerOptions = {}): Promise<
   await runtime.start();
   const publisher = createSnapshotPublisher(runtime, { every: SEND_EVERY, input: { codes: INPUT_CODES } });
   const path = options.path ?? '/play';
-  const wss = options.server === undefined ? new WebSocketServer({ host: '127.0.0.1', port: options.port ?? 0, maxPayload: 64 * 1024 }) : new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  // the largest message a client of this publisher sends: ws refuses a bigger frame from its header
+  const maxPayload = publisher.maxMessageBytes;
+  const wss = options.server === undefined ? new WebSocketServer({ host: '127.0.0.1', port: options.port ?? 0, maxPayload }) : new WebSocketServer({ noServer: true, maxPayload });
   if (options.server !== undefined) {
     // upgrades to our path only: the page's server has its own (Vite's hot reload)
     options.server.on('upgrade', (request, socket, head) => {

@@ -34,3 +34,12 @@ export function pingDelay(sent: number): number {
   if (sent <= 0) return 0;
   return sent < PING_BURST ? PING_BURST_GAP_MS : PING_INTERVAL_MS;
 }
+
+/**
+ * Pings a server answers from one connection a second, and the burst it answers at once (net/rate-bucket.ts):
+ * the wire's pings (the publisher refuses the rest as `flood`, unanswered) and the WebSocket's own ping frames
+ * (the socket host closes a connection past it, 1008). The schedule above sends at most PING_BURST in its first
+ * half second and one a second after, so twice the burst leaves a client that reconnects twice in a row room;
+ * a flood gets at most this many answers a second, each a few dozen bytes.
+ */
+export const MAX_PINGS_PER_SECOND = 2 * PING_BURST;

@@ -9,6 +9,7 @@
  *  the host's loop ── publish() ── reader.read: the newest state, under the lock ── encodeSnapshot (once)
  *                                                                   └─▶ client.send(bytes), for every client
  *  a connection ─── client.receive(bytes) ── ping ── pong: the ping echoed, the server's receive and send times
+ *                                         │         (MAX_PINGS_PER_SECOND: past it refused as `flood`, unanswered)
  *                                         ├─ inputs ── checked per event (client-inputs.ts) ──▶ runtime.input
  *                                         └─ anything else: refused, counted by reason, never thrown
  * ```
@@ -20,7 +21,9 @@ import type { Runtime } from '../contracts/app.ts';
 import { computeLayout, META, type StatePair } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { ClientInputs, inputRules, type ClientInputOptions, type InputRefusal, type InputRules } from './client-inputs.ts';
-import { decodeInputs, decodePing, encodePong, encodeSnapshot, MAX_INTERVAL_MS, messageType, MESSAGE, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
+import { MAX_PINGS_PER_SECOND } from './ping-schedule.ts';
+import { RateBucket } from './rate-bucket.ts';
+import { decodeInputs, decodePing, encodePong, encodeSnapshot, MAX_INPUT_PAYLOAD, MAX_INTERVAL_MS, maxClientMessageBytes, messageType, MESSAGE, PING_BYTES, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
 
 export interface PublisherOptions {
   /** Send a state only when its tick is at least this many ticks past the last one sent (default 1: every tick). */
@@ -46,7 +49,7 @@ export interface PublisherClientStats {
   inputRepeats: number;
   /** Input events the client numbered that have not come in any message that carried them (lost on the way). */
   inputsMissed: number;
-  /** Messages (and input events) from this client refused, by reason. */
+  /** Messages (and input events) from this client refused, by reason (`flood`: input events past the allowance, and pings past MAX_PINGS_PER_SECOND). */
   readonly refused: Record<PublisherRefusal, number>;
   /** What the last refusal was, in words (for the server's log), or null. */
   lastRefusal: string | null;
@@ -78,9 +81,16 @@ export interface SnapshotPublisher {
   readonly stats: { readonly clients: number; readonly sent: number; readonly lastTick: number; readonly lastBytes: number };
   /** The wire format (both ends compute it from the schema and capacity). */
   readonly format: WireFormat;
+  /**
+   * The largest message a client of this publisher sends: an input message of the most events a message carries,
+   * each with the payload values the input ring keeps after the player (`maxClientMessageBytes`), or a ping when
+   * the publisher takes no inputs. Give it to the WebSocket server as `maxPayload`: a frame announcing more is
+   * refused by its header (1009), before a byte of it is buffered.
+   */
+  readonly maxMessageBytes: number;
 }
 
-const emptyRefusals = (): Record<PublisherRefusal, number> => ({
+export const emptyRefusals = (): Record<PublisherRefusal, number> => ({
   truncated: 0,
   magic: 0,
   version: 0,
@@ -100,6 +110,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   if (!Number.isInteger(every) || every < 1) throw new RangeError(`steadyframe: the publisher's every must be a whole number of ticks, at least 1; got ${String(every)}`);
   const format = wireFormat(computeLayout(runtime.schema, runtime.capacity));
   const rules: InputRules | null = options.input === undefined ? null : inputRules(options.input, runtime.input);
+  const maxMessageBytes = rules === null ? PING_BYTES : maxClientMessageBytes(Math.min(runtime.input!.layout.payloadWidth - 1, MAX_INPUT_PAYLOAD));
   let nextPlayer = 0;
   const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats }>();
   let lastTick = Number.NEGATIVE_INFINITY;
@@ -123,6 +134,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   };
   return {
     format,
+    maxMessageBytes,
     get stats() {
       return { clients: clients.size, sent, lastTick, lastBytes };
     },
@@ -146,6 +158,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       nextPlayer = Math.max(nextPlayer, player + 1);
       const client = { send, stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null as string | null } };
       const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now());
+      const pings = new RateBucket(MAX_PINGS_PER_SECOND, runtime.now());
       clients.add(client);
       return {
         player,
@@ -158,6 +171,11 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
             const type = messageType(format, bytes);
             if (type === MESSAGE.PING) {
               const ping = decodePing(format, bytes);
+              if (!pings.take(serverReceived)) {
+                client.stats.refused.flood++;
+                client.stats.lastRefusal = `player ${player} sent more than ${MAX_PINGS_PER_SECOND} pings a second: not answered`;
+                return;
+              }
               client.stats.pongs++;
               send(encodePong(format, { ...ping, serverReceived, serverSent: runtime.now() }));
             } else if (type === MESSAGE.INPUTS && inputs !== null) {

@@ -99,6 +99,18 @@ export function snapshotBytes(format: WireFormat, count: number): number {
   return SNAPSHOT_HEAD_BYTES + count * (format.valuesPerEntity + 1) * 4;
 }
 
+/**
+ * The largest message a client sends (net/network-client.ts): an input message of MAX_INPUTS_PER_MESSAGE events
+ * with `inputWidth` payload values each, or a ping, whichever is larger. A server's WebSocket `maxPayload` set to
+ * this refuses anything bigger in the frame's header, before a byte of it is buffered (`ws` defaults to 100 MiB).
+ */
+export function maxClientMessageBytes(inputWidth: number): number {
+  if (!Number.isInteger(inputWidth) || inputWidth < 0 || inputWidth > MAX_INPUT_PAYLOAD) {
+    throw new RangeError(`steadyframe: an input's payload width must be a whole number from 0 to ${MAX_INPUT_PAYLOAD}; got ${String(inputWidth)}`);
+  }
+  return Math.max(PING_BYTES, INPUTS_HEAD_BYTES + MAX_INPUTS_PER_MESSAGE * (2 + inputWidth) * 8);
+}
+
 /** What a snapshot says besides its fields. */
 export interface SnapshotHead {
   /** The simulation tick the state is from. */

@@ -51,6 +51,10 @@ export type { Runtime, RuntimeEvents, RuntimeStats, Frame } from '../contracts/a
 // the multiplayer server (ARCHITECTURE.md, "Multiplayer"): this runtime's states to clients, their inputs in
 export { createSnapshotPublisher } from '../net/publisher.ts';
 export type { PublisherOptions, PublisherClient, PublisherClientStats, PublisherRefusal, SnapshotPublisher } from '../net/publisher.ts';
-export { hostSnapshots } from '../net/socket-host.ts';
-export type { SocketHost, SocketHostOptions, SnapshotSocket, SnapshotSocketServer } from '../net/socket-host.ts';
+export { CLOSE_GRACE_MS, DEFAULT_MAX_REFUSING_MS, hostSnapshots } from '../net/socket-host.ts';
+export type { HostClose, SocketHost, SocketHostOptions, SocketHostStats, SnapshotSocket, SnapshotSocketServer } from '../net/socket-host.ts';
+export type { ProtocolError } from '../net/socket-errors.ts';
+// what a WebSocket server's maxPayload should be for another framework's host (the publisher has its own: maxMessageBytes)
+export { maxClientMessageBytes } from '../net/wire.ts';
+export { MAX_PINGS_PER_SECOND } from '../net/ping-schedule.ts';
 export type { ClientInputOptions, InputRefusal } from '../net/client-inputs.ts';

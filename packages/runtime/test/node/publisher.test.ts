@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeLayout, generationView } from '../../src/core/layout.ts';
 import { createSnapshotPublisher } from '../../src/net/publisher.ts';
-import { decodePong, decodeSnapshot, encodeInputs, encodePing, encodeSnapshot, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
+import { MAX_PINGS_PER_SECOND } from '../../src/net/ping-schedule.ts';
+import { decodePong, decodeSnapshot, encodeInputs, encodePing, encodeSnapshot, INPUTS_HEAD_BYTES, MAX_INPUTS_PER_MESSAGE, maxClientMessageBytes, PING_BYTES, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
 import { motionAt, motionSchema, MOTION_TICK_RATE } from '../browser/fixtures/schemas.ts';
 import { disposeRuntimes, onManualClock, START } from './support/manual-runtime.ts';
 
@@ -134,6 +135,33 @@ describe('the snapshot publisher', () => {
     expect(publisher.publish()).toBe(true);
     expect(good.decode(good.received[0]!).head.tick).toBe(1);
     expect(bad.received).toHaveLength(1);
+  });
+
+  it('answers MAX_PINGS_PER_SECOND pings a second, at once or spread; the rest are refused as a flood, unanswered', async () => {
+    const { rt, clock } = await onManualClock({ capacity: CAPACITY });
+    const publisher = createSnapshotPublisher(rt);
+    const end = clientEnd();
+    const client = publisher.connect(end.send);
+    await rt.start();
+    const ping = encodePing(end.format, { sequence: 1, clientSent: 0 });
+    for (let i = 0; i < 3 * MAX_PINGS_PER_SECOND; i++) client.receive(ping);
+    expect([client.stats.pongs, client.stats.refused.flood]).toEqual([MAX_PINGS_PER_SECOND, 2 * MAX_PINGS_PER_SECOND]);
+    expect(client.stats.lastRefusal).toBe(`player 0 sent more than ${MAX_PINGS_PER_SECOND} pings a second: not answered`);
+    // a client's own schedule (one a second) is never refused
+    for (let second = 0; second < 20; second++) {
+      await clock.advance(1000);
+      client.receive(ping);
+    }
+    expect([client.stats.pongs, client.stats.refused.flood, end.received.length]).toEqual([MAX_PINGS_PER_SECOND + 20, 2 * MAX_PINGS_PER_SECOND, MAX_PINGS_PER_SECOND + 20]);
+  });
+
+  it("says the largest message a client sends: a full input message of the ring's width, else a ping", async () => {
+    const { rt } = await onManualClock({ capacity: CAPACITY, input: { payloadWidth: 3 } });
+    expect(createSnapshotPublisher(rt, { input: { codes: 2 } }).maxMessageBytes).toBe(INPUTS_HEAD_BYTES + MAX_INPUTS_PER_MESSAGE * (2 + 2) * 8);
+    expect(createSnapshotPublisher(rt).maxMessageBytes).toBe(PING_BYTES);
+    const width2 = encodeInputs(clientEnd().format, Array.from({ length: MAX_INPUTS_PER_MESSAGE }, () => ({ time: 0, code: 0 })), 2);
+    expect(width2.byteLength).toBe(8224);
+    expect(maxClientMessageBytes(2)).toBe(8224);
   });
 
   it('refuses an `every` that is not a whole number of ticks', async () => {

@@ -1,11 +1,12 @@
 /**
  * The publisher's socket host (src/net/socket-host.ts) against sockets shaped like the `ws` package's: messages
  * reach the client whole whatever shape they come in, a socket that reads too slowly has snapshots skipped
- * rather than queued, and a message whose handling throws closes that connection alone.
+ * rather than queued, a message whose handling throws closes that connection alone, and each way a connection
+ * ends badly (a frame the socket refused, a ping flood, nothing but refusals) is counted and ends it for good.
  */
 import { EventEmitter } from 'node:events';
-import { expect, it } from 'vitest';
-import type { PublisherClient, SnapshotPublisher } from '../../src/net/publisher.ts';
+import { expect, it, vi } from 'vitest';
+import { emptyRefusals, type PublisherClient, type SnapshotPublisher } from '../../src/net/publisher.ts';
 import { hostSnapshots, type SnapshotSocket, type SnapshotSocketServer } from '../../src/net/socket-host.ts';
 
 class FakeSocket extends EventEmitter implements SnapshotSocket {
@@ -19,6 +20,10 @@ class FakeSocket extends EventEmitter implements SnapshotSocket {
     this.closed = [code, reason];
     this.emit('close');
   }
+  terminated = 0;
+  terminate(): void {
+    this.terminated++;
+  }
 }
 
 /** A publisher that records what its clients receive, and sends `broadcast` to all; `explode` makes receive throw. */
@@ -30,12 +35,16 @@ function fakePublisher() {
   const publisher = {
     connect(send: (bytes: Uint8Array) => void): PublisherClient {
       const player = sends.push(send) - 1;
+      const stats = { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null };
       return {
         player,
-        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: {} as PublisherClient['stats']['refused'], lastRefusal: null },
+        stats,
         receive(bytes) {
           if (explode) throw new TypeError('a bug');
           received.push([player, Array.from(bytes)]);
+          // [1]: a ping answered; [0]: a message refused (the publisher's counts, as it keeps them)
+          if (bytes.length === 1 && bytes[0] === 1) stats.pongs++;
+          if (bytes.length === 1 && bytes[0] === 0) stats.refused.magic++;
         },
         close() {
           closed++;
@@ -93,8 +102,84 @@ it('closes a connection whose message handling throws, alone: the server and the
   server.emit('connection', good);
   fake.explode();
   expect(() => bad.emit('message', new Uint8Array([1]), true)).not.toThrow();
-  expect(bad.closed).toEqual([1011, 'steadyframe: the server failed on a message from this connection']);
+  expect(bad.closed).toEqual([1011, 'steadyframe: closed (failed)']);
   expect([host.failed, host.open, (host.lastError as Error).message]).toEqual([1, 1, 'a bug']);
+  expect(host.stats.lastClose).toBe('steadyframe: the server failed on a message from this connection');
   fake.broadcast(new Uint8Array(4));
   expect(good.sent).toHaveLength(1);
+});
+
+/** A host on a fake server and clock: `connect()` opens a socket; `advance(ms)` moves the clock. */
+function hosted(options: { maxRefusingMs?: number; pingsPerSecond?: number } = {}) {
+  const server = new EventEmitter() as EventEmitter & SnapshotSocketServer;
+  const fake = fakePublisher();
+  let t = 0;
+  const host = hostSnapshots(fake.publisher, server, { ...options, now: () => t });
+  const connect = () => {
+    const socket = new FakeSocket();
+    server.emit('connection', socket);
+    return socket;
+  };
+  return { host, fake, connect, advance: (ms: number) => (t += ms) };
+}
+
+it("counts a frame the socket refused by reason, and drops the socket if the peer does not finish the close", () => {
+  vi.useFakeTimers();
+  try {
+    const { host, connect } = hosted();
+    const sockets = ['WS_ERR_INVALID_UTF8', 'WS_ERR_EXPECTED_MASK', 'WS_ERR_INVALID_OPCODE', 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH', 'toString', undefined].map((code) => {
+      const socket = connect();
+      // as ws does: the connection is closing (with the error's own code) when 'error' is emitted
+      expect(() => socket.emit('error', Object.assign(new RangeError('bad frame'), { code }))).not.toThrow();
+      return socket;
+    });
+    expect(host.stats.protocolErrors).toEqual({ utf8: 1, mask: 1, opcode: 1, rsv: 0, control: 0, close: 0, size: 1, other: 2 });
+    expect(host.stats.closed).toEqual({ protocol: 6, pings: 0, refusals: 0, failed: 0 });
+    expect(sockets.map((s) => s.closed)).toEqual(sockets.map(() => null)); // ws closed them: the host adds no second close
+    sockets[0]!.emit('close'); // this peer finished the close
+    vi.advanceTimersByTime(999);
+    expect(sockets.map((s) => s.terminated)).toEqual([0, 0, 0, 0, 0, 0]);
+    vi.advanceTimersByTime(1);
+    expect(sockets.map((s) => s.terminated)).toEqual([0, 1, 1, 1, 1, 1]);
+    expect(host.stats.lastClose).toBe('steadyframe: a frame refused by the WebSocket (other): bad frame');
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+it('closes a connection that pings past its allowance (1008), and counts it; pings within it go on', () => {
+  const { host, connect, advance } = hosted({ pingsPerSecond: 4 });
+  const calm = connect();
+  for (let second = 0; second < 10; second++) {
+    calm.emit('ping');
+    calm.emit('ping');
+    advance(1000);
+  }
+  const flood = connect();
+  for (let i = 0; i < 4; i++) flood.emit('ping');
+  expect([calm.closed, flood.closed]).toEqual([null, null]);
+  flood.emit('ping');
+  expect(flood.closed).toEqual([1008, 'steadyframe: closed (pings)']);
+  expect(host.stats.closed).toEqual({ protocol: 0, pings: 1, refusals: 0, failed: 0 });
+  expect(host.open).toBe(1);
+});
+
+it('closes a connection that sends nothing but refusals for maxRefusingMs (1008); one taken message resets the wait', () => {
+  const { host, connect, advance } = hosted({ maxRefusingMs: 5000 });
+  const other = connect();
+  const hostile = connect();
+  const refused = new Uint8Array([0]);
+  const ping = new Uint8Array([1]);
+  for (let i = 0; i < 10; i++) {
+    other.emit('message', refused, true);
+    hostile.emit('message', refused, true);
+    advance(600);
+    if (i === 4) other.emit('message', ping, true);
+  }
+  // the hostile one's tenth refusal comes 5.4 s after it opened; the other's ping at 3 s keeps it
+  expect([other.closed, hostile.closed]).toEqual([null, [1008, 'steadyframe: closed (refusals)']]);
+  expect(host.stats.closed.refusals).toBe(1);
+  // the refusals stay counted after the connection has gone, with the open one's
+  expect(host.stats.refused.magic).toBe(20);
+  expect(host.open).toBe(1);
 });
