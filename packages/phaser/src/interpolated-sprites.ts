@@ -21,7 +21,7 @@
  * in the call. Phaser renders only inside its render, so the upload waits for it: a refresh the pacer skips
  * uploads nothing and draws nothing.
  */
-import type { Runtime, Schema } from 'steadyframe';
+import type { EntityField, Runtime, Schema } from 'steadyframe';
 import { angleModeOf, createGpuPairTracker, pointSpriteLayout, schemaField, type FieldOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type PoseFields } from './fields.ts';
 import { createSpriteGl, type SpriteChannel, type SpriteGl as Gl } from './sprite-program.ts';
@@ -263,7 +263,7 @@ export function createInterpolatedSprites<S extends Schema>(
     }
     if (full) {
       channels.forEach(([name], k) => {
-        if (name !== null) copyRun(c, k, flip, pair.previous[name as keyof S], previousCount);
+        if (name !== null) copyRun(c, k, flip, pair.previous[name as EntityField<S>], previousCount);
       });
       stats.fullUploads++;
     } else {
@@ -271,7 +271,7 @@ export function createInterpolatedSprites<S extends Schema>(
       stats.swaps++;
     }
     channels.forEach(([name], k) => {
-      if (name !== null) copyRun(c, k, 1 - flip, pair.current[name as keyof S], count);
+      if (name !== null) copyRun(c, k, 1 - flip, pair.current[name as EntityField<S>], count);
     });
     snaps = tracker.snaps > 0;
     if (snaps) {

@@ -35,7 +35,7 @@
  * `renderDelay` and `snapDistance` do not apply here.
  */
 import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type Renderer, type Shader } from 'pixi.js';
-import type { Runtime, Schema } from 'steadyframe';
+import type { EntityField, Runtime, Schema } from 'steadyframe';
 import { angleModeOf, createGpuPairTracker, pointSpriteLayout, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type PoseFields } from './fields.ts';
 import { createSpriteShader } from './sprite-shader.ts';
@@ -311,7 +311,7 @@ export function createInterpolatedSprites<S extends Schema>(
       }
       if (full) {
         for (const c of channels) {
-          if (c.name !== null) copyRun(c, flip, pair.previous[c.name as keyof S], previousCount);
+          if (c.name !== null) copyRun(c, flip, pair.previous[c.name as EntityField<S>], previousCount);
         }
         stats.fullUploads++;
       } else {
@@ -321,7 +321,7 @@ export function createInterpolatedSprites<S extends Schema>(
         stats.swaps++;
       }
       for (const c of channels) {
-        if (c.name !== null) copyRun(c, 1 - flip, pair.current[c.name as keyof S], count);
+        if (c.name !== null) copyRun(c, 1 - flip, pair.current[c.name as EntityField<S>], count);
       }
       const snaps = tracker.snaps > 0; // the tick marked snaps: the shader compares generations
       if (snaps) {

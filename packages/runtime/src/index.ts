@@ -29,7 +29,7 @@ export type { VisibilityHook } from './contracts/host.ts';
 export type { Transport } from './contracts/transport.ts';
 export { DelayedSmoother } from './core/smoother.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS, MAX_FIELD_WIDTH } from './core/schema.ts';
-export type { FieldSpec, FieldViews, InterpolationKind, Schema } from './core/schema.ts';
+export type { EntityField, EntityFieldSpec, FieldSpec, FieldViews, GameField, GameFieldSpec, GameState, InterpolationKind, Schema } from './core/schema.ts';
 export type { AttachConfig, RecordOptions, ReplayDifference, ReplayReport, ReplayTrap, SimulationInfo, SimulationRemote, SimulationStatus, TransportKind, WorkerStats } from './contracts/remote.ts';
 export type { SessionControls } from './contracts/recording.ts';
 export { EVENTS_LOST, DEFAULT_EVENT_CAPACITY, DEFAULT_EVENT_PAYLOAD_WIDTH } from './core/event-ring.ts';

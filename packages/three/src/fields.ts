@@ -7,7 +7,7 @@ import { schemaField } from 'steadyframe/adapter';
 
 /** Names of the schema's fields whose kind is one of `K`. */
 export type FieldOfKind<S extends Schema, K extends InterpolationKind> = {
-  [N in keyof S & string]: S[N] extends { readonly kind: K } ? N : never;
+  [N in keyof S & string]: S[N] extends { readonly scope: 'game' } ? never : S[N] extends { readonly kind: K } ? N : never;
 }[keyof S & string];
 
 /**

@@ -38,7 +38,7 @@ import {
   type BufferGeometry,
   type Material,
 } from 'three';
-import type { Runtime, Schema } from 'steadyframe';
+import type { EntityField, Runtime, Schema } from 'steadyframe';
 import { createGpuPairTracker, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveFields, type ResolvedFields, type TransformFields } from './fields.ts';
 import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
@@ -294,8 +294,8 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
           stats.generationUploads++;
           continue;
         }
-        if (!swap) copyRun(gl, c.previous, pair.previous[c.name as keyof S], previousCount * c.width);
-        copyRun(gl, c.current, pair.current[c.name as keyof S], count * c.width);
+        if (!swap) copyRun(gl, c.previous, pair.previous[c.name as EntityField<S>], previousCount * c.width);
+        copyRun(gl, c.current, pair.current[c.name as EntityField<S>], count * c.width);
       }
       uniforms.sfSnaps.value = snaps ? 1 : 0;
       if (swap) stats.swaps++;

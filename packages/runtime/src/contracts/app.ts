@@ -8,7 +8,7 @@ import type { Clock } from '../core/clock.ts';
 import type { EventVisitor, FrameEvents } from '../core/event-reader.ts';
 import type { InputWriter } from '../core/input-writer.ts';
 import type { Layout, SharedViews } from '../core/layout.ts';
-import type { FieldViews, Schema } from '../core/schema.ts';
+import type { FieldViews, GameState, Schema } from '../core/schema.ts';
 import type { BlendBackend } from '../core/simd-kernel.ts';
 import type { ReadLockStats } from '../core/slot-reader.ts';
 import type { ClockSkew, FrameClockStats, FramePacerOptions, InterpolationOptions, PacerChange, SampleStats, StateReader } from './frames.ts';
@@ -200,6 +200,12 @@ export interface Frame<S extends Schema> {
    * leaves them as they were. Read during the draw: the next frame hands them back to the worker.
    */
   readonly events: FrameEvents;
+  /**
+   * The game's state at the frame's time: one number per game field of the schema (`scope: 'game'`), from the
+   * same two states as the entities, blended by its kind (`none` by the discrete rule: the current state's value
+   * once alpha is above 0; `linear`; `angle`). The same object every frame, written in place.
+   */
+  readonly state: GameState<S>;
 }
 
 export interface RuntimeStats {

@@ -209,9 +209,9 @@ export interface ReplayTrap {
 export interface ReplayDifference {
   /** The tick after which the two states were compared (a keyframe's, or the start's). */
   readonly tick: number;
-  /** The entity (-1 when the counts differ). */
+  /** The entity (-1 when the counts differ, or for a game field). */
   readonly entity: number;
-  /** The schema field, 'generation', 'count', or a private field as 'private.<name>'. */
+  /** The schema field (an entity field or a game field), 'generation', 'count', or a private field as 'private.<name>'. */
   readonly field: string;
   /** Which float of the field's width. */
   readonly component: number;

@@ -86,10 +86,48 @@ export function quaternionField(
   }
 }
 
-/** No blending: the previous value until alpha reaches 1, then the current one (sample and hold). */
+/**
+ * The discrete rule, for everything that does not blend (`none` fields, `none` game fields, and which events a
+ * frame presents): a frame shows the current state's value once it has left the previous state (alpha above 0),
+ * the previous one at alpha 0. A change the step made (a walk cycle chosen with the step that starts the walk, a
+ * score with the hit) so comes with the first frame that moves toward it, together with the motion it goes with
+ * (ARCHITECTURE.md, "Discrete values and events").
+ */
+export function showsCurrent(alpha: number): boolean {
+  return alpha > 0;
+}
+
+/** No blending: the discrete rule (`showsCurrent`): the previous value at alpha 0, the current one after. */
 export function snapField(previous: Float32Array, current: Float32Array, out: Float32Array, elements: number, alpha: number): void {
-  const source = alpha >= 1 ? current : previous;
+  const source = showsCurrent(alpha) ? current : previous;
   for (let i = 0; i < elements; i++) out[i] = source[i]!;
+}
+
+/** A game field as the renderer sees it: its name, its kind, where it lies in a block's game run. */
+export interface GameFieldBlend {
+  readonly name: string;
+  readonly kind: InterpolationKind;
+  readonly index: number;
+}
+
+/**
+ * The game fields (one float64 each) of two states blended at `alpha` into `out`, a property per field: `none` by
+ * the discrete rule, `linear` by lerp, `angle` along the shorter arc. Allocates nothing.
+ */
+export function interpolateGame(fields: readonly GameFieldBlend[], previous: Float64Array, current: Float64Array, alpha: number, out: Record<string, number>): void {
+  for (let f = 0; f < fields.length; f++) {
+    const { name, kind, index } = fields[f]!;
+    const a = previous[index]!;
+    const b = current[index]!;
+    if (kind === 'linear') {
+      out[name] = a + (b - a) * alpha;
+    } else if (kind === 'angle') {
+      const d = b - a;
+      out[name] = wrapAngle(a + (d - TAU * Math.floor((d + PI) / TAU)) * alpha);
+    } else {
+      out[name] = showsCurrent(alpha) ? b : a;
+    }
+  }
 }
 
 /** Blends `count` entities of one field by its kind. */

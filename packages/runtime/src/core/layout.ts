@@ -19,10 +19,11 @@
  *            └─────────────────────────────────────────────────────────────────────────────────────────┘
  *
  *  a block, structure of arrays, one run per schema field, each run 64-byte aligned:
- *    ┌ field 0: capacity * width0 float32 ┬ pad ┬ field 1: capacity * width1 float32 ┬ pad ┬ ... ┬ generation ┐
+ *    ┌ field 0: capacity * width0 float32 ┬ pad ┬ field 1: capacity * width1 float32 ┬ pad ┬ ... ┬ generation ┬ pad ┬ game ┐
  *    entity i, component c of a field of width w is element i * w + c of that field's run
  *    generation: capacity uint32, bumped by the simulation when entity i must not be blended this tick
  *    (spawn, despawn, teleport): where previous and current generation differ, the renderer snaps
+ *    game: one float64 per game field (`scope: 'game'`), in schema order; absent (0 bytes) without game fields
  * ```
  *
  * Who writes what, and when (ARCHITECTURE.md has the full argument):
@@ -41,7 +42,7 @@
  * - MAGIC, CAPACITY, FIELD_COUNT, CLOCK_ANCHOR: written once by the main thread before the worker sees the buffer.
  */
 import { storeFloat64 } from './float64-words.ts';
-import { schemaSignature, validateSchema, type FieldViews, type InterpolationKind, type Schema } from './schema.ts';
+import { isGameField, schemaSignature, validateSchema, type FieldViews, type InterpolationKind, type Schema } from './schema.ts';
 
 /** Bytes of alignment for every field run, block and slot: one cache line, and enough for any SIMD load. */
 export const ALIGN = 64;
@@ -148,9 +149,22 @@ export interface FieldLayout {
   readonly length: number;
 }
 
+/** A game field (`scope: 'game'`): one float64 of a block's game run. */
+export interface GameFieldLayout {
+  readonly name: string;
+  readonly kind: InterpolationKind;
+  /** Its index in the game run (a Float64Array over it). */
+  readonly index: number;
+}
+
 export interface Layout {
   readonly capacity: number;
+  /** The per-entity fields, in schema order. */
   readonly fields: readonly FieldLayout[];
+  /** The game fields, in schema order (none: an empty list, and no game run). */
+  readonly game: readonly GameFieldLayout[];
+  /** Byte offset of the game run (float64s) from the start of a block; the block's end when there is none. */
+  readonly gameOffset: number;
   /** Byte offset of the per-entity uint32 generation run from the start of a block. */
   readonly generationOffset: number;
   readonly signature: string;
@@ -176,14 +190,21 @@ export function computeLayout(schema: Schema, capacity: number): Layout {
   }
   let offset = 0;
   const fields: FieldLayout[] = [];
+  const game: GameFieldLayout[] = [];
   for (const name of Object.keys(schema)) {
-    const { kind, width } = schema[name]!;
+    const spec = schema[name]!;
+    if (isGameField(spec)) {
+      game.push({ name, kind: spec.kind, index: game.length });
+      continue;
+    }
+    const { kind, width } = spec;
     const length = capacity * width;
     fields.push({ name, kind, width, offset, length });
     offset = alignUp(offset + length * Float32Array.BYTES_PER_ELEMENT);
   }
   const generationOffset = offset;
-  const blockBytes = alignUp(generationOffset + capacity * Uint32Array.BYTES_PER_ELEMENT);
+  const gameOffset = alignUp(generationOffset + capacity * Uint32Array.BYTES_PER_ELEMENT);
+  const blockBytes = gameOffset + alignUp(game.length * Float64Array.BYTES_PER_ELEMENT);
   const worldOffset = DATA_OFFSET + 4 * blockBytes;
   const totalBytes = worldOffset + blockBytes;
   if (totalBytes > MAX_BUFFER_BYTES) {
@@ -191,7 +212,7 @@ export function computeLayout(schema: Schema, capacity: number): Layout {
       `steadyframe: capacity ${capacity} needs ${totalBytes} bytes of shared memory, more than the ${MAX_BUFFER_BYTES} a browser will give; lower the capacity or narrow the schema`,
     );
   }
-  return { capacity, fields, generationOffset, signature: schemaSignature(schema), blockBytes, worldOffset, totalBytes };
+  return { capacity, fields, game, gameOffset, generationOffset, signature: schemaSignature(schema), blockBytes, worldOffset, totalBytes };
 }
 
 /** Byte offset of a block: slot `slot` (0 or 1), `previous` or `current`. */
@@ -273,6 +294,9 @@ export interface StatePair<S extends Schema> {
   /** The two whole blocks, for copies. */
   readonly previousBlock: Float32Array;
   readonly currentBlock: Float32Array;
+  /** The game fields of the previous and current state (`layout.game` order; empty without game fields). */
+  readonly previousGame: Float64Array;
+  readonly currentGame: Float64Array;
   /** The pair's meta record: `metaWords[META.CUR_TIME]` and so on. */
   readonly metaWords: Float64Array;
 }
@@ -290,6 +314,11 @@ export function fieldViews<S extends Schema>(buffer: ArrayBufferLike, byteOffset
     views[field.name] = new Float32Array(buffer, byteOffset + field.offset, field.length);
   }
   return views as FieldViews<S>;
+}
+
+/** The game run of a block at `byteOffset` of `buffer`: one float64 per game field (empty without any). */
+export function gameView(buffer: ArrayBufferLike, byteOffset: number, layout: Layout): Float64Array {
+  return new Float64Array(buffer, byteOffset + layout.gameOffset, layout.game.length);
 }
 
 /** The generation run of a block at `byteOffset` of `buffer`. */
@@ -323,6 +352,8 @@ export function createSharedViews<S extends Schema>(buffer: ArrayBufferLike, sch
     currentGeneration: generationView(buffer, blockOffset(layout, b, 'current'), layout),
     previousBlock: new Float32Array(buffer, blockOffset(layout, b, 'previous'), layout.blockBytes / 4),
     currentBlock: new Float32Array(buffer, blockOffset(layout, b, 'current'), layout.blockBytes / 4),
+    previousGame: gameView(buffer, blockOffset(layout, b, 'previous'), layout),
+    currentGame: gameView(buffer, blockOffset(layout, b, 'current'), layout),
     metaWords: new Float64Array(buffer, slotMetaIndex(b) * 8, META_WORDS),
     meta: slotMetaIndex(b),
   });

@@ -1,6 +1,6 @@
 /**
  * What a publish copies: entities 0 .. n - 1 of every field run and of the generation run of a block, never
- * the rest of the capacity. A block (layout.ts) is a run per field, then the generations, each run
+ * the rest of the capacity, and the game run (the game fields) whole. A block (layout.ts) is a run per field, then the generations, each run
  * `capacity * width` elements long; the live part of each run is its first `n * width` elements:
  *
  * ```text
@@ -33,12 +33,19 @@ import type { Schema } from './schema.ts';
  */
 export const MERGE_GAP_FLOATS = 1024;
 
-/** The runs of a block as float offsets and floats per entity: the fields, then the generations (1 per entity). */
+/**
+ * The runs of a block as float offsets and floats per entity: the fields, then the generations (1 per entity);
+ * then the game run (one float64 per game field, so two floats each), which every copy takes whole, whatever
+ * the count.
+ */
 export interface BlockRuns {
   /** Float index of each run from the start of its block. */
   readonly offsets: Int32Array;
   /** Floats per entity of each run. */
   readonly widths: Int32Array;
+  /** Float index and floats of the game run (0 floats without game fields). */
+  readonly gameOffset: number;
+  readonly gameFloats: number;
   /** Scratch for `liveSpans`: [start, end) float indices, two per span (one thread uses a BlockRuns). */
   readonly spans: Int32Array;
 }
@@ -53,7 +60,7 @@ export function blockRuns(layout: Layout): BlockRuns {
   });
   offsets[n - 1] = layout.generationOffset / 4;
   widths[n - 1] = 1;
-  return { offsets, widths, spans: new Int32Array(2 * n) };
+  return { offsets, widths, gameOffset: layout.gameOffset / 4, gameFloats: 2 * layout.game.length, spans: new Int32Array(2 * (n + 1)) };
 }
 
 /**
@@ -62,8 +69,14 @@ export function blockRuns(layout: Layout): BlockRuns {
  * start of a block) and returns how many there are (0 for no entities). Allocates nothing.
  */
 export function liveSpans(runs: BlockRuns, count: number): number {
-  if (count <= 0) return 0;
-  const { offsets, widths, spans } = runs;
+  const { offsets, widths, spans, gameOffset, gameFloats } = runs;
+  if (count <= 0) {
+    // no entities: the game run alone
+    if (gameFloats === 0) return 0;
+    spans[0] = gameOffset;
+    spans[1] = gameOffset + gameFloats;
+    return 1;
+  }
   let n = 0;
   let start = offsets[0]!;
   let end = start + count * widths[0]!;
@@ -78,6 +91,18 @@ export function liveSpans(runs: BlockRuns, count: number): number {
     spans[n++] = end;
     start = runStart;
     end = runEnd;
+  }
+  if (gameFloats > 0) {
+    // the game run, whole: after the generations, merged with them when close (it always is, but for a gap of
+    // dead generations past the live ones)
+    if (gameOffset - end <= MERGE_GAP_FLOATS) {
+      end = gameOffset + gameFloats;
+    } else {
+      spans[n++] = start;
+      spans[n++] = end;
+      start = gameOffset;
+      end = gameOffset + gameFloats;
+    }
   }
   spans[n++] = start;
   spans[n++] = end;

@@ -7,12 +7,12 @@
  *  head     magic "SFR1", version, flags (bit 0: from init, bit 1: the simulation's own state follows),
  *           the schema's signature, capacity, seed, tick rate, time scale, start tick, start simulated ms, the
  *           generator's state, input payload width, keyframe interval, setup (JSON), the start state (published
- *           fields, generations, private fields), [the simulation's own state: its `save()` bytes]
+ *           fields, generations, private fields, game fields), [the simulation's own state: its `save()` bytes]
  *  records  one byte of type, then:
  *    TICK      flags (bit 0: tick time given, bit 1: previous time given, bit 2: the step threw), [at f64],
  *              [previousAt f64], event count u16, each event (time, code, sequence as f64, a width u8, payload
  *              f64 × width), then (unless it threw) the state's hash: lo u32, hi u32
- *    KEYFRAME  the state after the tick before (fields and generations of the live entities)
+ *    KEYFRAME  the state after the tick before (fields and generations of the live entities, the game fields)
  *    RATE      ticks a second f64 (from the next tick on)        SCALE   time scale f64
  *    RESTART   0 'last', 1 'scratch'
  * ```
@@ -20,12 +20,15 @@
  * A tick's time is left out when it is the previous tick's time plus the tick length (the common case), and its
  * previous time when it is the last tick's time: a tick costs 12 bytes and its events. Little-endian throughout.
  * A head alone, no records, is a snapshot (`runtime.snapshot()`, worker/snapshot.ts): a recording of no ticks.
+ * Version 2 added the game fields to every state (a version 1 recording reads with none).
  */
 import type { Layout } from './layout.ts';
 import { defineSchema, type FieldSpec, type Schema } from './schema.ts';
 
 export const RECORDING_MAGIC = 0x31524653; // "SFR1"
-export const RECORDING_VERSION = 1;
+export const RECORDING_VERSION = 2;
+/** The oldest version this steadyframe reads. */
+const OLDEST_VERSION = 1;
 export const RECORD = { TICK: 1, KEYFRAME: 2, RATE: 3, SCALE: 4, RESTART: 5 } as const;
 /** A TICK record's flags: its time given, its previous time given, its step threw (then no hash follows). */
 export const TICK_FLAGS = { AT: 1, PREVIOUS: 2, THREW: 4 } as const;
@@ -39,6 +42,8 @@ export interface WorldState {
   fields: Float32Array;
   generations: Uint32Array;
   private: Float32Array;
+  /** The game fields (`scope: 'game'`), in schema order. */
+  game: Float64Array;
 }
 
 export interface RecordingHead {
@@ -120,7 +125,7 @@ export class ByteWriter {
     this.bytes(new TextEncoder().encode(s));
   }
   /** The words of a typed array (a length, then its bytes). */
-  words(data: Float32Array | Uint32Array): void {
+  words(data: Float32Array | Uint32Array | Float64Array): void {
     this.bytes(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   }
   /** A copy of what was written. */
@@ -133,6 +138,8 @@ export class ByteWriter {
 export class ByteReader {
   readonly #view: DataView;
   at = 0;
+  /** The version of the recording being read (its head says; `readHead` sets it). */
+  version = RECORDING_VERSION;
 
   constructor(readonly data: Uint8Array) {
     this.#view = new DataView(data.buffer, data.byteOffset, data.byteLength);
@@ -172,6 +179,11 @@ export class ByteReader {
     if (b.byteLength % 4 !== 0) throw new RecordingError('a float run of the recording is not whole floats');
     return new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
   }
+  f64s(): Float64Array {
+    const b = this.bytes();
+    if (b.byteLength % 8 !== 0) throw new RecordingError('a float64 run of the recording is not whole float64s');
+    return new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8);
+  }
   u32s(): Uint32Array {
     const b = this.bytes();
     if (b.byteLength % 4 !== 0) throw new RecordingError('a word run of the recording is not whole words');
@@ -184,10 +196,11 @@ export function writeWorldState(w: ByteWriter, state: WorldState): void {
   w.words(state.fields);
   w.words(state.generations);
   w.words(state.private);
+  w.words(state.game);
 }
 
 export function readWorldState(r: ByteReader): WorldState {
-  return { count: r.u32(), fields: r.f32s(), generations: r.u32s(), private: r.f32s() };
+  return { count: r.u32(), fields: r.f32s(), generations: r.u32s(), private: r.f32s(), game: r.version >= 2 ? r.f64s() : new Float64Array(0) };
 }
 
 export function writeHead(w: ByteWriter, head: RecordingHead): void {
@@ -213,7 +226,10 @@ export function writeHead(w: ByteWriter, head: RecordingHead): void {
 export function readHead(r: ByteReader): RecordingHead {
   if (r.data.byteLength < 6 || r.u32() !== RECORDING_MAGIC) throw new RecordingError('not a steadyframe recording (no "SFR1" at its start)');
   const version = r.u8();
-  if (version !== RECORDING_VERSION) throw new RecordingError(`a recording of version ${version}; this steadyframe reads version ${RECORDING_VERSION}`);
+  if (version < OLDEST_VERSION || version > RECORDING_VERSION) {
+    throw new RecordingError(`a recording of version ${version}; this steadyframe reads versions ${OLDEST_VERSION} to ${RECORDING_VERSION}`);
+  }
+  r.version = version;
   const flags = r.u8();
   const signature = r.string();
   const capacity = r.u32();
@@ -280,11 +296,13 @@ export function liveState(layout: Layout, block: Float32Array, count: number, pr
     at += f.width * count;
   }
   const generations = new Uint32Array(block.buffer, block.byteOffset + layout.generationOffset, count).slice();
-  return { count, fields, generations, private: privateRuns };
+  const game = new Float64Array(block.buffer, block.byteOffset + layout.gameOffset, layout.game.length).slice();
+  return { count, fields, generations, private: privateRuns, game };
 }
 
 /**
- * The 64-bit hash of a state's live part (count, each field's live run, the generations): two 32-bit lanes,
+ * The 64-bit hash of a state's live part (count, each field's live run, the generations, the game fields, as
+ * their float64s' words; a schema without game fields hashes as before they were): two 32-bit lanes,
  * MurmurHash3's block mix and an FNV-1a-like multiply, each word's bits as they are (NaNs and -0 included).
  */
 export function hashState(layout: Layout, block: Float32Array, count: number, out: Uint32Array): void {
@@ -292,10 +310,11 @@ export function hashState(layout: Layout, block: Float32Array, count: number, ou
   let h1 = 0x9747b28c ^ count;
   let h2 = 0x811c9dc5 ^ Math.imul(count, 0x01000193);
   const runs = layout.fields.length;
-  for (let r = 0; r <= runs; r++) {
-    // each field's live run, then the generations
-    const start = r < runs ? layout.fields[r]!.offset / 4 : layout.generationOffset / 4;
-    const end = start + (r < runs ? layout.fields[r]!.width : 1) * count;
+  const game = layout.game.length;
+  for (let r = 0; r <= runs + (game > 0 ? 1 : 0); r++) {
+    // each field's live run, then the generations, then the game run
+    const start = r < runs ? layout.fields[r]!.offset / 4 : r === runs ? layout.generationOffset / 4 : layout.gameOffset / 4;
+    const end = start + (r < runs ? layout.fields[r]!.width * count : r === runs ? count : 2 * game);
     for (let i = start; i < end; i++) {
       const w = words[i]!;
       let k = Math.imul(w, 0xcc9e2d51);
@@ -320,6 +339,11 @@ function fmix(h: number): number {
 export function schemaFromSignature(signature: string): Schema {
   const schema: Record<string, FieldSpec> = {};
   for (const part of signature.split(';')) {
+    const game = /^([^:;>]+):(linear|angle|none):game$/.exec(part);
+    if (game !== null) {
+      schema[game[1]!] = { kind: game[2], scope: 'game' } as FieldSpec;
+      continue;
+    }
     const match = /^([^:;>]+):(linear|angle|quaternion|none):(\d+)(?:>([^:;>]+))?$/.exec(part);
     if (match === null) throw new RecordingError(`the recording's schema signature "${signature}" cannot be read (at "${part}")`);
     const [, name, kind, width, velocity] = match;

@@ -14,6 +14,16 @@
  * A `linear` or `angle` field may name a `velocity` field of the same width (units per simulated second), and
  * a `quaternion` field a width-3 angular velocity (radians per simulated second, world axes). Extrapolation
  * uses them; interpolation does not need them.
+ *
+ * A field with `scope: 'game'` is one number for the whole world, not one per entity: the game's state (a score,
+ * lives, a round timer, a phase). It is published in the same slot as the entities, so a frame's game state and
+ * its bodies come from the same ticks (`world.state.score` in the worker, `frame.state.score` on the page), and
+ * it blends by its kind: `none` (a score: the discrete rule below), `linear` (a timer), `angle`. Stored as a
+ * float64.
+ *
+ * The discrete rule (`none` fields and game state, and the events a frame presents): a frame shows the current
+ * state's value once it has left the previous state (alpha above 0), the previous one at alpha 0 (ARCHITECTURE.md,
+ * "Discrete values and events"). So a change the step made comes with the first frame that moves toward it.
  */
 
 export const INTERPOLATION_KINDS = ['linear', 'angle', 'quaternion', 'none'] as const;
@@ -22,16 +32,36 @@ export type InterpolationKind = (typeof INTERPOLATION_KINDS)[number];
 /** Most components a single field may have (a 4x4 matrix is 16). */
 export const MAX_FIELD_WIDTH = 16;
 
-export type FieldSpec =
+/** The kinds a game field (`scope: 'game'`) may have: it is one number. */
+export const GAME_FIELD_KINDS = ['none', 'linear', 'angle'] as const;
+
+/** A field of the game's state: one number for the whole world, blended by its kind. */
+export type GameFieldSpec = { readonly kind: (typeof GAME_FIELD_KINDS)[number]; readonly scope: 'game' };
+
+/** A per-entity field. */
+export type EntityFieldSpec =
   | { readonly kind: 'linear'; readonly width: number; readonly velocity?: string }
   | { readonly kind: 'none'; readonly width: number }
   | { readonly kind: 'angle'; readonly width: 1; readonly velocity?: string }
   | { readonly kind: 'quaternion'; readonly width: 4; readonly velocity?: string };
 
+export type FieldSpec = EntityFieldSpec | GameFieldSpec;
+
 export type Schema = { readonly [name: string]: FieldSpec };
 
-/** One typed view per field: entity `i`, component `c` of a field of width `w` is at `view[i * w + c]`. */
-export type FieldViews<S extends Schema> = { readonly [K in keyof S]: Float32Array };
+/** The names of a schema's per-entity fields. */
+export type EntityField<S extends Schema> = { [K in keyof S & string]: S[K] extends { readonly scope: 'game' } ? never : K }[keyof S & string];
+/** The names of a schema's game fields (`scope: 'game'`). */
+export type GameField<S extends Schema> = { [K in keyof S & string]: S[K] extends { readonly scope: 'game' } ? K : never }[keyof S & string];
+
+/** One typed view per entity field: entity `i`, component `c` of a field of width `w` is at `view[i * w + c]`. */
+export type FieldViews<S extends Schema> = { readonly [K in EntityField<S>]: Float32Array };
+
+/** The game's state as a frame shows it: one number per game field, blended by its kind. */
+export type GameState<S extends Schema> = { readonly [K in GameField<S>]: number };
+
+/** Whether a field spec is a game field. */
+export const isGameField = (spec: FieldSpec): spec is GameFieldSpec => (spec as { scope?: unknown }).scope === 'game';
 
 const FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -49,8 +79,8 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
     throw new TypeError('steadyframe: a schema is an object of fields, e.g. { position: { width: 3, kind: "linear" } }');
   }
   const names = Object.keys(schema);
-  if (names.length === 0) {
-    throw new TypeError('steadyframe: the schema has no fields; declare at least one, e.g. { x: { width: 1, kind: "linear" } }');
+  if (names.filter((name) => (schema as Record<string, { scope?: unknown }>)[name]?.scope === undefined).length === 0) {
+    throw new TypeError('steadyframe: the schema has no per-entity fields; declare at least one, e.g. { x: { width: 1, kind: "linear" } }');
   }
   for (const name of names) {
     if (!FIELD_NAME.test(name)) {
@@ -60,7 +90,22 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
     if (typeof spec !== 'object' || spec === null) {
       throw new TypeError(`steadyframe: schema field "${name}" must be an object { width, kind }`);
     }
-    const { width, kind } = spec as { width?: unknown; kind?: unknown };
+    const { width, kind, scope } = spec as { width?: unknown; kind?: unknown; scope?: unknown };
+    if (scope !== undefined) {
+      if (scope !== 'game') {
+        throw new TypeError(`steadyframe: schema field "${name}" has scope ${JSON.stringify(scope)}; the one scope is 'game' (one number for the whole world), or leave it out for a per-entity field`);
+      }
+      if (typeof kind !== 'string' || !(GAME_FIELD_KINDS as readonly string[]).includes(kind)) {
+        throw new TypeError(`steadyframe: game field "${name}" has kind ${JSON.stringify(kind)}; a game field is one number: use one of ${GAME_FIELD_KINDS.join(', ')}`);
+      }
+      if (width !== undefined && width !== 1) {
+        throw new TypeError(`steadyframe: game field "${name}" has width ${String(width)}; a game field is one number (declare one field per component)`);
+      }
+      if ((spec as { velocity?: unknown }).velocity !== undefined) {
+        throw new TypeError(`steadyframe: game field "${name}" cannot have a velocity`);
+      }
+      continue;
+    }
     if (typeof kind !== 'string' || !(INTERPOLATION_KINDS as readonly string[]).includes(kind)) {
       throw new TypeError(
         `steadyframe: schema field "${name}" has unknown interpolation kind ${JSON.stringify(kind)}; use one of ${INTERPOLATION_KINDS.join(', ')}`,
@@ -80,7 +125,8 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
   }
   // velocities last: they refer to other fields, which are all known good by now
   for (const name of names) {
-    const spec = (schema as Record<string, { kind: string; width: number; velocity?: unknown }>)[name]!;
+    const spec = (schema as Record<string, { kind: string; width: number; velocity?: unknown; scope?: unknown }>)[name]!;
+    if (spec.scope !== undefined) continue;
     const velocity = spec.velocity;
     if (velocity === undefined) continue;
     if (spec.kind === 'none') {
@@ -90,6 +136,7 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
       throw new TypeError(`steadyframe: schema field "${name}" names velocity ${JSON.stringify(velocity)}, which is not another field of the schema`);
     }
     const other = (schema as Schema)[velocity]!;
+    if (isGameField(other)) throw new TypeError(`steadyframe: schema field "${name}" names velocity "${velocity}", a game field; a velocity is a per-entity field`);
     const wanted = spec.kind === 'quaternion' ? 3 : spec.width;
     if (other.kind !== 'linear' || other.width !== wanted) {
       throw new TypeError(
@@ -105,10 +152,14 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
  * fields to a renderer's objects). Throws at set-up when there is no such field, naming `what` (e.g.
  * `"@steadyframe/three: fields.position"`) and the fields there are.
  */
-export function schemaField(schema: Schema, name: unknown, what: string): FieldSpec {
+export function schemaField(schema: Schema, name: unknown, what: string): EntityFieldSpec {
   const found = typeof name === 'string' && Object.hasOwn(schema, name) ? schema[name] : undefined;
+  const entityFields = Object.keys(schema).filter((n) => !isGameField(schema[n]!));
   if (found === undefined) {
-    throw new TypeError(`${what} names ${JSON.stringify(name)}, which is not a field of the schema (${Object.keys(schema).join(', ')})`);
+    throw new TypeError(`${what} names ${JSON.stringify(name)}, which is not a field of the schema (${entityFields.join(', ')})`);
+  }
+  if (isGameField(found)) {
+    throw new TypeError(`${what} names ${JSON.stringify(name)}, a game field (one number for the world, frame.state); bind a per-entity field (${entityFields.join(', ')})`);
   }
   return found;
 }
@@ -121,6 +172,7 @@ export function schemaSignature(schema: Schema): string {
   return Object.keys(schema)
     .map((name) => {
       const spec = schema[name]!;
+      if (isGameField(spec)) return `${name}:${spec.kind}:game`;
       const velocity = 'velocity' in spec && spec.velocity !== undefined ? `>${spec.velocity}` : '';
       return `${name}:${spec.kind}:${spec.width}${velocity}`;
     })

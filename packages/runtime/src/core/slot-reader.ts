@@ -105,6 +105,8 @@ export class SlotReader<S extends Schema> implements StateSource<S> {
       currentGeneration: slot.currentGeneration,
       previousBlock: slot.previousBlock,
       currentBlock: slot.currentBlock,
+      previousGame: slot.previousGame,
+      currentGame: slot.currentGame,
       metaWords: this.#meta,
     });
     this.#pairs = [pair(views.slots[0]), pair(views.slots[1])];

@@ -20,6 +20,7 @@ import type { FrameSource, PageHost } from '../contracts/host.ts';
 import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
 import { NO_EVENTS } from '../core/event-reader.ts';
+import { showsCurrent } from '../core/interpolate.ts';
 import { META, fieldViews, type Layout } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { CatchUpWait } from './catch-up-wait.ts';
@@ -128,6 +129,8 @@ export class FrameLoop<S extends Schema> {
       fresh: false,
       index: 0,
       events: NO_EVENTS,
+      // one number per game field, written in place by every sample
+      state: Object.seal(Object.fromEntries(parts.layout.game.map((f) => [f.name, 0]))) as Frame<S>['state'] & Record<string, number>,
     };
     // no frame for a while: look at the worker anyway (a fault, silence, an overload are reported regardless)
     this.#stopIdleWatch = parts.host.every(IDLE_WATCH_MS, () => {
@@ -276,7 +279,7 @@ export class FrameLoop<S extends Schema> {
     const reader = this.#transport.events;
     if (reader === null) return;
     const f = this.frame;
-    const shown = f.alpha > 0 || this.sampler.options.mode === 'latest' ? f.tick : f.previousTick;
+    const shown = showsCurrent(f.alpha) || this.sampler.options.mode === 'latest' ? f.tick : f.previousTick;
     f.events = reader.present(shown);
   }
 
@@ -293,6 +296,7 @@ export class FrameLoop<S extends Schema> {
     let shown: number;
     try {
       const meta = slot.metaWords;
+      // past the previous state's time is alpha above 0 (core/interpolate.ts, `showsCurrent`)
       shown = time > meta[META.PREV_TIME]! ? meta[META.CUR_TICK]! : meta[META.PREV_TICK]!;
     } finally {
       source.release();

@@ -9,7 +9,7 @@
  * the pause (which would move it backwards). A tick seen again with an earlier time (a faster time scale
  * brought it forward) simply takes the new time.
  */
-import { fieldViews, generationView, type Layout } from '../core/layout.ts';
+import { fieldViews, gameView, generationView, type Layout } from '../core/layout.ts';
 import { blockRuns, type BlockRuns } from '../core/publish-copy.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 
@@ -32,6 +32,8 @@ export interface HistoryEntry<S extends Schema> {
   readonly block: Float32Array;
   readonly fields: FieldViews<S>;
   readonly generation: Uint32Array;
+  /** The state's game fields (`layout.game` order). */
+  readonly game: Float64Array;
 }
 
 /** Enough for a 2-tick delay with a burst of publishes between two frames. */
@@ -77,7 +79,7 @@ export class StateHistory<S extends Schema> {
       const buffer = storage ?? new ArrayBuffer(layout.blockBytes);
       const offset = storage === null ? 0 : i * layout.blockBytes;
       const block = new Float32Array(buffer, offset, layout.blockBytes / 4);
-      return { tick: -1, time: 0, count: 0, snapFree: false, previousCount: 0, block, fields: fieldViews<S>(buffer, offset, layout), generation: generationView(buffer, offset, layout) };
+      return { tick: -1, time: 0, count: 0, snapFree: false, previousCount: 0, block, fields: fieldViews<S>(buffer, offset, layout), generation: generationView(buffer, offset, layout), game: gameView(buffer, offset, layout) };
     });
   }
 
@@ -164,11 +166,16 @@ export class StateHistory<S extends Schema> {
       runs.starts.length = 0;
       // each run as a publish sees it (the fields, then the generations: uint32, copied as float32 bit patterns,
       // which a same-type set copies byte for byte, NaN bits too); not merged: only live entities are kept
-      const { offsets, widths } = this.#blockRuns;
+      const { offsets, widths, gameOffset, gameFloats } = this.#blockRuns;
       for (let i = 0; i < offsets.length; i++) {
         const start = offsets[i]!;
         runs.views.push(from.subarray(start, start + count * widths[i]!));
         runs.starts.push(start);
+      }
+      // and the game fields, whole
+      if (gameFloats > 0) {
+        runs.views.push(from.subarray(gameOffset, gameOffset + gameFloats));
+        runs.starts.push(gameOffset);
       }
     }
     let bytes = 0;

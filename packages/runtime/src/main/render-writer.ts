@@ -10,7 +10,7 @@
 import { extrapolateField, interpolateField } from '../core/interpolate.ts';
 import { createBlendKernels, type BlendKernels } from '../core/simd-kernel.ts';
 import type { Layout } from '../core/layout.ts';
-import type { FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
+import type { EntityField, FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
 import { HISTORY_DEPTH } from './history.ts';
 
 /** A schema field as the writer walks it: its run's name, kind and width, and its velocity field's name. */
@@ -83,8 +83,8 @@ export class RenderWriter<S extends Schema> {
   extrapolate(base: FieldViews<S>, count: number, aheadGameMs: number): void {
     const seconds = aheadGameMs / 1000;
     for (const field of this.fields) {
-      const name = field.name as keyof S;
-      const velocity = field.velocity === null ? null : base[field.velocity as keyof S];
+      const name = field.name as EntityField<S>;
+      const velocity = field.velocity === null ? null : base[field.velocity as EntityField<S>];
       extrapolateField(field.kind, field.width, base[name], velocity, this.#render[name], count, seconds);
     }
   }
@@ -101,7 +101,7 @@ export class RenderWriter<S extends Schema> {
     }
     for (let i = 0; i < this.fields.length; i++) {
       const field = this.fields[i]!;
-      const source = state[field.name as keyof S];
+      const source = state[field.name as EntityField<S>];
       const views = (this.#liveViews[i] ??= []);
       let live = views[0]!;
       if (views.length === 0 || live.buffer !== source.buffer || live.byteOffset !== source.byteOffset) {
@@ -109,7 +109,7 @@ export class RenderWriter<S extends Schema> {
         views[1] = views[0] ?? live;
         views[0] = live;
       }
-      this.#render[field.name as keyof S].set(live);
+      this.#render[field.name as EntityField<S>].set(live);
     }
   }
 
@@ -137,7 +137,7 @@ export class RenderWriter<S extends Schema> {
     const history = this.#historyKernels;
     for (let i = 0; i < this.fields.length; i++) {
       const field = this.fields[i]!;
-      const name = field.name as keyof S;
+      const name = field.name as EntityField<S>;
       const a = previous[name];
       const b = current[name];
       const blendable = simd !== null && a.buffer === memory && field.kind !== 'none';
@@ -151,7 +151,7 @@ export class RenderWriter<S extends Schema> {
         if (count !== this.#scratchCount) {
           // views of the live part of each scratch run: allocated when the count changes, not every frame
           this.#scratchCount = count;
-          this.fields.forEach((f, j) => (this.#scratchLive[j] = simd.scratch[f.name as keyof S].subarray(0, count * f.width)));
+          this.fields.forEach((f, j) => (this.#scratchLive[j] = simd.scratch[f.name as EntityField<S>].subarray(0, count * f.width)));
         }
         this.#kernel(simd.kernels, field, a, b, simd.scratch[name], count, alpha);
         // out of shared memory: the render buffer stays a plain one (some APIs refuse views of shared memory)
@@ -187,8 +187,8 @@ export class RenderWriter<S extends Schema> {
     for (let i = 0; i < count; i++) {
       let snap = i >= previousCount || previousGeneration[i] !== currentGeneration[i];
       if (!snap && snapField !== null) {
-        const a = previous[snapField.name as keyof S];
-        const b = current[snapField.name as keyof S];
+        const a = previous[snapField.name as EntityField<S>];
+        const b = current[snapField.name as EntityField<S>];
         let d2 = 0;
         for (let c = i * snapField.width, end = c + snapField.width; c < end; c++) d2 += (b[c]! - a[c]!) ** 2;
         snap = d2 > limit;
@@ -204,7 +204,7 @@ export class RenderWriter<S extends Schema> {
   /** Entity `i`'s current state, every field, into the render buffer. */
   #copyEntity(current: FieldViews<S>, i: number): void {
     for (const field of this.fields) {
-      const name = field.name as keyof S;
+      const name = field.name as EntityField<S>;
       const from = current[name];
       const to = this.#render[name];
       for (let c = i * field.width, end = c + field.width; c < end; c++) to[c] = from[c]!;

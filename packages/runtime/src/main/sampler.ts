@@ -26,6 +26,7 @@
  * oldest state).
  */
 import { createPlacement, placeFrame, type InterpolationMode, type LatePolicy } from '../core/frame-placement.ts';
+import { interpolateGame } from '../core/interpolate.ts';
 import { META, type Layout, type StatePair } from '../core/layout.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 import { HISTORY_DEPTH, StateHistory } from './history.ts';
@@ -55,6 +56,8 @@ export interface SampleResult {
   late: boolean;
   overtaken: boolean;
   snapped: number;
+  /** The game fields at the frame's time, by kind (the sampler writes them in place). */
+  readonly state: Record<string, number>;
 }
 
 /** The render delay in ms moves toward its target by at most this fraction of the frame time: no jumps. */
@@ -197,11 +200,14 @@ export class Sampler<S extends Schema> {
       this.stats.overtaken++;
     }
     const mode = this.#policy.mode;
+    const game = this.#layout.game;
     if (mode === 'latest') {
       // the newest state as published, bit for bit (NaNs, unnormalised quaternions, unwrapped angles)
       this.#writer.copy(slot.current, count);
+      if (game.length > 0) interpolateGame(game, slot.previousGame, slot.currentGame, 1, out.state);
       return;
     }
+    if (game.length > 0) interpolateGame(game, slot.previousGame, slot.currentGame, place.alpha, out.state);
     if (mode === 'extrapolate') {
       this.#writer.extrapolate(place.alpha === 1 ? slot.current : slot.previous, count, place.ahead * this.#scale);
       // entities new this tick, or marked (a despawn moved another entity into the slot, a teleport), have no
@@ -278,6 +284,8 @@ export class Sampler<S extends Schema> {
     if (!served) this.stats.overtaken++;
     if (gap) this.stats.gaps++;
     out.snapped = 0;
+    const game = this.#layout.game;
+    if (game.length > 0) interpolateGame(game, a.game, b.game, place.alpha, out.state);
     if (this.#policy.mode === 'extrapolate') {
       this.#writer.extrapolate(place.alpha === 1 ? b.fields : a.fields, b.count, place.ahead * this.#scale);
       if (place.alpha === 1) return served;

@@ -17,7 +17,7 @@
  */
 import { interpolateField, extrapolateField, wrapAngle } from '../core/interpolate.ts';
 import type { FieldLayout, Layout } from '../core/layout.ts';
-import type { Schema } from '../core/schema.ts';
+import type { EntityField, Schema } from '../core/schema.ts';
 import type { World } from '../worker/world.ts';
 import type { KeptSnapshot, PairAt } from './snapshot-buffer.ts';
 
@@ -92,7 +92,7 @@ export class Resampler {
     const both = Math.min(a.count, b.count);
     const seconds = (b.time - a.time) / 1000;
     for (const { field, start, velocity } of this.#runs) {
-      const out = world.fields[field.name as keyof S]!;
+      const out = world.fields[field.name as EntityField<S>]!;
       const n = both * field.width;
       const from = a.block.subarray(start, start + n);
       const to = b.block.subarray(start, start + n);
@@ -115,7 +115,7 @@ export class Resampler {
       const n = s.count * field.width;
       const base = s.block.subarray(start, start + n);
       const v = velocity < 0 ? null : s.block.subarray(velocity, velocity + s.count * (field.kind === 'quaternion' ? 3 : field.width));
-      extrapolateField(field.kind, field.width, base, v, world.fields[field.name as keyof S]!, s.count, seconds);
+      extrapolateField(field.kind, field.width, base, v, world.fields[field.name as EntityField<S>]!, s.count, seconds);
     }
     return true;
   }
@@ -124,7 +124,7 @@ export class Resampler {
   #copy<S extends Schema>(world: World<S>, s: KeptSnapshot, from: number, to: number): void {
     for (const { field, start } of this.#runs) {
       const w = field.width;
-      world.fields[field.name as keyof S]!.set(s.block.subarray(start + from * w, start + to * w), from * w);
+      world.fields[field.name as EntityField<S>]!.set(s.block.subarray(start + from * w, start + to * w), from * w);
     }
   }
 

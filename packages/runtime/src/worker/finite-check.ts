@@ -3,7 +3,7 @@
  * the entity's last published value, so one bad entity never turns into a silent hole in the picture.
  */
 import type { Layout } from '../core/layout.ts';
-import type { FieldViews, Schema } from '../core/schema.ts';
+import type { EntityField, FieldViews, Schema } from '../core/schema.ts';
 
 /** What to do about a non-finite value: count it only, or count it and keep the last finite value. */
 export type NonFinitePolicy = 'count' | 'hold' | 'off';
@@ -23,8 +23,8 @@ export function checkFinite<S extends Schema>(
 ): number {
   let found = 0;
   for (const field of layout.fields) {
-    const view = fields[field.name as keyof S];
-    const previous = last === null ? null : last[field.name as keyof S];
+    const view = fields[field.name as EntityField<S>];
+    const previous = last === null ? null : last[field.name as EntityField<S>];
     const held = Math.min(lastCount, count) * field.width;
     for (let i = 0, n = count * field.width; i < n; i++) {
       const v = view[i]!;

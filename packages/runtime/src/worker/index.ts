@@ -52,5 +52,5 @@ export type { TickInput } from './tick-input.ts';
 export type { NonFinitePolicy } from './finite-check.ts';
 export type { BacklogPolicy } from '../core/fixed-step.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS } from '../core/schema.ts';
-export type { FieldSpec, FieldViews, InterpolationKind, Schema } from '../core/schema.ts';
+export type { EntityField, EntityFieldSpec, FieldSpec, FieldViews, GameField, GameFieldSpec, GameState, InterpolationKind, Schema } from '../core/schema.ts';
 export type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../contracts/remote.ts';

@@ -120,6 +120,10 @@ function firstDifference(
   const field = runs(layout.fields, recorded.fields, replayed.fields, '');
   if (field !== null) return field;
   for (let i = 0; generations && i < n; i++) if (recorded.generations[i] !== replayed.generations[i]) return at('generation', i, 0, recorded.generations[i]!, replayed.generations[i]!);
+  // the game fields: one value each, no entity (-1)
+  for (const g of layout.game) {
+    if (!same(recorded.game[g.index]!, replayed.game[g.index]!)) return at(g.name, -1, 0, recorded.game[g.index]!, replayed.game[g.index]!);
+  }
   return runs(privateFields, recorded.private, replayed.private, 'private.');
 }
 

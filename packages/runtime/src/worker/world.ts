@@ -3,9 +3,12 @@
  * copies its live entities (0 .. count - 1) into the back slot, generations included (core/publish-copy.ts).
  */
 import type { WorldState } from '../core/recording.ts';
-import type { Layout } from '../core/layout.ts';
+import { gameView, type Layout } from '../core/layout.ts';
 import { blockRuns, copyAcross } from '../core/publish-copy.ts';
-import type { FieldViews, Schema } from '../core/schema.ts';
+import type { EntityField, FieldViews, GameField, Schema } from '../core/schema.ts';
+
+/** The game fields (`scope: 'game'`) as the step reads and writes them: one number each. */
+export type WorldGameState<S extends Schema> = { [K in GameField<S>]: number };
 
 /**
  * Per-entity state the simulation keeps but never publishes (velocity, health, an AI state): name -> floats per
@@ -25,6 +28,13 @@ export interface World<S extends Schema, P extends PrivateFieldSpec = Record<nev
    * the last publish by `restart('last')`. Plain memory of this worker's own. Stable views.
    */
   readonly private: PrivateViews<P>;
+  /**
+   * The game's state: one number per game field of the schema (`scope: 'game'`: a score, lives, a timer), read
+   * and written like plain properties. Published with the entities each tick, so the page's frame shows the state
+   * of the same ticks as its bodies (`frame.state`); zeroed by a restart from scratch, put back by
+   * `restart('last')` and `restore` as it was. Stored as float64.
+   */
+  readonly state: WorldGameState<S>;
   readonly capacity: number;
   /**
    * Live entities: indices 0 .. count - 1 are published. Setting it outside 0..capacity throws. Entities that
@@ -85,7 +95,21 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
   });
   const privateViews = Object.fromEntries(privateRuns.map((r) => [r.name, r.view])) as PrivateViews<P>;
   let keptCount = 0;
-  const views = [...layout.fields.map((f) => ({ view: fields[f.name as keyof S], width: f.width })), ...privateRuns];
+  const views = [...layout.fields.map((f) => ({ view: fields[f.name as EntityField<S>], width: f.width })), ...privateRuns];
+  // the game run of the world's block: one float64 per game field, a property of `world.state` each
+  const game = gameView(block.buffer, block.byteOffset, layout);
+  const state = {} as WorldGameState<S>;
+  for (const field of layout.game) {
+    const i = field.index;
+    Object.defineProperty(state, field.name, {
+      enumerable: true,
+      get: () => game[i]!,
+      set: (value: number) => {
+        game[i] = value;
+      },
+    });
+  }
+  Object.seal(state);
   let count = 0;
   let snaps = 0;
   const snap = (index: number): void => {
@@ -96,6 +120,7 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
   const world: World<S, P> = {
     fields,
     private: privateViews,
+    state,
     capacity,
     get count() {
       return count;
@@ -150,6 +175,7 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
     },
     clear() {
       for (const { view } of views) view.fill(0);
+      game.fill(0);
       for (let i = 0; i < capacity; i++) snap(i);
       count = 0;
     },
@@ -166,7 +192,12 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
       const n = state.count;
       const wanted = views.reduce((sum, v) => sum + v.width * n, 0);
       // generations: the live entities', or every slot's (a snapshot's, for the spawns after it)
-      if (n > capacity || state.fields.length + state.private.length !== wanted || (state.generations.length !== n && state.generations.length !== capacity)) {
+      if (
+        n > capacity ||
+        state.fields.length + state.private.length !== wanted ||
+        (state.generations.length !== n && state.generations.length !== capacity) ||
+        state.game.length !== game.length
+      ) {
         throw new RangeError(`steadyframe: a state of ${n} entities that does not fit this world (capacity ${capacity}, ${views.length} fields)`);
       }
       let at = 0;
@@ -180,6 +211,7 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
         else at += width * n;
       }
       generation.set(state.generations);
+      game.set(state.game);
       count = n;
     },
   };

@@ -33,6 +33,8 @@ function pairWith(words: { previousTick?: number; tick?: number; previousTime: n
     current: fieldViews(current, 0, layout),
     previousGeneration: new Uint32Array(previous, layout.generationOffset, CAPACITY),
     currentGeneration: new Uint32Array(current, layout.generationOffset, CAPACITY),
+    previousGame: new Float64Array(0),
+    currentGame: new Float64Array(0),
     previousBlock: new Float32Array(previous),
     currentBlock: new Float32Array(current),
     metaWords,

@@ -67,10 +67,12 @@ describe('interpolation kernels', () => {
     expect(Array.from(out)).toEqual([0, 0, 0, 0]);
   });
 
-  it('snaps "none" fields: previous until alpha reaches 1', () => {
+  it('snaps "none" fields by the discrete rule: previous at alpha 0, current as soon as the frame leaves it', () => {
     const out = new Float32Array(2);
-    interpolateField('none', 2, f32(1, 2), f32(3, 4), out, 1, 0.99);
+    interpolateField('none', 2, f32(1, 2), f32(3, 4), out, 1, 0);
     expect(Array.from(out)).toEqual([1, 2]);
+    interpolateField('none', 2, f32(1, 2), f32(3, 4), out, 1, 0.01);
+    expect(Array.from(out)).toEqual([3, 4]);
     interpolateField('none', 2, f32(1, 2), f32(3, 4), out, 1, 1);
     expect(Array.from(out)).toEqual([3, 4]);
   });

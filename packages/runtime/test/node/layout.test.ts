@@ -70,6 +70,32 @@ describe('memory map', () => {
     expect(layout.totalBytes).toBe(384 + 5 * 192);
   });
 
+  it('pins a schema with game fields: a float64 run after the generations, in schema order', () => {
+    const schema = defineSchema({
+      position: { width: 2, kind: 'linear' },
+      score: { kind: 'none', scope: 'game' },
+      angle: { width: 1, kind: 'angle' },
+      timer: { kind: 'linear', scope: 'game' },
+    });
+    const layout = computeLayout(schema, 10);
+    // the entity fields only: position 0...79 (pad to 128), angle 128...167 (pad to 192)
+    expect(layout.fields.map((f) => [f.name, f.offset])).toEqual([
+      ['position', 0],
+      ['angle', 128],
+    ]);
+    // generations 192...231, padded to 256; the game run 256...271 (score, timer), padded to 320
+    expect(layout.generationOffset).toBe(192);
+    expect(layout.game).toEqual([
+      { name: 'score', kind: 'none', index: 0 },
+      { name: 'timer', kind: 'linear', index: 1 },
+    ]);
+    expect(layout.gameOffset).toBe(256);
+    expect(layout.blockBytes).toBe(320);
+    expect(layout.signature).toBe('position:linear:2;score:none:game;angle:angle:1;timer:linear:game');
+    // without game fields the block ends at the padded generations, as before game fields
+    expect(computeLayout(defineSchema({ position: { width: 2, kind: 'linear' }, angle: { width: 1, kind: 'angle' } }), 10).blockBytes).toBe(256);
+  });
+
   it('aligns every run, block and the whole buffer to 64 bytes', () => {
     const schema = defineSchema({ a: { width: 3, kind: 'linear' }, b: { width: 1, kind: 'none' }, c: { width: 4, kind: 'quaternion' } });
     for (const capacity of [1, 7, 100, 1001, 65_537]) {

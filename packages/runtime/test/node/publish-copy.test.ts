@@ -110,6 +110,8 @@ function pipelines(seed: number, by: Copy = 'copyWithin') {
     current: fieldViews<S>(refBuffers[1]!, 0, layout),
     previousGeneration: generationView(refBuffers[0]!, 0, layout),
     currentGeneration: generationView(refBuffers[1]!, 0, layout),
+    previousGame: new Float64Array(0),
+    currentGame: new Float64Array(0),
     previousBlock: refBlocks[0]!,
     currentBlock: refBlocks[1]!,
     metaWords: refMeta,
@@ -212,7 +214,7 @@ function pipelines(seed: number, by: Copy = 'copyWithin') {
   return { layout, views, world, worldBlock, writer, reader, ref, init, advance };
 }
 
-const results = (): SampleResult => ({ alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simSeconds: 0, late: false, overtaken: false, snapped: 0 });
+const results = (): SampleResult => ({ alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simSeconds: 0, late: false, overtaken: false, snapped: 0, state: {} });
 
 /** The first of the first `n` elements whose bits differ (NaN included), or -1: an exact comparison, fast. */
 function firstDiff(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array, n: number): number {

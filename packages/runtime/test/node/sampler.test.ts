@@ -64,7 +64,7 @@ function setup() {
     else writer.publish(meta);
     tick++;
   };
-  const out: SampleResult = { alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simSeconds: 0, late: false, overtaken: false, snapped: 0 };
+  const out: SampleResult = { alpha: 0, time: 0, previousTick: 0, tick: 0, previousTime: 0, currentTime: 0, count: 0, simSeconds: 0, late: false, overtaken: false, snapped: 0, state: {} };
   /** What the main thread does each frame. */
   const sample = (time: number) => {
     const slot = reader.acquire()!;
@@ -85,7 +85,7 @@ describe('sampler: interpolate', () => {
     publish(100, (i) => 10 + i);
     expect(sample(25)).toMatchObject({ alpha: 0.25, previousTick: 1, tick: 2, late: false });
     expect(values(render.pos, 2)).toEqual([2.5, 3.5]);
-    expect(values(render.frame, 2)).toEqual([1, 1]); // 'none' holds the previous value
+    expect(values(render.frame, 2)).toEqual([2, 2]); // 'none' shows the current value once the frame has left the previous
     expect(sample(140)).toMatchObject({ alpha: 1, late: true });
     expect(values(render.pos, 2)).toEqual([10, 11]);
     expect(sampler.stats).toMatchObject({ late: 1, extrapolated: 0 });

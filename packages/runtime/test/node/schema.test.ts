@@ -10,7 +10,12 @@ describe('schema', () => {
 
   it('names the field and the fix for each mistake', () => {
     const bad = (s: unknown) => () => defineSchema(s as never);
-    expect(bad({})).toThrow(/no fields/);
+    expect(bad({})).toThrow(/no per-entity fields/);
+    expect(bad({ score: { kind: 'none', scope: 'game' } })).toThrow(/no per-entity fields/);
+    expect(bad({ x: { width: 1, kind: 'linear' }, s: { kind: 'quaternion', scope: 'game' } })).toThrow(/game field "s" has kind "quaternion"; a game field is one number: use one of none, linear, angle/);
+    expect(bad({ x: { width: 1, kind: 'linear' }, s: { kind: 'none', scope: 'game', width: 2 } })).toThrow(/game field "s" has width 2; a game field is one number/);
+    expect(bad({ x: { width: 1, kind: 'linear' }, s: { kind: 'none', scope: 'world' } })).toThrow(/field "s" has scope "world"; the one scope is 'game'/);
+    expect(bad({ x: { width: 1, kind: 'linear', velocity: 's' }, s: { kind: 'linear', scope: 'game' } })).toThrow(/velocity "s", a game field/);
     expect(bad(null)).toThrow(/a schema is an object of fields/);
     expect(bad({ x: { width: 1, kind: 'cubic' } })).toThrow(/field "x" has unknown interpolation kind "cubic"; use one of linear, angle, quaternion, none/);
     expect(bad({ x: { width: 0, kind: 'linear' } })).toThrow(/field "x" has width 0; a width is a whole number from 1 to 16/);

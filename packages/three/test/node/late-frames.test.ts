@@ -35,6 +35,8 @@ function standIn() {
     currentGeneration: current.generation,
     previousBlock: previous.block,
     currentBlock: current.block,
+    previousGame: new Float64Array(0),
+    currentGame: new Float64Array(0),
     metaWords: meta,
   };
   const reader: StateReader<S> = {

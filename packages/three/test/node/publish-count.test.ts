@@ -31,6 +31,8 @@ it('swaps (one upload) on each single publish, across 2^31 and 2^32', () => {
     currentGeneration: current.generation,
     previousBlock: previous.block,
     currentBlock: current.block,
+    previousGame: new Float64Array(0),
+    currentGame: new Float64Array(0),
     metaWords: meta,
   };
   let published = 0;

@@ -20,7 +20,7 @@ import { EventReader } from '../../core/event-reader.ts';
 import { EventWriter } from '../../core/event-writer.ts';
 import { allocateInputRing, INPUT_RECORDS_OFFSET, INPUT_RING, RECORD } from '../../core/input-ring.ts';
 import { InputWriter } from '../../core/input-writer.ts';
-import { fieldViews, generationView, I32, META_WORDS, type Layout, type StatePair } from '../../core/layout.ts';
+import { fieldViews, gameView, generationView, I32, META_WORDS, type Layout, type StatePair } from '../../core/layout.ts';
 import type { FieldViews, Schema } from '../../core/schema.ts';
 import { copyMeta, type ReadLockStats, type StateSource } from '../../core/slot-reader.ts';
 import { INPUT_RECORD_HEAD, type ToMain, type ToWorker } from './messages.ts';
@@ -32,6 +32,7 @@ interface State<S extends Schema> {
   readonly block: Float32Array;
   readonly fields: FieldViews<S>;
   readonly generation: Uint32Array;
+  readonly game: Float64Array;
 }
 
 export function openMessagePage<S extends Schema>(context: PageTransportContext<S>): PageTransport<S, MessageAttachConfig> {
@@ -171,6 +172,7 @@ class MessageSource<S extends Schema> implements StateSource<S> {
       block: new Float32Array(buffer),
       fields: fieldViews<S>(buffer, 0, this.layout),
       generation: generationView(buffer, 0, this.layout),
+      game: gameView(buffer, 0, this.layout),
     };
   }
 
@@ -214,6 +216,8 @@ class MessageSource<S extends Schema> implements StateSource<S> {
       currentGeneration: state.generation,
       previousBlock: previous.block,
       currentBlock: state.block,
+      previousGame: previous.game,
+      currentGame: state.game,
       metaWords: this.#metaWords,
     };
   }
