@@ -122,7 +122,7 @@ async function attachRuntime<S extends Schema, C extends object>(host: PageHost,
     clearTimeout(timer);
     stopListening();
   }
-  const events = new Emitter<RuntimeEvents>();
+  const events = new Emitter<RuntimeEvents<S>>();
   const { watchdog, loop } = composeFrames<S>({
     schema: options.schema,
     layout,
@@ -131,13 +131,22 @@ async function attachRuntime<S extends Schema, C extends object>(host: PageHost,
     host: reads ? host : { ...host, frames: null, every: () => () => {} },
     heartbeatTimeout: checked.heartbeatTimeout,
     simulation: remote,
-    emit: (type, event) => events.emit(type, event as RuntimeEvents[typeof type]),
+    emit: (type, event) => events.emit(type, event as RuntimeEvents<S>[typeof type]),
     wantsOverloads: () => events.has('overload'),
     frames: {
       draw: reads ? options.draw : undefined,
       interpolation: options.interpolation,
       pacing: options.pacing,
       onInterval: (change) => events.emit('interval', change),
+      onPresent: (presented) => {
+        // a listener that throws is reported, and the frame goes on
+        try {
+          events.emit('present', presented);
+        } catch (error) {
+          console.error(error);
+        }
+      },
+      wantsPresent: () => events.has('present'),
     },
   });
   return new MainRuntime<S, C>({

@@ -109,8 +109,30 @@ export interface RuntimeOptionsBase<S extends Schema> {
   readonly seed?: number;
 }
 
+/**
+ * A frame as it was presented: the tick it shows (the discrete rule: its pair's current tick once alpha is above
+ * 0), its time and index, the game state and the events it presents. The same object every frame: read it in the
+ * listener.
+ */
+export interface PresentedFrame<S extends Schema = Schema> {
+  /** The tick the frame shows. */
+  readonly tick: number;
+  /** Shared-clock ms the frame shows. */
+  readonly time: number;
+  /** Frames presented so far, this one included. */
+  readonly index: number;
+  readonly state: GameState<S>;
+  readonly events: FrameEvents;
+}
+
 /** The events `runtime.on` offers. */
-export interface RuntimeEvents {
+export interface RuntimeEvents<S extends Schema = Schema> {
+  /**
+   * Each frame that presents (`frame`, the `draw` loop, `frameAt`, `pace`; with a render worker, each frame it
+   * drew, as its report reaches the page): the tick it shows, its game state and its events. For code that
+   * answers to the game rather than draws it (a HUD, sounds), the same on every host.
+   */
+  present: PresentedFrame<S>;
   /** The simulation's step threw; the simulation stopped and the last good state stays on screen. */
   fault: Error;
   /** The worker dropped backlog (see its `backlog` policy); counts since attach. */
@@ -338,6 +360,8 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
    * the states itself): that frame's `events`. Valid until the next frame.
    */
   readonly events: FrameEvents;
+  /** The game state of the newest frame (`frame`, the `draw` loop, `frameAt`, `pace`): that frame's `state`. */
+  readonly state: GameState<S>;
   /**
    * Draws the world at exactly `time` (shared-clock ms), unpaced, for frames at times of your own choosing: a
    * fixed virtual clock, a replay, a test, a server loop. Like `frame`, it makes sure of the worker's states up to
@@ -366,7 +390,7 @@ export interface Runtime<S extends Schema, C extends object = Record<never, neve
   /** The interpolation options in effect: one frozen object until `setInterpolation` (cheap to read every frame). */
   readonly interpolation: Required<InterpolationOptions<S>>;
   /** Listens to an event; returns the unsubscribe function. */
-  on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void;
+  on<K extends keyof RuntimeEvents<S>>(type: K, listener: (event: RuntimeEvents<S>[K]) => void): () => void;
   /**
    * After a fault: makes the simulation runnable again from the last published state (`'last'`, default: the
    * world as it was drawn, undoing the step that threw) or from scratch (`'scratch'`: `init` again), and starts

@@ -15,12 +15,12 @@
  * (`startFrames`, with a `draw`). When no frame has looked at the worker for a while (a game that draws nothing
  * yet, a paused loop, Node), a timer of the host's does, so faults, silence and overloads are always reported.
  */
-import type { Frame, FrameClockStats, RuntimeStats } from '../contracts/app.ts';
+import type { Frame, FrameClockStats, PresentedFrame, RuntimeStats } from '../contracts/app.ts';
 import type { FrameSource, PageHost } from '../contracts/host.ts';
 import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
 import { NO_EVENTS } from '../core/event-reader.ts';
-import { showsCurrent } from '../core/interpolate.ts';
+import { interpolateGame, showsCurrent } from '../core/interpolate.ts';
 import { META, fieldViews, type Layout } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { CatchUpWait } from './catch-up-wait.ts';
@@ -51,6 +51,9 @@ export interface FrameLoopOptions<S extends Schema> {
   readonly interpolation: InterpolationOptions<S> | undefined;
   readonly pacing: Omit<FramePacerOptions, 'onChange'> | undefined;
   readonly onInterval: (change: PacerChange) => void;
+  /** Each frame that presents (the `present` event), when `wantsPresent()` says someone listens. */
+  readonly onPresent?: (presented: PresentedFrame<S>) => void;
+  readonly wantsPresent?: () => boolean;
 }
 
 export class FrameLoop<S extends Schema> {
@@ -62,7 +65,13 @@ export class FrameLoop<S extends Schema> {
   readonly #now: Clock;
   readonly #frames: FrameSource | null;
   readonly #catchUp: CatchUpWait<S>;
+  readonly #layout: Layout;
   readonly #draw: ((frame: Frame<S>) => void) | undefined;
+  readonly #onPresent: ((presented: PresentedFrame<S>) => void) | undefined;
+  readonly #wantsPresent: () => boolean;
+  /** What the `present` event carries: one object, rewritten each frame. */
+  readonly #presented: { tick: number; time: number; index: number; state: Frame<S>['state']; events: Frame<S>['events'] };
+  #presentedFrames = 0;
   /** When the frame being drawn began, for its cost; NaN when no frame is being drawn. */
   #frameStart = Number.NaN;
   /** The next frame time last published to the worker. */
@@ -102,7 +111,10 @@ export class FrameLoop<S extends Schema> {
     this.#watchdog = parts.watchdog;
     this.#now = parts.now;
     this.#frames = parts.frames;
+    this.#layout = parts.layout;
     this.#draw = options.draw;
+    this.#onPresent = options.onPresent;
+    this.#wantsPresent = options.wantsPresent ?? (() => options.onPresent !== undefined);
     this.#catchUp = new CatchUpWait(parts.transport, parts.now, parts.host.waitFor, (time) => this.expectFrame(time));
     // the render buffer: plain memory either way (the game hands it to APIs, and some refuse views of shared
     // memory: ImageData, TextDecoder); in the kernels' render memory where they have one, so they blend
@@ -132,6 +144,7 @@ export class FrameLoop<S extends Schema> {
       // one number per game field, written in place by every sample
       state: Object.seal(Object.fromEntries(parts.layout.game.map((f) => [f.name, 0]))) as Frame<S>['state'] & Record<string, number>,
     };
+    this.#presented = { tick: 0, time: 0, index: 0, state: this.frame.state, events: NO_EVENTS };
     // no frame for a while: look at the worker anyway (a fault, silence, an overload are reported regardless)
     this.#stopIdleWatch = parts.host.every(IDLE_WATCH_MS, () => {
       const now = this.#now();
@@ -277,10 +290,10 @@ export class FrameLoop<S extends Schema> {
    */
   #presentSampled(): void {
     const reader = this.#transport.events;
-    if (reader === null) return;
     const f = this.frame;
     const shown = showsCurrent(f.alpha) || this.sampler.options.mode === 'latest' ? f.tick : f.previousTick;
-    f.events = reader.present(shown);
+    f.events = reader === null ? NO_EVENTS : reader.present(shown);
+    this.#announce(shown, f.time);
   }
 
   /**
@@ -289,19 +302,41 @@ export class FrameLoop<S extends Schema> {
    */
   #presentAt(time: number): void {
     const reader = this.#transport.events;
-    if (reader === null) return;
+    const game = this.#layout.game;
+    if (reader === null && game.length === 0 && !this.#wantsPresent()) return;
     const source = this.#transport.source;
     const slot = this.#watchdog.unresponsive ? null : source.acquire();
     if (slot === null) return; // the lock stayed busy: nothing new this frame, the next one presents it
     let shown: number;
     try {
       const meta = slot.metaWords;
+      const previousTime = meta[META.PREV_TIME]!;
+      const currentTime = meta[META.CUR_TIME]!;
       // past the previous state's time is alpha above 0 (core/interpolate.ts, `showsCurrent`)
-      shown = time > meta[META.PREV_TIME]! ? meta[META.CUR_TICK]! : meta[META.PREV_TICK]!;
+      shown = time > previousTime ? meta[META.CUR_TICK]! : meta[META.PREV_TICK]!;
+      if (game.length > 0) {
+        // the game state at the frame's time, as a sampled frame would blend it (held at the newest when late)
+        const span = currentTime - previousTime;
+        const alpha = span > 0 ? Math.min(1, Math.max(0, (time - previousTime) / span)) : 1;
+        interpolateGame(game, slot.previousGame, slot.currentGame, alpha, this.frame.state);
+      }
     } finally {
       source.release();
     }
-    this.frame.events = reader.present(shown);
+    this.frame.events = reader === null ? NO_EVENTS : reader.present(shown);
+    this.#announce(shown, time);
+  }
+
+  /** The `present` event, if anyone listens: the frame's shown tick, time, state and events. */
+  #announce(shown: number, time: number): void {
+    this.#presentedFrames++;
+    if (this.#onPresent === undefined || !this.#wantsPresent()) return;
+    const p = this.#presented;
+    p.tick = shown;
+    p.time = time;
+    p.index = this.#presentedFrames;
+    p.events = this.frame.events;
+    this.#onPresent(p);
   }
 
   #check(now: number): void {

@@ -35,7 +35,7 @@ export interface RuntimeParts<S extends Schema> {
   readonly link: WorkerLink;
   /** The host; the runtime owns its frame hooks (closed on dispose). */
   readonly host: PageHost;
-  readonly events: Emitter<RuntimeEvents>;
+  readonly events: Emitter<RuntimeEvents<S>>;
   readonly watchdog: Watchdog;
   readonly loop: FrameLoop<S>;
   readonly onError: ((error: Error) => void) | undefined;
@@ -64,7 +64,7 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
   readonly #transport: PageTransport<S>;
   readonly #loop: FrameLoop<S>;
   readonly #watchdog: Watchdog;
-  readonly #events: Emitter<RuntimeEvents>;
+  readonly #events: Emitter<RuntimeEvents<S>>;
   readonly #link: WorkerLink;
   readonly #host: PageHost;
   readonly #unsubscribeVisibility: () => void;
@@ -113,7 +113,7 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
     this.#loop.sampler.configure(options);
   }
 
-  on<K extends keyof RuntimeEvents>(type: K, listener: (event: RuntimeEvents[K]) => void): () => void {
+  on<K extends keyof RuntimeEvents<S>>(type: K, listener: (event: RuntimeEvents<S>[K]) => void): () => void {
     return this.#events.on(type, listener);
   }
 
@@ -151,6 +151,10 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
 
   get events(): FrameEvents {
     return this.#loop.frame.events;
+  }
+
+  get state(): Frame<S>['state'] {
+    return this.#loop.frame.state;
   }
 
   takeEvents(visitor: EventVisitor): number {
@@ -312,7 +316,7 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
   }
 
   /** Emits from a promise callback: a listener that throws is reported, not left as an unhandled rejection. */
-  #emitSafely<K extends keyof RuntimeEvents>(type: K, event: RuntimeEvents[K]): void {
+  #emitSafely<K extends keyof RuntimeEvents<S>>(type: K, event: RuntimeEvents<S>[K]): void {
     try {
       this.#events.emit(type, event);
     } catch (error) {

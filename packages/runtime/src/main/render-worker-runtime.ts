@@ -116,7 +116,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
     return createMainThreadRenderer<S, C>(options, reason);
   }
 
-  const events = new Emitter<RuntimeEvents>();
+  const events = new Emitter<RuntimeEvents<S>>();
   events.on('fault', options.onError ?? ((error) => console.error(error)));
   const visibility = options.visibility === undefined ? documentVisibility() : options.visibility;
   // the simulation worker attached as createRuntime attaches it, over the shared transport; this page reads
@@ -130,7 +130,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
   const channel = new MessageChannel();
   const host: RenderHostRemote = {
     emit: (type, event) => {
-      if (!disposed) events.emit(type as keyof RuntimeEvents, event as never);
+      if (!disposed) events.emit(type as keyof RuntimeEvents<S>, event as never);
     },
     workerStats: () => runtime.remote.stats(),
   };

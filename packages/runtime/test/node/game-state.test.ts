@@ -37,6 +37,7 @@ async function open(options: { transport: 'shared' | 'message'; renderDelay?: nu
       schema: gameSchema,
       capacity: 2,
       transport: options.transport,
+      pacing: { adaptive: false },
       heartbeatTimeout: false,
       onError: () => {},
       seed: options.seed ?? 1,
@@ -95,6 +96,37 @@ describe.each(['shared', 'message'] as const)('game state on the %s transport', 
     const { rt, clock } = await open({ transport });
     await rt.start();
     await frames(rt, clock, mulberry32(1), 5_000);
+  });
+
+  it("the 'present' event and runtime.state: each frame's shown tick, game state and events, from frameAt and from pace()", async () => {
+    const { rt, clock } = await open({ transport });
+    const seen: Array<{ tick: number; score: number; timer: number; events: number }> = [];
+    rt.on('present', (p) => seen.push({ tick: p.tick, score: p.state.score, timer: p.state.timer, events: p.events.length }));
+    await rt.start();
+    const random = mulberry32(8);
+    for (let f = 0; f < 300; f++) {
+      const t = clock.now() + 5 + 20 * random();
+      await advanceTo(rt, clock, t);
+      if (f % 2 === 0) {
+        const frame = rt.frameAt(t);
+        checkFrame(frame);
+        const last = seen.at(-1)!;
+        expect(last).toEqual({ tick: frame.alpha > 0 ? frame.tick : frame.previousTick, score: frame.state.score, timer: frame.state.timer, events: frame.events.length });
+      } else {
+        // a GPU renderer's frame: no sample; the game state and events come from the front pair at the frame's time
+        expect(rt.pace(t)).toBe(true);
+        const sampled = rt.sample(rt.frameTime); // what the renderer would blend now
+        const last = seen.at(-1)!;
+        if (last.tick > 0) {
+          expect(last.tick).toBe(sampled.alpha > 0 ? sampled.tick : sampled.previousTick);
+          expect(rt.state.score).toBe(last.score);
+          expect(last.score).toBe(last.tick);
+          expect(rt.state.timer).toBeCloseTo(sampled.state.timer, 9);
+        }
+        expect(rt.events.length).toBe(last.events);
+      }
+    }
+    expect(seen.length).toBe(300);
   });
 
   it('with a render delay (drawn from the kept states), the same', async () => {
