@@ -17,7 +17,7 @@
 export { createRuntime } from './main/runtime.ts';
 export { ISOLATION_REQUIRED, SHARED_MEMORY_OFF } from './hosts/browser-page.ts';
 export type { ClockSkew } from './main/clock-align.ts';
-export type { Frame, FrameClockStats, Runtime, RuntimeEvents, RuntimeOptions, RuntimeOptionsBase, RuntimeStats, SetupOption } from './contracts/app.ts';
+export type { Frame, FrameClockStats, PresentedFrame, Runtime, RuntimeEvents, RuntimeOptions, RuntimeOptionsBase, RuntimeStats, SetupOption } from './contracts/app.ts';
 export { createRenderWorkerRuntime, renderWorkerUnavailable } from './main/render-worker-runtime.ts';
 export type { RenderWorkerRuntime, RenderWorkerRuntimeOptions, RenderWorkerRuntimeStats } from './contracts/render.ts';
 export type { RenderContext, Renderer, RendererSetup } from './render-worker/renderer.ts';

@@ -30,6 +30,11 @@ export interface RenderInit<S extends Schema> {
    * made none (`kernels: 'js'`, no SIMD): the JS kernels then.
    */
   readonly memory: WebAssembly.Memory | null;
+  /**
+   * The event ring (event-ring.ts) the simulation worker commits into, or null for none: the render worker, the
+   * buffer's one reader, presents its events with the frames it draws and reports them to the page.
+   */
+  readonly events: SharedArrayBuffer | null;
   /** The render beat (render-beat.ts): the render worker counts its finished frames there for the page's watch. */
   readonly beat: SharedArrayBuffer;
   readonly schema: S;
@@ -48,7 +53,7 @@ export interface RenderInit<S extends Schema> {
 }
 
 /** The render worker's frame counters: the page's `RuntimeStats` fields that live there, and its own two. */
-export type RenderStats = Pick<RuntimeStats, 'frames' | 'lock' | 'sampling' | 'pacing' | 'frameClock'> & {
+export type RenderStats = Pick<RuntimeStats, 'frames' | 'lock' | 'sampling' | 'pacing' | 'frameClock' | 'events'> & {
   /** Frames drawn (the renderer's draw called). */
   readonly drawn: number;
   /** The render worker realm's `crossOriginIsolated`. */
@@ -77,7 +82,24 @@ export interface RenderWorkerRemote {
   /** The canvas's CSS size and the device pixel ratio changed. */
   resize(width: number, height: number, dpr: number): void;
   setInterpolation(options: unknown): void;
+  /** Whether the page listens to `present`: the render worker then reports each frame that presents. */
+  setPresent(on: boolean): void;
   stats(): RenderStats;
+}
+
+/**
+ * A frame the render worker presented, as it reports it to the page: the tick it shows, its time and index, the
+ * game fields (`layout.game` order) and the events, packed (`recordWords` float64s each: tick, code, sequence,
+ * payload; the event ring's records).
+ */
+export interface PresentedReport {
+  readonly tick: number;
+  readonly time: number;
+  readonly index: number;
+  readonly state: Float64Array;
+  readonly events: Float64Array;
+  readonly count: number;
+  readonly recordWords: number;
 }
 
 /** The render worker's calls back to the page (over the host port). */
@@ -86,4 +108,6 @@ export interface RenderHostRemote {
   emit(type: string, event: unknown): void;
   /** The simulation worker's stats (a fault's error, an overload's figures): only the page can ask it. */
   workerStats(): Promise<WorkerStats>;
+  /** A frame the render worker presented (sent only while the page listens to `present`). */
+  present(report: PresentedReport): void;
 }

@@ -106,6 +106,64 @@ class EventWindow implements FrameEvents {
   }
 }
 
+/**
+ * Events packed into a Float64Array as the ring keeps them (`recordWords` values each: tick, code, sequence,
+ * payload), read through the same interface as a frame's window: what the page gets from a render worker. One
+ * object, re-pointed at each report (`set`).
+ */
+export class PackedEvents implements FrameEvents {
+  length = 0;
+  #records: Float64Array = new Float64Array(0);
+  #stride: number = RING_RECORD.PAYLOAD;
+  readonly #event = new PackedEvent();
+  set(records: Float64Array, count: number, recordWords: number): this {
+    this.#records = records;
+    this.#stride = recordWords;
+    this.length = Math.min(count, Math.floor(records.length / recordWords));
+    return this;
+  }
+  #word(i: number, word: number): number {
+    return i >= 0 && i < this.length ? this.#records[i * this.#stride + word]! : NaN;
+  }
+  tick(i: number): number {
+    return this.#word(i, RING_RECORD.STAMP);
+  }
+  code(i: number): number {
+    return this.#word(i, RING_RECORD.CODE);
+  }
+  sequence(i: number): number {
+    return this.#word(i, RING_RECORD.SEQUENCE);
+  }
+  payload(i: number, j: number): number {
+    return j >= 0 && j < this.#stride - RING_RECORD.PAYLOAD ? this.#word(i, RING_RECORD.PAYLOAD + (j | 0)) : NaN;
+  }
+  forEach(visitor: EventVisitor): void {
+    const e = this.#event;
+    e.records = this.#records;
+    e.width = this.#stride - RING_RECORD.PAYLOAD;
+    for (let i = 0; i < this.length; i++) {
+      const base = i * this.#stride;
+      e.tick = this.#records[base + RING_RECORD.STAMP]!;
+      e.code = this.#records[base + RING_RECORD.CODE]!;
+      e.sequence = this.#records[base + RING_RECORD.SEQUENCE]!;
+      e.start = base + RING_RECORD.PAYLOAD;
+      visitor(e);
+    }
+  }
+}
+
+class PackedEvent implements GameEvent {
+  tick = 0;
+  code = 0;
+  sequence = 0;
+  width = 0;
+  start = 0;
+  records: Float64Array = new Float64Array(0);
+  payload(j: number): number {
+    return j >= 0 && j < this.width ? this.records[this.start + (j | 0)]! : NaN;
+  }
+}
+
 /** An empty window, for a runtime without an event ring. */
 export const NO_EVENTS: FrameEvents = Object.freeze({
   length: 0,
@@ -212,6 +270,21 @@ export class EventReader {
     this.#window.length = 0;
     this.#next = write;
     this.#release();
+    return out;
+  }
+
+  /**
+   * The last frame's window packed (`layout.recordWords` values each), for a thread that reports it to another
+   * (the render worker to the page). Allocates the array.
+   */
+  packWindow(): Float64Array {
+    const window = this.#window;
+    const stride = this.#stride;
+    const out = new Float64Array(window.length * stride);
+    for (let i = 0; i < window.length; i++) {
+      const from = (((window.first + i) >>> 0) & this.#mask) * stride;
+      out.set(this.#f64.subarray(from, from + stride), i * stride);
+    }
     return out;
   }
 

@@ -54,6 +54,11 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
    * kernels): createRenderWorkerRuntime hands it to the render worker so it blends with the same kernels.
    */
   readonly wasmMemory: WebAssembly.Memory | null;
+  /**
+   * The event ring's shared buffer (null without one, or with the message transport): createRenderWorkerRuntime
+   * hands it to the render worker, which presents the events of the frames it draws.
+   */
+  readonly eventRing: SharedArrayBuffer | null;
   readonly transport: TransportKind;
   readonly views: SharedViews<S> | null;
   readonly reader: StateReader<S>;
@@ -99,6 +104,7 @@ export class MainRuntime<S extends Schema, C extends object> implements Runtime<
     this.now = parts.now;
     this.kernels = transport.simd === null ? 'js' : 'wasm-simd';
     this.wasmMemory = transport.simd?.kernels.memory ?? null;
+    this.eventRing = (transport.attach as { events?: SharedArrayBuffer }).events ?? null;
     const visibility = parts.visibility;
     this.#unsubscribeVisibility = visibility === null ? () => {} : visibility.subscribe((hidden) => this.#onVisibility(hidden));
     if (visibility?.hidden === true) this.#onVisibility(true);

@@ -8,7 +8,8 @@
  * draws on the page with the same `setup` (`fallback`).
  */
 import { expose, releaseProxy, transfer, wrap, type Remote } from 'comlink';
-import type { RuntimeEvents } from '../contracts/app.ts';
+import type { PresentedFrame, RuntimeEvents } from '../contracts/app.ts';
+import { PackedEvents } from '../core/event-reader.ts';
 import type { RenderWorkerRuntime, RenderWorkerRuntimeOptions } from '../contracts/render.ts';
 import type { SimulationRemote } from '../contracts/remote.ts';
 import { composeRuntime } from '../compose/runtime.ts';
@@ -133,6 +134,42 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
       if (!disposed) events.emit(type as keyof RuntimeEvents<S>, event as never);
     },
     workerStats: () => runtime.remote.stats(),
+    present: (report) => {
+      if (disposed) return;
+      // the render worker's frame, as the page's listeners see a page frame's (one object, rewritten)
+      presented.tick = report.tick;
+      presented.time = report.time;
+      presented.index = report.index;
+      for (const g of runtime.layout.game) (presented.state as Record<string, number>)[g.name] = report.state[g.index]!;
+      presentedEvents.set(report.events, report.count, report.recordWords || 1);
+      try {
+        events.emit('present', presented);
+      } catch (error) {
+        console.error(error);
+      }
+    },
+  };
+  const presentedEvents = new PackedEvents();
+  const presented: { tick: number; time: number; index: number; state: PresentedFrame<S>['state']; events: PackedEvents } = {
+    tick: 0,
+    time: 0,
+    index: 0,
+    state: Object.seal(Object.fromEntries(runtime.layout.game.map((g) => [g.name, 0]))) as PresentedFrame<S>['state'],
+    events: presentedEvents,
+  };
+  // the render worker reports presented frames only while someone listens
+  let presentListeners = 0;
+  const on: RenderWorkerRuntime<S, C>['on'] = (type, listener) => {
+    const off = events.on(type, listener);
+    if (type !== 'present') return off;
+    if (presentListeners++ === 0) void renderRemote.setPresent(true);
+    let removed = false;
+    return () => {
+      off();
+      if (removed) return;
+      removed = true;
+      if (--presentListeners === 0 && !disposed) void renderRemote.setPresent(false);
+    };
   };
   expose(host, channel.port1);
   const size = canvasSize(canvas);
@@ -151,6 +188,8 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
           // the page's SIMD kernels' shared memory (a shared WebAssembly.Memory posts like the buffer)
           memory: runtime.wasmMemory,
           beat: beatWords.buffer,
+          // the event ring: the render worker, the one reader, presents its events
+          events: runtime.eventRing,
           schema: options.schema,
           capacity: options.capacity,
           maxSpins: options.maxSpins ?? 10_000,
@@ -231,7 +270,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
 
   return {
     ...forward(runtime),
-    on: (type, listener) => events.on(type, listener),
+    on,
     renderer: 'worker',
     renderFallback: null,
     renderRemote,
@@ -271,6 +310,7 @@ export async function createRenderWorkerRuntime<S extends Schema, C extends obje
         sampling: render.sampling,
         pacing: render.pacing,
         frameClock: render.frameClock,
+        events: render.events,
         render: {
           thread: 'worker',
           fallback: null,

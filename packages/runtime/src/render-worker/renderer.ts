@@ -9,7 +9,7 @@
  *                                        └ pace, acquire, sample, release, NEXT_FRAME, watchdog
  * ```
  */
-import { wrap } from 'comlink';
+import { transfer, wrap } from 'comlink';
 import type { Frame } from '../contracts/app.ts';
 import type { PageHost } from '../contracts/host.ts';
 import type { SharedAttachConfig, SimulationInfo } from '../contracts/remote.ts';
@@ -27,7 +27,7 @@ import { createStateReader, type StateReader } from '../main/state-reader.ts';
 import type { Watchdog } from '../main/watchdog.ts';
 import { transportOfKind } from '../transports/registry.ts';
 import type { RenderContext, Renderer, RendererSetup } from '../contracts/render.ts';
-import type { RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from '../contracts/render-worker.ts';
+import type { PresentedReport, RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from '../contracts/render-worker.ts';
 
 export type { RenderContext, Renderer, RendererSetup } from '../contracts/render.ts';
 
@@ -67,6 +67,9 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
   let offset = 0;
   let running = false;
   let hidden = false;
+  /** The page listens to `present`: report each presenting frame. */
+  let presentWanted = false;
+  let eventStatsOf: () => RenderStats['events'] = () => ({ delivered: 0, pending: 0, lost: 0 });
   let handle = 0;
 
   const onFrame = (timestamp: number): void => {
@@ -103,7 +106,15 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       const shared = transportOfKind('shared') as Transport<SharedAttachConfig>;
       const transport = shared.join!<S>(
         { schema, layout, maxSpins: config.maxSpins },
-        { kind: 'shared', buffer: config.buffer, signature: layout.signature, capacity: layout.capacity, ...(config.memory === null ? {} : { memory: config.memory }) },
+        {
+          kind: 'shared',
+          buffer: config.buffer,
+          signature: layout.signature,
+          capacity: layout.capacity,
+          ...(config.memory === null ? {} : { memory: config.memory }),
+          // this worker is the buffer's one reader: it presents the events too
+          ...(config.events === null ? {} : { events: config.events }),
+        },
       );
       const views = transport.views!;
       beatWords = new Int32Array(config.beat);
@@ -114,6 +125,8 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       const emit = (type: string, event: unknown): void => void host.emit(type, event);
       const source = transport.source;
       const simd = transport.simd;
+      const eventReader = transport.events;
+      if (eventReader !== null) eventStatsOf = () => ({ delivered: eventReader.delivered, pending: eventReader.pending, lost: eventReader.lost });
       statsOf = () => ({
         lock: { ...source.stats },
         kernels: simd === null ? 'js' : 'wasm-simd',
@@ -144,6 +157,24 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
           interpolation: config.interpolation as InterpolationOptions<S> | undefined,
           pacing: config.pacing as Omit<FramePacerOptions, 'onChange'> | undefined,
           onInterval: (change) => emit('interval', change),
+          // each presenting frame, to the page while it listens to `present`: the events packed, the game state
+          onPresent: (p) => {
+            const events = transport.events;
+            const state = new Float64Array(layout.game.length);
+            for (const g of layout.game) state[g.index] = (p.state as Record<string, number>)[g.name]!;
+            const packed = events === null ? new Float64Array(0) : events.packWindow();
+            const report: PresentedReport = {
+              tick: p.tick,
+              time: p.time,
+              index: p.index,
+              state,
+              events: packed,
+              count: p.events.length,
+              recordWords: events === null ? 0 : events.layout.recordWords,
+            };
+            void host.present(transfer(report, [packed.buffer, state.buffer]));
+          },
+          wantsPresent: () => presentWanted,
         },
       }));
       const reader: StateReader<S> = createStateReader(source);
@@ -198,6 +229,9 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
     setInterpolation(options: unknown): void {
       loop?.sampler.configure(options as InterpolationOptions<S>);
     },
+    setPresent(on: boolean): void {
+      presentWanted = on;
+    },
     stats(): RenderStats {
       if (loop === null) throw new Error('steadyframe: stats() before init()');
       return {
@@ -207,6 +241,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
         sampling: { ...loop.sampler.stats },
         pacing: pacingStats(loop.pacer),
         frameClock: { ...loop.clockStats },
+        events: eventStatsOf(),
         crossOriginIsolated: scope.crossOriginIsolated === true,
         canvas: { width: canvas!.width, height: canvas!.height },
       };

@@ -1,13 +1,14 @@
 /** Shared by the browser tests. Real threads, real clock: these helpers wait, they never assert on time. */
 
 /** A fresh module Worker running one of the fixture simulations; `variant` reaches it as `self.name` ('stress:front-write'). */
-export function fixtureWorker(name: 'motion' | 'stress' | 'stress-varying' | 'events-stress' | 'faulty' | 'silent' | 'published', variant?: string): Worker {
+export function fixtureWorker(name: 'motion' | 'stress' | 'stress-varying' | 'events-stress' | 'events' | 'faulty' | 'silent' | 'published', variant?: string): Worker {
   const urls = {
     motion: new URL('./fixtures/motion.worker.ts', import.meta.url),
     published: new URL('./fixtures/published.worker.ts', import.meta.url),
     stress: new URL('./fixtures/stress.worker.ts', import.meta.url),
     'stress-varying': new URL('./fixtures/stress-varying.worker.ts', import.meta.url),
     'events-stress': new URL('./fixtures/events-stress.worker.ts', import.meta.url),
+    events: new URL('./fixtures/events.worker.ts', import.meta.url),
     faulty: new URL('./fixtures/faulty.worker.ts', import.meta.url),
     silent: new URL('./fixtures/silent.worker.ts', import.meta.url),
   };

@@ -13,5 +13,13 @@ export const sharedTransport: Transport<SharedAttachConfig> = {
   page: openSharedPage,
   worker: connectSharedWorker,
   join: (context, config) =>
-    joinSharedPage({ schema: context.schema, layout: context.layout, buffer: config.buffer, memory: config.memory ?? null, maxSpins: context.maxSpins }),
+    joinSharedPage({
+      schema: context.schema,
+      layout: context.layout,
+      buffer: config.buffer,
+      memory: config.memory ?? null,
+      maxSpins: context.maxSpins,
+      // the joining thread presents the events when the config hands it the ring (a render worker's does)
+      ...(config.events === undefined ? {} : { events: config.events }),
+    }),
 };

@@ -54,6 +54,8 @@ export interface SharedJoin<S extends Schema> {
   /** The shared WebAssembly.Memory `buffer` is the buffer of, or null: the SIMD kernels blend in it where they can. */
   readonly memory: WebAssembly.Memory | null;
   readonly maxSpins: number;
+  /** The event ring, when this thread is the one that presents its events (a render worker); absent: none. */
+  readonly events?: SharedArrayBuffer;
 }
 
 /**
@@ -80,7 +82,8 @@ export function joinSharedPage<S extends Schema>(join: SharedJoin<S>): PageTrans
     views,
     simd,
     input: null,
-    events: null,
+    // the thread that joins as the one reader presents the events (the page that made the buffer then does not)
+    events: join.events === undefined ? null : new EventReader(join.events),
     expectFrame: (time) => writeNextFrame(views, time),
     covered: () => readCovered(views),
     inputPushed: () => {}, // the worker reads the ring itself
