@@ -211,7 +211,11 @@ export interface ReplayDifference {
   readonly tick: number;
   /** The entity (-1 when the counts differ, or for a game field). */
   readonly entity: number;
-  /** The schema field (an entity field or a game field), 'generation', 'count', or a private field as 'private.<name>'. */
+  /**
+   * The schema field (an entity field or a game field), 'generation', 'count', a private field as 'private.<name>',
+   * or 'events': the step's events (`tick.emit`) differ, `recorded` and `replayed` then their counts (equal counts:
+   * their codes or payloads differ).
+   */
   readonly field: string;
   /** Which float of the field's width. */
   readonly component: number;

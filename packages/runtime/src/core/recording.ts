@@ -11,7 +11,8 @@
  *  records  one byte of type, then:
  *    TICK      flags (bit 0: tick time given, bit 1: previous time given, bit 2: the step threw), [at f64],
  *              [previousAt f64], event count u16, each event (time, code, sequence as f64, a width u8, payload
- *              f64 × width), then (unless it threw) the state's hash: lo u32, hi u32
+ *              f64 × width), then (unless it threw) the state's hash: lo u32, hi u32, then (bit 3: the step
+ *              emitted events) how many u32 and their digest: lo u32, hi u32
  *    KEYFRAME  the state after the tick before (fields and generations of the live entities, the game fields)
  *    RATE      ticks a second f64 (from the next tick on)        SCALE   time scale f64
  *    RESTART   0 'last', 1 'scratch'
@@ -31,7 +32,7 @@ export const RECORDING_VERSION = 2;
 const OLDEST_VERSION = 1;
 export const RECORD = { TICK: 1, KEYFRAME: 2, RATE: 3, SCALE: 4, RESTART: 5 } as const;
 /** A TICK record's flags: its time given, its previous time given, its step threw (then no hash follows). */
-export const TICK_FLAGS = { AT: 1, PREVIOUS: 2, THREW: 4 } as const;
+export const TICK_FLAGS = { AT: 1, PREVIOUS: 2, THREW: 4, EMITTED: 8 } as const;
 
 /**
  * Live entities of a world: each published field's run (count × width) in schema order, their generations (in
@@ -75,7 +76,17 @@ export interface RecordedEvent {
 
 /** One record as the reader hands it over (reused: copy what you keep). */
 export type RecordEntry =
-  | { type: typeof RECORD.TICK; at: number | null; previousAt: number | null; threw: boolean; events: RecordedEvent[]; hashLo: number; hashHi: number }
+  | {
+      type: typeof RECORD.TICK;
+      at: number | null;
+      previousAt: number | null;
+      threw: boolean;
+      events: RecordedEvent[];
+      hashLo: number;
+      hashHi: number;
+      /** The events the step emitted (`tick.emit`): how many and their digest (EventDigest); null for none. */
+      emitted: { count: number; lo: number; hi: number } | null;
+    }
   | { type: typeof RECORD.KEYFRAME; state: WorldState }
   | { type: typeof RECORD.RATE | typeof RECORD.SCALE; value: number }
   | { type: typeof RECORD.RESTART; from: 'last' | 'scratch' };
@@ -268,7 +279,10 @@ export function* readRecords(r: ByteReader): Generator<RecordEntry> {
           const payload = Array.from({ length: width }, () => r.f64());
           events.push({ time, code, sequence, payload });
         }
-        yield { type, at, previousAt, threw, events, hashLo: threw ? 0 : r.u32(), hashHi: threw ? 0 : r.u32() };
+        const hashLo = threw ? 0 : r.u32();
+        const hashHi = threw ? 0 : r.u32();
+        const emitted = !threw && (flags & TICK_FLAGS.EMITTED) !== 0 ? { count: r.u32(), lo: r.u32(), hi: r.u32() } : null;
+        yield { type, at, previousAt, threw, events, hashLo, hashHi, emitted };
         break;
       }
       case RECORD.KEYFRAME:
@@ -329,7 +343,8 @@ export function hashState(layout: Layout, block: Float32Array, count: number, ou
   out[1] = fmix(h2 + Math.imul(h1, 0x85ebca6b)) >>> 0;
 }
 
-function fmix(h: number): number {
+/** MurmurHash3's finaliser: the last mix of a 32-bit lane (hashState's, EventDigest's). */
+export function fmix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return h ^ (h >>> 16);

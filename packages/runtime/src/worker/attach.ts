@@ -62,7 +62,7 @@ export function attachSimulation<S extends Schema>(state: SimulationState<S>, co
   const writer = transport.writer(worldBlock, clock);
   const input = new TickInputBuffer(transport.input);
   const info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input, random: state.random.next, emit: NO_EMIT, emitPayload: NO_EMIT };
-  Object.assign(info, tickEmitters(info, transport.events));
+  Object.assign(info, tickEmitters(info, transport.events, false, state.eventDigest));
   state.tickInfo = info;
   state.setup = config.setup;
   state.seed = config.seed === undefined ? randomSeed() : checkSeed(config.seed);

@@ -7,6 +7,8 @@
  * JSON cannot hold whole (a Map, a typed array) reaches the replay's `init` otherwise, and the replay says where
  * that made a difference.
  */
+import { DEFAULT_EVENT_PAYLOAD_WIDTH } from '../core/event-ring.ts';
+import { EventDigest } from '../core/event-digest.ts';
 import { ByteWriter, hashState, liveState, RECORD, TICK_FLAGS, writeHead, writeWorldState } from '../core/recording.ts';
 import type { RecordOptions } from '../contracts/remote.ts';
 import type { Schema } from '../core/schema.ts';
@@ -20,6 +22,8 @@ const MAX_EVENTS = 0xffff;
 export class Recorder<S extends Schema> implements TickRecorder {
   readonly #out = new ByteWriter();
   readonly #hash = new Uint32Array(2);
+  /** The events each step emits, digested (`tick.emit` feeds it while this recorder is on). */
+  readonly #digest: EventDigest;
   readonly #keyframeEvery: number;
   /** The world's block (laid out like a published one). */
   readonly #block: Float32Array;
@@ -39,6 +43,8 @@ export class Recorder<S extends Schema> implements TickRecorder {
     const head = headOf(state, a, every);
     this.#payloadWidth = head.payloadWidth;
     writeHead(this.#out, head);
+    this.#digest = new EventDigest(a.transport.events?.layout.payloadWidth ?? DEFAULT_EVENT_PAYLOAD_WIDTH);
+    state.eventDigest.current = this.#digest;
   }
 
   /**
@@ -50,8 +56,10 @@ export class Recorder<S extends Schema> implements TickRecorder {
     const expected = this.#lastAt === null ? null : this.#lastAt + this.state.tickLength;
     const withAt = at !== expected;
     const withPrevious = previousAt !== this.#lastAt;
+    const digest = this.#digest;
+    const emitted = !threw && digest.count > 0;
     out.u8(RECORD.TICK);
-    out.u8((withAt ? TICK_FLAGS.AT : 0) | (withPrevious ? TICK_FLAGS.PREVIOUS : 0) | (threw ? TICK_FLAGS.THREW : 0));
+    out.u8((withAt ? TICK_FLAGS.AT : 0) | (withPrevious ? TICK_FLAGS.PREVIOUS : 0) | (threw ? TICK_FLAGS.THREW : 0) | (emitted ? TICK_FLAGS.EMITTED : 0));
     if (withAt) out.f64(at);
     if (withPrevious) out.f64(previousAt);
     const n = Math.min(input.length, MAX_EVENTS);
@@ -64,11 +72,22 @@ export class Recorder<S extends Schema> implements TickRecorder {
       out.u8(width);
       for (let j = 0; j < width; j++) out.f64(input.payload(i, j));
     }
-    if (threw) return;
+    if (threw) {
+      digest.reset(); // its events went with its tick
+      return;
+    }
     const count = this.a.world.world.count;
     hashState(this.a.views.layout, this.#block, count, this.#hash);
     out.u32(this.#hash[0]!);
     out.u32(this.#hash[1]!);
+    if (emitted) {
+      // the events the step emitted: how many, and their digest
+      out.u32(digest.count);
+      digest.finish(this.#hash);
+      out.u32(this.#hash[0]!);
+      out.u32(this.#hash[1]!);
+    }
+    digest.reset();
     this.#lastAt = at;
     this.#ticks++;
     if (this.#keyframeEvery > 0 && this.#ticks % this.#keyframeEvery === 0) {
@@ -93,8 +112,9 @@ export class Recorder<S extends Schema> implements TickRecorder {
     this.#lastAt = null; // the loop re-pins its timeline: the next tick's times are written out
   }
 
-  /** The recording, whole. */
+  /** The recording, whole. The steps' events are no longer digested. */
   finish(): Uint8Array {
+    if (this.state.eventDigest.current === this.#digest) this.state.eventDigest.current = null;
     return this.#out.finish();
   }
 

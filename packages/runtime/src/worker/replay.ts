@@ -18,6 +18,8 @@
 import { NO_EMIT, tickEmitters } from './tick-events.ts';
 import type { ReplayDifference, ReplayReport, ReplayTrap } from '../contracts/remote.ts';
 import { STATUS, type Layout } from '../core/layout.ts';
+import { DEFAULT_EVENT_PAYLOAD_WIDTH } from '../core/event-ring.ts';
+import { EventDigest } from '../core/event-digest.ts';
 import { ByteReader, hashState, liveState, readRecords, RECORD, RecordingError, type RecordedEvent, type RecordEntry, type RecordingHead, type WorldState } from '../core/recording.ts';
 import type { Schema } from '../core/schema.ts';
 import { runInit } from './attach.ts';
@@ -148,6 +150,7 @@ export class ReplayRun<S extends Schema> {
   readonly #input = new RecordedInput();
   readonly #info: { -readonly [K in keyof TickInfo]: TickInfo[K] };
   readonly #hash = new Uint32Array(2);
+  readonly #digest: EventDigest;
   #tick: number;
   #simMs: number;
   #rate: number;
@@ -183,8 +186,10 @@ export class ReplayRun<S extends Schema> {
       ms: 0,
     };
     const info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input: this.#input, random: state.random.next, emit: NO_EMIT, emitPayload: NO_EMIT };
-    // a replay checks the steps again on a held simulation: their events reach no page
-    Object.assign(info, tickEmitters(info, null, true));
+    // the steps' events, digested to compare with the recording's; a live playback also hands them to the page,
+    // stamped with the live tick being published (runTick's), a headless replay to none
+    this.#digest = new EventDigest(a.transport.events?.layout.payloadWidth ?? DEFAULT_EVENT_PAYLOAD_WIDTH);
+    Object.assign(info, tickEmitters(live ? state.tickInfo! : info, live ? a.transport.events : null, true, { current: this.#digest }));
     this.#info = info;
     this.#tick = head.startTick;
     this.#simMs = head.startSimMs;
@@ -234,6 +239,7 @@ export class ReplayRun<S extends Schema> {
           this.#input.events = record.events;
           this.#input.previousAt = previousAt;
           let threw: unknown = null;
+          this.#digest.reset();
           this.#traps.install(info.tick);
           try {
             state.definition.step(world.world, info);
@@ -242,6 +248,8 @@ export class ReplayRun<S extends Schema> {
           } finally {
             this.#traps.uninstall();
           }
+          // a live step that threw: its events go with its tick (runTick abandons only its own steps' throws)
+          if (threw !== null && this.live) this.a.transport.events?.abandon();
           if (record.threw) report.faults.recorded++;
           if (threw !== null) report.faults.replayed++;
           if (record.threw !== (threw !== null)) {
@@ -260,6 +268,7 @@ export class ReplayRun<S extends Schema> {
           report.ticks++;
           hashState(this.#layout, this.#block, world.world.count, this.#hash);
           if (this.#hash[0] !== record.hashLo || this.#hash[1] !== record.hashHi) this.#diverged(this.#tick, hex(record.hashLo, record.hashHi), hex(this.#hash[0]!, this.#hash[1]!));
+          this.#compareEvents(record.emitted);
           if (this.#keepsLast) this.#keepLast();
           // a keyframe right after is compared with this tick's state
           const keyframe = this.#records[this.#next];
@@ -322,6 +331,19 @@ export class ReplayRun<S extends Schema> {
     state.tickRate = this.#rate;
     state.timeScale = this.#scale;
     repin(this.a, state.tickLength);
+  }
+
+  /** The events this tick's step emitted against the recorded digest: a difference names them as a field's would. */
+  #compareEvents(recorded: { count: number; lo: number; hi: number } | null): void {
+    const digest = this.#digest;
+    const count = digest.count;
+    if (count === 0 && recorded === null) return;
+    digest.finish(this.#hash);
+    if (recorded !== null && recorded.count === count && recorded.lo === this.#hash[0] && recorded.hi === this.#hash[1]) return;
+    const recordedHash = recorded === null ? hex(0, 0) : hex(recorded.lo, recorded.hi);
+    this.#diverged(this.#tick, recordedHash, hex(this.#hash[0]!, this.#hash[1]!));
+    // the events' count, or (the same count) their values, differ: reported as the field 'events' (entity -1)
+    this.report.difference ??= { tick: this.#tick, entity: -1, field: 'events', component: 0, recorded: recorded?.count ?? 0, replayed: count };
   }
 
   #diverged(tick: number, recorded: string, replayed: string): void {

@@ -14,6 +14,7 @@ import type { Schema } from '../core/schema.ts';
 import type { PublishMeta, StateWriter } from '../core/slot-writer.ts';
 import { tickLengthMs, type SimulationDefinition, type TickInfo } from './definition.ts';
 import { catchUpSteps, type SimulationSettings } from './settings.ts';
+import type { DigestSlot } from './tick-events.ts';
 import type { TickInput, TickInputBuffer } from './tick-input.ts';
 import type { PrivateFieldSpec, WorldInternals } from './world.ts';
 
@@ -93,6 +94,8 @@ export class SimulationState<S extends Schema> {
   readonly randomAtPublish = new Uint32Array(4);
   /** Steps run since `init` last made the world (a recording started at 0 replays from `init`). */
   stepsSinceInit = 0;
+  /** Where `tick.emit` digests the step's events while a recording is on (the recorder sets it). */
+  readonly eventDigest: DigestSlot = { current: null };
   /** The recorder while `runtime.record()` is on (worker/recorder.ts). */
   recorder: TickRecorder | null = null;
   /** The playback while `runtime.play()` runs (worker/playback.ts). */

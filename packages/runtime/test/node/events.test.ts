@@ -27,10 +27,9 @@ type EventsRuntime = Runtime<typeof motionSchema, EventsCommands>;
 const START = 1000;
 const TICK_MS = 1000 / 60;
 
-let runtime: EventsRuntime | undefined;
+const runtimes: EventsRuntime[] = [];
 afterEach(() => {
-  runtime?.dispose();
-  runtime = undefined;
+  for (const rt of runtimes.splice(0)) rt.dispose();
 });
 
 interface Options {
@@ -40,11 +39,11 @@ interface Options {
   readonly latest?: boolean;
 }
 
-async function open(options: Options): Promise<{ rt: EventsRuntime; clock: ManualClock; visibility: ReturnType<typeof manualVisibility> }> {
+async function open(options: Options & { setup?: EventsSetup }): Promise<{ rt: EventsRuntime; clock: ManualClock; visibility: ReturnType<typeof manualVisibility> }> {
   const clock = createManualClock(START);
   const visibility = manualVisibility(false);
-  const setup: EventsSetup = { most: options.most };
-  const rt = (runtime = await composeRuntime<typeof motionSchema, EventsCommands>(
+  const setup: EventsSetup = options.setup ?? { most: options.most };
+  const rt = await composeRuntime<typeof motionSchema, EventsCommands>(
     nodePageHost(clock),
     {
       worker: await nodeFixture('events'),
@@ -60,7 +59,8 @@ async function open(options: Options): Promise<{ rt: EventsRuntime; clock: Manua
       ...(options.latest === true ? { interpolation: { mode: 'latest' as const } } : {}),
     },
     { clock: clock.config },
-  ));
+  );
+  runtimes.push(rt);
   expect(rt.transport).toBe(options.transport);
   return { rt, clock, visibility };
 }
@@ -301,5 +301,62 @@ describe.each(['shared', 'message'] as const)('events on the %s transport', (tra
     // reported at the tick of the first event lost: the burst's
     expect(seen.lost[0]!.tick).toBe(burstTick);
     expect(seen.bursts + lost).toBe(3_000);
+  }, 60_000);
+});
+
+describe('events in recordings', () => {
+  async function record(setup: EventsSetup): Promise<Uint8Array> {
+    const { rt, clock } = await open({ transport: 'shared', most: setup.most ?? 8, capacity: 4096, setup });
+    await rt.record({ keyframeEvery: 30 });
+    await rt.start();
+    await frames(rt, clock, new Presentation(setup.most ?? 8), mulberry32(11), clock.now() + 3_000);
+    await rt.stop();
+    return await rt.stopRecording();
+  }
+
+  it("play() delivers every recorded event to the page, each in the first frame that shows its (live) tick", async () => {
+    const most = 12;
+    const recording = await record({ most });
+    const { rt, clock } = await open({ transport: 'shared', most, capacity: 4096 });
+    // what the page is shown: each event's payload names the recorded tick it was emitted at
+    const perRecordedTick = new Map<number, number>();
+    let shownBefore = Number.NEGATIVE_INFINITY;
+    let nextSequence = -1;
+    const played = rt.play(recording);
+    for (let f = 0; f < 400; f++) {
+      const t = clock.now() + 10;
+      await advanceTo(rt, clock, t);
+      const frame = rt.frameAt(t);
+      const shown = shownTick(frame);
+      for (let i = 0; i < frame.events.length; i++) {
+        const tick = frame.events.tick(i);
+        if (tick > shown || tick <= shownBefore) expect.fail(`a played event of tick ${tick} in a frame showing ${shown} (the last showed ${shownBefore})`);
+        if (nextSequence >= 0) expect(frame.events.sequence(i)).toBe(nextSequence);
+        nextSequence = frame.events.sequence(i) + 1;
+        const recorded = frame.events.payload(i, 0);
+        perRecordedTick.set(recorded, (perRecordedTick.get(recorded) ?? 0) + 1);
+      }
+      if (shown > shownBefore) shownBefore = shown;
+    }
+    const report = await played;
+    expect(report.matched).toBe(true);
+    expect(report.complete).toBe(true);
+    // every recorded tick's events, as many as its step emitted when it was recorded
+    const ticks = [...perRecordedTick.keys()].sort((a, b) => a - b);
+    expect(ticks.length).toBeGreaterThan(50);
+    for (let t = ticks[0]!; t <= ticks.at(-1)!; t++) expect(perRecordedTick.get(t) ?? 0, `recorded tick ${t}`).toBe(eventsAt(t, most));
+  }, 60_000);
+
+  it('a replay reports a step whose events come out otherwise, as it reports a field', async () => {
+    const recording = await record({ most: 4, chaosTick: 60 });
+    const { rt } = await open({ transport: 'shared', most: 4, capacity: 4096, setup: { most: 4, chaosTick: 60 } });
+    const report = await rt.replay(recording);
+    expect(report.matched).toBe(false);
+    expect(report.firstDivergence?.tick).toBe(60);
+    expect(report.difference).toMatchObject({ tick: 60, field: 'events', entity: -1, recorded: eventsAt(60, 4) + 1, replayed: eventsAt(60, 4) + 1 });
+    // and the same recording, made without chaos, replays clean: events and all
+    const clean = await record({ most: 4 });
+    const again = await open({ transport: 'shared', most: 4, capacity: 4096, setup: { most: 4 } });
+    expect((await again.rt.replay(clean)).matched).toBe(true);
   }, 60_000);
 });
