@@ -120,7 +120,7 @@ it('draws the right way up at angle 0 and snaps a teleported entity to its new p
   expect(sprites.stats.generationUploads).toBeGreaterThan(0);
 });
 
-it('shows each entity the frame its field picks, as the newest tick has it', async () => {
+it('shows each entity the frame its field picks by the discrete rule: the newest tick\'s once past the previous state, as the CPU path does', async () => {
   const { rt, scene } = await setUp(2); // the fixture's blink field is the tick's parity: 0 at tick 2
   const sprites = createInterpolatedSprites(scene, rt, { position: 'position', frame: 'blink' }, { texture: 'sheet', frames: [0, 1] });
   attachToGame(game!, rt, sprites);
@@ -128,7 +128,14 @@ it('shows each entity the frame its field picks, as the newest tick has it', asy
   expect(canvasBounds(game!, red)).not.toBeNull();
   expect(canvasBounds(game!, blue)).toBeNull();
   await steps(rt, 1); // tick 3: blink 1
+  // at alpha 0 the frame shows tick 2: its frame (red), as the CPU path's none field has it
+  await refresh(game!, timeAt(rt, 0));
+  expect(rt.sample(timeAt(rt, 0)).fields.blink[0]).toBe(0);
+  expect(canvasBounds(game!, red)).not.toBeNull();
+  expect(canvasBounds(game!, blue)).toBeNull();
+  // past it, tick 3's (blue), on both paths
   await refresh(game!, timeAt(rt, 0.5));
+  expect(rt.sample(timeAt(rt, 0.5)).fields.blink[0]).toBe(1);
   expect(canvasBounds(game!, red)).toBeNull();
   const m = motionAt(0, 2.5);
   expectBoxAt(canvasBounds(game!, blue), m.x, m.y, 'frame 1 at tick 2.5');

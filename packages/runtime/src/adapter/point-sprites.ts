@@ -101,7 +101,9 @@ export function pointSpriteVertexShader(angle: AngleMode, host: PointSpriteHost,
   const frameDeclarations =
     frames > 0 ? `\n${input} float aFrameA;\n${input} float aFrameB;\nuniform vec4 sfFrames[${frames}];\n${v3 ? 'flat out' : 'varying'} vec4 vFrame;` : '';
   const pickFrame =
-    frames > 0 ? `\n  // the current state's frame (a frame field is drawn as the newest tick has it)\n  vFrame = sfFrames[int(clamp(flip ? aFrameA : aFrameB, 0.0, ${frames - 1}.0) + 0.5)];` : '';
+    frames > 0
+      ? `\n  // the discrete rule (core/interpolate.ts, showsCurrent): the current state's frame once the frame has left the\n  // previous state (alpha above 0), the previous one at alpha 0; an entity that snaps has only its current\n  float frameIndex = snap || sfAlpha > 0.0 ? (flip ? aFrameA : aFrameB) : (flip ? aFrameB : aFrameA);\n  vFrame = sfFrames[int(clamp(frameIndex, 0.0, ${frames - 1}.0) + 0.5)];`
+      : '';
   return /* glsl */ `${v3 ? '#version 300 es\n' : ''}precision highp float;
 ${v3 ? 'precision highp int;\n' : ''}#define SF_ANGLE ${angle}
 ${v3 ? 'in vec2 aPosA;\nin vec2 aPosB;\nin uint aGenA;\nin uint aGenB;' : 'attribute float aIndex;\nattribute vec2 aPosA;\nattribute vec2 aPosB;\nattribute vec2 aGenA;\nattribute vec2 aGenB;'}
