@@ -113,10 +113,13 @@ it('moves any Container, with a none-kind alpha', async () => {
   await steps(runtime, 3);
   const containers = [new Container(), new Container(), new Container()];
   const binding = bindSprites(runtime, containers, { position: 'position', alpha: 'blink' });
+  // a none field does not blend: the previous state's value at alpha 0 (tick 2: 2 % 2 = 0), the current one's
+  // once past it (tick 3: 1), the discrete rule
+  binding.update(runtime.sample(timeAt(runtime, 0)));
+  expect(containers[0]!.alpha).toBe(0);
   const frame = runtime.sample(timeAt(runtime, 0.5));
   binding.update(frame);
-  // a none field snaps: the previous state's value until alpha reaches 1 (tick 2: 2 % 2 = 0)
-  expect(containers[0]!.alpha).toBe(0);
+  expect(containers[0]!.alpha).toBe(1);
   expect(containers[2]!.y).toBeCloseTo(motionAt(2, 2.5).y, 4);
 });
 

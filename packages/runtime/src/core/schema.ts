@@ -9,7 +9,7 @@
  * | `linear`     | any   | component-wise lerp                                                   |
  * | `angle`      | 1     | lerp along the shorter arc, in radians (350 deg -> 10 deg passes 0)   |
  * | `quaternion` | 4     | nlerp (x, y, z, w): sign fixed for the shorter path, then normalised  |
- * | `none`       | any   | no blending: the previous value until alpha reaches 1, then current   |
+ * | `none`       | any   | no blending: the previous value at alpha 0, the current one after     |
  *
  * A `linear` or `angle` field may name a `velocity` field of the same width (units per simulated second), and
  * a `quaternion` field a width-3 angular velocity (radians per simulated second, world axes). Extrapolation

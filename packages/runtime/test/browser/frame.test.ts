@@ -98,8 +98,8 @@ it.each([
       const [, , z, w] = f.spin.slice(4 * i, 4 * i + 4) as [number, number, number, number];
       expect(Math.hypot(z, w)).toBeCloseTo(1, 5);
       expect(Math.abs(wrapAngle(2 * Math.atan2(z, w) - k * SPIN_PER_TICK))).toBeLessThan(1e-3);
-      // 'none' holds the previous value until alpha reaches 1
-      expect(f.frame[i]).toBe(f.alpha >= 1 ? f.tick : f.previousTick);
+      // 'none' by the discrete rule: the current value once past the previous state
+      expect(f.frame[i]).toBe(f.alpha > 0 ? f.tick : f.previousTick);
     }
   }
   const { sampling, lock } = await runtime.stats();
