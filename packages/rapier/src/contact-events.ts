@@ -13,7 +13,8 @@
  *
  * Payload: p0 and p1 the two entities in Rapier's pair order, except that a side that is not an entity (a
  * collider with no body, a body not added by `physics.add`, one removed) is -1 and always p1; pairs with no
- * entity on either side are not emitted. A start's p2 is the sum of the normal impulses (N·s) Rapier's solver
+ * entity on either side are not emitted. Reports are per collider pair: a body with several colliders can start
+ * touching another through more than one, and then reports more than one. A start's p2 is the sum of the normal impulses (N·s) Rapier's solver
  * applied at the pair's contact points in the step they began to touch: about m·Δv of the blow, 0 for a sensor
  * or a touch the solver did not need to push apart.
  *
