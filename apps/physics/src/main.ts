@@ -3,14 +3,16 @@
  * and `window.pile` (hooks for the e2e test) up to date. Rapier never loads here: it runs in the worker.
  *
  * ```text
- *  rAF(ts) ─▶ runtime.pace()     draw on this refresh?
+ *  rAF(ts) ─▶ runtime.pace()     draw on this refresh? (then runtime.events: the impacts of the ticks it shows)
  *          ─▶ scene.draw(ts)     two GPU-blended meshes: copy the newest pair, set alpha, render
+ *          ─▶ sounds.present()   the frame's loudest impacts, heard with the picture that shows them
  * ```
  */
 import { createRuntime, type Runtime } from 'steadyframe';
 import { glRenderer, softwareNote, type GlRenderer } from './gl-renderer.ts';
+import { createImpactSounds, type ImpactSounds } from './impact-sounds.ts';
 import { createPileScene } from './scene.ts';
-import { CAPACITY, HALF_FLOOR, INPUT, SHAPES, START_BODIES, schema, type PhysicsSchema, type Shape } from './schema.ts';
+import { CAPACITY, EVENT_CAPACITY, HALF_FLOOR, INPUT, SHAPES, START_BODIES, schema, type PhysicsSchema, type Shape } from './schema.ts';
 import type { Commands, PileState, Setup } from './sim.worker.ts';
 
 export interface PileHooks {
@@ -21,6 +23,8 @@ export interface PileHooks {
   state: PileState | null;
   /** The GL renderer, and whether it rasterises in software (then fps is its rate, not the runtime's). */
   gl: GlRenderer;
+  /** The impact sounds: contact starts presented with drawn frames, knocks chosen. */
+  sounds: ImpactSounds;
 }
 
 declare global {
@@ -36,13 +40,21 @@ const bodies = Number.isFinite(asked) ? Math.max(0, Math.min(CAPACITY - 8, asked
 // `?seed=N` (0 .. 2^32 - 1) draws the same heaps on every load: a pile that settles the same way each time
 const seeded = new URLSearchParams(location.search).get('seed');
 const seed = seeded === null || !/^\d+$/.test(seeded) || Number(seeded) > 0xffff_ffff ? undefined : Number(seeded);
-const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({ worker, schema, capacity: CAPACITY, setup: { bodies }, ...(seed === undefined ? {} : { seed }) });
+const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({
+  worker,
+  schema,
+  capacity: CAPACITY,
+  setup: { bodies },
+  events: { capacity: EVENT_CAPACITY, payloadWidth: 4 },
+  ...(seed === undefined ? {} : { seed }),
+});
 const canvas = document.getElementById('view') as HTMLCanvasElement;
 const view = createPileScene(runtime, canvas);
 addEventListener('resize', () => view.resize());
 const gl = glRenderer(view.renderer.getContext());
 
-const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null, gl };
+const sounds = createImpactSounds();
+const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null, gl, sounds };
 window.pile = hooks;
 
 canvas.addEventListener('pointerdown', (event) => {
@@ -59,6 +71,7 @@ const ACTIONS: Record<string, () => void> = {
   KeyB: () => drop(300, spot(), spot(), SHAPES.boxes),
   KeyS: () => drop(300, spot(), spot(), SHAPES.spheres),
   KeyR: () => void runtime.sendInput(INPUT.reset, -1), // as many bodies as the pile started with
+  KeyM: () => sounds.toggle(),
 };
 addEventListener('keydown', (event) => {
   const action = ACTIONS[event.code];
@@ -80,6 +93,7 @@ await runtime.start();
 view.renderer.setAnimationLoop((ts) => {
   if (!runtime.pace()) return;
   view.draw(runtime.frameTime); // the frame's time (ts here)
+  sounds.present(runtime.events); // this frame's impacts: pace() presented them
   hooks.frames++;
   fpsFrames++;
   if (ts - fpsSince >= 500) {
@@ -96,6 +110,7 @@ const everyNth = (interval: number, refresh: number): string => {
   const n = Math.round(interval / refresh);
   return n <= 1 ? ' (every refresh)' : ` (every ${n} refreshes)`;
 };
+const SOUND = { waiting: 'after a click or a key', on: 'on (M: off)', off: 'off (M: on)' } as const;
 const escape = (text: string): string => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 const glRow = gl.software === null
   ? `<dt>GL</dt><dd id="gl" title="${escape(gl.name)}">GPU</dd>`
@@ -117,6 +132,7 @@ async function poll(): Promise<void> {
     <dt>transport</dt><dd id="transport">${runtime.transport}</dd>
     <dt>bodies</dt><dd>${state.bodies} (${state.sleeping} asleep)</dd>
     <dt>fallen off</dt><dd>${state.fallen}</dd>
+    <dt>sound</dt><dd id="sound">${SOUND[sounds.sound]}</dd>
     <dt>tick</dt><dd>${state.tick}</dd>
     <dt>fps</dt><dd>${fps.toFixed(0)}</dd>
     <dt>interval</dt><dd>${stats.pacing.interval.toFixed(1)} ms${everyNth(stats.pacing.interval, stats.pacing.refreshPeriod)}</dd>

@@ -33,3 +33,17 @@ export const INPUT = {
   /** Start over: payload n (bodies), or -1 for as many as the last reset (or the setup) asked. */
   reset: 2,
 } as const;
+/** The floor and four walls: entities 0 .. ARENA_BODIES - 1, added first and never removed. */
+export const ARENA_BODIES = 5;
+/**
+ * Events the worker emits (@steadyframe/rapier's contact events, under these codes): a contact start between two
+ * bodies, payload the two entity indices and the impulse (N·s). Only starts of IMPACT_MIN_IMPULSE or more.
+ */
+export const EVENT = { impact: 1, parted: 2 } as const;
+/**
+ * The smallest impulse reported, N·s: a settling pile makes and breaks hundreds of feather-light contacts a tick
+ * (a 3,000-body heap: ~300 starts a tick at its peak, half under 1 N·s), which nobody would hear.
+ */
+export const IMPACT_MIN_IMPULSE = 1;
+/** The page's event ring: a heap landing reports up to ~100 impacts a tick, and a software-GL page draws a few frames a second. */
+export const EVENT_CAPACITY = 16_384;

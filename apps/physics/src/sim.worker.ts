@@ -8,7 +8,7 @@ import DETERMINISTIC from '@dimforge/rapier3d-deterministic-compat';
 import { exposePhysics, type Physics, type Rapier } from '@steadyframe/rapier';
 import type { World } from 'steadyframe/worker';
 import { addArena, dropHeap } from './pile.ts';
-import { CAPACITY, FALL_Y, HALF_FLOOR, INPUT, SHAPES, START_BODIES, TICK_RATE, schema, type PhysicsSchema, type Shape } from './schema.ts';
+import { CAPACITY, EVENT, FALL_Y, HALF_FLOOR, IMPACT_MIN_IMPULSE, INPUT, SHAPES, START_BODIES, TICK_RATE, schema, type PhysicsSchema, type Shape } from './schema.ts';
 
 /**
  * Rapier's cross-platform deterministic build: the same steps, bit for bit, in every browser and in Node, so a
@@ -63,6 +63,8 @@ exposePhysics(RAPIER, {
   schema,
   tickRate: TICK_RATE,
   commands,
+  // each impact as an event, presented with the frame that shows it (the page's knocks); no ends: nothing hears them
+  contacts: { events: true, codes: { start: EVENT.impact, end: EVENT.parted }, minImpulse: IMPACT_MIN_IMPULSE, ends: false },
   init(p, world, setup: Setup, context) {
     physics = p;
     fallen = 0;

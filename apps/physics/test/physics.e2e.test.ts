@@ -2,7 +2,8 @@
  * End to end: the BUILT physics example, served by `vite preview` with its COOP/COEP headers, in headless
  * Chromium (Debian's, through playwright). Rapier runs in the worker; the page sees bodies fall (their newest
  * published heights go down), come to rest (Rapier puts every one to sleep and the published poses stop
- * changing), a click drop a heap, R reset the pile, and the console stays clean. A minute of heaps and resets
+ * changing) and their landings reach the page as contact events (the impact sounds' input), a click drop a heap,
+ * R reset the pile, and the console stays clean. A minute of heaps and resets
  * recorded there replays in Node bit for bit (Rapier's deterministic build). Read through `window.pile`.
  */
 import { dirname, join } from 'node:path';
@@ -122,11 +123,18 @@ describe('the physics example, built and served by vite preview', () => {
     expect(start.length).toBe(BODIES);
     expect(Math.min(...start)).toBeGreaterThan(3);
     const resumedAt = await read<number>('window.pile.state.tick');
+    const SOUNDS = '({ contacts: window.pile.sounds.contacts, chosen: window.pile.sounds.chosen, frames: window.pile.frames })';
+    const heard = await read<{ contacts: number; chosen: number; frames: number }>(SOUNDS);
     await page.evaluate('window.pile.runtime.start()');
     await untilSimulated('the heap sunk', `(${HEIGHTS}).reduce((a, b) => a + b, 0) / ${BODIES} < ${mean(start) - 1}`, resumedAt, 10);
     // 11.5 simulated seconds in Node (SEED); however long that takes on a busy machine, where the worker drops time
     // it cannot keep up with (the simulated time is the bound, the wall clock only a hang guard)
     await untilSimulated('every body asleep', 'window.pile.state.sleeping === window.pile.state.bodies && window.pile.state.bodies > 0', resumedAt, 30);
+    // the landings reached the page as contact events, with the frames that drew them: at most 4 knocks a frame
+    const landed = await read<{ contacts: number; chosen: number; frames: number }>(SOUNDS);
+    expect(landed.contacts).toBeGreaterThan(heard.contacts);
+    expect(landed.chosen).toBeGreaterThan(heard.chosen);
+    expect(landed.chosen - heard.chosen).toBeLessThanOrEqual(4 * (landed.frames - heard.frames));
     const a = await read<number[]>(HEIGHTS);
     const tick = await read<number>('window.pile.state.tick');
     // the same in every run (a new world, a seeded heap): read to the poll (100 ms) after the last body slept

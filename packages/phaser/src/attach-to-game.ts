@@ -11,11 +11,16 @@
  *                             update (the sprites already stand where this frame draws them), poststep, render
  * ```
  *
+ * With `options.events` (an emitter: the scene's `this.events`, which the plugin passes), each frame presented
+ * then also emits each of its events there, as FRAME_EVENT, right after `draw` and before Phaser's step:
+ *
+ *   runtime.frame(ts) or pace(ts) presents ──▶ draw ──▶ emitter.emit('steadyframe-event', event) per event ──▶ step
+ *
  * The time is the rAF timestamp Phaser's loop was called with (`performance.now()`'s timeline, as the runtime's
  * clock); with `fps.forceSetTimeOut` Phaser passes `performance.now()` itself. Phaser's loop started before the
  * runtime existed, so the runtime's own frame hooks cannot enclose it: the timestamp is what places the frame.
  */
-import type { Runtime, Schema } from 'steadyframe';
+import type { GameEvent, Runtime, Schema } from 'steadyframe';
 import { framePresenter, type FrameDraw } from 'steadyframe/adapter';
 
 export type { TimedDrawable } from 'steadyframe/adapter';
@@ -49,6 +54,28 @@ export interface GameLoop {
   detach(): void;
 }
 
+/**
+ * The event name each presented event is emitted under (`scene.events.on(FRAME_EVENT, (event) => ...)`): one name
+ * for every code, so the listener switches on `event.code`. `event` is one reused object over the event ring
+ * (`tick`, `code`, `sequence`, `payload(j)`): read it in the listener, copy out what you keep.
+ */
+export const FRAME_EVENT = 'steadyframe-event';
+
+/** Where presented events go: a Phaser EventEmitter (`scene.events`, `game.events`) or any `emit`. */
+export interface EventSink {
+  emit(event: string, ...args: unknown[]): unknown;
+}
+
+/** Options of `attachToGame`. */
+export interface AttachToGameOptions {
+  /**
+   * Emits each event a drawn frame presents (`runtime.events`: every event of a tick up to the one the frame
+   * shows that no frame presented before) on this emitter as FRAME_EVENT, with the event, in the refresh that
+   * draws it: after `draw`, before Phaser's step (your listeners run before the scenes' `update` and the render).
+   */
+  readonly events?: EventSink;
+}
+
 /** Games with a loop attached: one runtime paces a game at a time. */
 const attached = new WeakSet<object>();
 
@@ -72,14 +99,28 @@ const attached = new WeakSet<object>();
  */
 export function attachToGame<S extends Schema>(
   game: LoopGame,
-  runtime: Pick<Runtime<S>, 'frame' | 'pace'>,
+  runtime: Pick<Runtime<S>, 'frame' | 'pace'> & Partial<Pick<Runtime<S>, 'events'>>,
   draw: FrameDraw<S>,
+  options: AttachToGameOptions = {},
 ): GameLoop {
   if (game === null || typeof game !== 'object' || typeof game.step !== 'function' || typeof game.headlessStep !== 'function' || game.loop === undefined) {
     throw new TypeError('@steadyframe/phaser: attachToGame needs a Phaser.Game (this.game in a scene)');
   }
-  /** This refresh's frame, drawn (true) or skipped by the pacer (false). */
-  const present = framePresenter(runtime, draw, '@steadyframe/phaser: attachToGame');
+  const sink = options.events;
+  if (sink !== undefined && (typeof sink?.emit !== 'function' || runtime.events === undefined)) {
+    throw new TypeError('@steadyframe/phaser: attachToGame({ events }) needs an emitter with emit() (this.events in a scene) and the runtime itself (it reads runtime.events)');
+  }
+  const draws = framePresenter(runtime, draw, '@steadyframe/phaser: attachToGame');
+  // one visitor for the loop's life: forEach hands it the ring's reused event object, so nothing is allocated per event
+  const emitEvent = sink === undefined ? null : (event: GameEvent): void => void sink.emit(FRAME_EVENT, event);
+  /** This refresh's frame, drawn (true) or skipped by the pacer (false); a drawn one's events emitted. */
+  const present = emitEvent === null
+    ? draws
+    : (time: number): boolean => {
+        if (!draws(time)) return false;
+        runtime.events!.forEach(emitEvent);
+        return true;
+      };
   if (attached.has(game)) {
     throw new Error('@steadyframe/phaser: this game already has a runtime attached; detach() it first (one runtime paces a game at a time)');
   }

@@ -4,8 +4,8 @@
  * (`bindSprites` for objects you make, `bindGroup` for a group used as a pool), or every entity drawn by one
  * Extern that blends them on the GPU (`createInterpolatedSprites`).
  */
-export { attachToGame } from './attach-to-game.ts';
-export type { GameLoop, GameTimeStep, LoopGame, TimedDrawable } from './attach-to-game.ts';
+export { attachToGame, FRAME_EVENT } from './attach-to-game.ts';
+export type { AttachToGameOptions, EventSink, GameLoop, GameTimeStep, LoopGame, TimedDrawable } from './attach-to-game.ts';
 export { createInterpolatedSprites, MAX_FRAMES } from './interpolated-sprites.ts';
 export type { ExternObject, InterpolatedSprites, InterpolatedSpritesOptions, InterpolatedSpritesStats, SpriteFields, SpriteFrame, SpritesRenderer, SpritesScene } from './interpolated-sprites.ts';
 export { bindSprites } from './bind-sprites.ts';

@@ -5,6 +5,7 @@
  *
  * ```text
  *  scene            create ──▶ steadyframe.create(make) ──▶ attach(runtime, draw) ──▶ runtime.start()
+ *  each drawn frame draw(frame), then scene.events.emit('steadyframe-event', event) for each event it presents
  *  pause / sleep    runtime.pause()           resume / wake   runtime.resume()
  *  shutdown         detach the loop, runtime.dispose() (a runtime still being made is disposed when it comes)
  * ```
@@ -20,6 +21,11 @@ export interface AttachOptions {
   readonly dispose?: boolean;
   /** Pause the simulation while the scene is paused or asleep, and resume it with the scene (default true). */
   readonly pauseWithScene?: boolean;
+  /**
+   * Emit each event a drawn frame presents on the scene's emitter (`this.events`) as FRAME_EVENT,
+   * `'steadyframe-event'`, in the refresh that draws it (default true; it needs the runtime's `events`).
+   */
+  readonly events?: boolean;
 }
 
 type AnyRuntime = Pick<Runtime<Schema>, 'frame' | 'pace' | 'pause' | 'resume' | 'dispose'>;
@@ -35,6 +41,7 @@ type AnyRuntime = Pick<Runtime<Schema>, 'frame' | 'pace' | 'pause' | 'resume' | 
  *   if (runtime === null) return; // the scene shut down meanwhile, and the runtime was disposed
  *   const balls = bindGroup(runtime, this.add.group({ defaultKey: 'ball' }), { position: 'position' });
  *   this.steadyframe.attach(runtime, (frame) => balls.update(frame));
+ *   this.events.on('steadyframe-event', (event) => { if (event.code === HIT) this.sound.play('hit'); });
  *   await runtime.start();
  * }
  * ```
@@ -87,13 +94,15 @@ export class SteadyframePlugin extends Plugins.ScenePlugin {
    * first ends the one before (disposed, unless it was attached with `dispose: false`).
    */
   attach<S extends Schema>(
-    runtime: Pick<Runtime<S>, 'frame' | 'pace' | 'pause' | 'resume' | 'dispose'>,
+    runtime: Pick<Runtime<S>, 'frame' | 'pace' | 'pause' | 'resume' | 'dispose'> & Partial<Pick<Runtime<S>, 'events'>>,
     draw: FrameDraw<S>,
     options: AttachOptions = {},
   ): GameLoop {
     if (this.systems === null) throw new Error('@steadyframe/phaser: steadyframe.attach after the scene was destroyed');
     this.#release();
-    this.#loop = attachToGame(this.game as unknown as LoopGame, runtime, draw);
+    // a runtime-like object without events (a test double) draws without them, unless they were asked for
+    const events = options.events ?? runtime.events !== undefined;
+    this.#loop = attachToGame(this.game as unknown as LoopGame, runtime, draw, events ? { events: this.systems.events } : {});
     this.#runtime = runtime as unknown as AnyRuntime;
     this.#dispose = options.dispose ?? true;
     this.#pauseWithScene = options.pauseWithScene ?? true;

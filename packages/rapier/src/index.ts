@@ -12,5 +12,7 @@ export { createPhysics } from './physics.ts';
 export type { Physics, PhysicsOptions, Rapier } from './physics.ts';
 export { exposePhysics, physicsSimulation } from './physics-simulation.ts';
 export type { PhysicsSimulationDefinition } from './physics-simulation.ts';
+export { CONTACT_END, CONTACT_START } from './contact-events.ts';
+export type { ContactEmitter, ContactOptions } from './contact-events.ts';
 export { deferEndpoint } from './deferred-endpoint.ts';
 export type { Endpoint } from './deferred-endpoint.ts';

@@ -3,10 +3,11 @@
  * `exposePhysics` serves it from a worker once Rapier's WebAssembly is ready.
  *
  *   main thread        attach ─┐                         frames blend tick n-1 -> n
- *   worker       RAPIER.init() ├─ held ─┐ init(physics) ─ step: beforeStep, Rapier step(dt), copy pass ─ publish
- *                              └────────┘ (deferEndpoint)
+ *   worker       RAPIER.init() ├─ held ─┐ init(physics) ─ step: beforeStep, Rapier step(dt), copy pass,
+ *                              └────────┘ (deferEndpoint)        afterStep, emitContacts(tick) ─ publish
  */
 import { exposeSimulation, workerEndpoint, type Schema, type SimulationContext, type SimulationDefinition, type TickInfo, type World } from 'steadyframe/worker';
+import { checkContactOptions } from './contact-events.ts';
 import { deferEndpoint, type Endpoint } from './deferred-endpoint.ts';
 import { createPhysics, type Physics, type PhysicsOptions, type Rapier } from './physics.ts';
 
@@ -20,7 +21,10 @@ export interface PhysicsSimulationDefinition<S extends Schema, Setup = undefined
   init?(physics: Physics, world: World<S>, setup: Setup, context: SimulationContext): void;
   /** Runs before each Rapier step: apply input, forces, spawns, teleports. */
   beforeStep?(physics: Physics, tick: TickInfo, world: World<S>): void;
-  /** Runs after each Rapier step and copy pass: read contacts, despawn what fell out of the world. */
+  /**
+   * Runs after each Rapier step and copy pass: read contacts, despawn what fell out of the world. With
+   * `contacts: { events: true }` the step's contact events are emitted after it returns.
+   */
   afterStep?(physics: Physics, tick: TickInfo, world: World<S>): void;
   /** Called with the new `Physics` each time one is created (on attach and on each restart from scratch). */
   onPhysics?(physics: Physics): void;
@@ -42,9 +46,11 @@ export function physicsSimulation<S extends Schema, Setup = undefined>(
   rapier: Rapier,
   definition: PhysicsSimulationDefinition<S, Setup>,
 ): SimulationDefinition<S, Setup> {
-  const { init, beforeStep, afterStep, onPhysics, gravity, position, rotation, save, load, ...rest } = definition;
+  const { init, beforeStep, afterStep, onPhysics, gravity, position, rotation, contacts, save, load, ...rest } = definition;
+  if (contacts !== undefined) checkContactOptions(contacts); // at set-up, not at the first attach
   const options: PhysicsOptions = {
     ...(gravity === undefined ? {} : { gravity }),
+    ...(contacts === undefined ? {} : { contacts }),
     ...(position === undefined ? {} : { position }),
     ...(rotation === undefined ? {} : { rotation }),
   };
@@ -62,6 +68,8 @@ export function physicsSimulation<S extends Schema, Setup = undefined>(
       beforeStep?.(p, tick, world);
       p.step(tick.dt);
       afterStep?.(p, tick, world);
+      // last, so that the entity indices are those this tick publishes (afterStep may have removed bodies)
+      p.emitContacts(tick);
     },
     // the definition's own state (length u32, bytes), then the physics
     save() {

@@ -18,6 +18,7 @@
 import type RAPIER from '@dimforge/rapier3d-compat';
 import type { ColliderDesc, RigidBody, RigidBodyDesc, World as RapierWorld } from '@dimforge/rapier3d-compat';
 import type { Schema, World } from 'steadyframe/worker';
+import { checkContactOptions, createContactCollector, type ContactCollector, type ContactEmitter, type ContactOptions } from './contact-events.ts';
 
 /** The Rapier module after `await RAPIER.init()` (the compat build's default export). */
 export type Rapier = typeof RAPIER;
@@ -29,6 +30,12 @@ export interface PhysicsOptions {
   readonly position?: string;
   /** The schema field that takes rotations: quaternion, width 4 (x, y, z, w). Default 'rotation'. */
   readonly rotation?: string;
+  /**
+   * `{ events: true }`: each contact start and end between an entity's collider and another collider becomes an
+   * event of the tick it happened in (codes CONTACT_START and CONTACT_END; payload the two entity indices and,
+   * for a start, its impulse). Off by default: Rapier then reports no collisions and nothing is drained.
+   */
+  readonly contacts?: ContactOptions;
 }
 
 export interface Physics {
@@ -54,8 +61,19 @@ export interface Physics {
   indexOf(handle: number): number;
   /** Moves entity `index`'s body to a pose, wakes it and marks the entity to snap (world.snap): no streak. */
   teleport(index: number, x: number, y: number, z: number, qx?: number, qy?: number, qz?: number, qw?: number): void;
-  /** Steps Rapier by `dt` seconds (a steadyframe tick's `tick.dt`), then `publish`es. */
+  /**
+   * Steps Rapier by `dt` seconds (a steadyframe tick's `tick.dt`), then `publish`es. With `contacts: { events:
+   * true }` it also keeps the step's contact starts and ends for `emitContacts` (the previous step's, not
+   * emitted by then, are dropped).
+   */
   step(dt: number): void;
+  /**
+   * Emits the last step's contact starts and ends on `tick` (the tick being made), each naming the entities as
+   * they are now: call it last in the step, after any `remove`, so the indices are the published tick's
+   * (`physicsSimulation` does, after `afterStep`). Returns how many the event ring took; 0 without
+   * `contacts: { events: true }`. Allocates nothing.
+   */
+  emitContacts(tick: ContactEmitter): number;
   /**
    * Copies the translation and rotation of every awake body (and of every body that fell asleep since the last
    * copy) into the fields; fixed bodies are copied by `add` and `teleport` only (a fixed body moved otherwise,
@@ -104,8 +122,17 @@ export function createPhysics<S extends Schema>(rapier: Rapier, world: World<S>,
   if (rotation === undefined || rotation.length !== 4 * capacity) {
     throw new Error(`steadyframe: @steadyframe/rapier needs a quaternion schema field "${rotationName}" of width 4 for rotations (schema3d has one); pass { rotation: 'yourField' }`);
   }
+  if (options.contacts !== undefined) checkContactOptions(options.contacts);
   const g = options.gravity ?? DEFAULT_GRAVITY;
   let rapierWorld = new rapier.World({ x: g.x, y: g.y, z: g.z });
+  // autoDrain: Rapier empties the queue before each step, so a step whose contacts go unread leaves nothing
+  const contacts: ContactCollector | null = options.contacts?.events === true ? createContactCollector(new rapier.EventQueue(true), options.contacts) : null;
+  const collisionEvents = rapier.ActiveEvents.COLLISION_EVENTS;
+  /** The collider of `desc`, made to report its collisions when contact events are on. */
+  const createCollider = (desc: ColliderDesc, body: RigidBody): void => {
+    if (contacts !== null) desc.setActiveEvents(desc.activeEvents | collisionEvents);
+    rapierWorld.createCollider(desc, body);
+  };
   const handles = new Float64Array(capacity);
   const state = new Uint8Array(capacity);
   // handle -> entity, for events and queries; touched on add/remove only, never by the copy pass
@@ -126,6 +153,8 @@ export function createPhysics<S extends Schema>(rapier: Rapier, world: World<S>,
     rotation[4 * i + 3] = scratch[3]!;
   };
 
+  const entityIndexOf = (handle: number): number => entityOf.get(handle) ?? -1;
+
   const checkIndex = (index: number, what: string): void => {
     if (!Number.isInteger(index) || index < 0 || index >= world.count) {
       throw new RangeError(`steadyframe: ${what}(${String(index)}) needs a live entity index, 0 to count - 1 (${world.count - 1})`);
@@ -144,8 +173,8 @@ export function createPhysics<S extends Schema>(rapier: Rapier, world: World<S>,
       if (index < 0) return -1;
       const body = rapierWorld.createRigidBody(desc);
       if (colliders !== undefined) {
-        if (Array.isArray(colliders)) for (const c of colliders as readonly ColliderDesc[]) rapierWorld.createCollider(c, body);
-        else rapierWorld.createCollider(colliders as ColliderDesc, body);
+        if (Array.isArray(colliders)) for (const c of colliders as readonly ColliderDesc[]) createCollider(c, body);
+        else createCollider(colliders as ColliderDesc, body);
       }
       handles[index] = body.handle;
       entityOf.set(body.handle, index);
@@ -191,8 +220,16 @@ export function createPhysics<S extends Schema>(rapier: Rapier, world: World<S>,
     },
     step(dt) {
       rapierWorld.timestep = dt;
-      rapierWorld.step();
+      if (contacts === null) rapierWorld.step();
+      else {
+        contacts.clear();
+        rapierWorld.step(contacts.queue);
+        contacts.collect(rapierWorld);
+      }
       physics.publish();
+    },
+    emitContacts(tick) {
+      return contacts === null ? 0 : contacts.emit(tick, entityIndexOf);
     },
     publish() {
       const raw = rapierWorld.bodies.raw;
@@ -237,6 +274,7 @@ export function createPhysics<S extends Schema>(rapier: Rapier, world: World<S>,
       if (restored === null || restored === undefined) throw new Error('steadyframe: @steadyframe/rapier load(): Rapier could not read the saved world (another Rapier version, or damaged)');
       rapierWorld.free();
       rapierWorld = restored;
+      contacts?.clear();
       entityOf.clear();
       for (let i = 0; i < n; i++) {
         handles[i] = view.getFloat64(4 + 8 * i, true);
@@ -246,6 +284,7 @@ export function createPhysics<S extends Schema>(rapier: Rapier, world: World<S>,
     },
     dispose() {
       entityOf.clear();
+      contacts?.free();
       rapierWorld.free();
     },
   };

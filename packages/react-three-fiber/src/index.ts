@@ -15,3 +15,4 @@ export type { SteadyframeContext, SteadyframeProps } from './provider.tsx';
 export { InterpolatedInstances } from './instances.tsx';
 export type { InterpolatedInstancesProps } from './instances.tsx';
 export { useEntity } from './entity.ts';
+export { useFrameEvents, useGameState } from './frame-events.ts';
