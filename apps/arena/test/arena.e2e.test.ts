@@ -139,7 +139,9 @@ describe('the arena, built and served by vite preview', () => {
     await page.evaluate('window.arena.log = []');
     await page.keyboard.down('Space');
     try {
-      await until('frames that answer bursts', 'window.arena.log.filter((f) => f.bursts.length > 0).length >= 4');
+      // two frames and four bursts: a loaded machine's slow frames bring many at once
+      const bursts = 'window.arena.log.reduce((n, f) => n + f.bursts.length / 3, 0)';
+      await until('frames that answer bursts', `window.arena.log.filter((f) => f.bursts.length > 0).length >= 2 && ${bursts} >= 4`);
     } finally {
       await page.keyboard.up('Space');
     }
