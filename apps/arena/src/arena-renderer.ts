@@ -11,7 +11,7 @@ export const setupArena: RendererSetup<ArenaSchema> = (context) => {
   const view = createScene(context, context.canvas, () => size);
   return {
     draw(frame, time) {
-      view.draw(time, frame);
+      view.draw(time, frame, frame.events); // the events this frame presents: its bursts flash
     },
     resize(width, height, dpr) {
       size = { width, height, dpr };

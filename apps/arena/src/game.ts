@@ -2,12 +2,14 @@
  * The game rules, run by the worker's `step` on the world's own arrays. Entity 0 is the ship; the rest are
  * rocks and bullets. Bullets come from `world.spawn`, hits `world.despawn` both (in one backward pass, so the
  * swap-with-last never skips anyone), and crossing an edge wraps with `world.snap`, so nothing streaks.
+ * Score, lives and the counts go to the world's game fields (`world.state`) at the end of every step, and every
+ * shot and burst rock is a `tick.emit`: the page shows them, and answers them, with the frame that shows the tick.
  */
 import type { SimulationContext, TickInfo, World } from 'steadyframe/worker';
 import { Buttons } from './buttons.ts';
 import { RockGrid } from './rock-grid.ts';
 import {
-  BUTTON, CAPACITY, HALF_H, HALF_W, KIND, ROCK_POINTS, ROCK_RADIUS, ROCK_TARGET, SHIP_RADIUS, TICK_RATE, type ArenaSchema,
+  BUTTON, CAPACITY, EVENT, HALF_H, HALF_W, KIND, ROCK_POINTS, ROCK_RADIUS, ROCK_TARGET, SHIP_RADIUS, TICK_RATE, type ArenaSchema,
 } from './schema.ts';
 
 type ArenaWorld = World<ArenaSchema>;
@@ -58,6 +60,8 @@ export class Game {
   #facing = Math.PI / 2;
   readonly #grid = new RockGrid(CAPACITY);
   readonly #splits: number[] = []; // x, y, vx, vy, tier per rock to split
+  /** The step's tick, for `emit` (set at the start of every step; `init` emits nothing). */
+  #tick: TickInfo | null = null;
   /**
    * The run's seeded generator (`context.random`, the one `tick.random` is): every draw comes from it, never
    * from `Math.random`, so a seed and the inputs replay a session bit for bit.
@@ -69,6 +73,7 @@ export class Game {
   /** A new game on an empty world: the ship in the middle, a field of rocks (also `restart('scratch')`). */
   init(world: ArenaWorld, context: SimulationContext): void {
     this.#random = context.random;
+    this.#tick = null;
     Object.assign(this.state, { score: 0, lives: LIVES, rocks: 0, bullets: 0, shots: 0, hits: 0, crashes: 0, tick: 0 });
     this.#cooldown = 0;
     this.#fireQueued = false;
@@ -81,6 +86,7 @@ export class Game {
       const y = this.#rand(-HALF_H, HALF_H);
       if (Math.hypot(x, y) > 22) this.#spawnRock(world, x, y, Math.floor(this.#rand(0, 3)), 0, 0);
     }
+    this.#publish(world);
   }
 
   /**
@@ -113,6 +119,7 @@ export class Game {
 
   step(world: ArenaWorld, tick: TickInfo): void {
     const { dt } = tick;
+    this.#tick = tick;
     const b = this.buttons;
     b.read(tick.input, tick.tick);
     if (b.tapped[BUTTON.fire]) this.#fireQueued = true;
@@ -137,6 +144,22 @@ export class Game {
     s.inputs = b.events;
     s.presses = b.presses.slice();
     s.pressTicks = b.pressTicks.slice();
+    this.#publish(world);
+  }
+
+  /** The game's numbers into the world's game fields: the page reads them from the frame that shows this tick. */
+  #publish(world: ArenaWorld): void {
+    const s = this.state;
+    const g = world.state;
+    g.score = s.score;
+    g.best = s.best;
+    g.lives = s.lives;
+    g.rocks = s.rocks;
+    g.bullets = s.bullets;
+    g.shots = s.shots;
+    g.hits = s.hits;
+    g.crashes = s.crashes;
+    g.shield = world.fields.tier[0]!;
   }
 
   #placeShip(world: ArenaWorld): void {
@@ -196,6 +219,7 @@ export class Game {
     tier[i] = BULLET_LIFE;
     this.#setAngle(world, i, this.#facing);
     this.state.shots++;
+    this.#tick?.emit(EVENT.shot, position[2 * i]!, position[2 * i + 1]!); // a full ring loses it (counted): only a sound
   }
 
   #spawnRock(world: ArenaWorld, x: number, y: number, tierOf: number, vx: number, vy: number): void {
@@ -273,10 +297,12 @@ export class Game {
   #collide(world: ArenaWorld): void {
     const { position: p, velocity: v, kind, tier } = world.fields;
     this.#grid.build(p, world.count, (i) => kind[i] === KIND.rock);
+    // after #score, so a burst carries the score that counts it
     const kill = (rock: number): void => {
       kind[rock] = KIND.dead;
       this.state.rocks--;
       this.#splits.push(p[2 * rock]!, p[2 * rock + 1]!, v[2 * rock]!, v[2 * rock + 1]!, tier[rock]!);
+      this.#tick?.emit(EVENT.burst, p[2 * rock]!, p[2 * rock + 1]!, tier[rock]!, this.state.score);
     };
     for (let b = 1; b < world.count; b++) {
       if (kind[b] !== KIND.bullet) continue;

@@ -1,7 +1,7 @@
 /**
  * The three.js side. Rocks, thousands of them, are one InstancedMesh blended in the vertex shader (the GPU
  * path: the page copies bytes only). The ship (entity 0) and the bullets, a handful, are drawn from the
- * frame the runtime samples on the CPU.
+ * frame the runtime samples on the CPU. Bursts flash (flashes.ts) from the events of the frame that shows them.
  */
 import {
   AmbientLight, BufferGeometry, ConeGeometry, DirectionalLight, DynamicDrawUsage, EdgesGeometry, Float32BufferAttribute,
@@ -9,15 +9,26 @@ import {
   MeshStandardMaterial, OrthographicCamera, PlaneGeometry, Quaternion, Scene, Vector3, WebGLRenderer,
 } from 'three';
 import { createInterpolatedInstancedMesh, bindObjects } from '@steadyframe/three';
-import type { Frame, Runtime } from 'steadyframe';
+import type { Frame, FrameEvents, Runtime } from 'steadyframe';
+import { createFlashes } from './flashes.ts';
 import { HALF_H, HALF_W, KIND, type ArenaSchema } from './schema.ts';
 
 const MAX_BULLETS = 512;
 
+/** What one `draw` drew: the same object every frame. */
+export interface DrawReport {
+  bullets: number;
+  /** Flashes started for the bursts this frame presented. */
+  flashes: number;
+}
+
 export interface ArenaScene {
   readonly renderer: WebGLRenderer;
-  /** Draws the world at shared-clock time `ts`, with `frame` sampled at the same time for the ship and bullets; returns the bullets drawn. */
-  draw(ts: number, frame: Frame<ArenaSchema>): number;
+  /**
+   * Draws the world at shared-clock time `ts`, with `frame` sampled at the same time for the ship and bullets, and
+   * a flash for each burst in `events` (the events the frame presents).
+   */
+  draw(ts: number, frame: Frame<ArenaSchema>, events: FrameEvents): DrawReport;
   resize(): void;
 }
 
@@ -94,6 +105,9 @@ export function createScene(
   bullets.instanceMatrix.setUsage(DynamicDrawUsage);
   bullets.frustumCulled = false;
   scene.add(bullets);
+  const flashes = createFlashes();
+  scene.add(flashes.mesh);
+  const report: DrawReport = { bullets: 0, flashes: 0 };
 
   const m = new Matrix4();
   const q = new Quaternion();
@@ -117,7 +131,7 @@ export function createScene(
   return {
     renderer,
     resize,
-    draw(ts, frame) {
+    draw(ts, frame, events) {
       rocks.update(ts);
       shipBinding.update(frame);
       ship.position.z = 2;
@@ -133,8 +147,10 @@ export function createScene(
       }
       bullets.count = n;
       bullets.instanceMatrix.needsUpdate = true;
+      report.flashes = flashes.update(ts, events);
+      report.bullets = n;
       renderer.render(scene, camera);
-      return n;
+      return report;
     },
   };
 }

@@ -15,6 +15,18 @@ export const schema = defineSchema({
   /** SHIP, ROCK or BULLET; and for rocks the tier, for bullets the seconds left. `none`: never blended. */
   kind: { width: 1, kind: 'none' },
   tier: { width: 1, kind: 'none' },
+  // game fields: one number for the whole world, published with the entities, so the HUD shows the score of the
+  // very tick the picture shows (counts are `none`: they change with the first frame that moves toward the tick)
+  score: { kind: 'none', scope: 'game' },
+  best: { kind: 'none', scope: 'game' },
+  lives: { kind: 'none', scope: 'game' },
+  rocks: { kind: 'none', scope: 'game' },
+  bullets: { kind: 'none', scope: 'game' },
+  shots: { kind: 'none', scope: 'game' },
+  hits: { kind: 'none', scope: 'game' },
+  crashes: { kind: 'none', scope: 'game' },
+  /** Seconds the ship stays safe after a crash (the HUD's shield countdown): a timer, so it blends. */
+  shield: { kind: 'linear', scope: 'game' },
 });
 export type ArenaSchema = typeof schema;
 
@@ -33,6 +45,12 @@ export const HALF_H = 88;
 export const ROCK_RADIUS = [0.6, 1.0, 1.7] as const;
 export const ROCK_POINTS = [30, 20, 10] as const;
 export const SHIP_RADIUS = 1.6;
+
+/**
+ * Event codes of `tick.emit`, answered by the page in the frame that shows their tick (a sound, a flash):
+ * burst (x, y, tier, the score after it), a rock gone to a shot or a ram; shot (x, y), a bullet fired.
+ */
+export const EVENT = { burst: 0, shot: 1 } as const;
 
 /** Input codes for `runtime.sendInput(code, button)`. */
 export const INPUT = { down: 1, up: 2 } as const;

@@ -6,7 +6,10 @@ import { schema, TICK_RATE } from './schema.ts';
 const game = new Game();
 
 const commands = {
-  /** Score, lives, counters and the input read so far, for the HUD and the tests. */
+  /**
+   * Score, lives, counters and the input read so far, for tests (a call across threads: the HUD reads the same
+   * numbers from the frames' game fields instead).
+   */
   state() {
     return game.state;
   },

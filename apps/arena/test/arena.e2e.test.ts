@@ -3,8 +3,10 @@
  * through playwright; never a downloaded browser). The page is isolated, draws frames, the keyboard reaches the
  * worker's step through the input ring (the ship moves the right way, a tap inside one tick still fires), bullets
  * spawn, and the console stays clean. On a phone (Chromium's touch emulation, 420 px wide) the touch controls
- * show and play: a tap on fire fires, a thumb held on the pad moves the ship and slid across turns it. Everything
- * is read through `window.arena`; every wait is a poll.
+ * show and play: a tap on fire fires, a thumb held on the pad moves the ship and slid across turns it. A burst
+ * is answered in the frame that shows it: that frame's HUD shows the score that counts it, and its sound and
+ * flash start then, never in a frame that shows an earlier tick; and the page calls the worker for no game state.
+ * Everything is read through `window.arena`; every wait is a poll.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,7 +72,7 @@ describe('the arena, built and served by vite preview', () => {
 
   it('moves the ship right while ArrowRight is held, and left with A', async () => {
     const x0 = await read<number>('window.arena.ship.x');
-    const inputs = await read<number>('window.arena.game.inputs');
+    const inputs = await read<number>('window.arena.worker().then((g) => g.inputs)');
     // the newest tick when the page handles the key, and how many tick lengths the newest state then stood
     // behind the clock (a loaded machine runs the worker late); the worker says which tick read the press
     await page.evaluate(`addEventListener('keydown', () => {
@@ -86,10 +88,10 @@ describe('the arena, built and served by vite preview', () => {
     } finally {
       await page.keyboard.up('ArrowRight');
     }
-    await until('the worker to read both events', `window.arena.game.inputs >= ${inputs + 2} && window.arena.game.presses[1] >= 1`);
+    await until('the worker to read both events', `window.arena.worker().then((g) => g.inputs >= ${inputs + 2} && g.presses[1] >= 1)`);
     // in ticks, not wall time: the event lands in the tick it falls in, or the next if that one was made already
     // (plus the ticks the worker was behind the clock when the key came)
-    const [pressedAt, readAt, behindTicks] = await read<[number, number, number]>('[window.pressedAt, window.arena.game.pressTicks[1], window.behindTicks]');
+    const [pressedAt, readAt, behindTicks] = await read<[number, number, number]>('window.arena.worker().then((g) => [window.pressedAt, g.pressTicks[1], window.behindTicks])');
     expect(readAt - pressedAt).toBeGreaterThanOrEqual(0);
     expect(readAt - pressedAt, `${behindTicks} ticks behind`).toBeLessThanOrEqual(3 + behindTicks);
     const x1 = await read<number>('window.arena.ship.x');
@@ -116,6 +118,72 @@ describe('the arena, built and served by vite preview', () => {
     await until('bullets to despawn (hits or old age)', `${BULLETS} === 0`);
   });
 
+  it('answers each burst in the frame that shows it: the HUD shows its score, its sound and flash start; no worker call for game state', async () => {
+    // every comlink call to the worker's `state` command, counted where it leaves the page; shown to count by one
+    await page.evaluate(`(() => {
+      window.stateCalls = 0;
+      for (const proto of [Worker.prototype, MessagePort.prototype]) {
+        const post = proto.postMessage;
+        proto.postMessage = function (message, ...rest) {
+          if (Array.isArray(message?.path) && message.path.join('.') === 'commands.state') window.stateCalls++;
+          return post.call(this, message, ...rest);
+        };
+      }
+    })()`);
+    await read('window.arena.worker()');
+    expect(await read<number>('window.stateCalls'), 'the counter sees a call').toBe(1);
+    await page.evaluate('window.stateCalls = 0');
+    await page.keyboard.press('Shift'); // a user's gesture: the autoplay policy lets the page's audio start
+    await until('sound (the key resumed the AudioContext)', "window.arena.audio.state === 'running'");
+    // fire into the field (thousands of rocks: most shots hit) until several frames have answered bursts
+    await page.evaluate('window.arena.log = []');
+    await page.keyboard.down('Space');
+    try {
+      // two frames and four bursts: a loaded machine's slow frames bring many at once
+      const bursts = 'window.arena.log.reduce((n, f) => n + f.bursts.length / 3, 0)';
+      await until('frames that answer bursts', `window.arena.log.filter((f) => f.bursts.length > 0).length >= 2 && ${bursts} >= 4`);
+    } finally {
+      await page.keyboard.up('Space');
+    }
+    type Logged = { index: number; tick: number; hudTick: number; score: number; best: number; state: number; bursts: number[]; shots: number; voices: number; flashes: number };
+    const log = await read<Logged[]>('(() => { const log = window.arena.log; window.arena.log = null; return log; })()');
+    expect(await read<number>('window.stateCalls'), 'comlink calls for game state while the HUD ran').toBe(0);
+    const sequences = new Set<number>();
+    let answered = 0;
+    let rises = 0;
+    for (const [n, frame] of log.entries()) {
+      const where = `frame ${frame.index} (tick ${frame.tick})`;
+      if (n > 0) expect(frame.index, 'every presented frame logged').toBe(log[n - 1]!.index + 1);
+      // the HUD shows the game state of the tick this frame shows, as its text reads
+      expect(frame.hudTick, where).toBe(frame.tick);
+      expect(frame.score, where).toBe(frame.state);
+      const before = n > 0 ? log[n - 1]! : null;
+      if (before !== null && frame.score > before.score) {
+        rises++;
+        expect(frame.bursts.length, `${where}: the score rose with no burst answered`).toBeGreaterThan(0);
+      }
+      if (frame.bursts.length === 0) continue;
+      let most = 0;
+      for (let b = 0; b < frame.bursts.length; b += 3) {
+        const [tick, sequence, score] = frame.bursts.slice(b, b + 3) as [number, number, number];
+        expect(tick, `${where}: a burst of a later tick (early)`).toBeLessThanOrEqual(frame.tick);
+        if (before !== null) expect(tick, `${where}: a burst an earlier frame already showed (late)`).toBeGreaterThan(before.tick);
+        expect(sequences.has(sequence), `${where}: burst ${sequence} answered twice`).toBe(false);
+        sequences.add(sequence);
+        most = Math.max(most, score);
+        answered++;
+      }
+      // the score that counts the burst is on the HUD in this frame (best: a reset in the same tick keeps it)
+      expect(frame.best, `${where}: HUD's best behind a burst's score`).toBeGreaterThanOrEqual(most);
+      expect(frame.voices, `${where}: no sound started`).toBeGreaterThanOrEqual(1);
+      expect(frame.voices).toBeLessThanOrEqual(2);
+      expect(frame.flashes, `${where}: a flash per burst`).toBe(frame.bursts.length / 3);
+    }
+    console.log(`arena: ${log.length} frames logged, ${answered} bursts answered, the score rose in ${rises} of them`);
+    expect(answered).toBeGreaterThanOrEqual(4);
+    expect(rises).toBeGreaterThanOrEqual(1);
+  });
+
   it('keeps the help line below the field, never over the rocks', async () => {
     for (const viewport of [{ width: 1280, height: 800 }, { width: 420, height: 800 }]) {
       await page.setViewportSize(viewport);
@@ -132,7 +200,7 @@ describe('the arena, built and served by vite preview', () => {
     const otherErrors: string[] = watchErrors(other);
     try {
       await other.goto(`${new URL(page.url()).origin}/?draw=worker`);
-      await waitUntil(other, 'the render worker drawing', "window.arena?.ready === true && window.arena.drawnIn === 'worker' && window.arena.game !== null");
+      await waitUntil(other, 'the render worker drawing', "window.arena?.ready === true && window.arena.drawnIn === 'worker'");
       expect(await other.evaluate('window.arena.runtime')).toBeNull(); // the page reads no frames
       expect(await other.evaluate('window.arena.renderFallback')).toBeNull();
       const frames = (await other.evaluate('window.arena.frames')) as number;
@@ -150,9 +218,9 @@ describe('the arena, built and served by vite preview', () => {
       expect(await other.evaluate('window.arena.render.errors')).toBe(0);
       expect(await other.evaluate('window.arena.render.unresponsive')).toBe(false);
       // keys go from the page straight into the input ring: the game's step reads the press
-      const presses = (await other.evaluate('window.arena.game.presses[1]')) as number;
+      const presses = (await other.evaluate('window.arena.worker().then((g) => g.presses[1])')) as number;
       await other.keyboard.down('ArrowRight');
-      await waitUntil(other, 'the press read by a step', `window.arena.game.presses[1] > ${presses}`);
+      await waitUntil(other, 'the press read by a step', `window.arena.worker().then((g) => g.presses[1] > ${presses})`);
       await other.keyboard.up('ArrowRight');
       expect(otherErrors, otherErrors.join('\n')).toEqual([]);
     } finally {
@@ -293,7 +361,7 @@ describe('the arena on a phone: touch controls', () => {
   it('moves the ship right while a thumb holds the pad\'s right, and left once it slides across', async () => {
     // a held touch (playwright's touchscreen only taps): Chromium's own touch input, as a phone's would arrive
     const cdp = await phone.context().newCDPSession(phone);
-    const inputs = await phoneRead<number>('window.arena.game.inputs');
+    const inputs = await phoneRead<number>('window.arena.worker().then((g) => g.inputs)');
     const x0 = await phoneRead<number>('window.arena.ship.x');
     const right = await padPoint(1, 0);
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [right] });
@@ -307,7 +375,7 @@ describe('the arena on a phone: touch controls', () => {
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     }
     // right down; right up and left down (the slide); left up: what the keyboard would have sent
-    await phoneUntil('the worker to read the four events', `window.arena.game.inputs >= ${inputs + 4}`);
+    await phoneUntil('the worker to read the four events', `window.arena.worker().then((g) => g.inputs >= ${inputs + 4})`);
     expect(await phoneRead('document.querySelectorAll("#pad .held").length')).toBe(0);
     await cdp.detach();
   });

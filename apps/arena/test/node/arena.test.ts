@@ -1,14 +1,16 @@
 /**
  * The arena's simulation module, unchanged (the one its page runs in a browser worker), in a Node
  * `worker_threads` Worker through steadyframe/node: ten simulated minutes on a manual clock, played by seeded
- * random key presses, then a look at the world; and a few real seconds that must keep the tick rate.
+ * random key presses, then a look at the world, its game fields and the events its frames presented; and a few
+ * real seconds that must keep the tick rate.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import type { Runtime } from 'steadyframe';
+import type { FrameEvents, Runtime } from 'steadyframe';
 import { createManualClock, createNodeRuntime } from 'steadyframe/node';
 import { buildWorkerModule, mulberry32 } from 'steadyframe/testing/node';
-import { BUTTON, BUTTONS, CAPACITY, HALF_H, HALF_W, INPUT, KIND, ROCK_TARGET, schema, TICK_RATE, type ArenaSchema } from '../../src/schema.ts';
+import type { GameState } from '../../src/game.ts';
+import { BUTTON, BUTTONS, CAPACITY, EVENT, HALF_H, HALF_W, INPUT, KIND, ROCK_TARGET, schema, TICK_RATE, type ArenaSchema } from '../../src/schema.ts';
 import type { Commands } from '../../src/sim.worker.ts';
 
 const module = () => buildWorkerModule(fileURLToPath(new URL('../../src/sim.worker.ts', import.meta.url)));
@@ -35,6 +37,17 @@ function checkWorld(rt: Runtime<ArenaSchema, Commands>, count: number): void {
   }
 }
 
+const NO_EVENTS = { length: 0 } as Pick<FrameEvents, 'length'> as FrameEvents;
+
+/** The frame's game fields say what the worker's own record says (the page's HUD reads the former). */
+function checkGameFields(rt: Runtime<ArenaSchema, Commands>, game: GameState): void {
+  const { state, tick } = rt.sample(Number.POSITIVE_INFINITY);
+  expect(tick).toBe(game.tick);
+  const { score, best, lives, rocks, bullets, shots, hits, crashes } = game;
+  expect({ ...state, shield: 0 }).toEqual({ score, best, lives, rocks, bullets, shots, hits, crashes, shield: 0 });
+  expect(state.shield).toBeGreaterThanOrEqual(0);
+}
+
 describe('the arena in Node', () => {
   it('ten simulated minutes on a manual clock, played by seeded random keys: every tick run, every key read, the world whole', async () => {
     const clock = createManualClock(0);
@@ -43,6 +56,8 @@ describe('the arena in Node', () => {
     const random = mulberry32(2026);
     const held = new Array<boolean>(BUTTONS).fill(false);
     let sent = 0;
+    // what the frames presented: every shot and burst once, each burst with the score its step counted
+    const presented = { shots: 0, bursts: 0, badBursts: 0, lastSequence: -1, gaps: 0 };
     const STEP_MS = 100; // a 10 Hz server loop: three ticks a step
     const MINUTES = 10;
     const started = performance.now();
@@ -56,12 +71,23 @@ describe('the arena in Node', () => {
         sent++;
       }
       await clock.advance(STEP_MS);
-      rt.frame();
+      const events = rt.frame()?.events ?? NO_EVENTS; // a frame the pacer skips (null) leaves its events to the next
+      for (let i = 0; i < events.length; i++) {
+        if (events.sequence(i) !== presented.lastSequence + 1) presented.gaps++;
+        presented.lastSequence = events.sequence(i);
+        if (events.code(i) === EVENT.shot) presented.shots++;
+        else if (events.code(i) === EVENT.burst) {
+          presented.bursts++;
+          const [x, y, tier, score] = [0, 1, 2, 3].map((j) => events.payload(i, j)) as [number, number, number, number];
+          if (!(Math.abs(x) <= HALF_W + 1 && Math.abs(y) <= HALF_H + 1 && [0, 1, 2].includes(tier) && score >= 0)) presented.badBursts++;
+        }
+      }
       if (step % 600 === 0) {
         // once a simulated minute: what the worker has is what the page draws, and it is a whole world
         const state = await rt.commands.state();
         expect(rt.sample(Number.POSITIVE_INFINITY).tick).toBe(state.tick);
         checkWorld(rt, 1 + state.rocks + state.bullets);
+        checkGameFields(rt, state);
       }
     }
     const { worker, frameClock } = await rt.stats();
@@ -87,6 +113,13 @@ describe('the arena in Node', () => {
     // the game keeps its rocks coming, and the world is whole
     expect(state.rocks).toBeGreaterThan(ROCK_TARGET / 2);
     checkWorld(rt, 1 + state.rocks + state.bullets);
+    checkGameFields(rt, state);
+    // one shot event per shot, a burst per rock hit or wrecking the ship (and per small rock rammed), none lost
+    expect(presented.gaps).toBe(0);
+    expect(presented.shots).toBe(state.shots);
+    expect(presented.bursts).toBeGreaterThanOrEqual(state.hits + state.crashes);
+    expect(presented.badBursts).toBe(0);
+    expect((await rt.stats()).events.lost).toBe(0);
   }, 120_000);
 
   it('a few real seconds keep the tick rate: every ms simulated or counted as dropped (jitter reported)', async () => {
