@@ -217,6 +217,12 @@ describe('the arena, built and served by vite preview', () => {
       }
       expect(await other.evaluate('window.arena.render.errors')).toBe(0);
       expect(await other.evaluate('window.arena.render.unresponsive')).toBe(false);
+      // the render worker's frames report their shown tick, game state and events: the HUD shows the game state of
+      // the frame the render worker drew (the page's 'present' listeners hear of it), tick by tick
+      await waitUntil(other, "the render worker's present reports", 'window.arena.game !== null && window.arena.game.tick > 0');
+      const hudTick = (await other.evaluate('window.arena.game.tick')) as number;
+      await waitUntil(other, 'later reports', `window.arena.game.tick > ${hudTick + 5}`);
+      expect(await other.evaluate("document.querySelector('#hud').textContent.length > 0")).toBe(true);
       // keys go from the page straight into the input ring: the game's step reads the press
       const presses = (await other.evaluate('window.arena.worker().then((g) => g.presses[1])')) as number;
       await other.keyboard.down('ArrowRight');
