@@ -135,6 +135,7 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     if (state.recorder !== null) throw new Error('steadyframe: play() while recording; stopRecording() first');
     state.endPlayback();
     const playback = new Playback(state, a, recording); // a damaged recording, or another simulation's, throws here before any change
+    a.transport.events?.abandon();
     state.generation++;
     state.error = null;
     state.playback = playback;
@@ -202,6 +203,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
     state.setStatus(STATUS.IDLE);
     state.counters.restarts++;
     state.recorder?.restart(from);
+    // events staged for ticks the page never got (publishes skipped for a reader stall) go with those ticks
+    a.transport.events?.abandon();
     const front = a.views.blocks[a.writer.front].current;
     if (from === 'last') {
       a.world.restore(front, a.writer.frontMeta(META.COUNT));

@@ -87,6 +87,8 @@ export function restoreSnapshot<S extends Schema>(state: SimulationState<S>, a: 
   state.generation++;
   state.error = null;
   state.setStatus(STATUS.IDLE);
+  // events staged for ticks the page never got (publishes skipped for a reader stall) go with those ticks
+  a.transport.events?.abandon();
   loadHead(state, a, head);
   state.seed = head.seed;
   state.setup = head.setup === undefined ? undefined : JSON.parse(head.setup);
