@@ -10,6 +10,9 @@ import { allocateSharedBuffer, computeLayout, createSharedViews, fieldViews, gen
 import { SlotReader } from '../../src/core/slot-reader.ts';
 import { SlotWriter, type PublishMeta } from '../../src/core/slot-writer.ts';
 import { createWorld } from '../../src/worker/world.ts';
+import { allocateEventRing } from '../../src/core/event-ring.ts';
+import { EventReader } from '../../src/core/event-reader.ts';
+import { EventWriter } from '../../src/core/event-writer.ts';
 import { Sampler, type SampleResult } from '../../src/main/sampler.ts';
 
 const schema = defineSchema({ pos: { width: 1, kind: 'linear' } });
@@ -23,7 +26,10 @@ function rig() {
   const views = createSharedViews(allocateSharedBuffer(layout, 0), schema, CAPACITY);
   const worldBlock = new Float32Array(views.buffer, layout.worldOffset, layout.blockBytes / 4);
   const internals = createWorld(layout, worldBlock, fieldViews<typeof schema>(views.buffer, layout.worldOffset, layout), generationView(views.buffer, layout.worldOffset, layout));
-  const writer = new SlotWriter(views, worldBlock, () => performance.now(), 1, STALL_MS);
+  // an event ring, committed by each flip that takes (as the shared transport's writer does)
+  const ring = allocateEventRing(64, 1, true);
+  const events = { writer: new EventWriter(ring), reader: new EventReader(ring) };
+  const writer = new SlotWriter(views, worldBlock, () => performance.now(), 1, STALL_MS, null, events.writer);
   const reader = new SlotReader(views);
   const render = fieldViews<typeof schema>(new ArrayBuffer(layout.blockBytes), 0, layout);
   const sampler = new Sampler(schema, layout, render);
@@ -68,7 +74,7 @@ function rig() {
     reader.release();
     return published;
   };
-  return { views, world, writer, reader, tickOnce, frame, whileHeld };
+  return { views, world, writer, reader, tickOnce, frame, whileHeld, events, tick: () => tick };
 }
 
 describe('publishes skipped for a stalled reader', () => {
@@ -126,6 +132,28 @@ describe('publishes skipped for a stalled reader', () => {
     r.reader.release();
     expect(r.tickOnce()).toBe(true);
     expect(r.frame().pair).toEqual([0, 7]);
+  });
+});
+
+describe('events of publishes skipped for a stalled reader', () => {
+  it('stay staged, unseen by the page, and come with the next publish that takes, in order; a restart would drop them', () => {
+    const r = rig();
+    const emit = () => r.events.writer.emit(r.tick() + 1, 1, r.tick() + 1);
+    // two ticks whose publishes the held lock skips: their events are staged, not committed
+    expect(r.whileHeld(() => (emit(), r.tickOnce()))).toBe(false);
+    expect(r.whileHeld(() => (emit(), r.tickOnce()))).toBe(false);
+    expect(r.events.writer.staged).toBe(2);
+    expect(r.events.reader.present(Number.POSITIVE_INFINITY).length).toBe(0);
+    // the page lets go: the next publish takes and commits all three ticks' events with it
+    emit();
+    expect(r.tickOnce()).toBe(true);
+    const window = r.events.reader.present(Number.POSITIVE_INFINITY);
+    expect(Array.from({ length: window.length }, (_, i) => window.payload(i, 0))).toEqual([1, 2, 3]);
+    // a staged event abandoned (restart('last'), restore, play, or a step that threw) never reaches the page
+    r.whileHeld(() => (emit(), r.tickOnce()));
+    r.events.writer.abandon();
+    expect(r.tickOnce()).toBe(true);
+    expect(r.events.reader.present(Number.POSITIVE_INFINITY).length).toBe(0);
   });
 });
 
