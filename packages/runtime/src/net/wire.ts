@@ -10,6 +10,7 @@
  *    16 u32 tick   20 u32 count   24 f64 server time (ms)   32 u32 snaps   36 f32 send interval (ms; 0 unknown)
  *    40 each schema field's live part, in schema order: count × width float32 (entity i's components together)
  *       then the live generations: count × uint32
+ *       then the game fields (`scope: 'game'`), in schema order: one float64 each (none: nothing; wire version 3)
  *  ping (type 2):  16 u32 sequence   20 u32 reserved   24 f64 client send time                       (32 bytes)
  *  pong (type 3):  16 u32 sequence   20 u32 reserved   24 f64 client send time (echoed)
  *                  32 f64 server receive time   40 f64 server send time                                (48 bytes)
@@ -19,6 +20,15 @@
  *                  (a client's count of its events, wrapping at 2^32; the first message on a connection sets where it
  *                  stands): a client sends each event in more than one message, and the server takes each number
  *                  once (net/client-inputs.ts)
+ *  events (type 5, server to one client; wire version 3):
+ *                  16 u32 count   20 u32 payload width   24 u32 first event's sequence
+ *                  28 u32 lost: events for this client its window had no room for, since the connection opened
+ *                  32 count records of (3 + width) float64: the server tick that emitted it, that tick's time
+ *                  (server ms), its code, its payload. Numbered in a row from the first's sequence (the server's
+ *                  count of this connection's events, from 0, wrapping at 2^32). The server sends every event not
+ *                  yet acknowledged with each snapshot, so a lost message loses nothing (net/event-window.ts)
+ *  ack (type 6, client to server; wire version 3):
+ *                  16 u32 next: every event numbered below it has arrived   20 u32 reserved (0)       (24 bytes)
  * ```
  *
  * The schema hash (FNV-1a of the schema's signature, the string the shared buffer's layout is checked by) makes a
@@ -33,13 +43,19 @@ import type { Layout } from '../core/layout.ts';
 /** 'SFN1' as a little-endian u32: the bytes 0x53 0x46 0x4e 0x31. */
 export const WIRE_MAGIC = 0x314e4653;
 /** The wire's version: a receiver refuses any other (the layout of every message may change with it). */
-export const WIRE_VERSION = 2;
+export const WIRE_VERSION = 3;
 /** Bytes of the head every message begins with. */
 export const HEAD_BYTES = 16;
 /** Bytes of a snapshot before its fields. */
 export const SNAPSHOT_HEAD_BYTES = 40;
 export const PING_BYTES = 32;
 export const PONG_BYTES = 48;
+export const ACK_BYTES = 24;
+/** Bytes of an events message before its records. */
+export const EVENTS_HEAD_BYTES = 32;
+/** Most events one events message may carry (a server's window per client is at most this), and most payload values. */
+export const MAX_EVENTS_PER_MESSAGE = 1024;
+export const MAX_EVENT_PAYLOAD = 16;
 /** Bytes of an input message before its records. */
 export const INPUTS_HEAD_BYTES = 32;
 /** Most input events one message may carry, and most payload values an event may have. */
@@ -49,7 +65,7 @@ export const MAX_INPUT_PAYLOAD = 16;
 export const MAX_INTERVAL_MS = 60_000;
 
 /** Message types. */
-export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3, INPUTS: 4 } as const;
+export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3, INPUTS: 4, EVENTS: 5, ACK: 6 } as const;
 export type MessageType = (typeof MESSAGE)[keyof typeof MESSAGE];
 const TYPES: ReadonlySet<number> = new Set(Object.values(MESSAGE));
 
@@ -87,16 +103,28 @@ export interface WireFormat {
   readonly hash: number;
   /** float32 values per entity, over all fields. */
   readonly valuesPerEntity: number;
+  /** Game fields: one float64 each at a snapshot's end. */
+  readonly gameValues: number;
 }
 
 export function wireFormat(layout: Layout): WireFormat {
   if (!LITTLE_ENDIAN) throw new Error('steadyframe: the network wire needs a little-endian platform');
-  return { layout, hash: schemaHash(layout.signature), valuesPerEntity: layout.fields.reduce((sum, f) => sum + f.width, 0) };
+  return { layout, hash: schemaHash(layout.signature), valuesPerEntity: layout.fields.reduce((sum, f) => sum + f.width, 0), gameValues: layout.game.length };
 }
 
 /** Bytes of a snapshot of `count` live entities. */
 export function snapshotBytes(format: WireFormat, count: number): number {
+  return SNAPSHOT_HEAD_BYTES + count * (format.valuesPerEntity + 1) * 4 + format.gameValues * 8;
+}
+
+/** Where a snapshot's game run begins: after its generations (not 8-aligned: read through a DataView). */
+function gameStart(format: WireFormat, count: number): number {
   return SNAPSHOT_HEAD_BYTES + count * (format.valuesPerEntity + 1) * 4;
+}
+
+/** The game run of `block` (a block of the layout, over all of it): its float64s at the layout's `gameOffset`. */
+function blockGame(format: WireFormat, block: Float32Array): Float64Array {
+  return new Float64Array(block.buffer, block.byteOffset + format.layout.gameOffset, format.gameValues);
 }
 
 /**
@@ -129,8 +157,8 @@ export interface SnapshotHead {
 }
 
 /**
- * Encodes a state (a block of `format.layout`: `block` over all of it, `generation` its generation run) as a
- * snapshot. Allocates the message: encode a state once and send the same bytes to every client.
+ * Encodes a state (a block of `format.layout`: `block` over all of it, its game run included; `generation` its
+ * generation run) as a snapshot. Allocates the message: encode a state once and send the same bytes to every client.
  */
 export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Float32Array, generation: Uint32Array): Uint8Array {
   const { layout } = format;
@@ -162,6 +190,11 @@ export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Fl
     at += n;
   }
   new Uint32Array(buffer, SNAPSHOT_HEAD_BYTES + at * 4, count).set(generation.subarray(0, count));
+  if (format.gameValues > 0) {
+    const game = blockGame(format, block);
+    const start = gameStart(format, count);
+    for (let i = 0; i < game.length; i++) view.setFloat64(start + 8 * i, game[i]!, true);
+  }
   return new Uint8Array(buffer);
 }
 
@@ -199,7 +232,8 @@ export function snapshotTick(bytes: Uint8Array): number {
 
 /**
  * Decodes a snapshot into a block of `format.layout` (`block` over all of it, `generation` its generation run):
- * entities 0 to count − 1 of every field and their generations; the rest of the block is left as it was.
+ * entities 0 to count − 1 of every field and their generations, and the game run; the rest of the block is left
+ * as it was.
  * Returns the head. Throws `WireError` (and writes nothing) for a message that is not a whole, valid snapshot.
  */
 export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Float32Array, generation: Uint32Array): SnapshotHead {
@@ -223,6 +257,11 @@ export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Flo
     at += n;
   }
   generation.set(new Uint32Array(aligned.buffer, aligned.byteOffset + SNAPSHOT_HEAD_BYTES + at * 4, count));
+  if (format.gameValues > 0) {
+    const game = blockGame(format, block);
+    const start = gameStart(format, count);
+    for (let i = 0; i < game.length; i++) game[i] = view.getFloat64(start + 8 * i, true);
+  }
   return { tick: view.getUint32(16, true), time, count, snaps: view.getUint32(32, true), interval };
 }
 
@@ -340,6 +379,90 @@ export function decodeInputs(format: WireFormat, bytes: Uint8Array): InputBatch 
     if (!Number.isFinite(time)) throw new WireError('time', `input event ${i}'s time is ${time}`);
   }
   return { count, width, first, values };
+}
+
+/**
+ * Server events for one client as they travel (`values`: `count` records of `3 + width` numbers: server tick,
+ * its time in server ms, code, payload), numbered in a row from `first` (mod 2^32); `lost` counts the events for
+ * this client that its window had no room for since the connection opened.
+ */
+export interface EventBatch {
+  readonly count: number;
+  readonly width: number;
+  readonly first: number;
+  readonly lost: number;
+  readonly values: Float64Array;
+}
+
+/** Bytes of an events message of `count` events with `width` payload values each. */
+export function eventsBytes(count: number, width: number): number {
+  return EVENTS_HEAD_BYTES + count * (3 + width) * 8;
+}
+
+/**
+ * Encodes `count` event records laid out as in `EventBatch.values` (from `records`, starting at record `from` of
+ * a ring of `ring` records: the window's records wrap), numbered from `first`. Allocates the message.
+ */
+export function encodeEvents(format: WireFormat, batch: EventBatch, from = 0, ring = batch.count): Uint8Array {
+  const { count, width, first, lost, values } = batch;
+  if (!Number.isInteger(width) || width < 0 || width > MAX_EVENT_PAYLOAD) {
+    throw new RangeError(`steadyframe: an event's payload width must be a whole number from 0 to ${MAX_EVENT_PAYLOAD}; got ${width}`);
+  }
+  if (!Number.isInteger(count) || count < 0 || count > MAX_EVENTS_PER_MESSAGE) throw new RangeError(`steadyframe: at most ${MAX_EVENTS_PER_MESSAGE} events a message; got ${count}`);
+  const bytes = eventsBytes(count, width);
+  const buffer = new ArrayBuffer(bytes);
+  const view = new DataView(buffer);
+  writeHead(view, MESSAGE.EVENTS, format.hash, bytes);
+  view.setUint32(16, count, true);
+  view.setUint32(20, width, true);
+  view.setUint32(24, first >>> 0, true);
+  view.setUint32(28, Math.min(lost, 0xffffffff) >>> 0, true);
+  const out = new Float64Array(buffer, EVENTS_HEAD_BYTES);
+  const stride = 3 + width;
+  for (let i = 0; i < count; i++) {
+    const at = ((from + i) % ring) * stride;
+    out.set(values.subarray(at, at + stride), i * stride);
+  }
+  return new Uint8Array(buffer);
+}
+
+/**
+ * Checks and reads an events message: ticks whole and at least 0, times finite, codes whole (EVENTS_LOST, −1,
+ * is the client's own and never sent). `values` is a view of the message (or of a copy where it is not 8-byte
+ * aligned). Throws `WireError`.
+ */
+export function decodeEvents(format: WireFormat, bytes: Uint8Array): EventBatch {
+  const view = opened(format, bytes, MESSAGE.EVENTS, EVENTS_HEAD_BYTES);
+  const count = view.getUint32(16, true);
+  const width = view.getUint32(20, true);
+  if (count > MAX_EVENTS_PER_MESSAGE) throw new WireError('count', `${count} events in one message, more than the ${MAX_EVENTS_PER_MESSAGE} allowed`);
+  if (width > MAX_EVENT_PAYLOAD) throw new WireError('count', `${width} payload values an event, more than the ${MAX_EVENT_PAYLOAD} allowed`);
+  const expected = eventsBytes(count, width);
+  if (bytes.byteLength !== expected) throw new WireError('length', `${count} events of ${width} payload values take ${expected} bytes, and the message has ${bytes.byteLength}`);
+  const aligned = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
+  const values = new Float64Array(aligned.buffer, aligned.byteOffset + EVENTS_HEAD_BYTES, count * (3 + width));
+  for (let i = 0; i < count; i++) {
+    const at = i * (3 + width);
+    const tick = values[at]!;
+    const time = values[at + 1]!;
+    const code = values[at + 2]!;
+    if (!(Number.isInteger(tick) && tick >= 0) || !Number.isFinite(time)) throw new WireError('time', `event ${i}'s tick and time are ${tick}, ${time}`);
+    if (!(Number.isInteger(code) && code >= 0)) throw new WireError('count', `event ${i}'s code is ${code}: a game's codes are whole numbers from 0`);
+  }
+  return { count, width, first: view.getUint32(24, true), lost: view.getUint32(28, true), values };
+}
+
+/** An acknowledgement: every event numbered below `next` (mod 2^32) has arrived. */
+export function encodeAck(format: WireFormat, next: number): Uint8Array {
+  const view = new DataView(new ArrayBuffer(ACK_BYTES));
+  writeHead(view, MESSAGE.ACK, format.hash, ACK_BYTES);
+  view.setUint32(16, next >>> 0, true);
+  return new Uint8Array(view.buffer);
+}
+
+/** Reads an acknowledgement's `next`. Throws `WireError`. */
+export function decodeAck(format: WireFormat, bytes: Uint8Array): number {
+  return fixed(format, bytes, MESSAGE.ACK, ACK_BYTES).getUint32(16, true);
 }
 
 function writeHead(view: DataView, type: MessageType, hash: number, length: number): void {
