@@ -8,7 +8,7 @@
  *  open ── ping ×5, 100 ms apart, then 1 a second ──▶ server
  *       ◀── pong ── ServerClock.addSample (a jump goes into the playout: Playout.clockJumped)
  *       ◀── snapshot ── SnapshotBuffer.insert (by tick) ── Playout.addSnapshot (its lateness: arrival − time)
- *       ◀── events ── ServerEvents.receive (each number once) ──▶ ack: the next number wanted
+ *                     └ its events ── ServerEvents.receive (each number once) ──▶ ack: the next number wanted
  *  close ── disconnected; reconnect after 250 ms, 500 ms, ... 5 s (each ±20%); the buffer and the render time
  *           stay (the last state is held), and go only if the server came back started over (lower ticks)
  * ```
@@ -24,7 +24,7 @@ import { Playout, type PlayoutOptions } from './playout.ts';
 import { ServerClock, type ServerClockOptions } from './server-clock.ts';
 import { ServerEvents } from './server-events.ts';
 import { SnapshotBuffer } from './snapshot-buffer.ts';
-import { decodeEvents, decodePong, encodeAck, encodeInputs, encodePing, messageType, MESSAGE, snapshotTick, WireError, type InputEvent, type WireFormat } from './wire.ts';
+import { decodePong, snapshotEvents, encodeAck, encodeInputs, encodePing, messageType, MESSAGE, snapshotTick, WireError, type InputEvent, type WireFormat } from './wire.ts';
 
 /** A handler both a DOM WebSocket and the `ws` package's accept, whatever their event types (bivariant). */
 type Handler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
@@ -234,21 +234,27 @@ export class Connection {
       return;
     }
     if (type === MESSAGE.PONG) this.#pong(bytes, received);
-    else if (type === MESSAGE.EVENTS) this.#events(bytes);
-    else this.#snapshot(bytes, received);
+    // a snapshot whose events are refused is refused whole (decoding it would refuse it for the same reason)
+    else if (type !== MESSAGE.SNAPSHOT || this.#events(bytes)) this.#snapshot(bytes, received);
   }
 
-  #events(bytes: Uint8Array): void {
+  /** The events a snapshot carries (even one too late for a frame, or a copy: they are the client's either way). */
+  #events(bytes: Uint8Array): boolean {
     try {
-      if (!this.events.receive(decodeEvents(this.#options.format, bytes))) {
+      const batch = snapshotEvents(this.#options.format, bytes);
+      if (batch === null) return true;
+      if (!this.events.receive(batch)) {
         throw new WireError('count', `events numbered from past ${this.events.expected}, the next one wanted: a hole no message fills`);
       }
     } catch (error) {
       this.#refused(error);
-      return;
+      if (error instanceof WireError) this.counters.lastRefusal = `a snapshot refused (${error.reason}): ${error.message}`;
+      return false;
     }
-    // what this client has, so the server stops sending it (a lost ack: the next events message asks again)
+    // what this client has, so the server stops sending it (a lost ack: the next snapshot carries them again, and
+    // its events are acknowledged again)
     this.#send(encodeAck(this.#options.format, this.events.expected));
+    return true;
   }
 
   #pong(bytes: Uint8Array, received: number): void {

@@ -1,7 +1,7 @@
 /**
  * One client's server events on their way (ARCHITECTURE.md, "Multiplayer": events): a window of the events
  * addressed to it that it has not acknowledged, numbered in a row from 0 on each connection. The publisher pushes
- * each event as it takes it from the server runtime, and sends the whole window with every snapshot; the client
+ * each event as it takes it from the server runtime, and sends the whole window in every snapshot; the client
  * acknowledges the highest contiguous number it has (`ack`), which frees the window up to it. So a lost message,
  * snapshot or ack, loses nothing: the next snapshot carries the same events again, the next ack says the same.
  *
@@ -17,7 +17,7 @@
  * client could never acknowledge past). Records are made once; nothing is allocated per event.
  */
 import type { GameEvent } from '../core/event-reader.ts';
-import { encodeEvents, MAX_EVENTS_PER_MESSAGE, type WireFormat } from './wire.ts';
+import { MAX_EVENTS_PER_MESSAGE, withEvents } from './wire.ts';
 
 /** Events a client's window holds by default: over 2 s of 60 ticks with two events each. */
 export const DEFAULT_EVENT_WINDOW = 256;
@@ -88,10 +88,11 @@ export class EventWindow {
     return true;
   }
 
-  /** The window as an events message, or null when everything is acknowledged. Allocates the message. */
-  encode(format: WireFormat): Uint8Array | null {
-    const count = this.pending;
-    if (count === 0) return null;
-    return encodeEvents(format, { count, width: this.width, first: this.#acked, lost: this.lost, values: this.#records }, this.#head, this.capacity);
+  /**
+   * `snapshot` with the window's events after it (a copy: allocates), or `snapshot` itself when everything is
+   * acknowledged.
+   */
+  attach(snapshot: Uint8Array): Uint8Array {
+    return withEvents(snapshot, { count: this.pending, width: this.width, first: this.#acked, lost: this.lost, values: this.#records }, this.#head, this.capacity);
   }
 }

@@ -7,9 +7,9 @@
  *
  * ```text
  *  the host's loop ── publish() ── reader.read: the newest state, under the lock ── encodeSnapshot (once)
- *                                │                                  └─▶ client.send(bytes), for every client
  *                                └ runtime.takeEvents ── target(event): 'all' or a player ──▶ each client's window
- *                                   (event-window.ts) ──▶ client.send(its window: every event not acknowledged)
+ *                                   (event-window.ts) ──▶ client.send(bytes + its window: every event it has not
+ *                                                         acknowledged; the same bytes when it has them all)
  *  a connection ─── client.receive(bytes) ── ping ── pong: the ping echoed, the server's receive and send times
  *                                         │         (MAX_PINGS_PER_SECOND: past it refused as `flood`, unanswered)
  *                                         ├─ inputs ── checked per event (client-inputs.ts) ──▶ runtime.input
@@ -40,7 +40,7 @@ export interface PublisherOptions {
   readonly input?: ClientInputOptions;
   /**
    * The server runtime's events (`tick.emit` in its step) to the clients, taken with `runtime.takeEvents` at each
-   * snapshot sent and carried to each client until it acknowledges them (net/event-window.ts); the network
+   * snapshot sent and carried in every snapshot to each client until it acknowledges them (net/event-window.ts); the network
    * client re-emits each in the client's worker when its playout reaches the event's tick. Default: on, every
    * event to every client; false: none sent (nor taken).
    */
@@ -219,22 +219,16 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       lastTick = messageTick;
       lastBytes = bytes.byteLength;
       sent++;
-      for (const client of clients) {
-        client.stats.snapshots++;
-        client.stats.bytes += bytes.byteLength;
-        client.send(bytes);
-      }
-      if (eventOptions === null) return true;
       // the events of the ticks published so far (their times from the state just sent: a tick past it, committed
-      // since the read, is timed on at the same tick length), then each client's window: every event it has not
-      // acknowledged, again
-      runtime.takeEvents(takeEvent);
+      // since the read, is timed on at the same tick length) into each client's window, which rides in the
+      // snapshot: every event the client has not acknowledged, again, so events are lost or kept with the state
+      if (eventOptions !== null) runtime.takeEvents(takeEvent);
       for (const client of clients) {
-        const window = client.events.encode(format);
+        const message = client.events.pending === 0 ? bytes : client.events.attach(bytes);
         client.stats.eventsPending = client.events.pending;
-        if (window === null) continue;
-        client.stats.bytes += window.byteLength;
-        client.send(window);
+        client.stats.snapshots++;
+        client.stats.bytes += message.byteLength;
+        client.send(message);
       }
       return true;
     },

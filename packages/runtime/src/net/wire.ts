@@ -11,6 +11,14 @@
  *    40 each schema field's live part, in schema order: count × width float32 (entity i's components together)
  *       then the live generations: count × uint32
  *       then the game fields (`scope: 'game'`), in schema order: one float64 each (none: nothing; wire version 3)
+ *       then, to a client with server events it has not acknowledged, those events (wire version 3; E is where
+ *       the section begins, not 8-aligned):
+ *       E+0 u32 count   E+4 u32 payload width   E+8 u32 first event's sequence
+ *       E+12 u32 lost: events for this client its window had no room for, since the connection opened
+ *       E+16 count records of (3 + width) float64: the server tick that emitted it, that tick's time (server ms),
+ *            its code, its payload. Numbered in a row from the first's sequence (the server's count of this
+ *            connection's events, from 0, wrapping at 2^32). They ride in the snapshot so that they are lost or
+ *            kept with it: a client that has a snapshot has every event up to its tick (net/event-window.ts)
  *  ping (type 2):  16 u32 sequence   20 u32 reserved   24 f64 client send time                       (32 bytes)
  *  pong (type 3):  16 u32 sequence   20 u32 reserved   24 f64 client send time (echoed)
  *                  32 f64 server receive time   40 f64 server send time                                (48 bytes)
@@ -20,14 +28,7 @@
  *                  (a client's count of its events, wrapping at 2^32; the first message on a connection sets where it
  *                  stands): a client sends each event in more than one message, and the server takes each number
  *                  once (net/client-inputs.ts)
- *  events (type 5, server to one client; wire version 3):
- *                  16 u32 count   20 u32 payload width   24 u32 first event's sequence
- *                  28 u32 lost: events for this client its window had no room for, since the connection opened
- *                  32 count records of (3 + width) float64: the server tick that emitted it, that tick's time
- *                  (server ms), its code, its payload. Numbered in a row from the first's sequence (the server's
- *                  count of this connection's events, from 0, wrapping at 2^32). The server sends every event not
- *                  yet acknowledged with each snapshot, so a lost message loses nothing (net/event-window.ts)
- *  ack (type 6, client to server; wire version 3):
+ *  ack (type 5, client to server; wire version 3):
  *                  16 u32 next: every event numbered below it has arrived   20 u32 reserved (0)       (24 bytes)
  * ```
  *
@@ -51,9 +52,9 @@ export const SNAPSHOT_HEAD_BYTES = 40;
 export const PING_BYTES = 32;
 export const PONG_BYTES = 48;
 export const ACK_BYTES = 24;
-/** Bytes of an events message before its records. */
-export const EVENTS_HEAD_BYTES = 32;
-/** Most events one events message may carry (a server's window per client is at most this), and most payload values. */
+/** Bytes of a snapshot's events section before its records. */
+export const EVENTS_HEAD_BYTES = 16;
+/** Most events one snapshot may carry (a server's window per client is at most this), and most payload values. */
 export const MAX_EVENTS_PER_MESSAGE = 1024;
 export const MAX_EVENT_PAYLOAD = 16;
 /** Bytes of an input message before its records. */
@@ -65,7 +66,7 @@ export const MAX_INPUT_PAYLOAD = 16;
 export const MAX_INTERVAL_MS = 60_000;
 
 /** Message types. */
-export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3, INPUTS: 4, EVENTS: 5, ACK: 6 } as const;
+export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3, INPUTS: 4, ACK: 5 } as const;
 export type MessageType = (typeof MESSAGE)[keyof typeof MESSAGE];
 const TYPES: ReadonlySet<number> = new Set(Object.values(MESSAGE));
 
@@ -241,7 +242,7 @@ export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Flo
   const count = view.getUint32(20, true);
   if (count > format.layout.capacity) throw new WireError('count', `${count} entities, more than this client's capacity of ${format.layout.capacity}`);
   const expected = snapshotBytes(format, count);
-  if (bytes.byteLength !== expected) throw new WireError('length', `${count} entities take ${expected} bytes, and the message has ${bytes.byteLength}`);
+  if (bytes.byteLength !== expected) eventsSection(view, expected);
   const time = view.getFloat64(24, true);
   if (!Number.isFinite(time)) throw new WireError('time', `the snapshot's time is ${time}`);
   const interval = view.getFloat32(36, true);
@@ -394,62 +395,76 @@ export interface EventBatch {
   readonly values: Float64Array;
 }
 
-/** Bytes of an events message of `count` events with `width` payload values each. */
+/** Bytes of an events section of `count` events with `width` payload values each. */
 export function eventsBytes(count: number, width: number): number {
   return EVENTS_HEAD_BYTES + count * (3 + width) * 8;
 }
 
 /**
- * Encodes `count` event records laid out as in `EventBatch.values` (from `records`, starting at record `from` of
- * a ring of `ring` records: the window's records wrap), numbered from `first`. Allocates the message.
+ * A snapshot (as `encodeSnapshot` made it) with one client's events after it: `batch.count` records laid out as
+ * in `EventBatch.values`, read from record `from` of a ring of `ring` records (a window's records wrap); the
+ * snapshot itself when there are none. Allocates the message: one copy of the snapshot per client with events.
  */
-export function encodeEvents(format: WireFormat, batch: EventBatch, from = 0, ring = batch.count): Uint8Array {
+export function withEvents(snapshot: Uint8Array, batch: EventBatch, from = 0, ring = batch.count): Uint8Array {
   const { count, width, first, lost, values } = batch;
   if (!Number.isInteger(width) || width < 0 || width > MAX_EVENT_PAYLOAD) {
     throw new RangeError(`steadyframe: an event's payload width must be a whole number from 0 to ${MAX_EVENT_PAYLOAD}; got ${width}`);
   }
-  if (!Number.isInteger(count) || count < 0 || count > MAX_EVENTS_PER_MESSAGE) throw new RangeError(`steadyframe: at most ${MAX_EVENTS_PER_MESSAGE} events a message; got ${count}`);
-  const bytes = eventsBytes(count, width);
-  const buffer = new ArrayBuffer(bytes);
-  const view = new DataView(buffer);
-  writeHead(view, MESSAGE.EVENTS, format.hash, bytes);
-  view.setUint32(16, count, true);
-  view.setUint32(20, width, true);
-  view.setUint32(24, first >>> 0, true);
-  view.setUint32(28, Math.min(lost, 0xffffffff) >>> 0, true);
-  const out = new Float64Array(buffer, EVENTS_HEAD_BYTES);
+  if (!Number.isInteger(count) || count < 0 || count > MAX_EVENTS_PER_MESSAGE) throw new RangeError(`steadyframe: at most ${MAX_EVENTS_PER_MESSAGE} events a snapshot; got ${count}`);
+  if (count === 0) return snapshot;
+  const at = snapshot.byteLength;
+  const bytes = new Uint8Array(at + eventsBytes(count, width));
+  bytes.set(snapshot);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(12, bytes.byteLength, true);
+  view.setUint32(at, count, true);
+  view.setUint32(at + 4, width, true);
+  view.setUint32(at + 8, first >>> 0, true);
+  view.setUint32(at + 12, Math.min(lost, 0xffffffff) >>> 0, true);
   const stride = 3 + width;
   for (let i = 0; i < count; i++) {
-    const at = ((from + i) % ring) * stride;
-    out.set(values.subarray(at, at + stride), i * stride);
+    const record = ((from + i) % ring) * stride;
+    for (let j = 0; j < stride; j++) view.setFloat64(at + EVENTS_HEAD_BYTES + (i * stride + j) * 8, values[record + j]!, true);
   }
-  return new Uint8Array(buffer);
+  return bytes;
 }
 
 /**
- * Checks and reads an events message: ticks whole and at least 0, times finite, codes whole (EVENTS_LOST, −1,
- * is the client's own and never sent). `values` is a view of the message (or of a copy where it is not 8-byte
- * aligned). Throws `WireError`.
+ * The events a snapshot carries for this client, or null when it carries none. Checks the whole message as
+ * `decodeSnapshot` does (a snapshot it refuses is refused here too, for the same reason): ticks whole and at
+ * least 0, times finite, codes whole and at least 0 (EVENTS_LOST, −1, is the client's own, never sent). Allocates
+ * the batch's values (a copy: the section is not 8-aligned). Throws `WireError`.
  */
-export function decodeEvents(format: WireFormat, bytes: Uint8Array): EventBatch {
-  const view = opened(format, bytes, MESSAGE.EVENTS, EVENTS_HEAD_BYTES);
-  const count = view.getUint32(16, true);
-  const width = view.getUint32(20, true);
-  if (count > MAX_EVENTS_PER_MESSAGE) throw new WireError('count', `${count} events in one message, more than the ${MAX_EVENTS_PER_MESSAGE} allowed`);
+export function snapshotEvents(format: WireFormat, bytes: Uint8Array): EventBatch | null {
+  const view = opened(format, bytes, MESSAGE.SNAPSHOT, SNAPSHOT_HEAD_BYTES);
+  const count = view.getUint32(20, true);
+  if (count > format.layout.capacity) throw new WireError('count', `${count} entities, more than this client's capacity of ${format.layout.capacity}`);
+  const expected = snapshotBytes(format, count);
+  return bytes.byteLength === expected ? null : eventsSection(view, expected);
+}
+
+/** Checks and reads the events section at byte `at` of a snapshot, which must end the message. Throws `WireError`. */
+function eventsSection(view: DataView, at: number): EventBatch {
+  const length = view.byteLength;
+  if (length < at + EVENTS_HEAD_BYTES) throw new WireError('length', `the snapshot's entities take ${at} bytes, and the message has ${length}: not room for an events section`);
+  const count = view.getUint32(at, true);
+  const width = view.getUint32(at + 4, true);
+  if (count === 0) throw new WireError('length', `${length - at} bytes past the snapshot's entities, and no events in them`);
+  if (count > MAX_EVENTS_PER_MESSAGE) throw new WireError('count', `${count} events in one snapshot, more than the ${MAX_EVENTS_PER_MESSAGE} allowed`);
   if (width > MAX_EVENT_PAYLOAD) throw new WireError('count', `${width} payload values an event, more than the ${MAX_EVENT_PAYLOAD} allowed`);
-  const expected = eventsBytes(count, width);
-  if (bytes.byteLength !== expected) throw new WireError('length', `${count} events of ${width} payload values take ${expected} bytes, and the message has ${bytes.byteLength}`);
-  const aligned = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
-  const values = new Float64Array(aligned.buffer, aligned.byteOffset + EVENTS_HEAD_BYTES, count * (3 + width));
+  const expected = at + eventsBytes(count, width);
+  if (length !== expected) throw new WireError('length', `a snapshot with ${count} events of ${width} payload values takes ${expected} bytes, and the message has ${length}`);
+  const stride = 3 + width;
+  const values = new Float64Array(count * stride);
+  for (let i = 0; i < values.length; i++) values[i] = view.getFloat64(at + EVENTS_HEAD_BYTES + i * 8, true);
   for (let i = 0; i < count; i++) {
-    const at = i * (3 + width);
-    const tick = values[at]!;
-    const time = values[at + 1]!;
-    const code = values[at + 2]!;
+    const tick = values[i * stride]!;
+    const time = values[i * stride + 1]!;
+    const code = values[i * stride + 2]!;
     if (!(Number.isInteger(tick) && tick >= 0) || !Number.isFinite(time)) throw new WireError('time', `event ${i}'s tick and time are ${tick}, ${time}`);
     if (!(Number.isInteger(code) && code >= 0)) throw new WireError('count', `event ${i}'s code is ${code}: a game's codes are whole numbers from 0`);
   }
-  return { count, width, first: view.getUint32(24, true), lost: view.getUint32(28, true), values };
+  return { count, width, first: view.getUint32(at + 8, true), lost: view.getUint32(at + 12, true), values };
 }
 
 /** An acknowledgement: every event numbered below `next` (mod 2^32) has arrived. */
