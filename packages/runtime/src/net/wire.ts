@@ -39,84 +39,51 @@
  * which the receiver counts): a broken or hostile peer costs the receiver the check, never a crash or a read out
  * of bounds. Field values are copied bit for bit (a NaN the simulation wrote arrives as written).
  */
-import type { Layout } from '../core/layout.ts';
+import { eventsSection } from './wire-events.ts';
+import {
+  fixed,
+  INPUTS_HEAD_BYTES,
+  MAX_INPUT_PAYLOAD,
+  MAX_INPUTS_PER_MESSAGE,
+  MAX_INTERVAL_MS,
+  MESSAGE,
+  messageType,
+  opened,
+  PING_BYTES,
+  PONG_BYTES,
+  SNAPSHOT_HEAD_BYTES,
+  snapshotBytes,
+  WireError,
+  writeHead,
+  type WireFormat,
+} from './wire-head.ts';
 
-/** 'SFN1' as a little-endian u32: the bytes 0x53 0x46 0x4e 0x31. */
-export const WIRE_MAGIC = 0x314e4653;
-/** The wire's version: a receiver refuses any other (the layout of every message may change with it). */
-export const WIRE_VERSION = 3;
-/** Bytes of the head every message begins with. */
-export const HEAD_BYTES = 16;
-/** Bytes of a snapshot before its fields. */
-export const SNAPSHOT_HEAD_BYTES = 40;
-export const PING_BYTES = 32;
-export const PONG_BYTES = 48;
-export const ACK_BYTES = 24;
-/** Bytes of a snapshot's events section before its records. */
-export const EVENTS_HEAD_BYTES = 16;
-/** Most events one snapshot may carry (a server's window per client is at most this), and most payload values. */
-export const MAX_EVENTS_PER_MESSAGE = 1024;
-export const MAX_EVENT_PAYLOAD = 16;
-/** Bytes of an input message before its records. */
-export const INPUTS_HEAD_BYTES = 32;
-/** Most input events one message may carry, and most payload values an event may have. */
-export const MAX_INPUTS_PER_MESSAGE = 256;
-export const MAX_INPUT_PAYLOAD = 16;
-/** A send interval a snapshot may state, ms (exclusive): a minute between snapshots is no stream. */
-export const MAX_INTERVAL_MS = 60_000;
-
-/** Message types. */
-export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3, INPUTS: 4, ACK: 5 } as const;
-export type MessageType = (typeof MESSAGE)[keyof typeof MESSAGE];
-const TYPES: ReadonlySet<number> = new Set(Object.values(MESSAGE));
-
-/** Why a message was refused: what a receiver counts. */
-export type WireRefusal = 'truncated' | 'magic' | 'version' | 'type' | 'signature' | 'length' | 'count' | 'time';
-
-/** A message refused, with the reason a receiver counts and a message that says what was wrong. */
-export class WireError extends Error {
-  constructor(
-    readonly reason: WireRefusal,
-    message: string,
-  ) {
-    super(`steadyframe: a network message was refused (${reason}): ${message}`);
-    this.name = 'WireError';
-  }
-}
-
-// Float32Array and Uint32Array views read in the platform's byte order; the wire is little-endian. Every
-// platform that runs browsers and Node today is: refuse the others at once rather than draw byte-swapped states.
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** FNV-1a (32-bit) over the string's UTF-16 code units: the schema signature's hash on the wire. */
-export function schemaHash(signature: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < signature.length; i++) {
-    hash ^= signature.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** A layout's wire format: what both ends compute from the schema and capacity they were built with. */
-export interface WireFormat {
-  readonly layout: Layout;
-  readonly hash: number;
-  /** float32 values per entity, over all fields. */
-  readonly valuesPerEntity: number;
-  /** Game fields: one float64 each at a snapshot's end. */
-  readonly gameValues: number;
-}
-
-export function wireFormat(layout: Layout): WireFormat {
-  if (!LITTLE_ENDIAN) throw new Error('steadyframe: the network wire needs a little-endian platform');
-  return { layout, hash: schemaHash(layout.signature), valuesPerEntity: layout.fields.reduce((sum, f) => sum + f.width, 0), gameValues: layout.game.length };
-}
-
-/** Bytes of a snapshot of `count` live entities. */
-export function snapshotBytes(format: WireFormat, count: number): number {
-  return SNAPSHOT_HEAD_BYTES + count * (format.valuesPerEntity + 1) * 4 + format.gameValues * 8;
-}
+// the whole wire from one module: its head and format, and the events in a snapshot
+export {
+  ACK_BYTES,
+  EVENTS_HEAD_BYTES,
+  HEAD_BYTES,
+  INPUTS_HEAD_BYTES,
+  MAX_EVENT_PAYLOAD,
+  MAX_EVENTS_PER_MESSAGE,
+  MAX_INPUT_PAYLOAD,
+  MAX_INPUTS_PER_MESSAGE,
+  MAX_INTERVAL_MS,
+  MESSAGE,
+  messageType,
+  PING_BYTES,
+  PONG_BYTES,
+  schemaHash,
+  SNAPSHOT_HEAD_BYTES,
+  snapshotBytes,
+  WIRE_MAGIC,
+  WIRE_VERSION,
+  WireError,
+  wireFormat,
+} from './wire-head.ts';
+export type { MessageType, WireFormat, WireRefusal } from './wire-head.ts';
+export { decodeAck, encodeAck, eventsBytes, snapshotEvents, withEvents } from './wire-events.ts';
+export type { EventBatch } from './wire-events.ts';
 
 /** Where a snapshot's game run begins: after its generations (not 8-aligned: read through a DataView). */
 function gameStart(format: WireFormat, count: number): number {
@@ -197,33 +164,6 @@ export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Fl
     for (let i = 0; i < game.length; i++) view.setFloat64(start + 8 * i, game[i]!, true);
   }
   return new Uint8Array(buffer);
-}
-
-/**
- * Checks a message's head and returns its type: the magic, the version, a known type, the schema hash, and a
- * declared length equal to the bytes that arrived. Throws `WireError`.
- */
-export function messageType(format: WireFormat, bytes: Uint8Array): MessageType {
-  if (bytes.byteLength < HEAD_BYTES) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than the ${HEAD_BYTES} of a message's head`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const magic = view.getUint32(0, true);
-  if (magic !== WIRE_MAGIC) throw new WireError('magic', `it does not begin with 'SFN1' (0x${magic.toString(16).padStart(8, '0')}): not a steadyframe message`);
-  const version = view.getUint8(5);
-  if (version !== WIRE_VERSION) throw new WireError('version', `wire version ${version}, where this build speaks ${WIRE_VERSION}: update the older side`);
-  const type = view.getUint8(4);
-  if (!TYPES.has(type)) throw new WireError('type', `unknown message type ${type}`);
-  const hash = view.getUint32(8, true);
-  if (hash !== format.hash) {
-    throw new WireError(
-      'signature',
-      `the sender's schema (hash ${hash.toString(16)}) is not this one (${format.layout.signature}, hash ${format.hash.toString(16)}): both ends must be built with the same schema`,
-    );
-  }
-  const length = view.getUint32(12, true);
-  if (length !== bytes.byteLength) {
-    throw new WireError(length > bytes.byteLength ? 'truncated' : 'length', `the head says ${length} bytes, and ${bytes.byteLength} arrived`);
-  }
-  return type as MessageType;
 }
 
 /** A snapshot's tick as its head says it (NaN for a message too short to hold one), read before the snapshot is decoded. */
@@ -380,126 +320,4 @@ export function decodeInputs(format: WireFormat, bytes: Uint8Array): InputBatch 
     if (!Number.isFinite(time)) throw new WireError('time', `input event ${i}'s time is ${time}`);
   }
   return { count, width, first, values };
-}
-
-/**
- * Server events for one client as they travel (`values`: `count` records of `3 + width` numbers: server tick,
- * its time in server ms, code, payload), numbered in a row from `first` (mod 2^32); `lost` counts the events for
- * this client that its window had no room for since the connection opened.
- */
-export interface EventBatch {
-  readonly count: number;
-  readonly width: number;
-  readonly first: number;
-  readonly lost: number;
-  readonly values: Float64Array;
-}
-
-/** Bytes of an events section of `count` events with `width` payload values each. */
-export function eventsBytes(count: number, width: number): number {
-  return EVENTS_HEAD_BYTES + count * (3 + width) * 8;
-}
-
-/**
- * A snapshot (as `encodeSnapshot` made it) with one client's events after it: `batch.count` records laid out as
- * in `EventBatch.values`, read from record `from` of a ring of `ring` records (a window's records wrap); the
- * snapshot itself when there are none. Allocates the message: one copy of the snapshot per client with events.
- */
-export function withEvents(snapshot: Uint8Array, batch: EventBatch, from = 0, ring = batch.count): Uint8Array {
-  const { count, width, first, lost, values } = batch;
-  if (!Number.isInteger(width) || width < 0 || width > MAX_EVENT_PAYLOAD) {
-    throw new RangeError(`steadyframe: an event's payload width must be a whole number from 0 to ${MAX_EVENT_PAYLOAD}; got ${width}`);
-  }
-  if (!Number.isInteger(count) || count < 0 || count > MAX_EVENTS_PER_MESSAGE) throw new RangeError(`steadyframe: at most ${MAX_EVENTS_PER_MESSAGE} events a snapshot; got ${count}`);
-  if (count === 0) return snapshot;
-  const at = snapshot.byteLength;
-  const bytes = new Uint8Array(at + eventsBytes(count, width));
-  bytes.set(snapshot);
-  const view = new DataView(bytes.buffer);
-  view.setUint32(12, bytes.byteLength, true);
-  view.setUint32(at, count, true);
-  view.setUint32(at + 4, width, true);
-  view.setUint32(at + 8, first >>> 0, true);
-  view.setUint32(at + 12, Math.min(lost, 0xffffffff) >>> 0, true);
-  const stride = 3 + width;
-  for (let i = 0; i < count; i++) {
-    const record = ((from + i) % ring) * stride;
-    for (let j = 0; j < stride; j++) view.setFloat64(at + EVENTS_HEAD_BYTES + (i * stride + j) * 8, values[record + j]!, true);
-  }
-  return bytes;
-}
-
-/**
- * The events a snapshot carries for this client, or null when it carries none. Checks the whole message as
- * `decodeSnapshot` does (a snapshot it refuses is refused here too, for the same reason): ticks whole and at
- * least 0, times finite, codes whole and at least 0 (EVENTS_LOST, −1, is the client's own, never sent). Allocates
- * the batch's values (a copy: the section is not 8-aligned). Throws `WireError`.
- */
-export function snapshotEvents(format: WireFormat, bytes: Uint8Array): EventBatch | null {
-  const view = opened(format, bytes, MESSAGE.SNAPSHOT, SNAPSHOT_HEAD_BYTES);
-  const count = view.getUint32(20, true);
-  if (count > format.layout.capacity) throw new WireError('count', `${count} entities, more than this client's capacity of ${format.layout.capacity}`);
-  const expected = snapshotBytes(format, count);
-  return bytes.byteLength === expected ? null : eventsSection(view, expected);
-}
-
-/** Checks and reads the events section at byte `at` of a snapshot, which must end the message. Throws `WireError`. */
-function eventsSection(view: DataView, at: number): EventBatch {
-  const length = view.byteLength;
-  if (length < at + EVENTS_HEAD_BYTES) throw new WireError('length', `the snapshot's entities take ${at} bytes, and the message has ${length}: not room for an events section`);
-  const count = view.getUint32(at, true);
-  const width = view.getUint32(at + 4, true);
-  if (count === 0) throw new WireError('length', `${length - at} bytes past the snapshot's entities, and no events in them`);
-  if (count > MAX_EVENTS_PER_MESSAGE) throw new WireError('count', `${count} events in one snapshot, more than the ${MAX_EVENTS_PER_MESSAGE} allowed`);
-  if (width > MAX_EVENT_PAYLOAD) throw new WireError('count', `${width} payload values an event, more than the ${MAX_EVENT_PAYLOAD} allowed`);
-  const expected = at + eventsBytes(count, width);
-  if (length !== expected) throw new WireError('length', `a snapshot with ${count} events of ${width} payload values takes ${expected} bytes, and the message has ${length}`);
-  const stride = 3 + width;
-  const values = new Float64Array(count * stride);
-  for (let i = 0; i < values.length; i++) values[i] = view.getFloat64(at + EVENTS_HEAD_BYTES + i * 8, true);
-  for (let i = 0; i < count; i++) {
-    const tick = values[i * stride]!;
-    const time = values[i * stride + 1]!;
-    const code = values[i * stride + 2]!;
-    if (!(Number.isInteger(tick) && tick >= 0) || !Number.isFinite(time)) throw new WireError('time', `event ${i}'s tick and time are ${tick}, ${time}`);
-    if (!(Number.isInteger(code) && code >= 0)) throw new WireError('count', `event ${i}'s code is ${code}: a game's codes are whole numbers from 0`);
-  }
-  return { count, width, first: view.getUint32(at + 8, true), lost: view.getUint32(at + 12, true), values };
-}
-
-/** An acknowledgement: every event numbered below `next` (mod 2^32) has arrived. */
-export function encodeAck(format: WireFormat, next: number): Uint8Array {
-  const view = new DataView(new ArrayBuffer(ACK_BYTES));
-  writeHead(view, MESSAGE.ACK, format.hash, ACK_BYTES);
-  view.setUint32(16, next >>> 0, true);
-  return new Uint8Array(view.buffer);
-}
-
-/** Reads an acknowledgement's `next`. Throws `WireError`. */
-export function decodeAck(format: WireFormat, bytes: Uint8Array): number {
-  return fixed(format, bytes, MESSAGE.ACK, ACK_BYTES).getUint32(16, true);
-}
-
-function writeHead(view: DataView, type: MessageType, hash: number, length: number): void {
-  view.setUint32(0, WIRE_MAGIC, true);
-  view.setUint8(4, type);
-  view.setUint8(5, WIRE_VERSION);
-  view.setUint16(6, 0, true);
-  view.setUint32(8, hash, true);
-  view.setUint32(12, length, true);
-}
-
-/** A message of `type`, its head checked, at least `headBytes` long (its type's own head): a view over it. */
-function opened(format: WireFormat, bytes: Uint8Array, type: MessageType, headBytes: number): DataView {
-  const got = messageType(format, bytes);
-  if (got !== type) throw new WireError('type', `a message of type ${got} where type ${type} was expected`);
-  if (bytes.byteLength < headBytes) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than the ${headBytes}-byte head of a message of type ${type}`);
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** A fixed-size message of `type`, its head checked. */
-function fixed(format: WireFormat, bytes: Uint8Array, type: MessageType, size: number): DataView {
-  const view = opened(format, bytes, type, HEAD_BYTES);
-  if (bytes.byteLength !== size) throw new WireError('length', `a message of type ${type} has ${size} bytes; this one has ${bytes.byteLength}`);
-  return view;
 }
