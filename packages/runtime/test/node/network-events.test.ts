@@ -17,7 +17,8 @@
  *   presents it shows tick k or later; every frame before it shows a clock below T (none showed T's state
  *   without its event). How far the presenting frame's clock is from T is measured;
  * - game state: each frame's `clock` is the server tick its bodies show (x0), and its `score` the server's score
- *   of a tick at or just after it.
+ *   of a tick at or just after it;
+ * - across a reconnect (a new connection numbers its events from 0): nothing presented twice, still in order.
  */
 import { afterEach, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
@@ -156,5 +157,14 @@ it("every server event reaches its clients exactly once, in order, at the playou
   for (const p of s.clients) expect(p.stats).toMatchObject({ eventsLost: 0, lastRefusal: null });
   // measured: how far, in server ticks, the presenting frame's blend is short of T (positive: it blends toward
   // T's state from before it; a frame is 16 ms, a client tick 8.3 ms, a server tick 16.7 ms)
+  // a reconnect: a new connection, a new player, numbers from 0 again; what came before is not presented twice, and
+  // events go on in order (those of the gap are not sent: the server cannot tell it is the same client)
+  const allBefore = count(a, ALL);
+  a.relay.dropConnections();
+  await waitFor('the reconnect', () => s.clients.length === 3, 20_000);
+  await waitFor('events after the reconnect', () => count(a, ALL) >= allBefore + 15, 30_000);
+  const numbers = a.events.filter((e) => e.code === ALL).map((e) => e.n);
+  for (let j = 1; j < numbers.length; j++) expect(numbers[j]!, 'after the reconnect').toBeGreaterThan(numbers[j - 1]!);
+  expect((await a.rt.commands.network()).connects).toBe(2);
   console.log(`server tick − presenting frame's clock, ${below.length} events: p50 ${percentile(below, 0.5).toFixed(3)}, p90 ${percentile(below, 0.9).toFixed(3)}, p99 ${percentile(below, 0.99).toFixed(3)}, max ${Math.max(...below).toFixed(3)}, min ${Math.min(...below).toFixed(3)}`);
 }, 90_000);
