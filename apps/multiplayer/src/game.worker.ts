@@ -4,11 +4,15 @@
  * somewhere else at once (`world.snap`: clients show the jump, never a streak). Players arrive with their page's
  * hello (the id it picked, which it draws itself by) and leave when the server says their connection closed.
  *
+ * The coin (game fields: one for the world) is collected by the first player to touch it: a point on the world's
+ * count (`coins`), a PICKUP event to every page (`tick.emit`: the publisher carries it to each client until it
+ * has it, and each plays it with the frame that shows the coin moving), and the coin goes elsewhere.
+ *
  * Inputs arrive through the snapshot publisher: the player number (the server's, one per connection) in payload
  * 0, then the page's own values (steer: dx, dy; hello: its id).
  */
-import { exposeSimulation, type World } from 'steadyframe/worker';
-import { CAPACITY, HEIGHT, INPUT, MAX_PLAYERS, ORB_RADIUS, ORBS, PLAYER_RADIUS, schema, TICK_RATE, WIDTH } from './schema.ts';
+import { exposeSimulation, type TickInfo, type World } from 'steadyframe/worker';
+import { CAPACITY, COIN_RADIUS, EVENT, HEIGHT, INPUT, MAX_PLAYERS, ORB_RADIUS, ORBS, PLAYER_RADIUS, schema, TICK_RATE, WIDTH } from './schema.ts';
 
 type GameWorld = World<typeof schema>;
 
@@ -84,6 +88,24 @@ function leave(world: GameWorld, player: number): void {
   playerAt[world.count] = -1;
 }
 
+function placeCoin(world: GameWorld): void {
+  world.state.coinX = COIN_RADIUS + random() * (WIDTH - 2 * COIN_RADIUS);
+  world.state.coinY = COIN_RADIUS + random() * (HEIGHT - 2 * COIN_RADIUS);
+}
+
+/** The first player touching the coin collects it: counted, told to every page, and the coin moves on. */
+function collectCoin(world: GameWorld, tick: TickInfo): void {
+  const { position, id } = world.fields;
+  const { coinX, coinY } = world.state;
+  for (let i = ORBS; i < world.count; i++) {
+    if ((position[2 * i]! - coinX) ** 2 + (position[2 * i + 1]! - coinY) ** 2 > (PLAYER_RADIUS + COIN_RADIUS) ** 2) continue;
+    world.state.coins += 1;
+    tick.emit(EVENT.PICKUP, coinX, coinY, id[i]!);
+    placeCoin(world);
+    return;
+  }
+}
+
 function movePlayers(world: GameWorld, dt: number): void {
   const { position, velocity, heading, score } = world.fields;
   const keep = DAMPING ** dt;
@@ -118,7 +140,13 @@ function movePlayers(world: GameWorld, dt: number): void {
 const unit = (x: number): number => (Number.isFinite(x) ? Math.max(-1, Math.min(1, x)) : 0);
 
 const pendingLeaves: number[] = [];
+/** Players the coin is to be put on (the e2e test's pickup on demand). */
+const coinDrops: number[] = [];
 const commands = {
+  /** Puts the coin on `player`'s disc: collected at the next tick (for the e2e test: a pickup on demand). */
+  dropCoin(player: number) {
+    coinDrops.push(player);
+  },
   /** The server's host says a player's connection closed: its disc goes at the next tick. */
   leave(player: number) {
     pendingLeaves.push(player);
@@ -139,6 +167,7 @@ exposeSimulation({
     world.count = ORBS;
     for (let i = 0; i < ORBS; i++) placeOrb(i);
     moveOrbs(world);
+    placeCoin(world);
   },
   step(world, tick) {
     time += tick.dt;
@@ -154,6 +183,13 @@ exposeSimulation({
     }
     moveOrbs(world);
     movePlayers(world, tick.dt);
+    for (const player of coinDrops.splice(0)) {
+      const i = entityOf(world, player);
+      if (i < 0) continue;
+      world.state.coinX = world.fields.position[2 * i]!;
+      world.state.coinY = world.fields.position[2 * i + 1]!;
+    }
+    collectCoin(world, tick);
     playersSeen = [];
     for (let i = ORBS; i < world.count; i++) playersSeen.push([playerAt[i]!, world.fields.id[i]!, world.fields.score[i]!]);
   },

@@ -3,12 +3,15 @@
  * frame on a 2D canvas with `runtime.frame()`, exactly as a single-player game draws its own worker's states.
  * The keys (or a thumb on the field) steer this page's disc: each change is an input event, which the worker
  * sends on to the server stamped with the render time it was made at. The HUD shows the link (`watchNetwork`).
+ * The coin and the count of coins collected are the server's game state (`frame.state`); a pickup is the server's
+ * event (`frame.events`), which comes with the frame that shows the coin jump, and plays a sound (Web Audio,
+ * synthesised: one AudioContext, made and resumed at the first key or touch, as browsers require).
  *
  * The server is `?server=ws://...` when given (the e2e test's shaped relay), else this page's own `/play`.
  */
 import { createRuntime, type Frame, type Runtime } from 'steadyframe';
 import { watchNetwork, type NetworkCommands, type NetworkStats } from 'steadyframe/network';
-import { CAPACITY, HEIGHT, INPUT, ORB_RADIUS, ORBS, PLAYER_RADIUS, schema, WIDTH, type GameSchema } from './schema.ts';
+import { CAPACITY, COIN_RADIUS, EVENT, HEIGHT, INPUT, ORB_RADIUS, ORBS, PLAYER_RADIUS, schema, WIDTH, type GameSchema } from './schema.ts';
 
 export interface MultiplayerHooks {
   /** A frame of the server's world has been drawn. */
@@ -22,6 +25,10 @@ export interface MultiplayerHooks {
   /** Set true to keep each drawn frame's time and orb positions in `recorded` (the e2e test's oracle). */
   recording: boolean;
   recorded: number[][];
+  /** Each pickup event a frame presented: [coin x, coin y, collector's id, coins collected as that frame shows]. */
+  pickups: number[][];
+  /** Pickup sounds played (0 until a key or touch has allowed audio). */
+  sounds: number;
 }
 
 declare global {
@@ -35,7 +42,7 @@ const url = params.get('server') ?? `${location.protocol === 'https:' ? 'wss' : 
 const worker = new Worker(new URL('./client.worker.ts', import.meta.url), { type: 'module', name: 'network client' });
 const runtime = await createRuntime<GameSchema, NetworkCommands, { url: string }>({ worker, schema, capacity: CAPACITY, setup: { url }, input: { payloadWidth: 2 } });
 const id = 1 + Math.floor(Math.random() * 999_999);
-const hooks: MultiplayerHooks = { ready: false, runtime, id, frames: 0, network: null, events: [], recording: false, recorded: [] };
+const hooks: MultiplayerHooks = { ready: false, runtime, id, frames: 0, network: null, events: [], recording: false, recorded: [], pickups: [], sounds: 0 };
 window.multiplayer = hooks;
 
 const canvas = document.getElementById('view') as HTMLCanvasElement;
@@ -88,9 +95,41 @@ function draw(frame: Frame<GameSchema>): void {
     context.fillStyle = '#d6dde6';
     context.fillText(String(score[i]!), x, y - r - 8);
   }
+  // the coin: the server's game state, from the same two ticks as the discs
+  context.fillStyle = '#f5c542';
+  context.beginPath();
+  context.arc(frame.state.coinX, frame.state.coinY, COIN_RADIUS, 0, 2 * Math.PI);
+  context.fill();
   context.strokeStyle = '#2a3644';
   context.lineWidth = 2;
   context.strokeRect(1, 1, WIDTH - 2, HEIGHT - 2);
+}
+
+// the pickup sound: one AudioContext, made and resumed at the first gesture (browsers keep audio off until one)
+let audio: AudioContext | null = null;
+function allowAudio(): void {
+  audio ??= new AudioContext();
+  if (audio.state !== 'running') void audio.resume();
+}
+addEventListener('pointerdown', allowAudio);
+addEventListener('keydown', allowAudio);
+/** A coin's chime, synthesised: two quick rising tones under a short envelope. */
+function chime(): void {
+  if (audio === null || audio.state !== 'running') return;
+  const t = audio.currentTime;
+  const gain = audio.createGain();
+  gain.gain.setValueAtTime(0.0001, t);
+  gain.gain.exponentialRampToValueAtTime(0.2, t + 0.01);
+  gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.25);
+  gain.connect(audio.destination);
+  const tone = audio.createOscillator();
+  tone.type = 'triangle';
+  tone.frequency.setValueAtTime(988, t);
+  tone.frequency.setValueAtTime(1319, t + 0.07);
+  tone.connect(gain);
+  tone.start(t);
+  tone.stop(t + 0.26);
+  hooks.sounds++;
 }
 
 // steering: the keys held, or a thumb on the field (the direction it slid from where it pressed)
@@ -157,10 +196,12 @@ function showLink(n: NetworkStats | null): void {
     `loss        ${(100 * n.loss).toFixed(1)}%`,
     `late        ${n.late}`,
     `snapshots   ${n.snapshots}`,
+    `coins       ${coins}`,
     'you         the ringed disc',
   ].join('\n');
 }
 
+let coins = 0;
 const link = watchNetwork(runtime, { intervalMs: 250 });
 link.on('stats', (n) => {
   hooks.network = n;
@@ -188,6 +229,14 @@ function onAnimationFrame(ts: number): void {
   const frame = runtime.frame(ts);
   if (frame === null) return;
   draw(frame);
+  // the server's pickups: each once, with the frame that shows the coin jump
+  const events = frame.events;
+  for (let i = 0; i < events.length; i++) {
+    if (events.code(i) !== EVENT.PICKUP) continue;
+    hooks.pickups.push([events.payload(i, 0), events.payload(i, 1), events.payload(i, 2), frame.state.coins]);
+    chime();
+  }
+  coins = frame.state.coins;
   if (frame.count < ORBS) return; // nothing from the server yet
   if (hooks.recording) hooks.recorded.push([frame.time, ...frame.fields.position.subarray(0, 2 * ORBS)]);
   hooks.frames++;

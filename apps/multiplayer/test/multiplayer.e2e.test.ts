@@ -161,3 +161,30 @@ it("draws the server's states in order, whole and true on both pages, the same t
   expect((await b.evaluate<number>(discOnB))!).toBeGreaterThan(before + 60);
   for (const e of errors) expect(e).toEqual([]);
 }, 120_000);
+
+it("a coin collected on the server: its pickup event reaches both pages once, with the server's count of coins", async () => {
+  const a = pages[0]!;
+  const idA = await a.evaluate<number>('window.multiplayer.id');
+  const before = await Promise.all(pages.map((page) => page.evaluate<number>('window.multiplayer.pickups.length')));
+  // the coin put on A's disc (A is the server's player 0): collected at the server's next tick
+  await server.runtime.commands.dropCoin(0);
+  try {
+    for (const page of pages) await waitUntil(page, 'the pickup', `window.multiplayer.pickups.length > ${before[pages.indexOf(page)]!}`, 20_000);
+  } catch (error) {
+    console.log(JSON.stringify(await server.runtime.commands.players()), JSON.stringify(server.publisher.stats));
+    for (const page of pages) console.log(JSON.stringify(await page.evaluate('window.multiplayer.network')));
+    throw error;
+  }
+  // a moment more: a second copy would come within a snapshot or two (each is resent until acknowledged)
+  await a.waitForTimeout(300);
+  const seen = await Promise.all(pages.map((page) => page.evaluate<number[][]>('window.multiplayer.pickups')));
+  const mine = seen.map((pickups, p) => pickups.slice(before[p]!));
+  for (const [p, pickups] of mine.entries()) {
+    expect(pickups, `page ${'AB'[p]}`).toHaveLength(1);
+    // collected by A, and the frame that presents it shows the count with it
+    expect(pickups[0]![2], `page ${'AB'[p]}`).toBe(idA);
+  }
+  // the same pickup, and the same count of coins, on both
+  expect(mine[1]![0]).toEqual(mine[0]![0]);
+  expect(mine[0]![0]![3]).toBeGreaterThan(0);
+}, 30_000);

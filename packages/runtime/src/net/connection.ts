@@ -8,6 +8,7 @@
  *  open ── ping ×5, 100 ms apart, then 1 a second ──▶ server
  *       ◀── pong ── ServerClock.addSample (a jump goes into the playout: Playout.clockJumped)
  *       ◀── snapshot ── SnapshotBuffer.insert (by tick) ── Playout.addSnapshot (its lateness: arrival − time)
+ *                     └ its events ── ServerEvents.receive (each number once) ──▶ ack: the next number wanted
  *  close ── disconnected; reconnect after 250 ms, 500 ms, ... 5 s (each ±20%); the buffer and the render time
  *           stay (the last state is held), and go only if the server came back started over (lower ticks)
  * ```
@@ -21,8 +22,9 @@ import { checkNumber } from '../core/describe-value.ts';
 import { pingDelay } from './ping-schedule.ts';
 import { Playout, type PlayoutOptions } from './playout.ts';
 import { ServerClock, type ServerClockOptions } from './server-clock.ts';
+import { ServerEvents } from './server-events.ts';
 import { SnapshotBuffer } from './snapshot-buffer.ts';
-import { decodePong, encodeInputs, encodePing, messageType, MESSAGE, snapshotTick, WireError, type InputEvent, type WireFormat } from './wire.ts';
+import { decodePong, snapshotEvents, encodeAck, encodeInputs, encodePing, messageType, MESSAGE, snapshotTick, WireError, type InputEvent, type WireFormat } from './wire.ts';
 
 /** A handler both a DOM WebSocket and the `ws` package's accept, whatever their event types (bivariant). */
 type Handler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
@@ -92,6 +94,8 @@ const JITTER = 0.2;
 export class Connection {
   readonly buffer: SnapshotBuffer;
   readonly serverClock: ServerClock;
+  /** The server's events that arrived, waiting for the playout to reach them. */
+  readonly events = new ServerEvents();
   /** Made at the first snapshot, when the server has said its send interval. */
   playout: Playout | null = null;
   readonly counters: ConnectionCounters = { connects: 0, disconnects: 0, lost: 0, bytesIn: 0, bytesOut: 0, refusedPongs: 0, lastRefusal: null, restarts: 0 };
@@ -147,6 +151,8 @@ export class Connection {
       this.#fresh = true;
       // what the server sent while this client was away is not the link's loss
       this.#highest = Number.NEGATIVE_INFINITY;
+      // the server numbers each connection's events from 0
+      this.events.connected();
       this.#ping();
     };
     socket.onmessage = (event) => this.#receive(event.data);
@@ -228,7 +234,27 @@ export class Connection {
       return;
     }
     if (type === MESSAGE.PONG) this.#pong(bytes, received);
-    else this.#snapshot(bytes, received);
+    // a snapshot whose events are refused is refused whole (decoding it would refuse it for the same reason)
+    else if (type !== MESSAGE.SNAPSHOT || this.#events(bytes)) this.#snapshot(bytes, received);
+  }
+
+  /** The events a snapshot carries (even one too late for a frame, or a copy: they are the client's either way). */
+  #events(bytes: Uint8Array): boolean {
+    try {
+      const batch = snapshotEvents(this.#options.format, bytes);
+      if (batch === null) return true;
+      if (!this.events.receive(batch)) {
+        throw new WireError('count', `events numbered from past ${this.events.expected}, the next one wanted: a hole no message fills`);
+      }
+    } catch (error) {
+      this.#refused(error);
+      if (error instanceof WireError) this.counters.lastRefusal = `a snapshot refused (${error.reason}): ${error.message}`;
+      return false;
+    }
+    // what this client has, so the server stops sending it (a lost ack: the next snapshot carries them again, and
+    // its events are acknowledged again)
+    this.#send(encodeAck(this.#options.format, this.events.expected));
+    return true;
   }
 
   #pong(bytes: Uint8Array, received: number): void {
@@ -254,6 +280,7 @@ export class Connection {
     // running sends only newer ticks), so what is kept is of another world
     if (this.#fresh && buffer.newest !== null && snapshotTick(bytes) < buffer.newest.tick) {
       this.counters.restarts++;
+      this.events.restarted();
       buffer.clear();
       this.playout?.reset();
       this.#timed = 0;

@@ -17,6 +17,13 @@
  * INPUT_REPEATS messages, one a tick, numbered: a message lost on the way loses no event while one of its copies
  * arrives, and the server takes each number once (net/client-inputs.ts).
  *
+ * The server's events (its step's `tick.emit`, sent to this client: net/publisher.ts) are re-emitted by the step
+ * (`tick.emit`) at the first tick whose state reaches their server time (the render time when it interpolates;
+ * the newest snapshot's time when it holds or extrapolates past it, so an event never comes before the state it
+ * belongs to), so the page presents each, once and in order, with the first frame that shows that point of the
+ * server's timeline. The client's event is stamped with the client's tick; put the server tick in the payload
+ * if the page needs it.
+ *
  * `runtime.commands.network()` says how the link is doing (`NetworkStats`); `watchNetwork` (net/watch.ts)
  * turns it into `disconnected` / `reconnected` events on the page.
  */
@@ -94,6 +101,13 @@ export interface NetworkStats {
   readonly inputsSent: number;
   /** Times the server came back started over. */
   readonly restarts: number;
+  /** Server events: taken (each once), copies let go, waiting for the playout, re-emitted into this worker's ring. */
+  readonly events: number;
+  readonly eventRepeats: number;
+  readonly eventsWaiting: number;
+  readonly eventsEmitted: number;
+  /** Server events for this client that the server's window had no room for (this client did not acknowledge in time). */
+  readonly eventsLost: number;
 }
 
 /** The network client's commands (`createRuntime<typeof schema, NetworkCommands>`). */
@@ -130,6 +144,13 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
   /** The connection the outgoing events were numbered on (`counters.connects` then). */
   let numberedOn = -1;
   const chunk: InputEvent[] = [];
+  let eventsEmitted = 0;
+  /** The tick being stepped, for `emitEvent` (made once: re-emitting allocates nothing). */
+  let stepping: TickInfo | null = null;
+  const emitEvent = (code: number, payload: Float64Array): void => {
+    stepping!.emitPayload(code, payload);
+    eventsEmitted++;
+  };
   return {
     schema: options.schema,
     tickRate,
@@ -174,7 +195,14 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
         restarts = link.counters.restarts;
         resampler!.reset();
       }
-      ticks[resampler!.write(world, pair, render)]!++;
+      const how = resampler!.write(world, pair, render);
+      ticks[how]!++;
+      // the server time of the state just written: the render time, or the snapshot held (before the oldest, past
+      // the newest): the events up to it come with this tick, as a server step's come with its own
+      const shown = how === RESAMPLED.INTERPOLATED ? render : how === RESAMPLED.BEFORE ? pair.previous.time : pair.current.time;
+      stepping = tick;
+      link.events.due(shown, emitEvent);
+      stepping = null;
     },
     commands: {
       network(): NetworkStats {
@@ -210,6 +238,11 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
           bytesOut: c.bytesOut,
           inputsSent,
           restarts: c.restarts,
+          events: link.events.taken,
+          eventRepeats: link.events.repeats,
+          eventsWaiting: link.events.length,
+          eventsEmitted,
+          eventsLost: link.events.lost,
         };
       },
     },

@@ -7,10 +7,13 @@
  *
  * ```text
  *  the host's loop ── publish() ── reader.read: the newest state, under the lock ── encodeSnapshot (once)
- *                                                                   └─▶ client.send(bytes), for every client
+ *                                └ runtime.takeEvents ── target(event): 'all' or a player ──▶ each client's window
+ *                                   (event-window.ts) ──▶ client.send(bytes + its window: every event it has not
+ *                                                         acknowledged; the same bytes when it has them all)
  *  a connection ─── client.receive(bytes) ── ping ── pong: the ping echoed, the server's receive and send times
  *                                         │         (MAX_PINGS_PER_SECOND: past it refused as `flood`, unanswered)
  *                                         ├─ inputs ── checked per event (client-inputs.ts) ──▶ runtime.input
+ *                                         ├─ ack ── frees the client's window up to the number it has
  *                                         └─ anything else: refused, counted by reason, never thrown
  * ```
  *
@@ -18,12 +21,14 @@
  * publisher copies the state out under the lock (one memcpy of the live part) and the sockets get the copy.
  */
 import type { Runtime } from '../contracts/app.ts';
+import type { GameEvent } from '../core/event-reader.ts';
 import { computeLayout, META, type StatePair } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { ClientInputs, inputRules, type ClientInputOptions, type InputRefusal, type InputRules } from './client-inputs.ts';
+import { DEFAULT_EVENT_WINDOW, EventWindow } from './event-window.ts';
 import { MAX_PINGS_PER_SECOND } from './ping-schedule.ts';
 import { RateBucket } from './rate-bucket.ts';
-import { decodeInputs, decodePing, encodePong, encodeSnapshot, MAX_INPUT_PAYLOAD, MAX_INTERVAL_MS, maxClientMessageBytes, messageType, MESSAGE, PING_BYTES, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
+import { decodeAck, decodeInputs, MAX_EVENT_PAYLOAD, decodePing, encodePong, encodeSnapshot, MAX_INPUT_PAYLOAD, MAX_INTERVAL_MS, maxClientMessageBytes, messageType, MESSAGE, PING_BYTES, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
 
 export interface PublisherOptions {
   /** Send a state only when its tick is at least this many ticks past the last one sent (default 1: every tick). */
@@ -33,6 +38,27 @@ export interface PublisherOptions {
    * the player in the first payload value). Absent: clients' inputs are refused (`type`).
    */
   readonly input?: ClientInputOptions;
+  /**
+   * The server runtime's events (`tick.emit` in its step) to the clients, taken with `runtime.takeEvents` at each
+   * snapshot sent and carried in every snapshot to each client until it acknowledges them (net/event-window.ts); the network
+   * client re-emits each in the client's worker when its playout reaches the event's tick. Default: on, every
+   * event to every client; false: none sent (nor taken).
+   */
+  readonly events?: PublisherEventOptions | false;
+}
+
+/** Where the server's events go, and how many may wait for one client. */
+export interface PublisherEventOptions {
+  /**
+   * Who gets `event` (called once per event, with the reused event object): 'all' (the default), or a player
+   * number (`PublisherClient.player`: every connection of that player; none connected, it goes nowhere and is
+   * counted in `stats.unaddressed`). E.g. `(e) => (e.code === WHISPER ? e.payload(0) : 'all')`.
+   */
+  readonly target?: (event: GameEvent) => number | 'all';
+  /** Events a client may have unacknowledged; past it they are lost, counted (default DEFAULT_EVENT_WINDOW, at most 1024). */
+  readonly window?: number;
+  /** Payload values each event carries on the wire (default 4: the runtime's default event width; at most 16). */
+  readonly payloadWidth?: number;
 }
 
 /** Why a client's message or event was refused. */
@@ -53,6 +79,14 @@ export interface PublisherClientStats {
   readonly refused: Record<PublisherRefusal, number>;
   /** What the last refusal was, in words (for the server's log), or null. */
   lastRefusal: string | null;
+  /** Server events addressed to this client (put in its window). */
+  events: number;
+  /** Server events for this client its window had no room for (it stopped acknowledging): lost, and told so. */
+  eventsLost: number;
+  /** Events not yet acknowledged (sent again with every snapshot). */
+  eventsPending: number;
+  /** Acknowledgements taken. */
+  acks: number;
 }
 
 /** One client: feed it what arrives, close it when the connection ends. */
@@ -78,7 +112,15 @@ export interface SnapshotPublisher {
    * events carry (default: 0 for the first connection, then 1, 2...).
    */
   connect(send: (bytes: Uint8Array) => void, player?: number): PublisherClient;
-  readonly stats: { readonly clients: number; readonly sent: number; readonly lastTick: number; readonly lastBytes: number };
+  readonly stats: {
+    readonly clients: number;
+    readonly sent: number;
+    readonly lastTick: number;
+    readonly lastBytes: number;
+    /** Server events taken from the runtime, and those addressed to a player with no connection (sent nowhere). */
+    readonly events: number;
+    readonly unaddressed: number;
+  };
   /** The wire format (both ends compute it from the schema and capacity). */
   readonly format: WireFormat;
   /**
@@ -112,7 +154,37 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   const rules: InputRules | null = options.input === undefined ? null : inputRules(options.input, runtime.input);
   const maxMessageBytes = rules === null ? PING_BYTES : maxClientMessageBytes(Math.min(runtime.input!.layout.payloadWidth - 1, MAX_INPUT_PAYLOAD));
   let nextPlayer = 0;
-  const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats }>();
+  const eventOptions = options.events === false ? null : (options.events ?? {});
+  const eventWidth = eventOptions?.payloadWidth ?? 4;
+  if (!Number.isInteger(eventWidth) || eventWidth < 0 || eventWidth > MAX_EVENT_PAYLOAD) {
+    throw new RangeError(`steadyframe: the publisher's events.payloadWidth must be a whole number from 0 to ${MAX_EVENT_PAYLOAD}; got ${String(eventWidth)}`);
+  }
+  const windowSize = eventOptions?.window ?? DEFAULT_EVENT_WINDOW;
+  new EventWindow(windowSize, eventWidth); // checks the size at set-up, not at the first connection
+  const target = eventOptions?.target ?? null;
+  const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats; player: number; events: EventWindow }>();
+  let events = 0;
+  let unaddressed = 0;
+  /** The state sent last: its tick and time, and the ms a tick takes, from which an event's tick gets its time. */
+  let messageTime = 0;
+  let tickMs = 1000 / runtime.info.tickRate;
+  const addressed = (client: { stats: PublisherClientStats; events: EventWindow }, event: GameEvent, time: number): void => {
+    client.stats.events++;
+    if (!client.events.push(event, time)) client.stats.eventsLost++;
+  };
+  // made once: takeEvents allocates nothing for it
+  const takeEvent = (event: GameEvent): void => {
+    events++;
+    const time = messageTime + (event.tick - messageTick) * tickMs;
+    const to = target === null ? 'all' : target(event);
+    let reached = false;
+    for (const client of clients) {
+      if (to !== 'all' && client.player !== to) continue;
+      addressed(client, event, time);
+      reached = true;
+    }
+    if (!reached) unaddressed++;
+  };
   let lastTick = Number.NEGATIVE_INFINITY;
   let sent = 0;
   let lastBytes = 0;
@@ -128,7 +200,8 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     const time = meta[META.CUR_TIME]!;
     // the wall ms a tick takes now (the pair's two times: the time scale included), else the nominal one
     const ticks = tick - meta[META.PREV_TICK]!;
-    const tickMs = ticks > 0 && time > meta[META.PREV_TIME]! ? (time - meta[META.PREV_TIME]!) / ticks : 1000 / runtime.info.tickRate;
+    messageTime = time;
+    tickMs = ticks > 0 && time > meta[META.PREV_TIME]! ? (time - meta[META.PREV_TIME]!) / ticks : 1000 / runtime.info.tickRate;
     const interval = Math.min(every * tickMs, MAX_INTERVAL_MS / 2);
     message = encodeSnapshot(format, { tick, time, count: meta[META.COUNT]!, snaps: meta[META.SNAPS]!, interval }, pair.currentBlock, pair.currentGeneration);
   };
@@ -136,7 +209,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     format,
     maxMessageBytes,
     get stats() {
-      return { clients: clients.size, sent, lastTick, lastBytes };
+      return { clients: clients.size, sent, lastTick, lastBytes, events, unaddressed };
     },
     publish() {
       message = null;
@@ -146,17 +219,28 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       lastTick = messageTick;
       lastBytes = bytes.byteLength;
       sent++;
+      // the events of the ticks published so far (their times from the state just sent: a tick past it, committed
+      // since the read, is timed on at the same tick length) into each client's window, which rides in the
+      // snapshot: every event the client has not acknowledged, again, so events are lost or kept with the state
+      if (eventOptions !== null) runtime.takeEvents(takeEvent);
       for (const client of clients) {
+        const message = client.events.pending === 0 ? bytes : client.events.attach(bytes);
+        client.stats.eventsPending = client.events.pending;
         client.stats.snapshots++;
-        client.stats.bytes += bytes.byteLength;
-        client.send(bytes);
+        client.stats.bytes += message.byteLength;
+        client.send(message);
       }
       return true;
     },
     connect(send, player = nextPlayer) {
       if (!Number.isInteger(player) || player < 0) throw new RangeError(`steadyframe: a player is a whole number from 0; got ${String(player)}`);
       nextPlayer = Math.max(nextPlayer, player + 1);
-      const client = { send, stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null as string | null } };
+      const client = {
+        send,
+        player,
+        events: new EventWindow(windowSize, eventWidth),
+        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null as string | null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0 },
+      };
       const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now());
       const pings = new RateBucket(MAX_PINGS_PER_SECOND, runtime.now());
       clients.add(client);
@@ -178,10 +262,15 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
               }
               client.stats.pongs++;
               send(encodePong(format, { ...ping, serverReceived, serverSent: runtime.now() }));
+            } else if (type === MESSAGE.ACK) {
+              const next = decodeAck(format, bytes);
+              if (!client.events.ack(next)) throw new WireError('count', `player ${player} acknowledged events up to ${next}, past the ${client.events.next} sent`);
+              client.stats.acks++;
+              client.stats.eventsPending = client.events.pending;
             } else if (type === MESSAGE.INPUTS && inputs !== null) {
               inputs.take(decodeInputs(format, bytes), client.stats);
             } else {
-              throw new WireError('type', type === MESSAGE.INPUTS ? 'this server takes no inputs from clients' : `a client sent a message of type ${type}; clients send pings and inputs`);
+              throw new WireError('type', type === MESSAGE.INPUTS ? 'this server takes no inputs from clients' : `a client sent a message of type ${type}; clients send pings, inputs and acks`);
             }
           } catch (error) {
             if (!(error instanceof WireError)) throw error;

@@ -10,12 +10,14 @@
  *  past the newest (none newer   the newest moved on by its velocity field for at most `maxExtrapolateMs`,
  *  arrived yet)                  then held; a field without a velocity held
  *  before the oldest kept        the oldest, held
+ *  game fields (`scope: 'game'`) as the page blends them (interpolateGame): `none` by the discrete rule (B's
+ *                                value once alpha is above 0), `linear`, `angle`; held past the newest
  * ```
  *
  * An entity whose source generation changed since the tick before is marked to snap (`world.snap`), so the
  * page does not blend across a server's teleport, spawn or swap-remove. Allocates nothing per call.
  */
-import { interpolateField, extrapolateField, wrapAngle } from '../core/interpolate.ts';
+import { interpolateField, extrapolateField, interpolateGame, wrapAngle } from '../core/interpolate.ts';
 import type { FieldLayout, Layout } from '../core/layout.ts';
 import type { EntityField, Schema } from '../core/schema.ts';
 import type { World } from '../worker/world.ts';
@@ -39,6 +41,7 @@ export class Resampler {
   readonly #anyVelocity: boolean;
   readonly #lastGeneration: Uint32Array;
   #lastCount = 0;
+  readonly #game: Layout['game'];
   /** Every live entity snaps on the next write (a server that started over). */
   #snapAll = true;
 
@@ -60,6 +63,7 @@ export class Resampler {
     });
     this.#anyVelocity = this.#runs.some((r) => r.velocity >= 0);
     this.#lastGeneration = new Uint32Array(layout.capacity);
+    this.#game = layout.game;
   }
 
   /** The next write snaps every entity: what was drawn before has nothing to do with what comes. */
@@ -85,6 +89,11 @@ export class Resampler {
       how = RESAMPLED.INTERPOLATED;
     }
     this.#snaps(world, previous, current, count);
+    if (this.#game.length > 0) {
+      const state = world.state as Record<string, number>;
+      if (how === RESAMPLED.INTERPOLATED) interpolateGame(this.#game, previous.game, current.game, pair.alpha, state);
+      else interpolateGame(this.#game, how === RESAMPLED.BEFORE ? previous.game : current.game, how === RESAMPLED.BEFORE ? previous.game : current.game, 1, state);
+    }
     return how;
   }
 

@@ -13,7 +13,7 @@
  * full, or older than the pair a frame already drew from, is stale: the render time never goes back, so no
  * frame could use it. Counts of each outcome are kept for `stats()`.
  */
-import { generationView } from '../core/layout.ts';
+import { gameView, generationView } from '../core/layout.ts';
 import { decodeSnapshot, messageType, MESSAGE, snapshotTick, WireError, type SnapshotHead, type WireFormat, type WireRefusal } from './wire.ts';
 
 /** One kept snapshot: its head, its block (a block of the layout) and when it arrived (server-clock ms). */
@@ -27,6 +27,8 @@ export interface KeptSnapshot {
   arrived: number;
   readonly block: Float32Array;
   readonly generation: Uint32Array;
+  /** The block's game run: one float64 per game field. */
+  readonly game: Float64Array;
 }
 
 /** What became of a message given to `insert`. */
@@ -81,7 +83,7 @@ export class SnapshotBuffer {
     if (!Number.isInteger(capacity) || capacity < 2) throw new RangeError(`steadyframe: a snapshot buffer keeps at least 2 snapshots (a pair); got ${String(capacity)}`);
     for (let i = 0; i < capacity; i++) {
       const buffer = new ArrayBuffer(format.layout.blockBytes);
-      this.#free.push({ tick: 0, time: 0, count: 0, snaps: 0, interval: 0, arrived: 0, block: new Float32Array(buffer), generation: generationView(buffer, 0, format.layout) });
+      this.#free.push({ tick: 0, time: 0, count: 0, snaps: 0, interval: 0, arrived: 0, block: new Float32Array(buffer), generation: generationView(buffer, 0, format.layout), game: gameView(buffer, 0, format.layout) });
     }
   }
 

@@ -118,7 +118,7 @@ export interface SocketHost {
 }
 
 /** A publisher client's messages taken (a refused message takes none of these). */
-const taken = (stats: Readonly<PublisherClientStats>): number => stats.pongs + stats.inputs + stats.inputRepeats;
+const taken = (stats: Readonly<PublisherClientStats>): number => stats.pongs + stats.inputs + stats.inputRepeats + stats.acks;
 
 export function hostSnapshots(publisher: SnapshotPublisher, server: SnapshotSocketServer, options: SocketHostOptions = {}): SocketHost {
   const maxBuffered = options.maxBufferedBytes ?? 1024 * 1024;

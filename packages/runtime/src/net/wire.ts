@@ -10,6 +10,15 @@
  *    16 u32 tick   20 u32 count   24 f64 server time (ms)   32 u32 snaps   36 f32 send interval (ms; 0 unknown)
  *    40 each schema field's live part, in schema order: count × width float32 (entity i's components together)
  *       then the live generations: count × uint32
+ *       then the game fields (`scope: 'game'`), in schema order: one float64 each (none: nothing; wire version 3)
+ *       then, to a client with server events it has not acknowledged, those events (wire version 3; E is where
+ *       the section begins, not 8-aligned):
+ *       E+0 u32 count   E+4 u32 payload width   E+8 u32 first event's sequence
+ *       E+12 u32 lost: events for this client its window had no room for, since the connection opened
+ *       E+16 count records of (3 + width) float64: the server tick that emitted it, that tick's time (server ms),
+ *            its code, its payload. Numbered in a row from the first's sequence (the server's count of this
+ *            connection's events, from 0, wrapping at 2^32). They ride in the snapshot so that they are lost or
+ *            kept with it: a client that has a snapshot has every event up to its tick (net/event-window.ts)
  *  ping (type 2):  16 u32 sequence   20 u32 reserved   24 f64 client send time                       (32 bytes)
  *  pong (type 3):  16 u32 sequence   20 u32 reserved   24 f64 client send time (echoed)
  *                  32 f64 server receive time   40 f64 server send time                                (48 bytes)
@@ -19,6 +28,8 @@
  *                  (a client's count of its events, wrapping at 2^32; the first message on a connection sets where it
  *                  stands): a client sends each event in more than one message, and the server takes each number
  *                  once (net/client-inputs.ts)
+ *  ack (type 5, client to server; wire version 3):
+ *                  16 u32 next: every event numbered below it has arrived   20 u32 reserved (0)       (24 bytes)
  * ```
  *
  * The schema hash (FNV-1a of the schema's signature, the string the shared buffer's layout is checked by) makes a
@@ -28,75 +39,60 @@
  * which the receiver counts): a broken or hostile peer costs the receiver the check, never a crash or a read out
  * of bounds. Field values are copied bit for bit (a NaN the simulation wrote arrives as written).
  */
-import type { Layout } from '../core/layout.ts';
+import { eventsSection } from './wire-events.ts';
+import {
+  fixed,
+  INPUTS_HEAD_BYTES,
+  MAX_INPUT_PAYLOAD,
+  MAX_INPUTS_PER_MESSAGE,
+  MAX_INTERVAL_MS,
+  MESSAGE,
+  messageType,
+  opened,
+  PING_BYTES,
+  PONG_BYTES,
+  SNAPSHOT_HEAD_BYTES,
+  snapshotBytes,
+  WireError,
+  writeHead,
+  type WireFormat,
+} from './wire-head.ts';
 
-/** 'SFN1' as a little-endian u32: the bytes 0x53 0x46 0x4e 0x31. */
-export const WIRE_MAGIC = 0x314e4653;
-/** The wire's version: a receiver refuses any other (the layout of every message may change with it). */
-export const WIRE_VERSION = 2;
-/** Bytes of the head every message begins with. */
-export const HEAD_BYTES = 16;
-/** Bytes of a snapshot before its fields. */
-export const SNAPSHOT_HEAD_BYTES = 40;
-export const PING_BYTES = 32;
-export const PONG_BYTES = 48;
-/** Bytes of an input message before its records. */
-export const INPUTS_HEAD_BYTES = 32;
-/** Most input events one message may carry, and most payload values an event may have. */
-export const MAX_INPUTS_PER_MESSAGE = 256;
-export const MAX_INPUT_PAYLOAD = 16;
-/** A send interval a snapshot may state, ms (exclusive): a minute between snapshots is no stream. */
-export const MAX_INTERVAL_MS = 60_000;
+// the whole wire from one module: its head and format, and the events in a snapshot
+export {
+  ACK_BYTES,
+  EVENTS_HEAD_BYTES,
+  HEAD_BYTES,
+  INPUTS_HEAD_BYTES,
+  MAX_EVENT_PAYLOAD,
+  MAX_EVENTS_PER_MESSAGE,
+  MAX_INPUT_PAYLOAD,
+  MAX_INPUTS_PER_MESSAGE,
+  MAX_INTERVAL_MS,
+  MESSAGE,
+  messageType,
+  PING_BYTES,
+  PONG_BYTES,
+  schemaHash,
+  SNAPSHOT_HEAD_BYTES,
+  snapshotBytes,
+  WIRE_MAGIC,
+  WIRE_VERSION,
+  WireError,
+  wireFormat,
+} from './wire-head.ts';
+export type { MessageType, WireFormat, WireRefusal } from './wire-head.ts';
+export { decodeAck, encodeAck, eventsBytes, snapshotEvents, withEvents } from './wire-events.ts';
+export type { EventBatch } from './wire-events.ts';
 
-/** Message types. */
-export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3, INPUTS: 4 } as const;
-export type MessageType = (typeof MESSAGE)[keyof typeof MESSAGE];
-const TYPES: ReadonlySet<number> = new Set(Object.values(MESSAGE));
-
-/** Why a message was refused: what a receiver counts. */
-export type WireRefusal = 'truncated' | 'magic' | 'version' | 'type' | 'signature' | 'length' | 'count' | 'time';
-
-/** A message refused, with the reason a receiver counts and a message that says what was wrong. */
-export class WireError extends Error {
-  constructor(
-    readonly reason: WireRefusal,
-    message: string,
-  ) {
-    super(`steadyframe: a network message was refused (${reason}): ${message}`);
-    this.name = 'WireError';
-  }
-}
-
-// Float32Array and Uint32Array views read in the platform's byte order; the wire is little-endian. Every
-// platform that runs browsers and Node today is: refuse the others at once rather than draw byte-swapped states.
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** FNV-1a (32-bit) over the string's UTF-16 code units: the schema signature's hash on the wire. */
-export function schemaHash(signature: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < signature.length; i++) {
-    hash ^= signature.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** A layout's wire format: what both ends compute from the schema and capacity they were built with. */
-export interface WireFormat {
-  readonly layout: Layout;
-  readonly hash: number;
-  /** float32 values per entity, over all fields. */
-  readonly valuesPerEntity: number;
-}
-
-export function wireFormat(layout: Layout): WireFormat {
-  if (!LITTLE_ENDIAN) throw new Error('steadyframe: the network wire needs a little-endian platform');
-  return { layout, hash: schemaHash(layout.signature), valuesPerEntity: layout.fields.reduce((sum, f) => sum + f.width, 0) };
-}
-
-/** Bytes of a snapshot of `count` live entities. */
-export function snapshotBytes(format: WireFormat, count: number): number {
+/** Where a snapshot's game run begins: after its generations (not 8-aligned: read through a DataView). */
+function gameStart(format: WireFormat, count: number): number {
   return SNAPSHOT_HEAD_BYTES + count * (format.valuesPerEntity + 1) * 4;
+}
+
+/** The game run of `block` (a block of the layout, over all of it): its float64s at the layout's `gameOffset`. */
+function blockGame(format: WireFormat, block: Float32Array): Float64Array {
+  return new Float64Array(block.buffer, block.byteOffset + format.layout.gameOffset, format.gameValues);
 }
 
 /**
@@ -129,8 +125,8 @@ export interface SnapshotHead {
 }
 
 /**
- * Encodes a state (a block of `format.layout`: `block` over all of it, `generation` its generation run) as a
- * snapshot. Allocates the message: encode a state once and send the same bytes to every client.
+ * Encodes a state (a block of `format.layout`: `block` over all of it, its game run included; `generation` its
+ * generation run) as a snapshot. Allocates the message: encode a state once and send the same bytes to every client.
  */
 export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Float32Array, generation: Uint32Array): Uint8Array {
   const { layout } = format;
@@ -162,34 +158,12 @@ export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Fl
     at += n;
   }
   new Uint32Array(buffer, SNAPSHOT_HEAD_BYTES + at * 4, count).set(generation.subarray(0, count));
+  if (format.gameValues > 0) {
+    const game = blockGame(format, block);
+    const start = gameStart(format, count);
+    for (let i = 0; i < game.length; i++) view.setFloat64(start + 8 * i, game[i]!, true);
+  }
   return new Uint8Array(buffer);
-}
-
-/**
- * Checks a message's head and returns its type: the magic, the version, a known type, the schema hash, and a
- * declared length equal to the bytes that arrived. Throws `WireError`.
- */
-export function messageType(format: WireFormat, bytes: Uint8Array): MessageType {
-  if (bytes.byteLength < HEAD_BYTES) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than the ${HEAD_BYTES} of a message's head`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const magic = view.getUint32(0, true);
-  if (magic !== WIRE_MAGIC) throw new WireError('magic', `it does not begin with 'SFN1' (0x${magic.toString(16).padStart(8, '0')}): not a steadyframe message`);
-  const version = view.getUint8(5);
-  if (version !== WIRE_VERSION) throw new WireError('version', `wire version ${version}, where this build speaks ${WIRE_VERSION}: update the older side`);
-  const type = view.getUint8(4);
-  if (!TYPES.has(type)) throw new WireError('type', `unknown message type ${type}`);
-  const hash = view.getUint32(8, true);
-  if (hash !== format.hash) {
-    throw new WireError(
-      'signature',
-      `the sender's schema (hash ${hash.toString(16)}) is not this one (${format.layout.signature}, hash ${format.hash.toString(16)}): both ends must be built with the same schema`,
-    );
-  }
-  const length = view.getUint32(12, true);
-  if (length !== bytes.byteLength) {
-    throw new WireError(length > bytes.byteLength ? 'truncated' : 'length', `the head says ${length} bytes, and ${bytes.byteLength} arrived`);
-  }
-  return type as MessageType;
 }
 
 /** A snapshot's tick as its head says it (NaN for a message too short to hold one), read before the snapshot is decoded. */
@@ -199,7 +173,8 @@ export function snapshotTick(bytes: Uint8Array): number {
 
 /**
  * Decodes a snapshot into a block of `format.layout` (`block` over all of it, `generation` its generation run):
- * entities 0 to count − 1 of every field and their generations; the rest of the block is left as it was.
+ * entities 0 to count − 1 of every field and their generations, and the game run; the rest of the block is left
+ * as it was.
  * Returns the head. Throws `WireError` (and writes nothing) for a message that is not a whole, valid snapshot.
  */
 export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Float32Array, generation: Uint32Array): SnapshotHead {
@@ -207,7 +182,7 @@ export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Flo
   const count = view.getUint32(20, true);
   if (count > format.layout.capacity) throw new WireError('count', `${count} entities, more than this client's capacity of ${format.layout.capacity}`);
   const expected = snapshotBytes(format, count);
-  if (bytes.byteLength !== expected) throw new WireError('length', `${count} entities take ${expected} bytes, and the message has ${bytes.byteLength}`);
+  if (bytes.byteLength !== expected) eventsSection(view, expected);
   const time = view.getFloat64(24, true);
   if (!Number.isFinite(time)) throw new WireError('time', `the snapshot's time is ${time}`);
   const interval = view.getFloat32(36, true);
@@ -223,6 +198,11 @@ export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Flo
     at += n;
   }
   generation.set(new Uint32Array(aligned.buffer, aligned.byteOffset + SNAPSHOT_HEAD_BYTES + at * 4, count));
+  if (format.gameValues > 0) {
+    const game = blockGame(format, block);
+    const start = gameStart(format, count);
+    for (let i = 0; i < game.length; i++) game[i] = view.getFloat64(start + 8 * i, true);
+  }
   return { tick: view.getUint32(16, true), time, count, snaps: view.getUint32(32, true), interval };
 }
 
@@ -340,28 +320,4 @@ export function decodeInputs(format: WireFormat, bytes: Uint8Array): InputBatch 
     if (!Number.isFinite(time)) throw new WireError('time', `input event ${i}'s time is ${time}`);
   }
   return { count, width, first, values };
-}
-
-function writeHead(view: DataView, type: MessageType, hash: number, length: number): void {
-  view.setUint32(0, WIRE_MAGIC, true);
-  view.setUint8(4, type);
-  view.setUint8(5, WIRE_VERSION);
-  view.setUint16(6, 0, true);
-  view.setUint32(8, hash, true);
-  view.setUint32(12, length, true);
-}
-
-/** A message of `type`, its head checked, at least `headBytes` long (its type's own head): a view over it. */
-function opened(format: WireFormat, bytes: Uint8Array, type: MessageType, headBytes: number): DataView {
-  const got = messageType(format, bytes);
-  if (got !== type) throw new WireError('type', `a message of type ${got} where type ${type} was expected`);
-  if (bytes.byteLength < headBytes) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than the ${headBytes}-byte head of a message of type ${type}`);
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** A fixed-size message of `type`, its head checked. */
-function fixed(format: WireFormat, bytes: Uint8Array, type: MessageType, size: number): DataView {
-  const view = opened(format, bytes, type, HEAD_BYTES);
-  if (bytes.byteLength !== size) throw new WireError('length', `a message of type ${type} has ${size} bytes; this one has ${bytes.byteLength}`);
-  return view;
 }

@@ -50,7 +50,8 @@ export type { Runtime, RuntimeEvents, RuntimeStats, Frame } from '../contracts/a
 
 // the multiplayer server (ARCHITECTURE.md, "Multiplayer"): this runtime's states to clients, their inputs in
 export { createSnapshotPublisher } from '../net/publisher.ts';
-export type { PublisherOptions, PublisherClient, PublisherClientStats, PublisherRefusal, SnapshotPublisher } from '../net/publisher.ts';
+export type { PublisherEventOptions, PublisherOptions, PublisherClient, PublisherClientStats, PublisherRefusal, SnapshotPublisher } from '../net/publisher.ts';
+export { DEFAULT_EVENT_WINDOW } from '../net/event-window.ts';
 export { CLOSE_GRACE_MS, DEFAULT_MAX_REFUSING_MS, hostSnapshots } from '../net/socket-host.ts';
 export type { HostClose, SocketHost, SocketHostOptions, SocketHostStats, SnapshotSocket, SnapshotSocketServer } from '../net/socket-host.ts';
 export type { ProtocolError } from '../net/socket-errors.ts';

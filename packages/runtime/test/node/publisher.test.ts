@@ -8,9 +8,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { computeLayout, generationView } from '../../src/core/layout.ts';
 import { createSnapshotPublisher } from '../../src/net/publisher.ts';
 import { MAX_PINGS_PER_SECOND } from '../../src/net/ping-schedule.ts';
-import { decodePong, decodeSnapshot, encodeInputs, encodePing, encodeSnapshot, INPUTS_HEAD_BYTES, MAX_INPUTS_PER_MESSAGE, maxClientMessageBytes, PING_BYTES, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
+import { decodePong, decodeSnapshot, encodeAck, encodeInputs, snapshotEvents, encodePing, encodeSnapshot, INPUTS_HEAD_BYTES, MAX_INPUTS_PER_MESSAGE, maxClientMessageBytes, PING_BYTES, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
 import { motionAt, motionSchema, MOTION_TICK_RATE } from '../browser/fixtures/schemas.ts';
+import { createManualClock, createNodeRuntime } from 'steadyframe/node';
+import { ALL, NET_GAME_TICK_RATE, netGameSchema, WHISPER } from './fixtures/net-game-schema.ts';
 import { disposeRuntimes, onManualClock, START } from './support/manual-runtime.ts';
+import { nodeFixture } from './support/worker-modules.ts';
 
 afterEach(disposeRuntimes);
 
@@ -297,5 +300,64 @@ describe('the snapshot publisher', () => {
     await rt.start();
     await clock.advance(TICK_MS);
     expect(await rt.commands.inputs()).toHaveLength(8);
+  });
+});
+
+describe("the publisher's events", () => {
+  it('sends each client its events (all, or its player) in every snapshot until acknowledged, timed by their ticks; a full window loses and counts, never overwrites', async () => {
+    const clock = createManualClock(START);
+    const tickMs = 1000 / NET_GAME_TICK_RATE;
+    const rt = await createNodeRuntime({ worker: await nodeFixture('net-game'), schema: netGameSchema, capacity: 2, clock });
+    try {
+      const publisher = createSnapshotPublisher(rt, { every: 2, events: { target: (e) => (e.code === WHISPER ? e.payload(2) : 'all'), window: 8 } });
+      const format = publisher.format;
+      const sent: Uint8Array[][] = [[], []];
+      const players = [publisher.connect((b) => sent[0]!.push(b)), publisher.connect((b) => sent[1]!.push(b))];
+      await rt.start();
+      for (let k = 0; k < 12; k++) {
+        await clock.advance(tickMs);
+        publisher.publish();
+      }
+      // ticks 4, 8, 12 to all; 6 (player 1), 12 (player 0) whispered: each its own, with the tick's time
+      const last = (p: number) => snapshotEvents(format, sent[p]!.at(-1)!)!;
+      const records = (p: number) => {
+        const b = last(p);
+        return Array.from({ length: b.count }, (_, i) => Array.from(b.values.subarray(i * (3 + b.width), i * (3 + b.width) + 6)));
+      };
+      expect(records(0)).toEqual([
+        [4, START + 4 * tickMs, ALL, 4, 1, 0],
+        [8, START + 8 * tickMs, ALL, 8, 2, 0],
+        [12, START + 12 * tickMs, ALL, 12, 3, 0],
+        [12, START + 12 * tickMs, WHISPER, 12, 2, 0],
+      ].map((r) => r.map((v) => expect.closeTo(v, 6))));
+      expect(records(1).map((r) => [r[0], r[2]])).toEqual([[4, ALL], [6, WHISPER], [8, ALL], [12, ALL]]);
+      // player 0 acknowledges all four: its next snapshot carries none (the same bytes as a plain one)
+      players[0]!.receive(encodeAck(format, 4));
+      await clock.advance(2 * tickMs);
+      publisher.publish();
+      expect(snapshotEvents(format, sent[0]!.at(-1)!)).toBeNull();
+      expect(last(1).first).toBe(0);
+      expect(players[0]!.stats).toMatchObject({ acks: 1, events: 4, eventsPending: 0, eventsLost: 0 });
+      // an ack past what was sent is refused, counted
+      players[0]!.receive(encodeAck(format, 99));
+      expect(players[0]!.stats.refused.count).toBe(1);
+      // player 1 never acknowledges: its window (8) fills; the rest are lost, counted, and said in each snapshot;
+      // player 0 acknowledges what each snapshot brings, and loses nothing
+      for (let k = 0; k < 30; k++) {
+        await clock.advance(tickMs);
+        if (!publisher.publish()) continue;
+        const mine = snapshotEvents(format, sent[0]!.at(-1)!);
+        if (mine !== null) players[0]!.receive(encodeAck(format, mine.first + mine.count));
+      }
+      const full = last(1);
+      expect(full.count).toBe(8);
+      expect(full.first).toBe(0); // the oldest still first: nothing overwritten
+      expect(full.lost).toBe(players[1]!.stats.eventsLost);
+      expect(players[1]!.stats.eventsLost).toBeGreaterThan(0);
+      expect(players[0]!.stats.eventsLost).toBe(0);
+      expect(publisher.stats.unaddressed).toBe(0);
+    } finally {
+      rt.dispose();
+    }
   });
 });

@@ -282,3 +282,39 @@ describe('generations and counts', () => {
     expect(s.world.fields.position[2]).toBe(30.5);
   });
 });
+
+describe('game fields', () => {
+  const gameSchema = defineSchema({
+    position: { width: 1, kind: 'linear' },
+    score: { kind: 'none', scope: 'game' },
+    timer: { kind: 'linear', scope: 'game' },
+    heading: { kind: 'angle', scope: 'game' },
+  });
+
+  it("are written at the render time as the page blends them: linear lerped, angles the short way, 'none' B's once past A; held past the newest, the oldest before it", () => {
+    const layout = computeLayout(gameSchema, 2);
+    const format = wireFormat(layout);
+    const memory = new ArrayBuffer(layout.blockBytes);
+    const { world } = createWorld(layout, new Float32Array(memory), fieldViews<typeof gameSchema>(memory, 0, layout), generationView(memory, 0, layout));
+    const buffer = new SnapshotBuffer(format, 8);
+    const send = (tick: number, time: number, game: [number, number, number]) => {
+      const bytes = new ArrayBuffer(layout.blockBytes);
+      new Float64Array(bytes, layout.gameOffset, 3).set(game);
+      expect(buffer.insert(encodeSnapshot(format, { tick, time, count: 1, snaps: 0 }, new Float32Array(bytes), generationView(bytes, 0, layout)), 0)).toBe('stored');
+    };
+    send(1, 1000, [10, 60, 3.0]);
+    send(2, 1100, [20, 59, -3.0]);
+    const r = new Resampler(layout, gameSchema, 100, true);
+    const at = (time: number) => {
+      const how = r.write(world, buffer.pairAt(time)!, time);
+      return [how, world.state.score, world.state.timer, world.state.heading];
+    };
+    expect(at(990)).toEqual([RESAMPLED.BEFORE, 10, 60, 3.0]);
+    expect(at(1000)).toEqual([RESAMPLED.INTERPOLATED, 10, 60, 3.0]);
+    const [, score, timer, heading] = at(1050);
+    expect([score, timer]).toEqual([20, 59.5]);
+    // across the seam: halfway between 3 and −3 the short way is ±π
+    expect(Math.abs(Math.abs(heading!) - Math.PI)).toBeLessThan(1e-12);
+    expect(at(1300)).toEqual([RESAMPLED.HELD, 20, 59, -3.0]);
+  });
+});

@@ -8,6 +8,12 @@ import { defineSchema } from 'steadyframe';
 import { mulberry32 } from 'steadyframe/testing';
 import { computeLayout, generationView, type Layout } from '../../src/core/layout.ts';
 import {
+  ACK_BYTES,
+  decodeAck,
+  encodeAck,
+  eventsBytes,
+  snapshotEvents,
+  withEvents,
   decodeInputs,
   decodePing,
   decodePong,
@@ -312,6 +318,108 @@ describe('input events', () => {
     expect(() => encodeInputs(format, [], 17)).toThrow(/payload width must be a whole number from 0 to 16; got 17/);
     expect(() => encodeInputs(format, Array.from({ length: 257 }, () => ({ time: 0, code: 0 })), 0)).toThrow(/at most 256 input events a message; got 257/);
     for (const first of [-1, 2 ** 32, 0.5]) expect(() => encodeInputs(format, [], 0, first)).toThrow(/first sequence must be a whole number from 0 to 2\^32 - 1; got /);
+  });
+});
+
+describe('game fields (wire version 3)', () => {
+  const game = defineSchema({
+    position: { width: 2, kind: 'linear' },
+    score: { kind: 'none', scope: 'game' },
+    timer: { kind: 'linear', scope: 'game' },
+    heading: { kind: 'angle', scope: 'game' },
+  });
+
+  it('arrive bit for bit after the generations, at every count, from any offset', () => {
+    const format = wireFormat(computeLayout(game, 9));
+    expect(format.gameValues).toBe(3);
+    for (const count of [0, 1, 9]) {
+      const { state, bytes } = snapshot(format, count, count + 3);
+      expect(bytes.byteLength).toBe(SNAPSHOT_HEAD_BYTES + count * 3 * 4 + 3 * 8);
+      const sent = new Float64Array(state.values.buffer, format.layout.gameOffset, 3);
+      const node = Buffer.alloc(bytes.byteLength + 3);
+      node.set(bytes, 3);
+      for (const message of [bytes, node.subarray(3)]) {
+        const into = block(format.layout);
+        decodeSnapshot(format, message, into.values, into.generation);
+        const got = new Float64Array(into.values.buffer, format.layout.gameOffset, 3);
+        // random bits: NaN payloads among them, so compare the bits
+        expect(Array.from(new Uint32Array(got.buffer, got.byteOffset, 6))).toEqual(Array.from(new Uint32Array(sent.buffer, sent.byteOffset, 6)));
+      }
+      // a snapshot one game value short is refused by its length
+      refused(() => decodeSnapshot(format, withLength(bytes.slice(0, -8)), block(format.layout).values, block(format.layout).generation), 'length');
+    }
+  });
+
+  it('are absent from a schema without them: such a snapshot is as long as before', () => {
+    const format = wireFormat(computeLayout(flat, 4));
+    expect(format.gameValues).toBe(0);
+    expect(snapshotBytes(format, 2)).toBe(SNAPSHOT_HEAD_BYTES + 2 * 4 * 4);
+  });
+});
+
+/** A copy of `bytes` whose head's length is its own (a message cut short and relabelled). */
+function withLength(bytes: Uint8Array): Uint8Array {
+  const copy = bytes.slice();
+  new DataView(copy.buffer).setUint32(12, copy.byteLength, true);
+  return copy;
+}
+
+describe('server events in a snapshot, and acks (wire version 3)', () => {
+  const format = wireFormat(computeLayout(flat, 8));
+  const plain = () => snapshot(format, 3, 4).bytes;
+
+  it('carry tick, time, code and payload exactly after the snapshot, numbered from the first, read from a ring that wraps; the snapshot decodes as before', () => {
+    // a ring of 3 records of width 2, read from record 2: records 2, 0, 1
+    const ring = new Float64Array([10, 100.5, 1, 1, 2, 11, 101.5, 2, 3, 4, 9, 99.25, 0, -1, 0.5]);
+    const { state, bytes: alone } = snapshot(format, 3, 4);
+    const bytes = withEvents(alone, { count: 3, width: 2, first: 2 ** 32 - 1, lost: 7, values: ring }, 2, 3);
+    expect(bytes.byteLength).toBe(alone.byteLength + eventsBytes(3, 2));
+    expect(snapshotEvents(format, alone)).toBeNull();
+    // none: the same bytes
+    expect(withEvents(alone, { count: 0, width: 2, first: 0, lost: 0, values: ring })).toBe(alone);
+    const node = Buffer.alloc(bytes.byteLength + 1);
+    node.set(bytes, 1);
+    for (const message of [bytes, node.subarray(1)]) {
+      const batch = snapshotEvents(format, message)!;
+      expect([batch.count, batch.width, batch.first, batch.lost]).toEqual([3, 2, 2 ** 32 - 1, 7]);
+      expect(Array.from(batch.values)).toEqual([9, 99.25, 0, -1, 0.5, 10, 100.5, 1, 1, 2, 11, 101.5, 2, 3, 4]);
+      const into = block(format.layout);
+      expect(decodeSnapshot(format, message, into.values, into.generation).count).toBe(3);
+      expect(bitsOf(into.values.subarray(0, 6))).toEqual(bitsOf(state.values.subarray(0, 6)));
+    }
+    const ack = encodeAck(format, 2 ** 32 - 1);
+    expect(ack.byteLength).toBe(ACK_BYTES);
+    expect(messageType(format, ack)).toBe(MESSAGE.ACK);
+    expect(decodeAck(format, ack)).toBe(2 ** 32 - 1);
+  });
+
+  it('are refused with a tick, time or code that is not one, too many, too wide, cut, or none; the snapshot with them', () => {
+    const one = (tick: number, time: number, code: number) => withEvents(plain(), { count: 1, width: 1, first: 0, lost: 0, values: new Float64Array([tick, time, code, 5]) });
+    const both = (bytes: Uint8Array, reason: WireError['reason']) => {
+      refused(() => snapshotEvents(format, bytes), reason);
+      const into = block(format.layout);
+      refused(() => decodeSnapshot(format, bytes, into.values, into.generation), reason);
+    };
+    both(one(-1, 0, 0), 'time');
+    both(one(1.5, 0, 0), 'time');
+    both(one(1, Number.NaN, 0), 'time');
+    both(one(1, 0, -1), 'count');
+    both(one(1, 0, 0.5), 'count');
+    const at = plain().byteLength;
+    const many = one(1, 0, 0);
+    new DataView(many.buffer).setUint32(at, 1025, true);
+    both(many, 'count');
+    const wide = one(1, 0, 0);
+    new DataView(wide.buffer).setUint32(at + 4, 17, true);
+    both(wide, 'count');
+    both(withLength(one(1, 0, 0).slice(0, -8)), 'length');
+    // a section of no events (16 bytes of padding, say) is refused, not taken as none
+    const padded = new Uint8Array(at + 16);
+    padded.set(plain());
+    both(withLength(padded), 'length');
+    refused(() => decodeAck(format, withLength(encodeAck(format, 1).slice(0, 20))), 'length');
+    refused(() => decodeAck(format, encodePing(format, { sequence: 1, clientSent: 1 })), 'type');
+    expect(() => withEvents(plain(), { count: 1, width: 17, first: 0, lost: 0, values: new Float64Array(20) })).toThrow(/payload width must be a whole number from 0 to 16/);
   });
 });
 

@@ -1,0 +1,136 @@
+/**
+ * The wire's common part (the format itself: net/wire.ts's comment): every message's 16-byte head, its checks, the
+ * message types and refusal reasons, and the wire format both ends compute from the schema and capacity. The
+ * message kinds build on it: snapshots, pings, pongs and inputs (net/wire.ts), a client's events in a snapshot
+ * and the ack (net/wire-events.ts).
+ */
+import type { Layout } from '../core/layout.ts';
+
+/** 'SFN1' as a little-endian u32: the bytes 0x53 0x46 0x4e 0x31. */
+export const WIRE_MAGIC = 0x314e4653;
+/** The wire's version: a receiver refuses any other (the layout of every message may change with it). */
+export const WIRE_VERSION = 3;
+/** Bytes of the head every message begins with. */
+export const HEAD_BYTES = 16;
+/** Bytes of a snapshot before its fields. */
+export const SNAPSHOT_HEAD_BYTES = 40;
+export const PING_BYTES = 32;
+export const PONG_BYTES = 48;
+export const ACK_BYTES = 24;
+/** Bytes of a snapshot's events section before its records. */
+export const EVENTS_HEAD_BYTES = 16;
+/** Most events one snapshot may carry (a server's window per client is at most this), and most payload values. */
+export const MAX_EVENTS_PER_MESSAGE = 1024;
+export const MAX_EVENT_PAYLOAD = 16;
+/** Bytes of an input message before its records. */
+export const INPUTS_HEAD_BYTES = 32;
+/** Most input events one message may carry, and most payload values an event may have. */
+export const MAX_INPUTS_PER_MESSAGE = 256;
+export const MAX_INPUT_PAYLOAD = 16;
+/** A send interval a snapshot may state, ms (exclusive): a minute between snapshots is no stream. */
+export const MAX_INTERVAL_MS = 60_000;
+
+/** Message types. */
+export const MESSAGE = { SNAPSHOT: 1, PING: 2, PONG: 3, INPUTS: 4, ACK: 5 } as const;
+export type MessageType = (typeof MESSAGE)[keyof typeof MESSAGE];
+const TYPES: ReadonlySet<number> = new Set(Object.values(MESSAGE));
+
+/** Why a message was refused: what a receiver counts. */
+export type WireRefusal = 'truncated' | 'magic' | 'version' | 'type' | 'signature' | 'length' | 'count' | 'time';
+
+/** A message refused, with the reason a receiver counts and a message that says what was wrong. */
+export class WireError extends Error {
+  constructor(
+    readonly reason: WireRefusal,
+    message: string,
+  ) {
+    super(`steadyframe: a network message was refused (${reason}): ${message}`);
+    this.name = 'WireError';
+  }
+}
+
+// Float32Array and Uint32Array views read in the platform's byte order; the wire is little-endian. Every
+// platform that runs browsers and Node today is: refuse the others at once rather than draw byte-swapped states.
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** FNV-1a (32-bit) over the string's UTF-16 code units: the schema signature's hash on the wire. */
+export function schemaHash(signature: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < signature.length; i++) {
+    hash ^= signature.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** A layout's wire format: what both ends compute from the schema and capacity they were built with. */
+export interface WireFormat {
+  readonly layout: Layout;
+  readonly hash: number;
+  /** float32 values per entity, over all fields. */
+  readonly valuesPerEntity: number;
+  /** Game fields: one float64 each at a snapshot's end. */
+  readonly gameValues: number;
+}
+
+export function wireFormat(layout: Layout): WireFormat {
+  if (!LITTLE_ENDIAN) throw new Error('steadyframe: the network wire needs a little-endian platform');
+  return { layout, hash: schemaHash(layout.signature), valuesPerEntity: layout.fields.reduce((sum, f) => sum + f.width, 0), gameValues: layout.game.length };
+}
+
+/** Bytes of a snapshot of `count` live entities. */
+export function snapshotBytes(format: WireFormat, count: number): number {
+  return SNAPSHOT_HEAD_BYTES + count * (format.valuesPerEntity + 1) * 4 + format.gameValues * 8;
+}
+
+/**
+ * Checks a message's head and returns its type: the magic, the version, a known type, the schema hash, and a
+ * declared length equal to the bytes that arrived. Throws `WireError`.
+ */
+export function messageType(format: WireFormat, bytes: Uint8Array): MessageType {
+  if (bytes.byteLength < HEAD_BYTES) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than the ${HEAD_BYTES} of a message's head`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const magic = view.getUint32(0, true);
+  if (magic !== WIRE_MAGIC) throw new WireError('magic', `it does not begin with 'SFN1' (0x${magic.toString(16).padStart(8, '0')}): not a steadyframe message`);
+  const version = view.getUint8(5);
+  if (version !== WIRE_VERSION) throw new WireError('version', `wire version ${version}, where this build speaks ${WIRE_VERSION}: update the older side`);
+  const type = view.getUint8(4);
+  if (!TYPES.has(type)) throw new WireError('type', `unknown message type ${type}`);
+  const hash = view.getUint32(8, true);
+  if (hash !== format.hash) {
+    throw new WireError(
+      'signature',
+      `the sender's schema (hash ${hash.toString(16)}) is not this one (${format.layout.signature}, hash ${format.hash.toString(16)}): both ends must be built with the same schema`,
+    );
+  }
+  const length = view.getUint32(12, true);
+  if (length !== bytes.byteLength) {
+    throw new WireError(length > bytes.byteLength ? 'truncated' : 'length', `the head says ${length} bytes, and ${bytes.byteLength} arrived`);
+  }
+  return type as MessageType;
+}
+
+/** Writes the 16-byte head every message begins with. */
+export function writeHead(view: DataView, type: MessageType, hash: number, length: number): void {
+  view.setUint32(0, WIRE_MAGIC, true);
+  view.setUint8(4, type);
+  view.setUint8(5, WIRE_VERSION);
+  view.setUint16(6, 0, true);
+  view.setUint32(8, hash, true);
+  view.setUint32(12, length, true);
+}
+
+/** A message of `type`, its head checked, at least `headBytes` long (its type's own head): a view over it. */
+export function opened(format: WireFormat, bytes: Uint8Array, type: MessageType, headBytes: number): DataView {
+  const got = messageType(format, bytes);
+  if (got !== type) throw new WireError('type', `a message of type ${got} where type ${type} was expected`);
+  if (bytes.byteLength < headBytes) throw new WireError('truncated', `${bytes.byteLength} bytes, fewer than the ${headBytes}-byte head of a message of type ${type}`);
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** A fixed-size message of `type`, its head checked. */
+export function fixed(format: WireFormat, bytes: Uint8Array, type: MessageType, size: number): DataView {
+  const view = opened(format, bytes, type, HEAD_BYTES);
+  if (bytes.byteLength !== size) throw new WireError('length', `a message of type ${type} has ${size} bytes; this one has ${bytes.byteLength}`);
+  return view;
+}
