@@ -172,18 +172,21 @@ describe('the physics example, built and served by vite preview', () => {
     await page.evaluate('window.pile.runtime.record({ keyframeEvery: 600 })');
     const from = await read<number>('window.pile.state.tick');
     const random = mulberry32(61);
-    // a player: a heap from a key or a click, or a reset, every few seconds (seeded); resets
+    // a player: a heap from a key or a click, or a reset, every 1 to 3 simulated seconds (seeded); resets
     // often enough to keep the pile at about a thousand bodies (the replay's time in CI grows with it), for
-    // SECONDS of ticks
+    // SECONDS of ticks. Paced in simulated time, not wall time: a loaded machine (slow clicks, a slow worker)
+    // once had only 2 in 10 s of ticks, where the pacing meant about five
     const box = (await page.locator('#view').boundingBox())!;
     let events = 0;
-    while ((await read<number>('window.pile.state.tick')) < from + SECONDS * TICK_RATE) {
+    for (let tick = from; tick < from + SECONDS * TICK_RATE; ) {
       const r = random();
       if (r < 0.3) await page.keyboard.press(['Space', 'b', 's'][Math.floor(random() * 3)]!);
       else if (r < 0.65) await page.mouse.click(box.x + box.width * (0.3 + 0.4 * random()), box.y + box.height * (0.4 + 0.3 * random()));
       else await page.keyboard.press('r');
       events++;
-      await page.waitForTimeout(1000 + random() * 2000);
+      const next = Math.min(from + SECONDS * TICK_RATE, tick + Math.round((1 + random() * 2) * TICK_RATE));
+      await untilSimulated(`tick ${next}`, `window.pile.state.tick >= ${next}`, tick, 4);
+      tick = next;
     }
     const recording = new Uint8Array(await read<number[]>('window.pile.runtime.stopRecording().then((r) => Array.from(r))'));
     const report = await replayRecording(recording, { worker: await buildWorkerModule(join(root, 'src/sim.worker.ts')) });
