@@ -1059,6 +1059,15 @@ function eventsSection(result) {
     r.withinSpread ? 'yes' : '**no**',
     `${r.waits.off} / ${r.waits.on}`,
   ]);
+  const runtimeRows = (events.runtime ?? []).map((r) => [
+    String(r.n),
+    String(r.capacity),
+    sp(r.frameMs, 2, 1000),
+    r.pageNsPerEvent ? sp(r.pageNsPerEvent, 1) : '— (baseline)',
+    sp(r.stepMs, 2, 1000),
+    r.workerNsPerEvent ? sp(r.workerNsPerEvent, 1) : '— (baseline)',
+    `${r.wrongFrames} / ${r.lost} / ${r.waits}`,
+  ]);
   const costRows = (rows) =>
     rows.map((r) => [String(r.n), String(r.capacity), sp(r.tickMs, 2, 1000), r.nsPerEvent ? sp(r.nsPerEvent, 1) : '— (baseline)', String(r.lost)]);
   return `## 15. Events
@@ -1081,8 +1090,10 @@ cross-origin isolated page, is about 0.5% of a sample). "Within" = the enabled m
 ${table(['entities', 'events: false µs', 'enabled, none emitted µs', 'enabled ÷ false', 'its middle half', 'fastest ÷ fastest', 'difference ns', 'within the spread', 'catch-up waits'], frameRows)}
 
 **Per event, the worker's side:** \`tick.emit(code, p0..p3)\` (the emitter a step gets, \`worker/tick-events.ts\`)
-N times a tick, then \`EventWriter.commit()\` (what the publish's flip runs), timed in a worker
-(\`apps/bench/src/events.worker.ts\`): µs per tick, and ns per event = (µs a tick at N − the same round's at 0) / N.
+N times a tick, then \`EventWriter.commit()\` (what the publish's flip runs), timed in a worker, one per N
+(\`apps/bench/src/events.worker.ts\`: the call site of \`tick.emit\` sees one emitter, as in a simulation worker;
+the workers take turns, sample by sample): µs per tick, and ns per event = (µs a tick at N − the same round's
+at 0) / N.
 **Per event, the page's side:** \`EventReader.present(tick)\` (what each frame runs) and \`code(i)\` + \`payload(i, 0)\`
 of each of its N events (\`frame.events\` is that window), on the page's main thread: µs per frame, ns per event
 likewise. Both are micro-measures on the ring's two classes (\`apps/bench/src/shared/event-costs.ts\`): one
@@ -1094,7 +1105,17 @@ record). The ring is the default 4,096 records, or four ticks' events where that
 ${table(['N a tick', 'ring', 'worker: emit + commit µs / tick', 'ns / event', 'lost'], costRows(events.emit))}
 
 ${table(['N a frame', 'ring', 'page: present + read µs / frame', 'ns / event', 'lost'], costRows(events.present))}
-`;
+${runtimeRows.length === 0 ? '' : `
+**Both sides through the runtime**, a check on the two tables above: four runtimes of ${entities(events.runtimeCount)} schema3d entities whose
+worker's step emits N events after its work (\`apps/bench/src/sim.worker.ts\`, \`emit\`), taking turns frame by frame:
+\`stepOnce()\`, then, timed, \`frameAt\` at the new tick's time (it presents that tick's N events) and \`code(i)\` +
+\`payload(i, 0)\` of each; the worker's side is \`stats().worker.lastStepMs\`, the step alone (\`tick.emit\` included;
+the commit, one store in the publish's flip, is not). Here the page reads what the worker wrote on another core.
+One timer reading a frame or a step (the grain is 5 µs), so each sample is the mean of ${events.framesPerSample} frames;
+${events.samples.runtime} samples; ns per event against the same sample's N = 0. Wrong frames: frames whose events were not exactly the step's N.
+
+${table(['N a tick', 'ring', 'page: frameAt + read µs', 'ns / event', 'worker: step µs', 'ns / event', 'wrong frames / lost / catch-up waits'], runtimeRows)}
+`}`;
 }
 
 function renderReport(run) {

@@ -116,36 +116,27 @@ export interface EventCostRow {
 
 const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/**
- * Times one side at each N (0 first, the baseline), `samples` rounds; every N in every round, the order rotating
- * from round to round, so that drift hits each alike.
- */
-export async function measureEventCosts(side: EventSide, counts: readonly number[], samples: number, sampleMs = 4): Promise<EventCostRow[]> {
-  const ns = counts.includes(0) ? counts : [0, ...counts];
-  const rigs = ns.map((n) => eventRig(side, n));
-  // warm up (JIT tiers, the ring's pages), about 150 ms each; then size each rig's batches a sample
-  const batches = rigs.map((rig) => {
-    const until = performance.now() + 150;
-    let ms = 0;
-    let k = 0;
-    while (k < 3 || performance.now() < until) {
-      ms += rig.batch();
-      k++;
-    }
-    return Math.max(1, Math.min(20_000, Math.ceil(sampleMs / Math.max(1e-4, ms / k))));
-  });
-  await macrotask();
-  const perTick: number[][] = rigs.map(() => []);
-  for (let r = 0; r < samples; r++) {
-    for (let m = 0; m < rigs.length; m++) {
-      const j = (m + r) % rigs.length;
-      const rig = rigs[j]!;
-      let ms = 0;
-      for (let b = 0; b < batches[j]!; b++) ms += rig.batch();
-      perTick[j]!.push(ms / (batches[j]! * rig.ticks));
-      await macrotask(); // GC and messages outside the timed batches
-    }
+/** Warms a rig up (JIT tiers, the ring's pages), about 150 ms, and returns the batches a sample of `sampleMs` takes. */
+export function warmUp(rig: EventRig, sampleMs: number): number {
+  const until = performance.now() + 150;
+  let ms = 0;
+  let k = 0;
+  while (k < 3 || performance.now() < until) {
+    ms += rig.batch();
+    k++;
   }
+  return Math.max(1, Math.min(20_000, Math.ceil(sampleMs / Math.max(1e-4, ms / k))));
+}
+
+/** One sample: `batches` batches, ms per tick. */
+export function sampleRig(rig: EventRig, batches: number): number {
+  let ms = 0;
+  for (let b = 0; b < batches; b++) ms += rig.batch();
+  return ms / (batches * rig.ticks);
+}
+
+/** The rows of a side, from each N's per-tick samples (round by round; counts[0] must be 0, the baseline). */
+export function costRows(side: EventSide, rigs: readonly Pick<EventRig, 'n' | 'capacity' | 'ticks' | 'lost'>[], batches: readonly number[], perTick: readonly number[][]): EventCostRow[] {
   return rigs.map((rig, j) => ({
     side,
     n: rig.n,
@@ -158,5 +149,30 @@ export async function measureEventCosts(side: EventSide, counts: readonly number
   }));
 }
 
-export type EventsToWorker = { readonly counts: readonly number[]; readonly samples: number; readonly sampleMs: number };
-export type EventsToPage = { readonly type: 'done'; readonly rows: EventCostRow[] } | { readonly type: 'error'; readonly message: string };
+/**
+ * Times one side at each N (0 first, the baseline) in this thread, `samples` rounds; every N in every round, the
+ * order rotating from round to round, so that drift hits each alike. (The page's side: its timed loop calls only
+ * the reader's class. The worker's side runs one rig per worker instead, events.worker.ts: a step's call site of
+ * `tick.emit` sees one emitter, as in a simulation worker; four rigs in one thread would make it polymorphic.)
+ */
+export async function measureEventCosts(side: EventSide, counts: readonly number[], samples: number, sampleMs = 4): Promise<EventCostRow[]> {
+  const rigs = counts.map((n) => eventRig(side, n));
+  const batches = rigs.map((rig) => warmUp(rig, sampleMs));
+  await macrotask();
+  const perTick: number[][] = rigs.map(() => []);
+  for (let r = 0; r < samples; r++) {
+    for (let m = 0; m < rigs.length; m++) {
+      const j = (m + r) % rigs.length;
+      perTick[j]!.push(sampleRig(rigs[j]!, batches[j]!));
+      await macrotask(); // GC and messages outside the timed batches
+    }
+  }
+  return costRows(side, rigs, batches, perTick);
+}
+
+/** The worker's side, one N per worker: set up and warm up, then one sample per request. */
+export type EventsToWorker = { readonly type: 'setup'; readonly n: number; readonly sampleMs: number } | { readonly type: 'sample' };
+export type EventsToPage =
+  | { readonly type: 'ready'; readonly capacity: number; readonly ticks: number; readonly batches: number }
+  | { readonly type: 'sample'; readonly perTickMs: number; readonly lost: number }
+  | { readonly type: 'error'; readonly message: string };
