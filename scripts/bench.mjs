@@ -4,7 +4,7 @@
 //
 //   STEADYFRAME_BENCH_QUICK=1        a short run to try things out (writes nothing unless ..._OUT is set)
 //   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi, pixi-churn, pixi-port, phaser-port, three-upload,
-//                                    r3f-port, render)
+//                                    r3f-port, render, events)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_MERGE=1        keep the other suites of the benchmarks.json there: this run's suites replace
 //                                    theirs, stamped with their date (a suite re-measured on its own)
@@ -29,7 +29,7 @@ import { CHROMIUM_ARGS, findChromium, freePort, MISSING_CHROMIUM_MESSAGE } from 
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
-const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'phaser-port', 'three-upload', 'r3f-port', 'render'];
+const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'phaser-port', 'three-upload', 'r3f-port', 'render', 'events'];
 /** Minutes a suite's page may take; 8 unless named (r3f-port mounts 10k React components and steps 10k bodies on the page). */
 const SUITE_TIMEOUT_MINUTES = { 'r3f-port': 25 };
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
@@ -173,6 +173,9 @@ async function main() {
   try {
     for (const suite of suites) {
       const t = Date.now();
+      // the machine's load around each suite (a shared machine: other sessions' test runs), kept with its results
+      const loadBefore = os.loadavg();
+      console.log(`steadyframe bench: load average ${loadBefore.map((x) => x.toFixed(2)).join(', ')} (1, 5, 15 min) before suite ${suite}`);
       const page = await browser.newPage();
       page.on('console', (message) => {
         const text = message.text();
@@ -191,8 +194,9 @@ async function main() {
         console.log(`  suite ${suite} failed: ${error}`);
         errors[suite] = error;
       } else {
-        results[suite] = data;
+        results[suite] = { ...data, loadAverage: { before: loadBefore, after: os.loadavg() } };
       }
+      console.log(`steadyframe bench: load average ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} after suite ${suite}`);
       console.log(`  (${((Date.now() - t) / 1000).toFixed(0)} s)`);
       await page.close();
     }
@@ -411,6 +415,7 @@ function goals(results) {
   out.push(...pixiPortGoals(results['pixi-port']?.data));
   out.push(...renderGoals(results.render?.data));
   out.push(...r3fPortGoals(results['r3f-port']?.data));
+  out.push(...eventsGoals(results.events?.data));
   return out;
 }
 
@@ -1016,6 +1021,103 @@ ${table(
 `;
 }
 
+/** Issue #37's goal, from the events suite: the ring costs a frame that presents no events nothing measurable. */
+function eventsGoals(events) {
+  const goal = 'frame cost with events enabled and none emitted within the run\'s spread of `events: false` (schema3d, `frameAt`)';
+  if (events === undefined) return [{ goal, measured: 'not measured (suite events did not run)', met: null, why: '' }];
+  const rows = events.frame;
+  return [
+    {
+      goal,
+      measured: rows
+        .map((r) => `${entities(r.count)}: ${num(1000 * r.on.median, 2)} µs vs ${num(1000 * r.off.median, 2)} µs (${num(1000 * r.off.min, 2)}–${num(1000 * r.off.max, 2)}); enabled ÷ false per pair of samples ${num(r.ratio.median, 3)}, middle half ${num(r.ratioQuartiles.p25, 3)}–${num(r.ratioQuartiles.p75, 3)}`)
+        .join('; '),
+      met: rows.length > 0 ? rows.every((r) => r.withinSpread) : null,
+      why:
+        'with none emitted a frame\'s `present()` is a load of the ring\'s WRITE word and one comparison (nothing to hand back, no record read); the rest of the frame is the same code' +
+        (rows.some((r) => r.ratioQuartiles.p25 > 1 || r.ratioQuartiles.p75 < 1)
+          ? `. The middle half of the paired ratios leaves out 1 at ${rows.filter((r) => r.ratioQuartiles.p25 > 1 || r.ratioQuartiles.p75 < 1).map((r) => `${entities(r.count)} (${num(r.differenceNs, 0)} ns a frame)`).join(', ')}: a difference that pairing resolves but the spread of samples does not`
+          : '; the middle half of the paired ratios holds 1 at every size') +
+        '. Per event, see section 15.',
+    },
+  ];
+}
+
+function eventsSection(result) {
+  const events = result?.data;
+  if (events === undefined) return '';
+  const when = result.measuredAt ? ` Measured ${result.measuredAt.slice(0, 16).replace('T', ' ')} UTC, in a run of its own.` : '';
+  const load = result.loadAverage ? ` Load average (1, 5, 15 min) before ${result.loadAverage.before.map((x) => x.toFixed(2)).join(', ')}, after ${result.loadAverage.after.map((x) => x.toFixed(2)).join(', ')} (2 cores).` : '';
+  const frameRows = events.frame.map((r) => [
+    entities(r.count),
+    sp(r.off, 2, 1000),
+    sp(r.on, 2, 1000),
+    sp(r.ratio, 3),
+    `${num(r.ratioQuartiles.p25, 3)}–${num(r.ratioQuartiles.p75, 3)}`,
+    num(r.fastestRatio, 3),
+    num(r.differenceNs, 0),
+    r.withinSpread ? 'yes' : '**no**',
+    `${r.waits.off} / ${r.waits.on}`,
+  ]);
+  const runtimeRows = (events.runtime ?? []).map((r) => [
+    String(r.n),
+    String(r.capacity),
+    sp(r.frameMs, 2, 1000),
+    r.pageNsPerEvent ? sp(r.pageNsPerEvent, 1) : '— (baseline)',
+    sp(r.stepMs, 2, 1000),
+    r.workerNsPerEvent ? sp(r.workerNsPerEvent, 1) : '— (baseline)',
+    `${r.wrongFrames} / ${r.lost} / ${r.waits}`,
+  ]);
+  const costRows = (rows) =>
+    rows.map((r) => [String(r.n), String(r.capacity), sp(r.tickMs, 2, 1000), r.nsPerEvent ? sp(r.nsPerEvent, 1) : '— (baseline)', String(r.lost)]);
+  return `## 15. Events
+
+What the event ring (issue #37; ARCHITECTURE.md, "Events and the frame that shows them") costs each side.${when}${load}
+
+**A frame with no events.** Main-thread µs per \`runtime.frameAt(t)\` (catch-up check, the SIMD blend of schema3d,
+\`present()\`, the announce, the watchdog) on two runtimes side by side: \`events: false\` and the default ring
+(4,096 records) with nothing emitted. Both workers are attached and held (two \`stepOnce\`, never started) and t
+is fixed halfway between their two ticks, so every call does the same work and no worker thread competes for the
+two shared cores: the variants differ only by the event path. (A running worker publishes between calls, and
+each frame then blends other data: noise far above the one load of WRITE that \`present()\` adds.) Samples of
+about 1 ms of calls (short: on a loaded machine most of them then run unpreempted), ${events.samples.frame} of each, alternating (the
+order flipping each round). The ratio is per pair of samples, with its quartiles ("middle half": a sample the OS
+preempted puts one pair's ratio far off either way, as the min–max shows), and the ratio of the two fastest
+samples (the least disturbed reading of work that is the same every call; the timer's grain, 5 µs in a
+cross-origin isolated page, is about 0.5% of a sample). "Within" = the enabled median lies inside the min–max of
+\`events: false\`'s samples. Catch-up waits: frames that waited for the worker while measured (0: none).
+
+${table(['entities', 'events: false µs', 'enabled, none emitted µs', 'enabled ÷ false', 'its middle half', 'fastest ÷ fastest', 'difference ns', 'within the spread', 'catch-up waits'], frameRows)}
+
+**Per event, the worker's side:** \`tick.emit(code, p0..p3)\` (the emitter a step gets, \`worker/tick-events.ts\`)
+N times a tick, then \`EventWriter.commit()\` (what the publish's flip runs), timed in a worker, one per N
+(\`apps/bench/src/events.worker.ts\`: the call site of \`tick.emit\` sees one emitter, as in a simulation worker;
+the workers take turns, sample by sample): µs per tick, and ns per event = (µs a tick at N − the same round's
+at 0) / N.
+**Per event, the page's side:** \`EventReader.present(tick)\` (what each frame runs) and \`code(i)\` + \`payload(i, 0)\`
+of each of its N events (\`frame.events\` is that window), on the page's main thread: µs per frame, ns per event
+likewise. Both are micro-measures on the ring's two classes (\`apps/bench/src/shared/event-costs.ts\`): one
+thread writes and reads the ring, the other side's work untimed between batches, so the records are in the timed
+thread's cache (in the runtime the page reads what the worker wrote on another core, which can cost more per
+record). The ring is the default 4,096 records, or four ticks' events where that is more (16,384 and up, as
+"Capacity" sizes it); ${[...events.emit, ...events.present].some((r) => r.lost > 0) ? '**some events were lost** (the column)' : 'no event was lost'}. ${events.samples.perEvent} samples of about 2 ms each, every N in every round, the order rotating.
+
+${table(['N a tick', 'ring', 'worker: emit + commit µs / tick', 'ns / event', 'lost'], costRows(events.emit))}
+
+${table(['N a frame', 'ring', 'page: present + read µs / frame', 'ns / event', 'lost'], costRows(events.present))}
+${runtimeRows.length === 0 ? '' : `
+**Both sides through the runtime**, a check on the two tables above: four runtimes of ${entities(events.runtimeCount)} schema3d entities whose
+worker's step emits N events after its work (\`apps/bench/src/sim.worker.ts\`, \`emit\`), taking turns frame by frame:
+\`stepOnce()\`, then, timed, \`frameAt\` at the new tick's time (it presents that tick's N events) and \`code(i)\` +
+\`payload(i, 0)\` of each; the worker's side is \`stats().worker.lastStepMs\`, the step alone (\`tick.emit\` included;
+the commit, one store in the publish's flip, is not). Here the page reads what the worker wrote on another core.
+One timer reading a frame or a step (the grain is 5 µs), so each sample is the mean of ${events.framesPerSample} frames;
+${events.samples.runtime} samples; ns per event against the same sample's N = 0. Wrong frames: frames whose events were not exactly the step's N.
+
+${table(['N a tick', 'ring', 'page: frameAt + read µs', 'ns / event', 'worker: step µs', 'ns / event', 'wrong frames / lost / catch-up waits'], runtimeRows)}
+`}`;
+}
+
 function renderReport(run) {
   const { machine: m, results } = run;
   const g = goals(results);
@@ -1054,7 +1156,7 @@ ${publishSection(results.publish?.data)}
 ${physicsSection(results.physics?.data)}
 ${pixiSection(results.pixi?.data)}
 ${renderSection(results.render?.data)}
-${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}${phaserPortSection(results['phaser-port'])}${threeUploadSection(results['three-upload'])}${r3fPortSection(results['r3f-port'])}
+${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}${phaserPortSection(results['phaser-port'])}${threeUploadSection(results['three-upload'])}${r3fPortSection(results['r3f-port'])}${eventsSection(results.events)}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 

@@ -10,6 +10,7 @@ function configure(config: SimConfig): void {
   const side: SideViews | null = config.side === undefined ? null : sideViews(config.side);
   const stallEvery = config.stallEvery ?? 0;
   const stallMs = config.stallMs ?? 0;
+  const emit = config.emit ?? 0;
   // Around each step: the start stamp first thing, then the injected stall; the end stamp after the work. No
   // closure per step: an allocation there could trigger a GC between the wake and the stamp, which the bare
   // pacers (pacer.worker.ts) do not pay either.
@@ -76,6 +77,7 @@ function configure(config: SimConfig): void {
     step(world, tick) {
       const start = begin(tick);
       bench.step(world.fields.position, world.fields.rotation, world.count, tick.dt);
+      for (let i = 0; i < emit; i++) tick.emit(1, i, tick.tick, 0.5, -0.5);
       end(tick, start);
     },
   });

@@ -34,6 +34,8 @@ export interface SimConfig {
    * despawn and spawn again (a game's bullets, particles, enemies coming and going).
    */
   readonly churn?: number;
+  /** 3d: events each step emits after its work (`tick.emit(1, i, tick, 0.5, -0.5)`, i < emit): the events suite. */
+  readonly emit?: number;
 }
 
 /** The live count at step `k` of a scene of `count` whose count churns by up to `churn` (0: `count`). */
