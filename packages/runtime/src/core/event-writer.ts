@@ -122,7 +122,10 @@ export class EventWriter {
     this.commit();
   }
 
-  /** Drops the staged events: the step that emitted them threw, so its tick never happened. */
+  /**
+   * Drops the staged events: their ticks never happened (the step threw) or were left behind unpublished (a
+   * restart, a restore or a playback's start after publishes a reader stall skipped).
+   */
   abandon(): void {
     this.#staged = this.#write;
     this.#sequence = this.#committedSequence;
