@@ -3,7 +3,7 @@
  * event-ring.ts, record-ring.ts): a tick's steps stage events past WRITE; the publish of that tick commits them.
  */
 import { EVENTS_LOST, readEventRingLayout, type EventRingLayout } from './event-ring.ts';
-import { RING, RING_HEADER_WORDS, RING_RECORD, RING_RECORDS_OFFSET } from './record-ring.ts';
+import { copyPayload, RING, RING_HEADER_WORDS, RING_RECORD, RING_RECORDS_OFFSET, writePayload } from './record-ring.ts';
 
 /**
  * The worker's side of the event ring. Exactly one per ring. Never blocks, never allocates, never throws after
@@ -56,14 +56,7 @@ export class EventWriter {
   emit(tick: number, code: number, p0 = 0, p1 = 0, p2 = 0, p3 = 0): boolean {
     const base = this.#claimFor(tick, code);
     if (base < 0) return false;
-    const f64 = this.#f64;
-    const width = this.#width;
-    const payload = base + RING_RECORD.PAYLOAD;
-    if (width > 0) f64[payload] = p0;
-    if (width > 1) f64[payload + 1] = p1;
-    if (width > 2) f64[payload + 2] = p2;
-    if (width > 3) f64[payload + 3] = p3;
-    for (let i = 4; i < width; i++) f64[payload + i] = 0;
+    writePayload(this.#f64, base + RING_RECORD.PAYLOAD, this.#width, p0, p1, p2, p3);
     this.#stage(base, tick, code);
     return true;
   }
@@ -72,12 +65,7 @@ export class EventWriter {
   emitPayload(tick: number, code: number, payload: ArrayLike<number>): boolean {
     const base = this.#claimFor(tick, code);
     if (base < 0) return false;
-    const f64 = this.#f64;
-    const width = this.#width;
-    const n = payload.length < width ? payload.length : width;
-    const start = base + RING_RECORD.PAYLOAD;
-    for (let i = 0; i < n; i++) f64[start + i] = payload[i]!;
-    for (let i = n; i < width; i++) f64[start + i] = 0;
+    copyPayload(this.#f64, base + RING_RECORD.PAYLOAD, this.#width, payload);
     this.#stage(base, tick, code);
     return true;
   }
@@ -179,10 +167,8 @@ export class EventWriter {
   #report(): boolean {
     const base = this.#claim();
     if (base < 0) return false;
-    const f64 = this.#f64;
-    const payload = base + RING_RECORD.PAYLOAD;
-    if (this.#width > 0) f64[payload] = this.#unreported;
-    for (let i = 1; i < this.#width; i++) f64[payload + i] = 0;
+    // payload 0: how many were lost
+    writePayload(this.#f64, base + RING_RECORD.PAYLOAD, this.#width, this.#unreported, 0, 0, 0);
     this.#stage(base, this.#unreportedTick, EVENTS_LOST);
     if (this.#stagedReport === 0) this.#stagedReportTick = this.#unreportedTick;
     this.#stagedReport += this.#unreported;

@@ -1,6 +1,7 @@
 /**
  * The input ring's producer, on the main thread (the ring's memory map and who owns which word: input-ring.ts).
  */
+import { copyPayload, writePayload } from './record-ring.ts';
 import { INPUT_RING, INPUT_RECORDS_OFFSET, INPUT_HEADER_WORDS, RECORD, readInputRingLayout, type InputRingLayout } from './input-ring.ts';
 
 /**
@@ -49,14 +50,7 @@ export class InputWriter {
   push(time: number, code: number, p0 = 0, p1 = 0, p2 = 0, p3 = 0): boolean {
     const base = this.#claim();
     if (base < 0) return false;
-    const f64 = this.#f64;
-    const width = this.#width;
-    const payload = base + RECORD.PAYLOAD;
-    if (width > 0) f64[payload] = p0;
-    if (width > 1) f64[payload + 1] = p1;
-    if (width > 2) f64[payload + 2] = p2;
-    if (width > 3) f64[payload + 3] = p3;
-    for (let i = 4; i < width; i++) f64[payload + i] = 0;
+    writePayload(this.#f64, base + RECORD.PAYLOAD, this.#width, p0, p1, p2, p3);
     this.#commit(base, time, code);
     return true;
   }
@@ -68,12 +62,7 @@ export class InputWriter {
   pushPayload(time: number, code: number, payload: ArrayLike<number>): boolean {
     const base = this.#claim();
     if (base < 0) return false;
-    const f64 = this.#f64;
-    const width = this.#width;
-    const n = payload.length < width ? payload.length : width;
-    const start = base + RECORD.PAYLOAD;
-    for (let i = 0; i < n; i++) f64[start + i] = payload[i]!;
-    for (let i = n; i < width; i++) f64[start + i] = 0;
+    copyPayload(this.#f64, base + RECORD.PAYLOAD, this.#width, payload);
     this.#commit(base, time, code);
     return true;
   }

@@ -59,6 +59,25 @@ export const RING_RECORD = {
   PAYLOAD: 3,
 } as const;
 
+/**
+ * Writes a record's payload (`width` values from float64 `start` of `f64`): `p0`..`p3` first, 0 past them and
+ * nothing past `width`. What both rings' producers do with four numbers. Allocates nothing.
+ */
+export function writePayload(f64: Float64Array, start: number, width: number, p0: number, p1: number, p2: number, p3: number): void {
+  if (width > 0) f64[start] = p0;
+  if (width > 1) f64[start + 1] = p1;
+  if (width > 2) f64[start + 2] = p2;
+  if (width > 3) f64[start + 3] = p3;
+  for (let i = 4; i < width; i++) f64[start + i] = 0;
+}
+
+/** Writes a record's payload from an array: its first min(length, width) values, the rest 0. Allocates nothing. */
+export function copyPayload(f64: Float64Array, start: number, width: number, payload: ArrayLike<number>): void {
+  const n = payload.length < width ? payload.length : width;
+  for (let i = 0; i < n; i++) f64[start + i] = payload[i]!;
+  for (let i = n; i < width; i++) f64[start + i] = 0;
+}
+
 /** Largest capacity: keeps (WRITE - READ) >>> 0 unambiguous and the counters far from each other mod 2^32. */
 export const MAX_RING_CAPACITY = 2 ** 30;
 
