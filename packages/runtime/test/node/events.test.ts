@@ -20,6 +20,7 @@ import { nodePageHost } from '../../src/node/page-host.ts';
 import { motionSchema } from '../browser/fixtures/schemas.ts';
 import type { EventsCommands, EventsSetup } from './fixtures/events.worker.ts';
 import { BURST, EVENT, eventsAt } from './fixtures/events-rule.ts';
+import { advanceAndReceive } from './support/manual-runtime.ts';
 import { nodeFixture } from './support/worker-modules.ts';
 
 type EventsRuntime = Runtime<typeof motionSchema, EventsCommands>;
@@ -154,24 +155,9 @@ async function frames(rt: EventsRuntime, clock: ManualClock, seen: Presentation,
     const gap = r < 0.2 ? 0.5 + 4 * random() : r < 0.8 ? 16.67 : 20 + 40 * random();
     const t = clock.now() + gap;
     if (t > until) return;
-    await advanceTo(rt, clock, t);
+    await advanceAndReceive(rt, clock, t);
     const frame = rt.frameAt(t);
     seen.frame(shownTick(frame, latest), frame.events);
-  }
-}
-
-/**
- * Moves the clock to `t` (the worker settles there), then lets the states it posted arrive: on the message
- * transport they are messages to this thread, which a browser delivers between frames and which the clock's
- * promises alone do not let in. Turns of the event loop until no new state came in one.
- */
-async function advanceTo(rt: EventsRuntime, clock: ManualClock, t: number): Promise<void> {
-  await clock.advanceTo(t);
-  if (rt.transport !== 'message') return;
-  for (;;) {
-    const before = rt.reader.publishCount();
-    await new Promise((resolve) => setImmediate(resolve));
-    if (rt.reader.publishCount() === before) return;
   }
 }
 
@@ -250,7 +236,7 @@ describe.each(['shared', 'message'] as const)('events on the %s transport', (tra
     await rt.start();
     for (let f = 0; f < 1_500; f++) {
       const t = clock.now() + (random() < 0.3 ? 2 : 16.67 + 30 * random());
-      await advanceTo(rt, clock, t);
+      await advanceAndReceive(rt, clock, t);
       expect(rt.pace(t)).toBe(true);
       // the pair a GPU renderer would read now, sampled at the frame's time: the tick it shows
       seen.frame(shownTick(rt.sample(rt.frameTime)), rt.events);
@@ -274,7 +260,7 @@ describe.each(['shared', 'message'] as const)('events on the %s transport', (tra
     await rt.start();
     const start = clock.now();
     for (let t = start + TICK_MS; t <= start + 10_000; t += TICK_MS) {
-      await advanceTo(rt, clock, t);
+      await advanceAndReceive(rt, clock, t);
       const frame = rt.frameAt(t);
       seen.frame(shownTick(frame), frame.events);
     }
@@ -325,7 +311,7 @@ describe('events in recordings', () => {
     const played = rt.play(recording);
     for (let f = 0; f < 400; f++) {
       const t = clock.now() + 10;
-      await advanceTo(rt, clock, t);
+      await advanceAndReceive(rt, clock, t);
       const frame = rt.frameAt(t);
       const shown = shownTick(frame);
       for (let i = 0; i < frame.events.length; i++) {

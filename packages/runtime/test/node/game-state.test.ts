@@ -15,6 +15,7 @@ import { composeRuntime } from '../../src/compose/runtime.ts';
 import { nodePageHost } from '../../src/node/page-host.ts';
 import { gameSchema, type GameSetup } from './fixtures/game-schema.ts';
 import type { GameCommands } from './fixtures/game-state.worker.ts';
+import { advanceAndReceive } from './support/manual-runtime.ts';
 import { nodeFixture } from './support/worker-modules.ts';
 
 type GameRuntime = Runtime<typeof gameSchema, GameCommands>;
@@ -50,17 +51,6 @@ async function open(options: { transport: 'shared' | 'message'; renderDelay?: nu
   return { rt, clock };
 }
 
-/** Moves the clock, then lets the message transport's states arrive (they are messages to this thread). */
-async function advanceTo(rt: GameRuntime, clock: ManualClock, t: number): Promise<void> {
-  await clock.advanceTo(t);
-  if (rt.transport !== 'message') return;
-  for (;;) {
-    const before = rt.reader.publishCount();
-    await new Promise((resolve) => setImmediate(resolve));
-    if (rt.reader.publishCount() === before) return;
-  }
-}
-
 /** The frame's game state and entity 0 against the fixture's rule for the two ticks it blends. */
 function checkFrame(frame: GameFrame): void {
   const { previousTick: a, tick: b, alpha } = frame;
@@ -85,7 +75,7 @@ async function frames(rt: GameRuntime, clock: ManualClock, random: () => number,
   for (;;) {
     const t = clock.now() + (random() < 0.3 ? 1 + 3 * random() : 10 + 30 * random());
     if (t > until) return frame;
-    await advanceTo(rt, clock, t);
+    await advanceAndReceive(rt, clock, t);
     frame = rt.frameAt(t);
     if (check) checkFrame(frame);
   }
@@ -106,7 +96,7 @@ describe.each(['shared', 'message'] as const)('game state on the %s transport', 
     const random = mulberry32(8);
     for (let f = 0; f < 300; f++) {
       const t = clock.now() + 5 + 20 * random();
-      await advanceTo(rt, clock, t);
+      await advanceAndReceive(rt, clock, t);
       if (f % 2 === 0) {
         const frame = rt.frameAt(t);
         checkFrame(frame);

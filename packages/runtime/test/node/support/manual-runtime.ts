@@ -3,7 +3,7 @@
  * `createNodeRuntime` on a manual clock that starts at START. Each file disposes what it made with
  * `afterEach(disposeRuntimes)`.
  */
-import type { Runtime } from 'steadyframe';
+import type { Runtime, Schema } from 'steadyframe';
 import { createManualClock, createNodeRuntime, type ManualClock, type NodeRuntimeOptions } from 'steadyframe/node';
 import type { MotionCommands } from '../../browser/fixtures/motion.worker.ts';
 import { motionSchema } from '../../browser/fixtures/schemas.ts';
@@ -34,4 +34,19 @@ export async function onManualClock(options: ManualRuntimeOptions): Promise<{ rt
 export function disposeRuntimes(): void {
   for (const rt of made) rt.dispose();
   made.clear();
+}
+
+/**
+ * Moves the clock to `t` (the worker settles there), then lets the states it posted arrive: on the message
+ * transport they are messages to this thread, which a browser delivers between frames and which the clock's
+ * promises alone do not let in. Turns of the event loop until no new state came in one.
+ */
+export async function advanceAndReceive(rt: Pick<Runtime<Schema>, 'transport' | 'reader'>, clock: ManualClock, t: number): Promise<void> {
+  await clock.advanceTo(t);
+  if (rt.transport !== 'message') return;
+  for (;;) {
+    const before = rt.reader.publishCount();
+    await new Promise((resolve) => setImmediate(resolve));
+    if (rt.reader.publishCount() === before) return;
+  }
 }
