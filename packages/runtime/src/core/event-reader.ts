@@ -261,12 +261,7 @@ export class EventReader {
     const write = Atomics.load(this.#i32, RING.WRITE) >>> 0;
     const n = (write - this.#next) >>> 0;
     if (n === 0) return null;
-    const stride = this.#stride;
-    const out = new Float64Array(n * stride);
-    for (let i = 0; i < n; i++) {
-      const from = (((this.#next + i) >>> 0) & this.#mask) * stride;
-      out.set(this.#f64.subarray(from, from + stride), i * stride);
-    }
+    const out = this.#pack(this.#next, n);
     this.#window.length = 0;
     this.#next = write;
     this.#release();
@@ -278,12 +273,17 @@ export class EventReader {
    * (the render worker to the page). Allocates the array.
    */
   packWindow(): Float64Array {
-    const window = this.#window;
+    return this.#pack(this.#window.first, this.#window.length);
+  }
+
+  /** Records `first` .. `first + n - 1` (counts: the ring wraps), packed one after another. Allocates the array. */
+  #pack(first: number, n: number): Float64Array {
     const stride = this.#stride;
-    const out = new Float64Array(window.length * stride);
-    for (let i = 0; i < window.length; i++) {
-      const from = (((window.first + i) >>> 0) & this.#mask) * stride;
-      out.set(this.#f64.subarray(from, from + stride), i * stride);
+    const f64 = this.#f64;
+    const out = new Float64Array(n * stride);
+    for (let i = 0, to = 0; i < n; i++) {
+      const from = (((first + i) >>> 0) & this.#mask) * stride;
+      for (let w = 0; w < stride; w++) out[to++] = f64[from + w]!;
     }
     return out;
   }
