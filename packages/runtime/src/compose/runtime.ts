@@ -113,6 +113,9 @@ async function attachRuntime<S extends Schema, C extends object>(host: PageHost,
     };
     info = await Promise.race([remote.attach(transfer(config, transport.transfer)), failed]);
     skew = await Promise.race([alignClocks(remote, clock), failed]);
+    // where states arrive as messages on a channel of their own, tick 0's may still be on its way: the runtime
+    // is not ready (`frame()` before `start()` draws it) until it is here
+    if (transport.firstState !== undefined) await Promise.race([transport.firstState(), failed]);
   } catch (error) {
     remote[releaseProxy]();
     transport.close();

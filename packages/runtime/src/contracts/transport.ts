@@ -98,6 +98,12 @@ export interface PageTransport<S extends Schema, C extends AttachConfig = Attach
   readonly covered?: () => number;
   /** After pushes to `input`: a transport that sends them does so at the end of the task. */
   inputPushed(): void;
+  /**
+   * Resolves once the first state (tick 0, which the worker publishes at attach) can be read from `source`. Absent
+   * where it can be as soon as the attach has answered (shared memory); the message transport's comes on a channel
+   * of its own, in no order with the attach's answer.
+   */
+  readonly firstState?: () => Promise<void>;
   /** Stops listening; the worker is being terminated. */
   close(): void;
 }

@@ -51,6 +51,7 @@ export function openMessagePage<S extends Schema>(context: PageTransportContext<
     events: source.events,
     expectFrame: (time) => source.expectFrame(time),
     inputPushed: () => source.inputPushed(),
+    firstState: () => source.firstState,
     close: () => source.close(),
   };
 }
@@ -74,6 +75,9 @@ class MessageSource<S extends Schema> implements StateSource<S> {
   /** Input events sent to the worker so far, mod 2^32 (a count of the ring's records, like WRITE and READ). */
   #sent = 0;
   #flushQueued = false;
+  /** Resolves when the first state message has made a pair (`firstState`). */
+  readonly firstState: Promise<void>;
+  #gotFirst: () => void = () => {};
   readonly #flush = (): void => {
     this.#flushQueued = false;
     this.flushInput();
@@ -85,6 +89,7 @@ class MessageSource<S extends Schema> implements StateSource<S> {
     input: { readonly capacity: number; readonly payloadWidth: number } | null,
     events: { readonly capacity: number; readonly payloadWidth: number } | null,
   ) {
+    this.firstState = new Promise<void>((resolve) => (this.#gotFirst = resolve));
     const eventRing = events === null ? null : allocateEventRing(events.capacity, events.payloadWidth, false);
     this.events = eventRing === null ? null : new EventReader(eventRing);
     this.#eventRelay = eventRing === null ? null : new EventWriter(eventRing);
@@ -220,5 +225,6 @@ class MessageSource<S extends Schema> implements StateSource<S> {
       currentGame: state.game,
       metaWords: this.#metaWords,
     };
+    this.#gotFirst();
   }
 }
