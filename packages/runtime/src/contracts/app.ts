@@ -11,7 +11,7 @@ import type { Layout, SharedViews } from '../core/layout.ts';
 import type { FieldViews, GameState, Schema } from '../core/schema.ts';
 import type { BlendBackend } from '../core/simd-kernel.ts';
 import type { ReadLockStats } from '../core/slot-reader.ts';
-import type { ClockSkew, FrameClockStats, FramePacerOptions, InterpolationOptions, PacerChange, SampleStats, StateReader } from './frames.ts';
+import type { ClockSkew, FrameClockStats, FramePacerOptions, FrameTables, InterpolationOptions, PacerChange, SampleStats, StateReader } from './frames.ts';
 import type { VisibilityHook } from './host.ts';
 import type { SessionControls } from './recording.ts';
 import type { SimulationInfo, SimulationRemote, TransportKind, WorkerStats } from './remote.ts';
@@ -169,6 +169,12 @@ export interface Frame<S extends Schema> {
    * once alpha is above 0; `linear`; `angle`). The same object every frame, written in place.
    */
   readonly state: GameState<S>;
+  /**
+   * The schema's entity tables (`defineTables`), by name: each table's fields at the frame's time as zero-based
+   * views over its range of `fields`, its count in the state drawn, and its entities' handles
+   * (`handle(i)`, `indexOf(handle)`: the same handle follows an entity through despawns). Empty for a plain schema.
+   */
+  readonly tables: FrameTables<S>;
 }
 
 export interface RuntimeStats {

@@ -6,6 +6,7 @@
 import type { InterpolationMode, LatePolicy } from '../core/frame-placement.ts';
 import type { StatePair } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
+import type { TableName, TableViews } from '../core/tables.ts';
 import type { ReadLockStats } from '../core/slot-reader.ts';
 
 /** What moved the render interval. */
@@ -161,3 +162,25 @@ export interface FrameClockStats {
    */
   unheld: number;
 }
+
+/** One table as a frame shows it. Indices are the table's own: 0 .. count - 1. */
+export interface FrameTable<F extends Readonly<Record<string, Float32Array>> = Readonly<Record<string, Float32Array>>> {
+  readonly name: string;
+  /** The table's fields at the frame's time, over its own range of the render buffer: entity i at `fields.x[i * w]`. */
+  readonly fields: F;
+  readonly capacity: number;
+  /** The table's first entity in `frame.fields` (its entity i is the frame's `base + i`). */
+  readonly base: number;
+  /** Live entities of the table in the state drawn. */
+  readonly count: number;
+  /** The handle of entity `index` as the frame shows it: stable for the entity's life (world-tables.ts). */
+  handle(index: number): number;
+  /**
+   * The index in this frame of the entity whose handle is `handle`, or -1. The first call after a new frame
+   * indexes the table's handles (count steps; allocates nothing); later ones look up.
+   */
+  indexOf(handle: number): number;
+}
+
+/** A schema's tables, by name, as a frame shows them (empty for a plain schema). */
+export type FrameTables<S extends Schema> = { readonly [N in TableName<S>]: FrameTable<TableViews<S, N>> };

@@ -108,18 +108,23 @@ export interface GameFieldBlend {
   readonly name: string;
   readonly kind: InterpolationKind;
   readonly index: number;
+  /** A table's count: the current state's, always (the entities a frame draws are the current state's). */
+  readonly current?: boolean;
 }
 
 /**
  * The game fields (one float64 each) of two states blended at `alpha` into `out`, a property per field: `none` by
- * the discrete rule, `linear` by lerp, `angle` along the shorter arc. Allocates nothing.
+ * the discrete rule, `linear` by lerp, `angle` along the shorter arc; a table's count is the current state's.
+ * Allocates nothing.
  */
 export function interpolateGame(fields: readonly GameFieldBlend[], previous: Float64Array, current: Float64Array, alpha: number, out: Record<string, number>): void {
   for (let f = 0; f < fields.length; f++) {
-    const { name, kind, index } = fields[f]!;
+    const { name, kind, index, current: asIs } = fields[f]!;
     const a = previous[index]!;
     const b = current[index]!;
-    if (kind === 'linear') {
+    if (asIs === true) {
+      out[name] = b;
+    } else if (kind === 'linear') {
       out[name] = a + (b - a) * alpha;
     } else if (kind === 'angle') {
       const d = b - a;

@@ -42,7 +42,7 @@
  * - MAGIC, CAPACITY, FIELD_COUNT, CLOCK_ANCHOR: written once by the main thread before the worker sees the buffer.
  */
 import { storeFloat64 } from './float64-words.ts';
-import { isGameField, schemaSignature, validateSchema, type FieldViews, type InterpolationKind, type Schema } from './schema.ts';
+import { isGameField, isTableCount, schemaSignature, validateSchema, type FieldViews, type InterpolationKind, type Schema } from './schema.ts';
 
 /** Bytes of alignment for every field run, block and slot: one cache line, and enough for any SIMD load. */
 export const ALIGN = 64;
@@ -155,14 +155,33 @@ export interface GameFieldLayout {
   readonly kind: InterpolationKind;
   /** Its index in the game run (a Float64Array over it). */
   readonly index: number;
+  /** A table's count (`$` and the table's name): a frame takes the current state's, whatever its alpha. */
+  readonly current: boolean;
+}
+
+/**
+ * One entity table of a schema made by `defineTables` (tables.ts): a range of the entity indices, entities
+ * `base .. base + capacity - 1`, whose live ones are the first `count` (its count field in the game run).
+ */
+export interface TableLayout {
+  readonly name: string;
+  /** The table's first entity index. */
+  readonly base: number;
+  readonly capacity: number;
+  /** The table's fields (a subset of the layout's), in schema order. */
+  readonly fields: readonly FieldLayout[];
+  /** The game-run index of its count. */
+  readonly countIndex: number;
 }
 
 export interface Layout {
   readonly capacity: number;
   /** The per-entity fields, in schema order. */
   readonly fields: readonly FieldLayout[];
-  /** The game fields, in schema order (none: an empty list, and no game run). */
+  /** The game fields, in schema order (none: an empty list, and no game run); the tables' counts among them. */
   readonly game: readonly GameFieldLayout[];
+  /** The entity tables in schema order (`defineTables`), their ranges one after another; none for a plain schema. */
+  readonly tables: readonly TableLayout[];
   /** Byte offset of the game run (float64s) from the start of a block; the block's end when there is none. */
   readonly gameOffset: number;
   /** Byte offset of the per-entity uint32 generation run from the start of a block. */
@@ -191,10 +210,16 @@ export function computeLayout(schema: Schema, capacity: number): Layout {
   let offset = 0;
   const fields: FieldLayout[] = [];
   const game: GameFieldLayout[] = [];
+  const tables: { name: string; base: number; capacity: number; fieldNames: readonly string[]; countIndex: number }[] = [];
+  let tableBase = 0;
   for (const name of Object.keys(schema)) {
     const spec = schema[name]!;
     if (isGameField(spec)) {
-      game.push({ name, kind: spec.kind, index: game.length });
+      if (isTableCount(spec)) {
+        tables.push({ name: name.slice(1), base: tableBase, capacity: spec.table.capacity, fieldNames: spec.table.fields, countIndex: game.length });
+        tableBase += spec.table.capacity;
+      }
+      game.push({ name, kind: spec.kind, index: game.length, current: isTableCount(spec) });
       continue;
     }
     const { kind, width } = spec;
@@ -202,6 +227,10 @@ export function computeLayout(schema: Schema, capacity: number): Layout {
     fields.push({ name, kind, width, offset, length });
     offset = alignUp(offset + length * Float32Array.BYTES_PER_ELEMENT);
   }
+  if (tables.length > 0 && tableBase !== capacity) {
+    throw new RangeError(`steadyframe: the tables' capacities add up to ${tableBase}, not the capacity ${capacity}; pass tablesCapacity(schema), or leave capacity out where it may be`);
+  }
+  const tableLayouts: TableLayout[] = tables.map(({ fieldNames, ...table }) => ({ ...table, fields: fields.filter((f) => fieldNames.includes(f.name)) }));
   const generationOffset = offset;
   const gameOffset = alignUp(generationOffset + capacity * Uint32Array.BYTES_PER_ELEMENT);
   const blockBytes = gameOffset + alignUp(game.length * Float64Array.BYTES_PER_ELEMENT);
@@ -212,7 +241,7 @@ export function computeLayout(schema: Schema, capacity: number): Layout {
       `steadyframe: capacity ${capacity} needs ${totalBytes} bytes of shared memory, more than the ${MAX_BUFFER_BYTES} a browser will give; lower the capacity or narrow the schema`,
     );
   }
-  return { capacity, fields, game, gameOffset, generationOffset, signature: schemaSignature(schema), blockBytes, worldOffset, totalBytes };
+  return { capacity, fields, game, tables: tableLayouts, gameOffset, generationOffset, signature: schemaSignature(schema), blockBytes, worldOffset, totalBytes };
 }
 
 /** Byte offset of a block: slot `slot` (0 or 1), `previous` or `current`. */

@@ -354,6 +354,11 @@ export function fmix(h: number): number {
 export function schemaFromSignature(signature: string): Schema {
   const schema: Record<string, FieldSpec> = {};
   for (const part of signature.split(';')) {
+    const table = /^([^:;>]+):table:(\d+):([^:;>]+)$/.exec(part);
+    if (table !== null) {
+      schema[table[1]!] = { kind: 'none', scope: 'game', table: { capacity: Number(table[2]), fields: table[3]!.split(',') } } as FieldSpec;
+      continue;
+    }
     const game = /^([^:;>]+):(linear|angle|none):game$/.exec(part);
     if (game !== null) {
       schema[game[1]!] = { kind: game[2], scope: 'game' } as FieldSpec;

@@ -36,7 +36,19 @@ export const MAX_FIELD_WIDTH = 16;
 export const GAME_FIELD_KINDS = ['none', 'linear', 'angle'] as const;
 
 /** A field of the game's state: one number for the whole world, blended by its kind. */
-export type GameFieldSpec = { readonly kind: (typeof GAME_FIELD_KINDS)[number]; readonly scope: 'game' };
+export type GameFieldSpec = { readonly kind: (typeof GAME_FIELD_KINDS)[number]; readonly scope: 'game'; readonly table?: undefined };
+
+/**
+ * The runtime's own game field for one entity table (tables.ts, `defineTables`): the table's live count, named
+ * `$` and the table's name, which says the table's capacity and fields. Always the current state's count (the
+ * entities a frame draws are the current state's), never blended. Not a field of `world.state` or of
+ * `frame.state`'s type.
+ */
+export type TableCountSpec<F extends string = string> = {
+  readonly kind: 'none';
+  readonly scope: 'game';
+  readonly table: { readonly capacity: number; readonly fields: readonly F[] };
+};
 
 /** A per-entity field. */
 export type EntityFieldSpec =
@@ -45,14 +57,16 @@ export type EntityFieldSpec =
   | { readonly kind: 'angle'; readonly width: 1; readonly velocity?: string }
   | { readonly kind: 'quaternion'; readonly width: 4; readonly velocity?: string };
 
-export type FieldSpec = EntityFieldSpec | GameFieldSpec;
+export type FieldSpec = EntityFieldSpec | GameFieldSpec | TableCountSpec;
 
 export type Schema = { readonly [name: string]: FieldSpec };
 
 /** The names of a schema's per-entity fields. */
 export type EntityField<S extends Schema> = { [K in keyof S & string]: S[K] extends { readonly scope: 'game' } ? never : K }[keyof S & string];
-/** The names of a schema's game fields (`scope: 'game'`). */
-export type GameField<S extends Schema> = { [K in keyof S & string]: S[K] extends { readonly scope: 'game' } ? K : never }[keyof S & string];
+/** The names of a schema's game fields (`scope: 'game'`), the tables' counts left out (`frame.tables.x.count`). */
+export type GameField<S extends Schema> = {
+  [K in keyof S & string]: S[K] extends { readonly table: object } ? never : S[K] extends { readonly scope: 'game' } ? K : never;
+}[keyof S & string];
 
 /** One typed view per entity field: entity `i`, component `c` of a field of width `w` is at `view[i * w + c]`. */
 export type FieldViews<S extends Schema> = { readonly [K in EntityField<S>]: Float32Array };
@@ -60,8 +74,11 @@ export type FieldViews<S extends Schema> = { readonly [K in EntityField<S>]: Flo
 /** The game's state as a frame shows it: one number per game field, blended by its kind. */
 export type GameState<S extends Schema> = { readonly [K in GameField<S>]: number };
 
-/** Whether a field spec is a game field. */
-export const isGameField = (spec: FieldSpec): spec is GameFieldSpec => (spec as { scope?: unknown }).scope === 'game';
+/** Whether a field spec is a game field (a table's count is one). */
+export const isGameField = (spec: FieldSpec): spec is GameFieldSpec | TableCountSpec => (spec as { scope?: unknown }).scope === 'game';
+
+/** Whether a field spec is an entity table's count (tables.ts). */
+export const isTableCount = (spec: FieldSpec): spec is TableCountSpec => (spec as { table?: unknown }).table !== undefined;
 
 const FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -104,6 +121,8 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
       if ((spec as { velocity?: unknown }).velocity !== undefined) {
         throw new TypeError(`steadyframe: game field "${name}" cannot have a velocity`);
       }
+      const table = (spec as { table?: unknown }).table;
+      if (table !== undefined) validateTableCount(schema as Schema, name, kind, table);
       continue;
     }
     if (typeof kind !== 'string' || !(INTERPOLATION_KINDS as readonly string[]).includes(kind)) {
@@ -147,6 +166,34 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
   }
 }
 
+/** Checks a table's count field (made by `defineTables`, tables.ts; a hand-made one is checked the same). */
+function validateTableCount(schema: Schema, name: string, kind: string, table: unknown): void {
+  const what = `steadyframe: table field "${name}"`;
+  if (!name.startsWith('$') || name === TABLE_HANDLE) throw new TypeError(`${what} must be named "$" and the table's name (defineTables makes it)`);
+  if (kind !== 'none') throw new TypeError(`${what} has kind ${JSON.stringify(kind)}; a table's count has kind "none"`);
+  const { capacity, fields } = table as { capacity?: unknown; fields?: unknown };
+  if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 1 || capacity > MAX_TABLE_CAPACITY) {
+    throw new RangeError(`${what} has capacity ${String(capacity)}; a table's capacity is a whole number from 1 to ${MAX_TABLE_CAPACITY}`);
+  }
+  if (!Array.isArray(fields) || fields.length === 0) throw new TypeError(`${what} lists no fields; a table has at least one`);
+  for (const field of fields) {
+    const spec = typeof field === 'string' && Object.hasOwn(schema, field) ? schema[field] : undefined;
+    if (spec === undefined || isGameField(spec)) throw new TypeError(`${what} lists ${JSON.stringify(field)}, which is not a per-entity field of the schema`);
+  }
+  const handle = schema[TABLE_HANDLE];
+  if (handle === undefined || isGameField(handle) || handle.kind !== 'none' || handle.width !== 1) {
+    throw new TypeError(`${what} needs the schema's "${TABLE_HANDLE}" field ({ kind: 'none', width: 1 }): make table schemas with defineTables`);
+  }
+}
+
+/** The per-entity field that holds each entity's handle in a schema of tables (tables.ts). */
+export const TABLE_HANDLE = '$handle';
+/**
+ * Most entities one table may have: a handle is a whole number below 2^24 (a float32 holds it exactly), and a
+ * table needs handles to spare for the ones still in flight to the page.
+ */
+export const MAX_TABLE_CAPACITY = 2 ** 22;
+
 /**
  * The spec of the field called `name`, for code that takes field names from its caller (adapters binding
  * fields to a renderer's objects). Throws at set-up when there is no such field, naming `what` (e.g.
@@ -172,6 +219,7 @@ export function schemaSignature(schema: Schema): string {
   return Object.keys(schema)
     .map((name) => {
       const spec = schema[name]!;
+      if (isTableCount(spec)) return `${name}:table:${spec.table.capacity}:${spec.table.fields.join(',')}`;
       if (isGameField(spec)) return `${name}:${spec.kind}:game`;
       const velocity = 'velocity' in spec && spec.velocity !== undefined ? `>${spec.velocity}` : '';
       return `${name}:${spec.kind}:${spec.width}${velocity}`;

@@ -16,6 +16,7 @@
  * yet, a paused loop, Node), a timer of the host's does, so faults, silence and overloads are always reported.
  */
 import type { Frame, FrameClockStats, PresentedFrame, RuntimeStats } from '../contracts/app.ts';
+import { createFrameTables, type FrameTables } from './frame-tables.ts';
 import type { FrameSource, PageHost } from '../contracts/host.ts';
 import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
@@ -143,7 +144,10 @@ export class FrameLoop<S extends Schema> {
       events: NO_EVENTS,
       // one number per game field, written in place by every sample
       state: Object.seal(Object.fromEntries(parts.layout.game.map((f) => [f.name, 0]))) as Frame<S>['state'] & Record<string, number>,
+      tables: {} as FrameTables<S>,
     };
+    // each table a range of the render buffer, its count from the state (frame-tables.ts)
+    this.frame.tables = createFrameTables<S>(parts.layout, render, this.frame.state, () => this.frame.index);
     this.#presented = { tick: 0, time: 0, index: 0, state: this.frame.state, events: NO_EVENTS };
     // no frame for a while: look at the worker anyway (a fault, silence, an overload are reported regardless)
     this.#stopIdleWatch = parts.host.every(IDLE_WATCH_MS, () => {

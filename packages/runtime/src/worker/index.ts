@@ -48,9 +48,12 @@ export type { SimulationContext, SimulationDefinition, TickInfo } from './defini
 export type { SleepReport, WorkerHost } from '../contracts/host.ts';
 export type { Transport, WorkerTransport } from '../contracts/transport.ts';
 export type { World, PrivateFieldSpec, PrivateViews } from './world.ts';
+export type { WorldTable, WorldTables } from './world-tables.ts';
 export type { TickInput } from './tick-input.ts';
 export type { NonFinitePolicy } from './finite-check.ts';
 export type { BacklogPolicy } from '../core/fixed-step.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS } from '../core/schema.ts';
+export { defineTables, tablesCapacity } from '../core/tables.ts';
+export type { TableName, TableSpec, TableSpecs, TablesSchema, TableViews } from '../core/tables.ts';
 export type { EntityField, EntityFieldSpec, FieldSpec, FieldViews, GameField, GameFieldSpec, GameState, InterpolationKind, Schema } from '../core/schema.ts';
 export type { AttachConfig, SimulationInfo, SimulationRemote, SimulationStatus, WorkerStats } from '../contracts/remote.ts';

@@ -6,6 +6,7 @@ import type { WorldState } from '../core/recording.ts';
 import { gameView, type Layout } from '../core/layout.ts';
 import { blockRuns, copyAcross } from '../core/publish-copy.ts';
 import type { EntityField, FieldViews, GameField, Schema } from '../core/schema.ts';
+import { createWorldTables, type WorldTables } from './world-tables.ts';
 
 /** The game fields (`scope: 'game'`) as the step reads and writes them: one number each. */
 export type WorldGameState<S extends Schema> = { [K in GameField<S>]: number };
@@ -35,13 +36,22 @@ export interface World<S extends Schema, P extends PrivateFieldSpec = Record<nev
    * `restart('last')` and `restore` as it was. Stored as float64.
    */
   readonly state: WorldGameState<S>;
+  /**
+   * The schema's entity tables (`defineTables`), by name: each with its own fields, count, spawn and despawn, and
+   * handles that follow an entity through despawns (worker/world-tables.ts). Empty for a plain schema.
+   */
+  readonly tables: WorldTables<S>;
   readonly capacity: number;
   /**
    * Live entities: indices 0 .. count - 1 are published. Setting it outside 0..capacity throws. Entities that
-   * a larger count brings in snap on their first tick (they have no previous state to blend from).
+   * a larger count brings in snap on their first tick (they have no previous state to blend from). With tables,
+   * the entities up to the end of the last table's live ones (what a publish copies); change the tables' counts.
    */
   count: number;
-  /** Adds an entity at index `count` and returns its index, or -1 when the world is full. It snaps this tick. */
+  /**
+   * Adds an entity at index `count` and returns its index, or -1 when the world is full. It snaps this tick.
+   * With tables, `world.tables.x.spawn()` (this throws).
+   */
   spawn(): number;
   /**
    * Removes entity `index` by moving the last live entity into its place (all fields), and shrinks `count`.
@@ -96,6 +106,10 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
   const privateViews = Object.fromEntries(privateRuns.map((r) => [r.name, r.view])) as PrivateViews<P>;
   let keptCount = 0;
   const views = [...layout.fields.map((f) => ({ view: fields[f.name as EntityField<S>], width: f.width })), ...privateRuns];
+  /** Entity `to` <- entity `from`, every field and private field. */
+  const move = (to: number, from: number): void => {
+    for (const { view, width } of views) view.copyWithin(to * width, from * width, from * width + width);
+  };
   // the game run of the world's block: one float64 per game field, a property of `world.state` each
   const game = gameView(block.buffer, block.byteOffset, layout);
   const state = {} as WorldGameState<S>;
@@ -117,10 +131,27 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
     generation[index] = (generation[index]! + 1) >>> 0;
     snaps++;
   };
+  const hasTables = layout.tables.length > 0;
+  const tables = createWorldTables<S>({
+    layout,
+    fields: fields as Readonly<Record<string, Float32Array>>,
+    privateViews: privateRuns,
+    game,
+    move,
+    snap,
+    resized: () => {
+      count = tables.extent();
+    },
+  });
+  const noFlat = (call: string): never => {
+    const names = layout.tables.map((t) => t.name).join(', ');
+    throw new TypeError(`steadyframe: world.${call} on a schema of tables; use a table's: world.tables.<name>.${call} (${names})`);
+  };
   const world: World<S, P> = {
     fields,
     private: privateViews,
     state,
+    tables: tables.tables,
     capacity,
     get count() {
       return count;
@@ -132,16 +163,18 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
       count = n;
     },
     spawn() {
+      if (hasTables) return noFlat('spawn()');
       if (count >= capacity) return -1;
       snap(count);
       return count++;
     },
     despawn(index) {
+      if (hasTables) return noFlat('despawn(index)');
       if (!Number.isInteger(index) || index < 0 || index >= count) return -1;
       const last = count - 1;
       count = last;
       if (index === last) return -1;
-      for (const { view, width } of views) view.copyWithin(index * width, last * width, last * width + width);
+      move(index, last);
       snap(index);
       return last;
     },
@@ -172,12 +205,14 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
         view.set(kept.subarray(0, Math.min(n, keptCount) * width));
       }
       count = n;
+      if (hasTables) tables.rebuild();
     },
     clear() {
       for (const { view } of views) view.fill(0);
       game.fill(0);
       for (let i = 0; i < capacity; i++) snap(i);
       count = 0;
+      if (hasTables) tables.rebuild();
     },
     privateLive() {
       const out = new Float32Array(privateRuns.reduce((n, r) => n + r.width * count, 0));
@@ -213,6 +248,7 @@ export function createWorld<S extends Schema, P extends PrivateFieldSpec = Recor
       generation.set(state.generations);
       game.set(state.game);
       count = n;
+      if (hasTables) tables.rebuild();
     },
   };
 }

@@ -86,8 +86,8 @@ describe('memory map', () => {
     // generations 192...231, padded to 256; the game run 256...271 (score, timer), padded to 320
     expect(layout.generationOffset).toBe(192);
     expect(layout.game).toEqual([
-      { name: 'score', kind: 'none', index: 0 },
-      { name: 'timer', kind: 'linear', index: 1 },
+      { name: 'score', kind: 'none', index: 0, current: false },
+      { name: 'timer', kind: 'linear', index: 1, current: false },
     ]);
     expect(layout.gameOffset).toBe(256);
     expect(layout.blockBytes).toBe(320);

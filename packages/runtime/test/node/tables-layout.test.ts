@@ -1,0 +1,100 @@
+/**
+ * Entity tables' plain side: what `defineTables` makes (the layout pinned), what it refuses, and the handle
+ * index against a Map under random sets and deletes.
+ */
+import { describe, expect, it } from 'vitest';
+import { defineTables, tablesCapacity } from 'steadyframe';
+import { HandleIndex } from '../../src/core/handle-index.ts';
+import { computeLayout } from '../../src/core/layout.ts';
+import { COUNT_SPAN, tableCount } from '../../src/core/tables.ts';
+import { mulberry32 } from 'steadyframe/testing';
+
+const schema = defineTables(
+  {
+    ships: { capacity: 4, fields: { position: { width: 2, kind: 'linear' }, angle: { width: 1, kind: 'angle' } } },
+    rocks: { capacity: 12, fields: { position: { width: 2, kind: 'linear' }, radius: { width: 1, kind: 'none' } } },
+  },
+  { score: { kind: 'none', scope: 'game' } },
+);
+
+describe('defineTables', () => {
+  it('makes a plain schema: the union of the fields, $handle, a word per table, then the game fields', () => {
+    expect(Object.keys(schema)).toEqual(['position', 'angle', 'radius', '$handle', '$ships', '$rocks', 'score']);
+    expect(tablesCapacity(schema)).toBe(16);
+    const layout = computeLayout(schema, 16);
+    // ships are entities 0..3, rocks 4..15; each table sees only its own fields; its word is a game field
+    expect(layout.tables.map(({ name, base, capacity, countIndex }) => ({ name, base, capacity, countIndex }))).toEqual([
+      { name: 'ships', base: 0, capacity: 4, countIndex: 0 },
+      { name: 'rocks', base: 4, capacity: 12, countIndex: 1 },
+    ]);
+    expect(layout.tables.map((t) => t.fields.map((f) => f.name))).toEqual([
+      ['position', 'angle'],
+      ['position', 'radius'],
+    ]);
+    expect(layout.game.map(({ name, current }) => ({ name, current }))).toEqual([
+      { name: '$ships', current: true },
+      { name: '$rocks', current: true },
+      { name: 'score', current: false },
+    ]);
+    expect(layout.signature).toBe('position:linear:2;angle:angle:1;radius:none:1;$handle:none:1;$ships:table:4:position,angle;$rocks:table:12:position,radius;score:none:game');
+    // a plain schema has no tables
+    expect(computeLayout({ x: { width: 1, kind: 'linear' } }, 3).tables).toEqual([]);
+  });
+
+  it('keeps a table word exact: count below COUNT_SPAN, the handle counter above', () => {
+    const word = (2 ** 24 - 1) * COUNT_SPAN + (2 ** 22);
+    expect(Number.isSafeInteger(word)).toBe(true);
+    expect(tableCount(word)).toBe(2 ** 22);
+  });
+
+  it('refuses what cannot work, naming the table and the fix', () => {
+    const position = { width: 2, kind: 'linear' } as const;
+    expect(() => computeLayout(schema, 20)).toThrow(/tables' capacities add up to 16, not the capacity 20/);
+    expect(() => defineTables({})).toThrow(/an object of tables/);
+    expect(() => defineTables({ 'bad name': { capacity: 1, fields: { position } } })).toThrow(/table "bad name" is not a valid name/);
+    expect(() => defineTables({ a: { capacity: 0, fields: { position } } })).toThrow(/table "a" has capacity 0/);
+    expect(() => defineTables({ a: { capacity: 1, fields: {} } })).toThrow(/table "a" has no fields/);
+    expect(() => defineTables({ a: { capacity: 1, fields: { position }, }, b: { capacity: 1, fields: { position: { width: 3, kind: 'linear' } } } })).toThrow(
+      /field "position" of table "b" differs from table "a"'s/,
+    );
+    expect(() => defineTables({ a: { capacity: 1, fields: { $x: position } } })).toThrow(/names starting with \$ are the runtime's/);
+    expect(() => defineTables({ a: { capacity: 1, fields: { position: { width: 2, kind: 'linear', velocity: 'v' } } } })).toThrow(/names velocity "v", which is not a field of that table/);
+    expect(() => defineTables({ a: { capacity: 1, fields: { position } } }, { score: { kind: 'none' } as never })).toThrow(/"score" has no scope 'game'/);
+    expect(() => defineTables({ a: { capacity: 1, fields: { position } } }, { position: { kind: 'none', scope: 'game' } })).toThrow(/has the name of a table's field/);
+    // a hand-made table word is checked as defineTables' are
+    expect(() => computeLayout({ x: { width: 1, kind: 'linear' }, $t: { kind: 'none', scope: 'game', table: { capacity: 1, fields: ['x'] } } } as never, 1)).toThrow(/needs the schema's "\$handle" field/);
+  });
+
+  it('gives worker and page the same types: table names and their fields', () => {
+    type S = typeof schema;
+    const ships: import('steadyframe').TableFieldName<S, 'ships'> = 'angle';
+    // @ts-expect-error radius is the rocks' field, not the ships'
+    const wrong: import('steadyframe').TableFieldName<S, 'ships'> = 'radius';
+    const names: import('steadyframe').TableName<S>[] = ['ships', 'rocks'];
+    expect([ships, wrong, names.length]).toEqual(['angle', 'radius', 2]);
+  });
+});
+
+describe('HandleIndex', () => {
+  it('agrees with a Map through random sets and deletes, full and empty', () => {
+    const random = mulberry32(1);
+    for (const capacity of [1, 5, 64, 1000]) {
+      const index = new HandleIndex(capacity);
+      const model = new Map<number, number>();
+      for (let op = 0; op < 20_000; op++) {
+        const handle = Math.floor(random() * capacity * 3);
+        if (random() < 0.55 && (model.size < capacity || model.has(handle))) {
+          index.set(handle, op);
+          model.set(handle, op);
+        } else {
+          expect(index.delete(handle)).toBe(model.delete(handle));
+        }
+        const probe = Math.floor(random() * capacity * 3);
+        expect(index.get(probe)).toBe(model.get(probe) ?? -1);
+      }
+      for (const [handle, value] of model) expect(index.get(handle)).toBe(value);
+      index.clear();
+      for (const handle of model.keys()) expect(index.get(handle)).toBe(-1);
+    }
+  });
+});
