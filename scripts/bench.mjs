@@ -4,7 +4,7 @@
 //
 //   STEADYFRAME_BENCH_QUICK=1        a short run to try things out (writes nothing unless ..._OUT is set)
 //   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi, pixi-churn, pixi-port, phaser-port, three-upload,
-//                                    r3f-port, render, events)
+//                                    r3f-port, render, events, tables)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_MERGE=1        keep the other suites of the benchmarks.json there: this run's suites replace
 //                                    theirs, stamped with their date (a suite re-measured on its own)
@@ -29,7 +29,7 @@ import { CHROMIUM_ARGS, findChromium, freePort, MISSING_CHROMIUM_MESSAGE } from 
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
-const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'phaser-port', 'three-upload', 'r3f-port', 'render', 'events'];
+const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'phaser-port', 'three-upload', 'r3f-port', 'render', 'events', 'tables'];
 /** Minutes a suite's page may take; 8 unless named (r3f-port mounts 10k React components and steps 10k bodies on the page). */
 const SUITE_TIMEOUT_MINUTES = { 'r3f-port': 25 };
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
@@ -1043,6 +1043,41 @@ function eventsGoals(events) {
   ];
 }
 
+function tablesSection(result) {
+  const data = result?.data;
+  if (data === undefined) return '';
+  const when = result.measuredAt ? ` Measured ${result.measuredAt.slice(0, 16).replace('T', ' ')} UTC, in a run of its own.` : '';
+  const load = result.loadAverage ? ` Load average (1, 5, 15 min) before ${result.loadAverage.before.map((x) => x.toFixed(2)).join(', ')}, after ${result.loadAverage.after.map((x) => x.toFixed(2)).join(', ')} (2 cores).` : '';
+  const rows = data.rows.map((r) => [
+    r.scene,
+    String(r.live),
+    `${r.plainCount} / ${r.tablesCount}`,
+    sp(r.frame.plain, 4),
+    sp(r.frame.tables, 4),
+    sp(r.frame.ratio, 2),
+    sp(r.publish.plain, 4),
+    sp(r.publish.tables, 4),
+    sp(r.publish.ratio, 2),
+  ]);
+  return `## 16. Entity tables
+
+Issue #39: ships, rocks and bullets as three tables (\`defineTables\`: 64, 2,048 and 8,192 entities; ships with
+position, angle and shield, rocks with position, angle and radius, bullets with position alone) against the same
+live entities in one plain schema carrying every field and a \`kind\` (what a game did before tables). **Frame**:
+main-thread ms per \`runtime.sample(t)\` at alpha 0.5 on each runtime, held on the same two ticks. **Publish copy**:
+ms per \`PublishCopier.publish\` (a publish's copies, outside the lock; the flip is the same for both) at each
+layout's count: a schema of tables copies up to the end of the last table's live entities, dead ones between
+included (ARCHITECTURE.md, "Entity tables"). ${data.samples} samples each, alternating; ratios per pair.${when}${load}
+
+${table(['scene', 'live', 'copied and blended: plain / tables', 'frame plain ms', 'frame tables ms', 'tables ÷ plain', 'publish plain ms', 'publish tables ms', 'tables ÷ plain'], rows)}
+
+The busy scene costs about what one schema costs for the same things; the sparse one pays for the dead entities
+below the last table's live ones (a tenth of the capacity live): the price of carrying tables through every
+piece as one block (ARCHITECTURE.md says why). A plain schema's rows are suites 1 and 6.
+
+`;
+}
+
 function eventsSection(result) {
   const events = result?.data;
   if (events === undefined) return '';
@@ -1156,7 +1191,7 @@ ${publishSection(results.publish?.data)}
 ${physicsSection(results.physics?.data)}
 ${pixiSection(results.pixi?.data)}
 ${renderSection(results.render?.data)}
-${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}${phaserPortSection(results['phaser-port'])}${threeUploadSection(results['three-upload'])}${r3fPortSection(results['r3f-port'])}${eventsSection(results.events)}
+${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}${phaserPortSection(results['phaser-port'])}${threeUploadSection(results['three-upload'])}${r3fPortSection(results['r3f-port'])}${eventsSection(results.events)}${tablesSection(results.tables)}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 

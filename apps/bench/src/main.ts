@@ -1,5 +1,5 @@
 /**
- * The benchmark page: `?suite=frame|transport|motion|timing|lock|publish|physics|pixi|pixi-churn|pixi-port|phaser-port|three-upload|r3f-port|render|events` runs one suite (`&quick=1` for a short run)
+ * The benchmark page: `?suite=frame|transport|motion|timing|lock|publish|physics|pixi|pixi-churn|pixi-port|phaser-port|three-upload|r3f-port|render|events|tables` runs one suite (`&quick=1` for a short run)
  * and leaves its results in `window.__results` (and `window.__done = true`), or `window.__error`.
  * scripts/bench.mjs opens one fresh page per suite and collects them.
  */
@@ -19,6 +19,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   physics: async () => (await import('./suites/physics.ts')).physics(quick),
   render: async () => (await import('./suites/render.ts')).render(quick),
   events: async () => (await import('./suites/events.ts')).events(quick),
+  tables: async () => (await import('./suites/tables.ts')).tables(quick),
   // one run of the physics suite, in the iframe it opens (a fresh page: its load time is the run's own)
   'physics-run': async () => {
     // the CPU meter reads /proc through the function the runner gave the top page
