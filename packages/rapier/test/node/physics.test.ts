@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mulberry32 as prng } from 'steadyframe/testing';
+import RAPIER from '@dimforge/rapier3d-compat';
+import { createPhysics } from '@steadyframe/rapier';
 import { physicsHarness } from './harness.ts';
+import { createTable } from './table.ts';
 
 describe('mapping bodies to entities', () => {
   it('keeps entity i and body i together through random adds, swap-removes and teleports', async () => {
@@ -182,6 +185,27 @@ describe('sleeping bodies', () => {
     expect(physics.body(5).isSleeping()).toBe(false);
     expect(physics.publish()).toBeGreaterThanOrEqual(1);
     expect(world.fields.position[3 * 5 + 1]).toBe(Math.fround(physics.body(5).translation().y));
+  });
+});
+
+describe('a target other than the world (an entity table)', () => {
+  it('maps bodies onto a table of its own: spawn, swap-remove, teleport and the copy pass there', async () => {
+    await RAPIER.init();
+    const table = createTable({ position: 3, rotation: 4 }, 8);
+    const physics = createPhysics(RAPIER, table, { gravity: { x: 0, y: 0, z: 0 } });
+    for (let x = 0; x < 3; x++) physics.add(RAPIER.RigidBodyDesc.dynamic().setTranslation(x, 0, 0).setLinvel(0, 0, 6), RAPIER.ColliderDesc.ball(0.1));
+    expect(table.count).toBe(3);
+    physics.step(1 / 60);
+    expect(table.fields.position![3 * 2 + 2]).toBeCloseTo(0.1, 4);
+    table.snapped.clear();
+    expect(physics.remove(0)).toBe(2);
+    expect(table.fields.position![0]).toBe(2);
+    physics.teleport(1, 0, 9, 0, 0, 0, 1, 0);
+    expect([...table.snapped]).toEqual([0, 1]);
+    expect(Array.from(table.fields.rotation!.subarray(4, 8))).toEqual([0, 0, 1, 0]);
+    physics.step(1 / 60);
+    for (let i = 0; i < table.count; i++) expect(table.fields.position![3 * i + 1]).toBe(Math.fround(physics.body(i).translation().y));
+    physics.dispose();
   });
 });
 
