@@ -2,7 +2,8 @@
  * The 3D physics simulation: `physicsSimulation` builds the definition (`simulation.ts`, shared with 2D, with
  * the 3D `createPhysics`), `exposePhysics` serves it from a worker once Rapier's WebAssembly is ready.
  */
-import type { Schema } from 'steadyframe/worker';
+import type { Schema, SimulationDefinition } from 'steadyframe/worker';
+import type { Endpoint } from './deferred-endpoint.ts';
 import { createPhysics, type Physics, type PhysicsOptions, type Rapier } from './physics.ts';
 import { physicsEntry, type PhysicsDefinitionOf, type PhysicsEntry } from './simulation.ts';
 
@@ -17,10 +18,14 @@ const entry: PhysicsEntry<Rapier, Physics, PhysicsOptions> = physicsEntry<Rapier
  * RAPIER.init()`) before the main thread attaches: `exposePhysics` sees to that. Snapshots, recordings and
  * restarts: see `createPhysicsSimulation`.
  */
-export const physicsSimulation = entry.physicsSimulation;
+export function physicsSimulation<S extends Schema, Setup = undefined>(rapier: Rapier, definition: PhysicsSimulationDefinition<S, Setup>): SimulationDefinition<S, Setup> {
+  return entry.physicsSimulation(rapier, definition);
+}
 
 /**
  * Initialises Rapier and serves the physics simulation to the main thread (call it once, at the top level of
  * the worker module, instead of `exposeSimulation`). Messages that arrive before Rapier is ready are held.
  */
-export const exposePhysics = entry.exposePhysics;
+export function exposePhysics<S extends Schema, Setup = undefined>(rapier: Rapier, definition: PhysicsSimulationDefinition<S, Setup>, endpoint?: Endpoint): void {
+  entry.exposePhysics(rapier, definition, endpoint);
+}
