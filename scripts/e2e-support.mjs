@@ -233,3 +233,29 @@ export async function untilSimulated(page, what, condition, { tick, status = "''
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Counts the pixels of a screenshot (`png`, a Buffer) by class, decoded in `page` (a canvas, as the browser
+ * decodes it; the WebGL canvas itself is cleared once its frame is shown). `classify` is the source of a
+ * function `(r, g, b) => name or null`, run in the page. Returns { name: pixels }.
+ */
+export async function countPixels(page, png, classify) {
+  return page.evaluate(`(async () => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,${png.toString('base64')}';
+    await img.decode();
+    const copy = document.createElement('canvas');
+    copy.width = img.width;
+    copy.height = img.height;
+    const ctx = copy.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
+    const classify = ${classify};
+    const counts = {};
+    for (let i = 0; i < data.length; i += 4) {
+      const name = classify(data[i], data[i + 1], data[i + 2]);
+      if (name !== null) counts[name] = (counts[name] ?? 0) + 1;
+    }
+    return counts;
+  })()`);
+}

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
-import { buildAndPreview, keepScreenshot, launchChromium, RECORD_SECONDS, untilSimulated as waitSimulated, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
+import { buildAndPreview, countPixels, keepScreenshot, launchChromium, RECORD_SECONDS, untilSimulated as waitSimulated, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
 import { replayRecording } from 'steadyframe/node';
 import { buildWorkerModule, mulberry32 } from 'steadyframe/testing/node';
 import { DROP, TICK_RATE } from '../src/schema.ts';
@@ -112,26 +112,9 @@ describe('the Phaser platforms example (Rapier 2D in the worker), built and serv
     // the pictures on the screen: crates (amber), balls (blue), the blocks' grass (green)
     const png = await page.screenshot();
     keepScreenshot('phaser-platforms', png);
-    const colours = await read<string[]>(`(async () => {
-      const img = new Image();
-      img.src = 'data:image/png;base64,${png.toString('base64')}';
-      await img.decode();
-      const copy = document.createElement('canvas');
-      copy.width = img.width;
-      copy.height = img.height;
-      const ctx = copy.getContext('2d');
-      ctx.drawImage(img, 0, 0);
-      const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
-      const count = { crate: 0, ball: 0, grass: 0 };
-      for (let i = 0; i < data.length; i += 4) {
-        const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
-        if (r > 200 && g > 140 && g < 180 && b < 90) count.crate++;
-        else if (b > 220 && r < 90 && g > 140) count.ball++;
-        else if (g > 170 && r < 110 && b < 100) count.grass++;
-      }
-      return Object.keys(count).filter((k) => count[k] > 200);
-    })()`);
-    expect(colours.sort()).toEqual(['ball', 'crate', 'grass']);
+    const colours = await countPixels(page, png, `(r, g, b) =>
+      r > 200 && g > 140 && g < 180 && b < 90 ? 'crate' : b > 220 && r < 90 && g > 140 ? 'ball' : g > 170 && r < 110 && b < 100 ? 'grass' : null`);
+    expect(Object.keys(colours).filter((k) => colours[k]! > 200).sort()).toEqual(['ball', 'crate', 'grass']);
   });
 
   it('drops bodies where the game is clicked: an input event the worker reads', async () => {
