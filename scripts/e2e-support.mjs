@@ -208,3 +208,54 @@ export async function waitInPage(page, what, expression, timeout = 30_000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Waits until `condition` (a page expression) holds, measured in simulated time, not wall time: fails if it does
+ * not within `seconds` simulated seconds after tick `fromTick` (an outcome of the simulation itself: fixed steps
+ * make it the same on any machine), or if no tick runs for `stallMs` of real time (a hang). A loaded machine,
+ * whose worker drops time it cannot keep up with, only makes the wait longer. `tick` is a page expression for
+ * the current tick, `status` one whose value the failure message shows.
+ */
+export async function untilSimulated(page, what, condition, { tick, status = "''", fromTick, seconds, tickRate, stallMs = 30_000 }) {
+  let last = fromTick;
+  let movedAt = performance.now();
+  for (;;) {
+    const now = await page.evaluate(`({ done: Boolean(${condition}), tick: ${tick}, status: String(${status}) })`);
+    if (now.done) return;
+    const state = `at tick ${now.tick}${now.status === '' ? '' : `, ${now.status}`}`;
+    if (now.tick - fromTick > seconds * tickRate) throw new Error(`not ${what} within ${seconds} simulated seconds (${state})`);
+    if (now.tick !== last) {
+      last = now.tick;
+      movedAt = performance.now();
+    } else if (performance.now() - movedAt > stallMs) {
+      throw new Error(`no tick for ${stallMs / 1000} s while waiting for ${what} (${state})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Counts the pixels of a screenshot (`png`, a Buffer) by class, decoded in `page` (a canvas, as the browser
+ * decodes it; the WebGL canvas itself is cleared once its frame is shown). `classify` is the source of a
+ * function `(r, g, b) => name or null`, run in the page. Returns { name: pixels }.
+ */
+export async function countPixels(page, png, classify) {
+  return page.evaluate(`(async () => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,${png.toString('base64')}';
+    await img.decode();
+    const copy = document.createElement('canvas');
+    copy.width = img.width;
+    copy.height = img.height;
+    const ctx = copy.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
+    const classify = ${classify};
+    const counts = {};
+    for (let i = 0; i < data.length; i += 4) {
+      const name = classify(data[i], data[i + 1], data[i + 2]);
+      if (name !== null) counts[name] = (counts[name] ?? 0) + 1;
+    }
+    return counts;
+  })()`);
+}

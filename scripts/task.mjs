@@ -18,6 +18,7 @@ const TASKS = {
   arena: ['serves the arena', (args) => serveApp('arena', 'dev', 'serving the arena', args)],
   r3f: ['serves the React Three Fiber example', (args) => serveApp('r3f-bodies', 'dev', 'serving the React Three Fiber example', args)],
   phaser: ['serves the Phaser example (?mode=arcade: the same scene on Arcade physics)', (args) => serveApp('phaser-balls', 'dev', 'serving the Phaser example', args)],
+  platforms: ['serves the Phaser platforms example (Rapier 2D in the worker)', (args) => serveApp('phaser-platforms', 'dev', 'serving the Phaser platforms example', args)],
   multiplayer: ['starts the multiplayer server and serves its page (open it in two tabs)', (args) => serveMultiplayer(args)],
   'bench:page': [
     'serves the benchmark page (run one suite by hand; `npm run bench` runs them all)',

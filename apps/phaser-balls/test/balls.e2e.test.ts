@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
-import { keepScreenshot, openBuiltApp, screenshotsOfMotion, waitUntil } from '../../../scripts/e2e-support.mjs';
+import { countPixels, keepScreenshot, openBuiltApp, screenshotsOfMotion, waitUntil } from '../../../scripts/e2e-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 let app: { page: Page; errors: string[]; url: string; close(): Promise<void> };
@@ -82,31 +82,16 @@ describe('the Phaser example, built and served by vite preview', () => {
     const [first, second] = await screenshotsOfMotion(app.page, 20_000);
     keepScreenshot('phaser-balls-gpu', second);
     expect(Buffer.compare(first, second)).not.toBe(0);
-    // the five colours of the sheet are on the screen (a frame per ball, from its field): the screenshot's
-    // pixels, decoded in the page (the WebGL canvas itself is cleared once its frame is shown)
-    const colours = await read<number>(`(async () => {
-      const img = new Image();
-      img.src = 'data:image/png;base64,${second.toString('base64')}';
-      await img.decode();
-      const copy = document.createElement('canvas');
-      copy.width = img.width;
-      copy.height = img.height;
-      const ctx = copy.getContext('2d');
-      ctx.drawImage(img, 0, 0);
-      const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
-      const seen = new Set();
-      for (let i = 0; i < data.length; i += 4) {
-        const [r, gr, b] = [data[i], data[i + 1], data[i + 2]];
-        // the balls' saturated mid-tones: red, amber, green, blue, violet
-        if (r > 200 && gr < 120 && b < 120) seen.add('red');
-        else if (r > 200 && gr > 140 && b < 60) seen.add('amber');
-        else if (gr > 160 && r < 100 && b < 140) seen.add('green');
-        else if (b > 200 && r < 80 && gr > 120) seen.add('blue');
-        else if (r > 150 && b > 200 && gr < 120) seen.add('violet');
-      }
-      return seen.size;
-    })()`);
-    expect(colours).toBe(5);
+    // the five colours of the sheet are on the screen (a frame per ball, from its field): the screenshot's pixels
+    const colours = await countPixels(app.page, second, `(r, g, b) =>
+      // the balls' saturated mid-tones: red, amber, green, blue, violet
+      r > 200 && g < 120 && b < 120 ? 'red'
+      : r > 200 && g > 140 && b < 60 ? 'amber'
+      : g > 160 && r < 100 && b < 140 ? 'green'
+      : b > 200 && r < 80 && g > 120 ? 'blue'
+      : r > 150 && b > 200 && g < 120 ? 'violet'
+      : null`);
+    expect(Object.keys(colours).length).toBe(5);
     await app.page.mouse.click(600, 400);
     await until('250 more balls', `window.balls.balls >= ${BALLS + 250}`);
   });

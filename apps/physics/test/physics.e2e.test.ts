@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
-import { buildAndPreview, launchChromium, RECORD_SECONDS, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
+import { buildAndPreview, launchChromium, RECORD_SECONDS, untilSimulated as waitSimulated, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
 import { replayRecording } from 'steadyframe/node';
 import { buildWorkerModule, mulberry32 } from 'steadyframe/testing/node';
 
@@ -59,34 +59,18 @@ const TICK_RATE = 60;
  * Node was CI's slowest step: 76 and 89 s for 20 s of it under a full run's load).
  */
 const SECONDS = Number(process.env.STEADYFRAME_RECORD_SECONDS) > 0 ? RECORD_SECONDS : 10;
-/** No tick for this long (real time) is a hang: the worker stopped. */
-const STALL_MS = 30_000;
-
 /**
- * Waits until `condition` (a page expression) holds, measured in simulated time, not wall time: fails if it does
- * not within `seconds` simulated seconds after tick `fromTick` (an outcome of the simulation itself: fixed steps
- * make it the same on any machine), or if no tick runs for STALL_MS (a hang). A loaded machine, whose worker
- * drops time it cannot keep up with, only makes the wait longer.
+ * Waits until `condition` holds, bounded in simulated seconds after tick `fromTick` (e2e-support's
+ * `untilSimulated`: a hang guard in real time, the bound in ticks).
  */
-async function untilSimulated(what: string, condition: string, fromTick: number, seconds: number): Promise<void> {
-  let tick = fromTick;
-  let movedAt = performance.now();
-  for (;;) {
-    const now = await read<{ done: boolean; tick: number; sleeping: number; bodies: number }>(
-      `({ done: Boolean(${condition}), tick: window.pile.state.tick, sleeping: window.pile.state.sleeping, bodies: window.pile.state.bodies })`,
-    );
-    if (now.done) return;
-    const state = `at tick ${now.tick}, ${now.sleeping} of ${now.bodies} bodies asleep`;
-    if (now.tick - fromTick > seconds * TICK_RATE) throw new Error(`not ${what} within ${seconds} simulated seconds (${state})`);
-    if (now.tick !== tick) {
-      tick = now.tick;
-      movedAt = performance.now();
-    } else if (performance.now() - movedAt > STALL_MS) {
-      throw new Error(`no tick for ${STALL_MS / 1000} s while waiting for ${what} (${state})`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const untilSimulated = (what: string, condition: string, fromTick: number, seconds: number): Promise<void> =>
+  waitSimulated(page, what, condition, {
+    tick: 'window.pile.state.tick',
+    status: '`${window.pile.state.sleeping} of ${window.pile.state.bodies} bodies asleep`',
+    fromTick,
+    seconds,
+    tickRate: TICK_RATE,
+  });
 
 describe('the physics example, built and served by vite preview', () => {
   it('runs on the shared transport', async () => {

@@ -25,7 +25,10 @@
  *         body 1     body 2     1 start / 0 end    impulse (N·s; 0 for an end)
  *   (a body handle is NaN for a collider with no body, or one removed before the step that reports it)
  */
-import type { EventQueue, TempContactManifold, World as RapierWorld } from '@dimforge/rapier3d-compat';
+import type { ContactManifoldApi, EventQueueApi, WorldApi } from './rapier-api.ts';
+
+/** What the drain reads of a Rapier world, 2D or 3D. */
+type ContactWorld = Pick<WorldApi, 'bodies' | 'colliders' | 'narrowPhase'>;
 
 /** The event code of a contact start (the default; `contacts.codes` chooses others). */
 export const CONTACT_START = 90_000;
@@ -59,9 +62,9 @@ const WORDS = 4;
 
 /** The two stages and their pending records. One per Physics; nothing allocated per contact by this module. */
 export interface ContactCollector {
-  readonly queue: EventQueue;
+  readonly queue: EventQueueApi;
   /** Reads the queue Rapier's last step filled: each pair's body handles and, for a start, its impulse. */
-  collect(world: RapierWorld): void;
+  collect(world: ContactWorld): void;
   /** Emits what `collect` kept, with the entity each body is now (`entityOf`), and forgets it. Returns how many the ring took. */
   emit(tick: ContactEmitter, entityOf: (bodyHandle: number) => number): number;
   /** Forgets what is pending (a new Rapier world). */
@@ -80,7 +83,7 @@ export function checkContactOptions(options: ContactOptions): void {
   }
 }
 
-export function createContactCollector(queue: EventQueue, options: ContactOptions): ContactCollector {
+export function createContactCollector(queue: EventQueueApi, options: ContactOptions): ContactCollector {
   const startCode = options.codes?.start ?? CONTACT_START;
   const endCode = options.codes?.end ?? CONTACT_END;
   const minImpulse = options.minImpulse ?? 0;
@@ -88,7 +91,7 @@ export function createContactCollector(queue: EventQueue, options: ContactOption
   let pending = new Float64Array(WORDS * 64);
   let count = 0;
   // set by collect for the closures below, which are made once
-  let world: RapierWorld | null = null;
+  let world: ContactWorld | null = null;
   let impulse = 0;
 
   const bodyOf = (collider: number): number => {
@@ -97,7 +100,7 @@ export function createContactCollector(queue: EventQueue, options: ContactOption
     const parent = raw.coParent(collider);
     return parent === undefined ? Number.NaN : parent;
   };
-  const addImpulses = (manifold: TempContactManifold): void => {
+  const addImpulses = (manifold: ContactManifoldApi): void => {
     const n = manifold.numContacts();
     for (let i = 0; i < n; i++) impulse += manifold.contactImpulse(i);
   };

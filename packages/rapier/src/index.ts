@@ -1,5 +1,6 @@
 /**
- * @steadyframe/rapier: Rapier physics in the steadyframe simulation worker. Import it from the worker module.
+ * @steadyframe/rapier: Rapier physics in the steadyframe simulation worker, Rapier's 3D build. Import it from the
+ * worker module. Rapier's 2D build: `@steadyframe/rapier/2d` (the same calls, 2D poses).
  *
  * ```ts
  * import RAPIER from '@dimforge/rapier3d-compat';
@@ -9,9 +10,12 @@
  * ```
  */
 export { createPhysics } from './physics.ts';
-export type { Physics, PhysicsOptions, Rapier } from './physics.ts';
+export type { Physics, PhysicsOptions, Pose3D, Rapier } from './physics.ts';
 export { exposePhysics, physicsSimulation } from './physics-simulation.ts';
 export type { PhysicsSimulationDefinition } from './physics-simulation.ts';
+export type { PhysicsOf } from './bodies.ts';
+export type { PhysicsDefinitionOf } from './simulation.ts';
+export type { EntityTarget } from './entity-target.ts';
 export { CONTACT_END, CONTACT_START } from './contact-events.ts';
 export type { ContactEmitter, ContactOptions } from './contact-events.ts';
 export { deferEndpoint } from './deferred-endpoint.ts';

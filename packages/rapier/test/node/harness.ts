@@ -1,12 +1,16 @@
 /**
  * A steadyframe simulation driven by hand in Node: attached to a real shared buffer, stepped with
- * `stepOnce`, its published slot read back through the runtime's own SlotReader.
+ * `stepOnce`, its published slot read back through the runtime's own SlotReader. One harness for both of
+ * Rapier's dimensions: `physicsHarness` (3D, schema3d) and `physicsHarness2d` (2D, schema2d, either 2D build).
  */
 import RAPIER from '@dimforge/rapier3d-compat';
-import { schema3d } from 'steadyframe';
+import RAPIER2D from '@dimforge/rapier2d-compat';
+import { schema2d, schema3d } from 'steadyframe';
 import { computeLayout, countOf, schemaSignature } from 'steadyframe/adapter';
-import { Simulation, type WorkerHost, type World } from 'steadyframe/worker';
+import { Simulation, type Schema, type SimulationDefinition, type WorkerHost, type World } from 'steadyframe/worker';
 import { physicsSimulation, type Physics, type PhysicsSimulationDefinition } from '@steadyframe/rapier';
+import { physicsSimulation as physicsSimulation2d, type Physics as Physics2D, type PhysicsSimulationDefinition as PhysicsSimulationDefinition2D, type Rapier as Rapier2D } from '@steadyframe/rapier/2d';
+import type { PhysicsDefinitionOf } from '@steadyframe/rapier';
 // the runtime's own tests lay views over the buffer this way; no public call does it (the main thread's
 // createRuntime does, with a Worker)
 import { allocateSharedBuffer, createSharedViews } from '../../../runtime/src/core/layout.ts';
@@ -21,49 +25,64 @@ const host: WorkerHost = {
 
 export interface Published {
   count: number;
+  /** Entity i's published position, component `axis` (0 x, 1 y, ...). */
+  at: (i: number, axis: number) => number;
   y: (i: number) => number;
   previousGeneration: (i: number) => number;
   generation: (i: number) => number;
 }
 
-export async function physicsHarness(capacity: number, definition: Omit<PhysicsSimulationDefinition<typeof schema3d>, 'schema' | 'onPhysics'>) {
-  await RAPIER.init();
-  let physics: Physics | null = null;
-  let world: World<typeof schema3d> | null = null;
+/** The hooks the harness adds to a definition: it keeps the Physics and the world the simulation made. */
+type Hooks<S extends Schema, P> = Required<Pick<PhysicsDefinitionOf<S, undefined, P>, 'onPhysics' | 'init'>>;
+
+async function harness<S extends Schema, P, R>(rapier: R & { init(): Promise<void> }, schema: S, capacity: number, init: PhysicsDefinitionOf<S, undefined, P>['init'], make: (hooks: Hooks<S, P>) => SimulationDefinition<S>) {
+  await rapier.init();
+  let physics: P | null = null;
+  let world: World<S> | null = null;
   const sim = new Simulation(
-    physicsSimulation(RAPIER, {
-      ...definition,
-      schema: schema3d,
+    make({
       onPhysics: (p) => (physics = p),
       init(p, w, _setup, context) {
         world = w;
-        definition.init?.(p, w, undefined, context);
+        init?.(p, w, undefined, context);
       },
     }),
     { host },
   );
-  const buffer = allocateSharedBuffer(computeLayout(schema3d, capacity), 0);
-  sim.attach({ kind: 'shared', buffer, signature: schemaSignature(schema3d), capacity });
-  const reader = new SlotReader(createSharedViews(buffer, schema3d, capacity));
+  const buffer = allocateSharedBuffer(computeLayout(schema, capacity), 0);
+  sim.attach({ kind: 'shared', buffer, signature: schemaSignature(schema), capacity });
+  const reader = new SlotReader(createSharedViews(buffer, schema, capacity));
+  const width = (schema.position as { width: number }).width;
   /** The front slot as the main thread would see it, copied out. */
   const published = (): Published => {
     const slot = reader.acquire()!;
-    const position = Float32Array.from(slot.current.position);
+    const position = Float32Array.from((slot.current as { readonly [name: string]: Float32Array }).position!);
     const generation = Uint32Array.from(slot.currentGeneration);
     const previousGeneration = Uint32Array.from(slot.previousGeneration);
     const count = countOf(slot);
     reader.release();
-    return { count, y: (i) => position[3 * i + 1]!, generation: (i) => generation[i]!, previousGeneration: (i) => previousGeneration[i]! };
+    const at = (i: number, axis: number) => position[width * i + axis]!;
+    return { count, at, y: (i) => at(i, 1), generation: (i) => generation[i]!, previousGeneration: (i) => previousGeneration[i]! };
   };
   return {
     sim,
-    get physics(): Physics {
+    get physics(): P {
       return physics!;
     },
-    get world(): World<typeof schema3d> {
+    get world(): World<S> {
       return world!;
     },
     published,
-    rapier: RAPIER,
+    rapier,
   };
+}
+
+/** Rapier's 3D compat build over schema3d. */
+export function physicsHarness(capacity: number, definition: Omit<PhysicsSimulationDefinition<typeof schema3d>, 'schema' | 'onPhysics'>) {
+  return harness<typeof schema3d, Physics, typeof RAPIER>(RAPIER, schema3d, capacity, definition.init, (hooks) => physicsSimulation(RAPIER, { ...definition, schema: schema3d, ...hooks }));
+}
+
+/** Rapier's 2D build over schema2d: the compat build unless `rapier` names another (the deterministic one). */
+export function physicsHarness2d(capacity: number, definition: Omit<PhysicsSimulationDefinition2D<typeof schema2d>, 'schema' | 'onPhysics'>, rapier: Rapier2D = RAPIER2D) {
+  return harness<typeof schema2d, Physics2D, Rapier2D>(rapier, schema2d, capacity, definition.init, (hooks) => physicsSimulation2d(rapier, { ...definition, schema: schema2d, ...hooks }));
 }

@@ -1,0 +1,22 @@
+/**
+ * This package's README examples compile: every ```ts block that begins with a `// name.ts` line is written,
+ * section by section, into a scratch folder at the workspace root and type-checked as a user's app compiles it
+ * (the 3D quick start, and the 2D worker and its Phaser page).
+ */
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+// @ts-expect-error: plain .mjs helper shared with other tests; no type declarations.
+import { readmeExamples, typeCheckExamples } from '../../../../scripts/readme-examples.mjs';
+
+const examples = (readmeExamples as (text: string) => Map<string, Map<string, string>>)(readFileSync(new URL('../../README.md', import.meta.url), 'utf8'));
+
+it('finds the examples', () => {
+  expect([...(examples.get('top')?.keys() ?? [])]).toEqual(['physics.worker.ts']);
+  expect([...(examples.get('2D: `@steadyframe/rapier/2d`')?.keys() ?? [])]).toEqual(['bodies.worker.ts', 'main.ts']);
+});
+
+it('type-checks every example', () => {
+  const check = typeCheckExamples as (examples: Map<string, Map<string, string>>, scratch: string, options: object) => string[];
+  const errors = check(examples, '.readme-check-rapier', {});
+  if (errors.length > 0) expect.fail(`the README's examples do not compile:\n${errors.join('\n')}`);
+}, 60_000); // tsc over the examples: seconds on a loaded 2-core machine
