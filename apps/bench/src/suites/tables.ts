@@ -51,14 +51,20 @@ async function held(design: 'tables' | 'plain', scene: TablesScene): Promise<{ r
   return { runtime, time: (newest.previousTime + newest.currentTime) / 2 };
 }
 
-/** A publish's copies for `schema` at `count` entities (both states), on a buffer of its own. */
-function publishCopy(schema: Schema, capacity: number, count: number): () => void {
+/**
+ * A publish's copies for `schema` at `count` entities (both states), on a buffer of its own; with tables, each
+ * table's count (`tableCounts`) in its word, in the world and (by a first whole copy) every block.
+ */
+function publishCopy(schema: Schema, capacity: number, count: number, tableCounts: readonly number[] = []): () => void {
   const layout = computeLayout(schema, capacity);
   const buffer = allocateSharedBuffer(layout, 0);
   const views = createSharedViews(buffer, schema, capacity);
   const world = new Float32Array(buffer, layout.worldOffset, layout.blockBytes / 4);
   world.fill(0.5);
+  const game = new Float64Array(buffer, layout.worldOffset + layout.gameOffset, layout.game.length);
+  layout.tables.forEach((t, i) => (game[t.countIndex] = tableCounts[i]!));
   const copier = new PublishCopier(views, world);
+  copier.initial();
   let front: 0 | 1 = 0;
   return () => {
     const back = front === 0 ? 1 : 0;
@@ -82,7 +88,7 @@ export async function tables(quick: boolean): Promise<TablesResult> {
       const kernels: Record<string, () => void> = {
         'frame tables': () => void t.runtime.sample(t.time),
         'frame plain': () => void p.runtime.sample(p.time),
-        'publish tables': publishCopy(tablesSceneSchema, TABLES_SCENE_CAPACITY, tablesCount),
+        'publish tables': publishCopy(tablesSceneSchema, TABLES_SCENE_CAPACITY, tablesCount, [scene.ships, scene.rocks, scene.bullets]),
         'publish plain': publishCopy(plainSceneSchema, live, plainCount),
       };
       for (const fn of Object.values(kernels)) {

@@ -25,23 +25,24 @@ function writeNormalised(out: Float32Array, o: number, x: number, y: number, z: 
   out[o + 3] = w * inverse;
 }
 
-/** Component-wise lerp over `count * width` elements. */
+/** Component-wise lerp over `elements` elements (from element `from`: a range of the run). */
 export function lerpField(
   previous: Float32Array,
   current: Float32Array,
   out: Float32Array,
   elements: number,
   alpha: number,
+  from = 0,
 ): void {
-  for (let i = 0; i < elements; i++) {
+  for (let i = from, end = from + elements; i < end; i++) {
     const a = previous[i]!;
     out[i] = a + (current[i]! - a) * alpha;
   }
 }
 
-/** Angles (width 1, radians) along the shorter arc; the result is wrapped into [-PI, PI). */
-export function angleField(previous: Float32Array, current: Float32Array, out: Float32Array, count: number, alpha: number): void {
-  for (let i = 0; i < count; i++) {
+/** Angles (width 1, radians) along the shorter arc, entities `from .. from + count - 1`; wrapped into [-PI, PI). */
+export function angleField(previous: Float32Array, current: Float32Array, out: Float32Array, count: number, alpha: number, from = 0): void {
+  for (let i = from, end = from + count; i < end; i++) {
     const a = previous[i]!;
     const d = current[i]! - a;
     // the signed difference, wrapped into [-PI, PI): the short way round
@@ -62,8 +63,9 @@ export function quaternionField(
   out: Float32Array,
   count: number,
   alpha: number,
+  from = 0,
 ): void {
-  for (let i = 0, o = 0; i < count; i++, o += 4) {
+  for (let i = 0, o = 4 * from; i < count; i++, o += 4) {
     const ax = previous[o]!;
     const ay = previous[o + 1]!;
     const az = previous[o + 2]!;
@@ -98,9 +100,9 @@ export function showsCurrent(alpha: number): boolean {
 }
 
 /** No blending: the discrete rule (`showsCurrent`): the previous value at alpha 0, the current one after. */
-export function snapField(previous: Float32Array, current: Float32Array, out: Float32Array, elements: number, alpha: number): void {
+export function snapField(previous: Float32Array, current: Float32Array, out: Float32Array, elements: number, alpha: number, from = 0): void {
   const source = showsCurrent(alpha) ? current : previous;
-  for (let i = 0; i < elements; i++) out[i] = source[i]!;
+  for (let i = from, end = from + elements; i < end; i++) out[i] = source[i]!;
 }
 
 /** A game field as the renderer sees it: its name, its kind, where it lies in a block's game run. */
@@ -135,7 +137,7 @@ export function interpolateGame(fields: readonly GameFieldBlend[], previous: Flo
   }
 }
 
-/** Blends `count` entities of one field by its kind. */
+/** Blends `count` entities of one field by its kind, from entity `from` (a range of the run; default 0). */
 export function interpolateField(
   kind: InterpolationKind,
   width: number,
@@ -144,19 +146,20 @@ export function interpolateField(
   out: Float32Array,
   count: number,
   alpha: number,
+  from = 0,
 ): void {
   switch (kind) {
     case 'linear':
-      lerpField(previous, current, out, count * width, alpha);
+      lerpField(previous, current, out, count * width, alpha, from * width);
       return;
     case 'angle':
-      angleField(previous, current, out, count, alpha);
+      angleField(previous, current, out, count, alpha, from);
       return;
     case 'quaternion':
-      quaternionField(previous, current, out, count, alpha);
+      quaternionField(previous, current, out, count, alpha, from);
       return;
     case 'none':
-      snapField(previous, current, out, count * width, alpha);
+      snapField(previous, current, out, count * width, alpha, from * width);
       return;
   }
 }

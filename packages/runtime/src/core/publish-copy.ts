@@ -22,9 +22,10 @@
  * `copyAcross` is the fallback for a block in another buffer (a test's private world, the message
  * transport's pooled buffers): per-span views and `set`, which allocates two views per span.
  */
-import { blockOffset, type Layout, type SharedViews } from './layout.ts';
+import { blockOffset, gameView, type Layout, type SharedViews } from './layout.ts';
 import { createMemoryCopy, type MemoryCopy } from './memory-copy.ts';
 import type { Schema } from './schema.ts';
+import { tableCount } from './tables.ts';
 
 /**
  * Floats of dead capacity between two live parts below which they are copied as one span (4 KB): a call into
@@ -48,6 +49,12 @@ export interface BlockRuns {
   readonly gameFloats: number;
   /** Scratch for `liveSpans`: [start, end) float indices, two per span (one thread uses a BlockRuns). */
   readonly spans: Int32Array;
+  /**
+   * A schema of tables (core/tables.ts): each table's first entity, and its word's index in the game run
+   * (empty for a plain schema). `tableSpans` copies each table's live entities alone.
+   */
+  readonly tableBases: Int32Array;
+  readonly tableWords: Int32Array;
 }
 
 export function blockRuns(layout: Layout): BlockRuns {
@@ -60,7 +67,54 @@ export function blockRuns(layout: Layout): BlockRuns {
   });
   offsets[n - 1] = layout.generationOffset / 4;
   widths[n - 1] = 1;
-  return { offsets, widths, gameOffset: layout.gameOffset / 4, gameFloats: 2 * layout.game.length, spans: new Int32Array(2 * (n + 1)) };
+  const tables = layout.tables.length;
+  return {
+    offsets,
+    widths,
+    gameOffset: layout.gameOffset / 4,
+    gameFloats: 2 * layout.game.length,
+    spans: new Int32Array(2 * (n * Math.max(1, tables) + 1)),
+    tableBases: Int32Array.from(layout.tables, (t) => t.base),
+    tableWords: Int32Array.from(layout.tables, (t) => t.countIndex),
+  };
+}
+
+/**
+ * `liveSpans` for a schema of tables: in every run, each table's live entities (`base .. base + count - 1`, the
+ * count from the table's word in the block's game run, `game`: a Float64Array over that run), spans closer than
+ * MERGE_GAP_FLOATS merged; then the game run. The dead entities between tables are not copied: a reader blends
+ * each table's live entities alone, and one new since the previous state snaps by its generation (a spawn bumps
+ * it past any value a dead one left behind). Writes `runs.spans`, returns how many. Allocates nothing.
+ */
+export function tableSpans(runs: BlockRuns, game: Float64Array): number {
+  const { offsets, widths, spans, gameOffset, gameFloats, tableBases, tableWords } = runs;
+  // each run's live ranges in block order (runs ascend, tables ascend within a run), then merged in place
+  let n = 0;
+  for (let r = 0; r < offsets.length; r++) {
+    const offset = offsets[r]!;
+    const width = widths[r]!;
+    for (let t = 0; t < tableBases.length; t++) {
+      const count = tableCount(game[tableWords[t]!]!);
+      if (count === 0) continue;
+      const from = offset + tableBases[t]! * width;
+      spans[n++] = from;
+      spans[n++] = from + count * width;
+    }
+  }
+  if (gameFloats > 0) {
+    spans[n++] = gameOffset;
+    spans[n++] = gameOffset + gameFloats;
+  }
+  let kept = 0;
+  for (let k = 0; k < n; k += 2) {
+    if (kept > 0 && spans[k]! - spans[kept - 1]! <= MERGE_GAP_FLOATS) {
+      spans[kept - 1] = spans[k + 1]!;
+    } else {
+      spans[kept++] = spans[k]!;
+      spans[kept++] = spans[k + 1]!;
+    }
+  }
+  return kept / 2;
 }
 
 /**
@@ -146,6 +200,11 @@ export class PublishCopier {
   readonly #world: number;
   /** `memory.copy` over the buffer, when it is the given WebAssembly.Memory's and the world lies in it. */
   readonly #copy: MemoryCopy | null;
+  /**
+   * A schema of tables: the game run of each block ([slot][0 previous, 1 current]) and of the world, whose
+   * table words say what each table has live (`tableSpans`); null for a plain schema.
+   */
+  readonly #games: { readonly blocks: readonly (readonly [Float64Array, Float64Array])[]; readonly world: Float64Array } | null;
 
   constructor(
     private readonly views: SharedViews<Schema>,
@@ -163,6 +222,13 @@ export class PublishCopier {
     ];
     this.#world = world.buffer === buffer ? world.byteOffset / 4 : -1;
     this.#copy = memory !== null && memory.buffer === buffer && this.#world >= 0 ? createMemoryCopy(memory) : null;
+    this.#games =
+      layout.tables.length === 0
+        ? null
+        : {
+            blocks: views.slots.map((slot) => [slot.previousGame, slot.currentGame] as const),
+            world: gameView(world.buffer, world.byteOffset, layout),
+          };
   }
 
   /** Which copy the publishes use: 'memory.copy', 'copyWithin' or 'set' (a world in another buffer). */
@@ -180,6 +246,13 @@ export class PublishCopier {
     const runs = this.#runs;
     const to = this.#blocks[back];
     const copy = this.#copy;
+    const games = this.#games;
+    if (games !== null) {
+      // a schema of tables: each table's live entities, as the front's current and the world's words say
+      this.#copySpans(tableSpans(runs, games.blocks[front]![1]), this.#blocks[front][1], to[0], this.views.blocks[front].current, this.views.blocks[back].previous, true);
+      this.#copySpans(tableSpans(runs, games.world), this.#world, to[1], this.world, this.views.blocks[back].current, this.#world >= 0);
+      return;
+    }
     if (copy !== null) {
       // byte offsets: the float indices times 4
       copyLiveBytes(copy, runs, 4 * this.#blocks[front][1], 4 * to[0], previousCount);
@@ -189,6 +262,19 @@ export class PublishCopier {
     copyLive(f32, runs, this.#blocks[front][1], to[0], previousCount);
     if (this.#world >= 0) copyLive(f32, runs, this.#world, to[1], count);
     else copyAcross(this.world, this.views.blocks[back].current, runs, count);
+  }
+
+  /** `runs.spans`' first `n` spans from the block at float `from` to the one at `to` (`source`/`target` its views, for a world elsewhere). */
+  #copySpans(n: number, from: number, to: number, source: Float32Array, target: Float32Array, sameBuffer: boolean): void {
+    const spans = this.#runs.spans;
+    const copy = this.#copy;
+    for (let k = 0; k < 2 * n; k += 2) {
+      const a = spans[k]!;
+      const b = spans[k + 1]!;
+      if (!sameBuffer) target.set(source.subarray(a, b), a);
+      else if (copy !== null) copy(4 * (to + a), 4 * (from + a), 4 * (b - a));
+      else this.#f32.copyWithin(to + a, from + a, from + b);
+    }
   }
 
   /** Every block <- the whole world (all of the capacity): the first publish, before any reader exists. */

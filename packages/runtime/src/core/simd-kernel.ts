@@ -43,12 +43,12 @@ export interface BlendKernels {
    * stay 0 for the JS backend.
    */
   readonly calls: { readonly wasm: number; readonly fallback: number };
-  /** Component-wise lerp of `elements` float32s, like `lerpField`. */
-  lerp(previous: Float32Array, current: Float32Array, out: Float32Array, elements: number, alpha: number): void;
-  /** `count` quaternions (x y z w) by nlerp, like `quaternionField`. */
-  nlerp(previous: Float32Array, current: Float32Array, out: Float32Array, count: number, alpha: number): void;
-  /** `count` angles along the shorter arc, wrapped into [-PI, PI), like `angleField` (in float32 here). */
-  angle(previous: Float32Array, current: Float32Array, out: Float32Array, count: number, alpha: number): void;
+  /** Component-wise lerp of `elements` float32s from element `from` (default 0), like `lerpField`. */
+  lerp(previous: Float32Array, current: Float32Array, out: Float32Array, elements: number, alpha: number, from?: number): void;
+  /** `count` quaternions (x y z w) by nlerp from quaternion `from` (default 0), like `quaternionField`. */
+  nlerp(previous: Float32Array, current: Float32Array, out: Float32Array, count: number, alpha: number, from?: number): void;
+  /** `count` angles along the shorter arc from angle `from` (default 0), wrapped into [-PI, PI), like `angleField` (in float32 here). */
+  angle(previous: Float32Array, current: Float32Array, out: Float32Array, count: number, alpha: number, from?: number): void;
 }
 
 const jsKernels: BlendKernels = {
@@ -124,10 +124,11 @@ export function createBlendKernels(options: BlendKernelOptions = {}): BlendKerne
    * as a huge unsigned count by the kernel's loops, must not either: the JS kernels do nothing for it).
    * Buffers are looked up per call: a grown memory has a new buffer.
    */
-  const pick = (inPlace: Kernel, out: Kernel | undefined, a: Float32Array, b: Float32Array, o: Float32Array, n: number): Kernel | null => {
+  const pick = (inPlace: Kernel, out: Kernel | undefined, a: Float32Array, b: Float32Array, o: Float32Array, n: number, from: number): Kernel | null => {
     const buffer = memory.buffer;
+    const end = from + n;
     const kernel =
-      a.buffer !== buffer || b.buffer !== buffer || !(n >= 0 && n <= a.length && n <= b.length && n <= o.length)
+      a.buffer !== buffer || b.buffer !== buffer || !(n >= 0 && from >= 0 && end <= a.length && end <= b.length && end <= o.length)
         ? null
         : o.buffer === buffer
           ? inPlace
@@ -144,20 +145,20 @@ export function createBlendKernels(options: BlendKernelOptions = {}): BlendKerne
     renderMemory,
     relaxedSimd: relaxed,
     calls,
-    lerp(previous, current, out, elements, alpha) {
-      const kernel = pick(exports.lerp, exports.lerpOut, previous, current, out, elements);
-      if (kernel === null) lerpField(previous, current, out, elements, alpha);
-      else kernel(previous.byteOffset, current.byteOffset, out.byteOffset, elements, alpha);
+    lerp(previous, current, out, elements, alpha, from = 0) {
+      const kernel = pick(exports.lerp, exports.lerpOut, previous, current, out, elements, from);
+      if (kernel === null) lerpField(previous, current, out, elements, alpha, from);
+      else kernel(previous.byteOffset + 4 * from, current.byteOffset + 4 * from, out.byteOffset + 4 * from, elements, alpha);
     },
-    nlerp(previous, current, out, count, alpha) {
-      const kernel = pick(exports.nlerp, exports.nlerpOut, previous, current, out, 4 * count);
-      if (kernel === null) quaternionField(previous, current, out, count, alpha);
-      else kernel(previous.byteOffset, current.byteOffset, out.byteOffset, count, alpha);
+    nlerp(previous, current, out, count, alpha, from = 0) {
+      const kernel = pick(exports.nlerp, exports.nlerpOut, previous, current, out, 4 * count, 4 * from);
+      if (kernel === null) quaternionField(previous, current, out, count, alpha, from);
+      else kernel(previous.byteOffset + 16 * from, current.byteOffset + 16 * from, out.byteOffset + 16 * from, count, alpha);
     },
-    angle(previous, current, out, count, alpha) {
-      const kernel = pick(exports.angle, exports.angleOut, previous, current, out, count);
-      if (kernel === null) angleField(previous, current, out, count, alpha);
-      else kernel(previous.byteOffset, current.byteOffset, out.byteOffset, count, alpha);
+    angle(previous, current, out, count, alpha, from = 0) {
+      const kernel = pick(exports.angle, exports.angleOut, previous, current, out, count, from);
+      if (kernel === null) angleField(previous, current, out, count, alpha, from);
+      else kernel(previous.byteOffset + 4 * from, current.byteOffset + 4 * from, out.byteOffset + 4 * from, count, alpha);
     },
   };
 }

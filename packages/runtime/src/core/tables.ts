@@ -18,10 +18,10 @@
  * ```
  *
  * One `state_index` flip publishes every table at once, so a frame's tables always come from the same ticks.
- * A publish copies, and a frame blends, the entities up to the end of the last table's live ones (the
- * *extent*: `count`), the dead ones between tables included: order the tables with the largest, most often
- * sparse one last. Memory is the union's, as in bitECS (each component's array spans every entity): a field
- * only one table has still takes a run over all of them; tables with few fields in common cost more memory.
+ * The world's `count` is the *extent* (up to the end of the last table's live entities); a publish copies,
+ * and a frame blends, each table's live entities alone (publish-copy.ts `tableSpans`, the sampler's ranges).
+ * Memory is the union's, as in bitECS (each component's array spans every entity): a field only one table has
+ * still takes a run over all of them; tables with few fields in common cost more memory.
  *
  * A handle is a whole number below 2^24 (exact in the float32 field), the table's spawn count at its spawn,
  * wrapping; it never names two live entities of one table. A despawn moves the table's last entity into the

@@ -130,48 +130,63 @@ export class RenderWriter<S extends Schema> {
     return this.#historyKernels.memory!.buffer as ArrayBuffer;
   }
 
-  /** `interpolate` mode: the first `count` entities of each field blended at `alpha` (1 past it extrapolates). */
-  blend(previous: FieldViews<S>, current: FieldViews<S>, count: number, alpha: number): void {
+  /**
+   * `interpolate` mode: the first `count` entities of each field blended at `alpha` (1 past it extrapolates);
+   * with `ranges` (a schema of tables: `[start, end)` entity pairs, `rangeCount` of them, within `count`), only
+   * those entities: each table's live ones, not the dead between.
+   */
+  blend(previous: FieldViews<S>, current: FieldViews<S>, count: number, alpha: number, ranges: Int32Array | null = null, rangeCount = 0): void {
     const simd = this.#simd;
     const memory = simd?.kernels.memory?.buffer;
     const history = this.#historyKernels;
+    const parts = ranges === null ? 1 : rangeCount;
     for (let i = 0; i < this.fields.length; i++) {
       const field = this.fields[i]!;
       const name = field.name as EntityField<S>;
       const a = previous[name];
       const b = current[name];
       const blendable = simd !== null && a.buffer === memory && field.kind !== 'none';
-      if (blendable && this.#render[name].buffer === simd.kernels.renderMemory?.buffer) {
-        // the kernels read the shared states and write the render buffer (a plain memory of theirs): no copy
-        this.#kernel(simd.kernels, field, a, b, this.#render[name], count, alpha);
-      } else if (history !== null && field.kind !== 'none' && a.buffer === history.memory!.buffer) {
-        // from the render-delay history: its own kernels read its memory and write the same render memory
-        this.#kernel(history, field, a, b, this.#render[name], count, alpha);
-      } else if (blendable) {
+      // the kernels cannot write the render buffer (no multi-memory): into the scratch block, then copied out
+      const viaScratch = blendable && this.#render[name].buffer !== simd.kernels.renderMemory?.buffer;
+      for (let r = 0; r < parts; r++) {
+        const from = ranges === null ? 0 : ranges[2 * r]!;
+        const n = ranges === null ? count : ranges[2 * r + 1]! - from;
+        if (blendable && !viaScratch) {
+          // the kernels read the shared states and write the render buffer (a plain memory of theirs): no copy
+          this.#kernel(simd.kernels, field, a, b, this.#render[name], n, alpha, from);
+        } else if (history !== null && field.kind !== 'none' && a.buffer === history.memory!.buffer) {
+          // from the render-delay history: its own kernels read its memory and write the same render memory
+          this.#kernel(history, field, a, b, this.#render[name], n, alpha, from);
+        } else if (blendable) {
+          this.#kernel(simd.kernels, field, a, b, simd.scratch[name], n, alpha, from);
+        } else {
+          interpolateField(field.kind, field.width, a, b, this.#render[name], n, alpha, from);
+        }
+      }
+      if (viaScratch) {
         if (count !== this.#scratchCount) {
           // views of the live part of each scratch run: allocated when the count changes, not every frame
           this.#scratchCount = count;
           this.fields.forEach((f, j) => (this.#scratchLive[j] = simd.scratch[f.name as EntityField<S>].subarray(0, count * f.width)));
         }
-        this.#kernel(simd.kernels, field, a, b, simd.scratch[name], count, alpha);
-        // out of shared memory: the render buffer stays a plain one (some APIs refuse views of shared memory)
+        // out of shared memory: the render buffer stays a plain one (some APIs refuse views of shared memory);
+        // with ranges, the dead between them go along, unread
         this.#render[name].set(this.#scratchLive[i]!);
-      } else {
-        interpolateField(field.kind, field.width, a, b, this.#render[name], count, alpha);
       }
     }
   }
 
   /** The wasm kernel for a linear, quaternion or angle field (width 1: angles are one float each). */
-  #kernel(kernels: BlendKernels, field: FieldInfo, a: Float32Array, b: Float32Array, out: Float32Array, count: number, alpha: number): void {
-    if (field.kind === 'linear') kernels.lerp(a, b, out, count * field.width, alpha);
-    else if (field.kind === 'quaternion') kernels.nlerp(a, b, out, count, alpha);
-    else kernels.angle(a, b, out, count, alpha);
+  #kernel(kernels: BlendKernels, field: FieldInfo, a: Float32Array, b: Float32Array, out: Float32Array, count: number, alpha: number, from: number): void {
+    if (field.kind === 'linear') kernels.lerp(a, b, out, count * field.width, alpha, from * field.width);
+    else if (field.kind === 'quaternion') kernels.nlerp(a, b, out, count, alpha, from);
+    else kernels.angle(a, b, out, count, alpha, from);
   }
 
   /**
    * Over the blend just written: entities at or past `previousCount` (new), whose generation changed (marked) or,
-   * with `snapDistance`, that moved further than it take their current state. Returns how many snapped.
+   * with `snapDistance`, that moved further than it take their current state; with `ranges`, of those entities
+   * only (as `blend`). Returns how many snapped.
    */
   snapPass(
     previous: FieldViews<S>,
@@ -180,22 +195,29 @@ export class RenderWriter<S extends Schema> {
     currentGeneration: Uint32Array,
     count: number,
     previousCount: number,
+    ranges: Int32Array | null = null,
+    rangeCount = 0,
   ): number {
     const snapField = this.#snapField;
     const limit = this.#snapDistanceSquared;
     let snapped = 0;
-    for (let i = 0; i < count; i++) {
-      let snap = i >= previousCount || previousGeneration[i] !== currentGeneration[i];
-      if (!snap && snapField !== null) {
-        const a = previous[snapField.name as EntityField<S>];
-        const b = current[snapField.name as EntityField<S>];
-        let d2 = 0;
-        for (let c = i * snapField.width, end = c + snapField.width; c < end; c++) d2 += (b[c]! - a[c]!) ** 2;
-        snap = d2 > limit;
-      }
-      if (snap) {
-        this.#copyEntity(current, i);
-        snapped++;
+    const parts = ranges === null ? 1 : rangeCount;
+    for (let r = 0; r < parts; r++) {
+      const from = ranges === null ? 0 : ranges[2 * r]!;
+      const to = ranges === null ? count : ranges[2 * r + 1]!;
+      for (let i = from; i < to; i++) {
+        let snap = i >= previousCount || previousGeneration[i] !== currentGeneration[i];
+        if (!snap && snapField !== null) {
+          const a = previous[snapField.name as EntityField<S>];
+          const b = current[snapField.name as EntityField<S>];
+          let d2 = 0;
+          for (let c = i * snapField.width, end = c + snapField.width; c < end; c++) d2 += (b[c]! - a[c]!) ** 2;
+          snap = d2 > limit;
+        }
+        if (snap) {
+          this.#copyEntity(current, i);
+          snapped++;
+        }
       }
     }
     return snapped;

@@ -28,6 +28,7 @@
 import { createPlacement, placeFrame, type InterpolationMode, type LatePolicy } from '../core/frame-placement.ts';
 import { interpolateGame } from '../core/interpolate.ts';
 import { META, type Layout, type StatePair } from '../core/layout.ts';
+import { tableCount } from '../core/tables.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
 import { HISTORY_DEPTH, StateHistory } from './history.ts';
 import { validateInterpolation, type InterpolationOptions } from './interpolation-options.ts';
@@ -91,6 +92,12 @@ export class Sampler<S extends Schema> {
   #tickLength = 0;
   /** The time scale (simulated per shared-clock ms) of the newest state read, for predictions from the history. */
   #scale = 1;
+  /**
+   * A schema of tables: each table's live entities in the state read, `[start, end)` pairs (`#rangeCount` of
+   * them), so that a frame blends those alone, not the dead between tables; null for a plain schema.
+   */
+  readonly #ranges: Int32Array | null;
+  #rangeCount = 0;
 
   constructor(
     readonly schema: S,
@@ -100,6 +107,25 @@ export class Sampler<S extends Schema> {
   ) {
     this.#layout = layout;
     this.#writer = new RenderWriter(schema, layout, render, simd);
+    this.#ranges = layout.tables.length === 0 ? null : new Int32Array(2 * layout.tables.length);
+  }
+
+  /** `#ranges` from the table words of a state's game run (adjacent ranges joined). */
+  #tableRanges(game: Float64Array): void {
+    const ranges = this.#ranges!;
+    let n = 0;
+    for (const table of this.#layout.tables) {
+      const count = tableCount(game[table.countIndex]!);
+      if (count === 0) continue;
+      if (n > 0 && ranges[2 * n - 1] === table.base) {
+        ranges[2 * n - 1] = table.base + count;
+        continue;
+      }
+      ranges[2 * n] = table.base;
+      ranges[2 * n + 1] = table.base + count;
+      n++;
+    }
+    this.#rangeCount = n;
   }
 
   /** Changes some options; the others keep their values. Throws for bad values (set-up, not per frame). */
@@ -219,9 +245,11 @@ export class Sampler<S extends Schema> {
       return;
     }
     if (place.extrapolated) this.stats.extrapolated++;
-    this.#writer.blend(slot.previous, slot.current, count, place.alpha);
+    const ranges = this.#ranges;
+    if (ranges !== null) this.#tableRanges(slot.currentGame);
+    this.#writer.blend(slot.previous, slot.current, count, place.alpha, ranges, this.#rangeCount);
     if (!snapFree || this.#writer.snapField !== null) {
-      out.snapped = this.#writer.snapPass(slot.previous, slot.current, slot.previousGeneration, slot.currentGeneration, count, previousCount);
+      out.snapped = this.#writer.snapPass(slot.previous, slot.current, slot.previousGeneration, slot.currentGeneration, count, previousCount, ranges, this.#rangeCount);
       this.stats.snapped += out.snapped;
     }
   }

@@ -98,3 +98,37 @@ describe('HandleIndex', () => {
     }
   });
 });
+
+describe('tableSpans: what a publish of a schema of tables copies', () => {
+  it("covers each table's live entities in every run and the game run, nothing of the dead between (merged where close)", async () => {
+    const { blockRuns, tableSpans, MERGE_GAP_FLOATS } = await import('../../src/core/publish-copy.ts');
+    const big = defineTables({
+      a: { capacity: 3000, fields: { p: { width: 2, kind: 'linear' } } },
+      b: { capacity: 3000, fields: { p: { width: 2, kind: 'linear' }, r: { width: 1, kind: 'none' } } },
+    });
+    const layout = computeLayout(big, 6000);
+    const runs = blockRuns(layout);
+    const game = new Float64Array(layout.game.length);
+    const random = mulberry32(3);
+    for (let round = 0; round < 200; round++) {
+      const counts = [Math.floor(random() * 3001), Math.floor(random() * 3001)];
+      game[0] = counts[0]! + COUNT_SPAN * 17;
+      game[1] = counts[1]! + COUNT_SPAN * 5;
+      const n = tableSpans(runs, game);
+      const copied = new Uint8Array(layout.blockBytes / 4);
+      for (let k = 0; k < n; k++) copied.fill(1, runs.spans[2 * k]!, runs.spans[2 * k + 1]!);
+      // every live float of every run is copied, and the game run; a dead float only inside a merged gap
+      const runList = [...layout.fields.map((f) => ({ at: f.offset / 4, width: f.width })), { at: layout.generationOffset / 4, width: 1 }];
+      for (const { at, width } of runList) {
+        layout.tables.forEach((t, ti) => {
+          for (let i = 0; i < counts[ti]! * width; i++) if (copied[at + t.base * width + i] !== 1) expect.fail(`round ${round}: a live float not copied`);
+        });
+      }
+      for (let i = 0; i < 2 * layout.game.length; i++) expect(copied[layout.gameOffset / 4 + i]).toBe(1);
+      const live = runList.reduce((sum, { width }) => sum + width * (counts[0]! + counts[1]!), 0) + 2 * layout.game.length;
+      const total = copied.reduce((sum, c) => sum + c, 0);
+      expect(total - live).toBeLessThanOrEqual((runList.length * 2 + 1) * MERGE_GAP_FLOATS);
+      for (let k = 1; k < n; k++) expect(runs.spans[2 * k]! - runs.spans[2 * k - 1]!).toBeGreaterThan(MERGE_GAP_FLOATS);
+    }
+  });
+});

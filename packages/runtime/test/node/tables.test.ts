@@ -1,5 +1,5 @@
 /**
- * Entity tables (`defineTables`) on a manual clock, both transports: a worker spawning and despawning at random
+ * Entity tables (`defineTables`) on a manual clock, both transports and both kinds of blend kernel: a worker spawning and despawning at random
  * in three tables for 10^5 ticks, despawning from the middle (by index, by handle, by count), and every frame
  * checked on the page: each table's live entities show their own state (`who` names the handle and the table,
  * `pos` the handle's value at the frame's ticks, a rock's `radius` its handle's), every handle maps back to its
@@ -26,11 +26,11 @@ afterEach(() => {
   runtimes = [];
 });
 
-async function open(transport: 'shared' | 'message', seed = 7): Promise<{ rt: TablesRuntime; clock: ManualClock }> {
+async function open(transport: 'shared' | 'message', seed = 7, kernels: 'wasm-simd' | 'js' = 'wasm-simd'): Promise<{ rt: TablesRuntime; clock: ManualClock }> {
   const clock = createManualClock(START);
   const rt = await composeRuntime<typeof tablesSchema, Record<never, never>>(
     nodePageHost(clock),
-    { worker: await nodeFixture('tables'), schema: tablesSchema, capacity: TABLES_CAPACITY, transport, pacing: { adaptive: false }, heartbeatTimeout: false, onError: () => {}, seed },
+    { worker: await nodeFixture('tables'), schema: tablesSchema, capacity: TABLES_CAPACITY, transport, kernels, pacing: { adaptive: false }, heartbeatTimeout: false, onError: () => {}, seed },
     { clock: clock.config },
   );
   runtimes.push(rt);
@@ -103,9 +103,15 @@ async function play(rt: TablesRuntime, clock: ManualClock, ticks: number, random
 
 const newSeen = (): Seen => ({ frames: 0, entities: 0, moved: 0, snappedOrBlended: { blended: 0, current: 0 }, maxCount: {}, last: TABLE_ORDER.map(() => new Map()) });
 
-describe.each(['shared', 'message'] as const)('tables on the %s transport', (transport) => {
+describe.each([
+  ['shared', 'wasm-simd'],
+  ['shared', 'js'],
+  ['message', 'js'],
+] as const)('tables on the %s transport, %s kernels', (transport, kernels) => {
   it('shows every handle with its own entity in every frame, for 10^5 ticks of random spawns and despawns in three tables', async () => {
-    const { rt, clock } = await open(transport);
+    const { rt, clock } = await open(transport, 7, kernels);
+    // each table's live entities blended alone (core/interpolate.ts's kernels from an offset), by these kernels
+    expect(rt.kernels).toBe(kernels);
     const seen = newSeen();
     await play(rt, clock, 100_000, mulberry32(11), seen);
     // the test had something to check: full and empty tables, entities moved by despawns, blends and snaps

@@ -159,5 +159,39 @@ export function describeKernelCases(shared: boolean, into: 'in place' | 'render 
       angleField(a, b, expected, 9, 0.5);
       expect(out).toEqual(expected);
     });
+
+    it('blend a range from an offset (a table of a schema of tables) as the JS kernels do, and nothing outside it', () => {
+      const random = mulberry32(21);
+      for (let round = 0; round < 60; round++) {
+        const n = 64;
+        const [a, b, out] = viewsIn(memory, outMemory, 4 * n, round % 3);
+        for (let i = 0; i < a.length; i++) {
+          a[i] = random() * 8 - 4;
+          b[i] = random() * 8 - 4;
+        }
+        randomQuaternions(a, random);
+        randomQuaternions(b, random);
+        const from = Math.floor(random() * n);
+        const count = Math.floor(random() * (n - from + 1));
+        const alpha = ALPHAS[round % ALPHAS.length]!;
+        const expected = new Float32Array(out.length).fill(-7);
+        for (const [kernel, js, scale] of [
+          [kernels.lerp, lerpField, 3],
+          [kernels.nlerp, quaternionField, 1],
+          [kernels.angle, angleField, 1],
+        ] as const) {
+          out.fill(-7);
+          expected.fill(-7);
+          // lerp's offset and length are in floats (three per entity here), the others' in quaternions / angles
+          kernel(a, b, out, scale * count, alpha, scale * from);
+          js(a, b, expected, scale * count, alpha, scale * from);
+          expect(maxDifference(out, expected), `round ${round}: from ${from}, ${count}, alpha ${alpha}`).toBeLessThan(2e-6);
+          // untouched outside the range
+          const width = kernel === kernels.nlerp ? 4 : 1;
+          for (let i = 0; i < width * scale * from; i++) if (out[i] !== -7) expect.fail(`wrote before the range at ${i}`);
+          for (let i = width * scale * (from + count); i < out.length; i++) if (out[i] !== -7) expect.fail(`wrote past the range at ${i}`);
+        }
+      }
+    });
   });
 }
