@@ -1,13 +1,12 @@
 /**
- * The one copy loop both bindings run: entity i's pose from the frame onto game object i.
+ * The one copy every CPU binding runs: entity i's pose from a frame's views onto a game object.
  *
  * ```text
- *   frame.fields (interpolated, snaps applied) ──▶ objects[i].x, y (rotation, scaleX, scaleY, alpha), i < count
+ *   read(views) once a frame ──▶ apply(object, i): x, y (rotation, scaleX, scaleY, alpha where bound), visible
  * ```
  */
-import type { Frame, Schema } from 'steadyframe';
 import type { ResolvedPoseFields } from 'steadyframe/adapter';
-import { viewOf } from './fields.ts';
+import { NO_VIEW, viewOf } from './fields.ts';
 
 /**
  * What a bound game object needs: Phaser's Transform, Alpha and Visible components, which Sprite, Image,
@@ -23,31 +22,48 @@ export interface PoseTarget {
   visible: boolean;
 }
 
-/**
- * Sets `objects[i]`'s pose from entity i for every i below `count` (at most the frame's count), and makes each
- * of them visible. Reads the views once; allocates nothing.
- */
-export function applyPose<S extends Schema>(frame: Frame<S>, fields: ResolvedPoseFields, objects: readonly PoseTarget[], count: number): void {
-  const views = frame.fields as { readonly [name: string]: Float32Array };
-  const position = viewOf(views, fields.position);
-  const angle = fields.angle === null ? null : viewOf(views, fields.angle);
-  const scale = fields.scale === null ? null : viewOf(views, fields.scale.name);
-  const scaleWidth = fields.scale?.width ?? 0;
-  const alpha = fields.alpha === null ? null : viewOf(views, fields.alpha);
-  for (let i = 0; i < count; i++) {
-    const o = objects[i]!;
+/** The bound fields' views of one frame, and the copy from entity i onto a game object. Allocates nothing. */
+export class PoseWriter {
+  readonly #fields: ResolvedPoseFields;
+  readonly #scaleWidth: number;
+  #position: Float32Array = NO_VIEW;
+  #angle: Float32Array = NO_VIEW;
+  #scale: Float32Array = NO_VIEW;
+  #alpha: Float32Array = NO_VIEW;
+
+  constructor(fields: ResolvedPoseFields) {
+    this.#fields = fields;
+    this.#scaleWidth = fields.scale?.width ?? 0;
+  }
+
+  /** Takes the frame's views (`frame.fields`, or a table's zero-based `fields`). */
+  read(views: { readonly [name: string]: Float32Array }): void {
+    const f = this.#fields;
+    this.#position = viewOf(views, f.position);
+    this.#angle = viewOf(views, f.angle);
+    this.#scale = viewOf(views, f.scale?.name ?? null);
+    this.#alpha = viewOf(views, f.alpha);
+  }
+
+  /** Sets `o`'s pose from entity `i` of the views read, and makes it visible. */
+  apply(o: PoseTarget, i: number): void {
+    const position = this.#position;
     o.x = position[2 * i]!;
     o.y = position[2 * i + 1]!;
-    if (angle !== null) o.rotation = angle[i]!;
-    if (scale !== null) {
-      if (scaleWidth === 2) {
-        o.scaleX = scale[2 * i]!;
-        o.scaleY = scale[2 * i + 1]!;
-      } else {
-        o.scaleX = o.scaleY = scale[i]!;
-      }
+    const f = this.#fields;
+    if (f.angle !== null) o.rotation = this.#angle[i]!;
+    if (this.#scaleWidth === 2) {
+      o.scaleX = this.#scale[2 * i]!;
+      o.scaleY = this.#scale[2 * i + 1]!;
+    } else if (this.#scaleWidth === 1) {
+      o.scaleX = o.scaleY = this.#scale[i]!;
     }
-    if (alpha !== null) o.alpha = alpha[i]!;
+    if (f.alpha !== null) o.alpha = this.#alpha[i]!;
     if (!o.visible) o.visible = true;
+  }
+
+  /** Sets `objects[i]` from entity i for every i below `count`. */
+  applyAll(objects: readonly PoseTarget[], count: number): void {
+    for (let i = 0; i < count; i++) this.apply(objects[i]!, i);
   }
 }
