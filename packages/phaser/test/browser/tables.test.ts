@@ -189,6 +189,39 @@ it('draws one table per GPU Extern, uploading only that table\'s range, through 
   }
 });
 
+it('bindGroup with a table and a full group: entities without a member wait, undrawn and counted, and take the members despawns free', async () => {
+  const { rt, scene } = await setUp();
+  const group = scene.add.group({ defaultKey: TEXTURES[1], maxSize: 4 });
+  const rocks = bindGroup(rt, group, { position: 'pos' }, { table: 'rocks' });
+  rocks.reserve(2); // made up front, given to the first entities
+  expect(rocks.made).toBe(2);
+  let frames = 0;
+  let waited = 0;
+  for (let tick = 1; tick <= 60; tick++) {
+    await rt.stepOnce();
+    const frame = rt.sample(timeAt(rt, 0.5));
+    rocks.update(frame);
+    const table = frame.tables.rocks;
+    const drawn: PoseTarget[] = [];
+    for (let i = 0; i < table.count; i++) {
+      const member = rocks.get(table.handle(i));
+      if (member === undefined) continue;
+      expect(member.x).toBe(table.fields.pos[2 * i]);
+      expect(member.y).toBe(table.fields.pos[2 * i + 1]);
+      drawn.push(member);
+    }
+    // every member draws an entity (all four, the table holding more than four throughout), once
+    expect(new Set(drawn).size).toBe(4);
+    expect(rocks.overflow).toBe(table.count - 4);
+    expect(group.countActive(true)).toBe(4);
+    waited += rocks.overflow;
+    frames++;
+  }
+  expect(frames).toBe(60);
+  expect(waited).toBeGreaterThan(0);
+  expect(rocks.made).toBe(4);
+});
+
 it('throws at set-up for a table the schema has not, a field the table has not, or objects without a parent and create', async () => {
   const { rt, scene } = await setUp();
   const create = () => scene.add.image(0, 0, 'white');
