@@ -13,10 +13,10 @@
  *                   every handle ──▶ its member's pose from its entity's index in this frame
  * ```
  */
-import { createHandlePool, type Frame, type Runtime, type Schema, type TableName } from 'steadyframe';
-import { resolveBinding, type FieldNames, type PoseFields, type TableSchema } from './fields.ts';
-import { frameTable } from './frame-table.ts';
-import { PoseWriter, type PoseTarget } from './pose.ts';
+import type { Frame, Runtime, Schema, TableName } from 'steadyframe';
+import { createTableObjects, type BindingTable } from 'steadyframe/adapter';
+import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
+import { applyPose, applyPoses, PoseViews, type PoseTarget } from './pose.ts';
 
 /** A pooled member: a display object that can also be set inactive (Phaser skips its `preUpdate` then). */
 export interface PoolMember extends PoseTarget {
@@ -121,7 +121,7 @@ export function bindGroup<S extends Schema, T extends PoolMember = PoolMember>(
 export function bindGroup<S extends Schema, T extends PoolMember = PoolMember>(
   runtime: Pick<Runtime<S>, 'schema'>,
   group: PoolGroup<T>,
-  fields: FieldNames,
+  fields: PoseFieldNames,
   options: GroupOptions<T> = {},
 ): GroupBinding<S, T> | TableGroupBinding<S, T> {
   if (group === null || typeof group !== 'object' || typeof group.getChildren !== 'function' || typeof group.create !== 'function') {
@@ -130,7 +130,7 @@ export function bindGroup<S extends Schema, T extends PoolMember = PoolMember>(
   const make = options.make;
   if (make !== undefined && typeof make !== 'function') throw new TypeError(`${PREFIX} options.make must be a function (i) => GameObject`);
   const { table, fields: resolved } = resolveBinding(runtime.schema, fields, options.table, 'bindGroup');
-  const pose = new PoseWriter(resolved);
+  const pose = new PoseViews(resolved);
   let made = 0;
 
   /** Makes one member, hidden and inactive (`make(i)` or `group.create()`); null when the group is full. */
@@ -156,7 +156,7 @@ export function bindGroup<S extends Schema, T extends PoolMember = PoolMember>(
   const checkReserve = (count: number): void => {
     if (!Number.isInteger(count) || count < 0) throw new RangeError(`${PREFIX} reserve(count) takes a whole number >= 0, not ${count}`);
   };
-  if (table !== null) return bindTableGroup(group, table.layout.name, table.layout.capacity, pose, makeOne, checkReserve, () => made);
+  if (table !== null) return bindTableGroup(group, table, pose, makeOne, checkReserve, () => made);
 
   let overflow = 0;
   /** Members [0, shown) were active and visible after the last update. */
@@ -184,7 +184,7 @@ export function bindGroup<S extends Schema, T extends PoolMember = PoolMember>(
       const count = Math.min(frame.count, members.length);
       overflow = frame.count - count;
       pose.read(frame.fields as { readonly [name: string]: Float32Array });
-      pose.applyAll(members, count);
+      applyPoses(members, pose, count);
       for (let i = Math.min(shown, count); i < count; i++) members[i]!.active = true;
       for (let i = count; i < Math.min(shown, members.length); i++) {
         const m = members[i]!;
@@ -196,12 +196,11 @@ export function bindGroup<S extends Schema, T extends PoolMember = PoolMember>(
   };
 }
 
-/** `bindGroup` given a table: a member per entity of the table, by handle (`createHandlePool`). */
+/** `bindGroup` given a table: a member per entity of the table, by handle (`createTableObjects`). */
 function bindTableGroup<S extends Schema, T extends PoolMember>(
   group: PoolGroup<T>,
-  name: string,
-  capacity: number,
-  pose: PoseWriter,
+  table: BindingTable,
+  pose: PoseViews,
   makeOne: () => T | null,
   checkReserve: (count: number) => void,
   made: () => number,
@@ -214,7 +213,7 @@ function bindTableGroup<S extends Schema, T extends PoolMember>(
     free.push(member);
   }
   free.reverse(); // the group's first member is taken first
-  /** Holders of entities gone, for the next new one: at most `capacity` ever made. */
+  /** Holders of entities gone, for the next new one: at most the table's capacity ever made. */
   const spare: Held<T>[] = [];
   const take = (): T | null => {
     const member = free.pop() ?? makeOne();
@@ -222,7 +221,8 @@ function bindTableGroup<S extends Schema, T extends PoolMember>(
     return member;
   };
   let missing = 0;
-  const pool = createHandlePool<Held<T>>(capacity, {
+  const entities = createTableObjects<S, Held<T>>(table, {
+    read: (shown) => pose.read(shown.fields),
     create() {
       const held = spare.pop() ?? { member: null };
       held.member = take();
@@ -232,7 +232,7 @@ function bindTableGroup<S extends Schema, T extends PoolMember>(
       // an entity that found the group full takes a member as soon as one is free
       const member = held.member ?? (held.member = take());
       if (member === null) missing++;
-      else pose.apply(member, index);
+      else applyPose(member, pose, index);
     },
     release(held) {
       const member = held.member;
@@ -263,14 +263,12 @@ function bindTableGroup<S extends Schema, T extends PoolMember>(
       }
     },
     update(frame) {
-      const shown = frameTable(frame, name);
-      pose.read(shown.fields);
       missing = 0;
-      pool.sync(shown);
+      entities.update(frame);
       overflow = missing;
     },
     get(handle) {
-      return pool.get(handle)?.member ?? undefined;
+      return entities.get(handle)?.member ?? undefined;
     },
   };
 }

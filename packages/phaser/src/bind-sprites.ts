@@ -8,8 +8,8 @@
  * ```
  */
 import type { Frame, Runtime, Schema, TableName } from 'steadyframe';
-import { resolveBinding, type FieldNames, type PoseFields, type TableSchema } from './fields.ts';
-import { PoseWriter, type PoseTarget } from './pose.ts';
+import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
+import { applyPose, applyPoses, PoseViews, type PoseTarget } from './pose.ts';
 import { bindTableSprites, type ObjectParent, type TableSpritesBinding, type TableSpritesOptions } from './table-sprites.ts';
 
 export type { ObjectParent, TableSpritesBinding, TableSpritesOptions } from './table-sprites.ts';
@@ -58,7 +58,7 @@ export function bindSprites<S extends Schema, T extends PoseTarget = PoseTarget>
 export function bindSprites<S extends Schema, T extends PoseTarget = PoseTarget>(
   runtime: Pick<Runtime<S>, 'schema'>,
   sprites: readonly T[] | ObjectParent<T>,
-  fields: FieldNames,
+  fields: PoseFieldNames,
   options?: TableSpritesOptions<string, T>,
 ): SpritesBinding<S, T> | TableSpritesBinding<S, T> {
   if (options?.table !== undefined) {
@@ -69,7 +69,7 @@ export function bindSprites<S extends Schema, T extends PoseTarget = PoseTarget>
   }
   if (!Array.isArray(sprites)) throw new TypeError('@steadyframe/phaser: bindSprites takes an array of game objects');
   const objects = sprites as readonly T[];
-  const pose = new PoseWriter(resolveBinding(runtime.schema, fields, undefined, 'bindSprites').fields);
+  const pose = new PoseViews(resolveBinding(runtime.schema, fields, undefined, 'bindSprites').fields);
   let overflow = 0;
   return {
     sprites: objects,
@@ -80,7 +80,7 @@ export function bindSprites<S extends Schema, T extends PoseTarget = PoseTarget>
       const count = Math.min(frame.count, objects.length);
       overflow = frame.count - count;
       pose.read(frame.fields as { readonly [name: string]: Float32Array });
-      pose.applyAll(objects, count);
+      applyPoses(objects, pose, count);
       for (let i = count; i < objects.length; i++) objects[i]!.visible = false;
     },
   };

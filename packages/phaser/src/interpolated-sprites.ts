@@ -35,7 +35,7 @@ import {
   type LateOptions,
   type StatePair,
 } from 'steadyframe/adapter';
-import { resolveBinding, type FieldNames, type PoseFields, type TableSchema } from './fields.ts';
+import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
 import { createSpriteGl, type SpriteChannel, type SpriteGl as Gl } from './sprite-program.ts';
 
 /**
@@ -176,10 +176,10 @@ export function createInterpolatedSprites<S extends Schema>(scene: SpritesScene,
 export function createInterpolatedSprites<S extends Schema>(
   scene: SpritesScene,
   runtime: GpuRuntime<S>,
-  fields: FieldNames & { readonly frame?: string },
+  fields: PoseFieldNames & { readonly frame?: string },
   options: InterpolatedSpritesOptions<string>,
 ): InterpolatedSprites {
-  const extra: FieldNames = fields;
+  const extra: PoseFieldNames = fields;
   if (typeof fields === 'object' && fields !== null && (extra.scale !== undefined || extra.alpha !== undefined)) {
     throw new TypeError(`${PREFIX} the GPU path draws position and angle only; bind scale and alpha with bindGroup`);
   }

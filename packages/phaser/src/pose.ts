@@ -1,12 +1,14 @@
 /**
- * The one copy every CPU binding runs: entity i's pose from a frame's views onto a game object.
+ * The one copy every CPU binding runs: entity i's pose from a frame's views (`steadyframe/adapter`'s
+ * `PoseViews`, read once a frame) onto a game object.
  *
  * ```text
- *   read(views) once a frame ──▶ apply(object, i): x, y (rotation, scaleX, scaleY, alpha where bound), visible
+ *   pose.read(views) once a frame ──▶ applyPose(object, pose, i): x, y (rotation, scaleX, scaleY, alpha where bound), visible
  * ```
  */
-import type { ResolvedPoseFields } from 'steadyframe/adapter';
-import { NO_VIEW, viewOf } from './fields.ts';
+import type { PoseViews } from 'steadyframe/adapter';
+
+export { PoseViews } from 'steadyframe/adapter';
 
 /**
  * What a bound game object needs: Phaser's Transform, Alpha and Visible components, which Sprite, Image,
@@ -22,48 +24,23 @@ export interface PoseTarget {
   visible: boolean;
 }
 
-/** The bound fields' views of one frame, and the copy from entity i onto a game object. Allocates nothing. */
-export class PoseWriter {
-  readonly #fields: ResolvedPoseFields;
-  readonly #scaleWidth: number;
-  #position: Float32Array = NO_VIEW;
-  #angle: Float32Array = NO_VIEW;
-  #scale: Float32Array = NO_VIEW;
-  #alpha: Float32Array = NO_VIEW;
-
-  constructor(fields: ResolvedPoseFields) {
-    this.#fields = fields;
-    this.#scaleWidth = fields.scale?.width ?? 0;
+/** Sets `o`'s pose from entity `i` of the views `pose` read, and makes it visible. Allocates nothing. */
+export function applyPose(o: PoseTarget, pose: PoseViews, i: number): void {
+  const { position, fields } = pose;
+  o.x = position[2 * i]!;
+  o.y = position[2 * i + 1]!;
+  if (fields.angle !== null) o.rotation = pose.angle[i]!;
+  if (pose.scaleWidth === 2) {
+    o.scaleX = pose.scale[2 * i]!;
+    o.scaleY = pose.scale[2 * i + 1]!;
+  } else if (pose.scaleWidth === 1) {
+    o.scaleX = o.scaleY = pose.scale[i]!;
   }
+  if (fields.alpha !== null) o.alpha = pose.alpha[i]!;
+  if (!o.visible) o.visible = true;
+}
 
-  /** Takes the frame's views (`frame.fields`, or a table's zero-based `fields`). */
-  read(views: { readonly [name: string]: Float32Array }): void {
-    const f = this.#fields;
-    this.#position = viewOf(views, f.position);
-    this.#angle = viewOf(views, f.angle);
-    this.#scale = viewOf(views, f.scale?.name ?? null);
-    this.#alpha = viewOf(views, f.alpha);
-  }
-
-  /** Sets `o`'s pose from entity `i` of the views read, and makes it visible. */
-  apply(o: PoseTarget, i: number): void {
-    const position = this.#position;
-    o.x = position[2 * i]!;
-    o.y = position[2 * i + 1]!;
-    const f = this.#fields;
-    if (f.angle !== null) o.rotation = this.#angle[i]!;
-    if (this.#scaleWidth === 2) {
-      o.scaleX = this.#scale[2 * i]!;
-      o.scaleY = this.#scale[2 * i + 1]!;
-    } else if (this.#scaleWidth === 1) {
-      o.scaleX = o.scaleY = this.#scale[i]!;
-    }
-    if (f.alpha !== null) o.alpha = this.#alpha[i]!;
-    if (!o.visible) o.visible = true;
-  }
-
-  /** Sets `objects[i]` from entity i for every i below `count`. */
-  applyAll(objects: readonly PoseTarget[], count: number): void {
-    for (let i = 0; i < count; i++) this.apply(objects[i]!, i);
-  }
+/** Sets `objects[i]` from entity i for every i below `count`. */
+export function applyPoses(objects: readonly PoseTarget[], pose: PoseViews, count: number): void {
+  for (let i = 0; i < count; i++) applyPose(objects[i]!, pose, i);
 }

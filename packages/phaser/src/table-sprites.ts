@@ -1,7 +1,7 @@
 /**
  * Game objects per entity of one table, kept by handle: each entity gets its own object when it first shows
  * (`create`), which follows it through the despawns that move entities within the table, and goes when the
- * entity does (`release`). `createHandlePool` (steadyframe) does the bookkeeping.
+ * entity does (`release`). `steadyframe/adapter`'s `createTableObjects` does the bookkeeping.
  *
  * ```text
  *   update(frame) ──▶ frame.tables[table]: handles, count, zero-based views
@@ -10,10 +10,10 @@
  *                       every handle ──▶ its object's x, y (rotation, scale, alpha) from its entity's index now
  * ```
  */
-import { createHandlePool, type Frame, type Runtime, type Schema } from 'steadyframe';
-import { resolveBinding, type FieldNames } from './fields.ts';
-import { frameTable } from './frame-table.ts';
-import { PoseWriter, type PoseTarget } from './pose.ts';
+import type { Runtime, Schema } from 'steadyframe';
+import { createTableObjects, type TableObjects } from 'steadyframe/adapter';
+import { resolveBinding, type PoseFieldNames } from './fields.ts';
+import { applyPose, PoseViews, type PoseTarget } from './pose.ts';
 
 /**
  * Where `bindSprites` given a table puts the objects `create` makes: a Container, a Layer, or the scene's display
@@ -40,20 +40,10 @@ export interface TableSpritesOptions<N extends string = string, T extends PoseTa
   readonly release?: (object: T, handle: number) => void;
 }
 
-/** What `bindSprites` returns for a table. */
-export interface TableSpritesBinding<S extends Schema, T extends PoseTarget = PoseTarget> {
+/** What `bindSprites` returns for a table: a game object per entity (`get(handle)`), following the frame's table each `update`. */
+export interface TableSpritesBinding<S extends Schema, T extends PoseTarget = PoseTarget> extends TableObjects<S, T> {
+  /** Where the binding puts the objects it is given. */
   readonly parent: ObjectParent<T>;
-  /**
-   * Follows the frame's table: releases the objects of entities gone, creates those of new ones, and sets every
-   * live entity's object from its entity, wherever despawns moved it. Allocates only what `create` does.
-   */
-  update(frame: Frame<S>): void;
-  /** The object of the entity with handle `handle`, as of the last `update`. */
-  get(handle: number): T | undefined;
-  /** Objects held: the table's live entities at the last `update`. */
-  readonly size: number;
-  /** Releases every object (as their entities going would). */
-  clear(): void;
 }
 
 const PREFIX = '@steadyframe/phaser:';
@@ -62,7 +52,7 @@ const PREFIX = '@steadyframe/phaser:';
 export function bindTableSprites<S extends Schema, T extends PoseTarget>(
   runtime: Pick<Runtime<S>, 'schema'>,
   parent: ObjectParent<T>,
-  fields: FieldNames,
+  fields: PoseFieldNames,
   options: TableSpritesOptions<string, T>,
 ): TableSpritesBinding<S, T> {
   if (parent === null || typeof parent !== 'object' || typeof parent.add !== 'function' || typeof parent.remove !== 'function') {
@@ -72,33 +62,21 @@ export function bindTableSprites<S extends Schema, T extends PoseTarget>(
   if (typeof create !== 'function') throw new TypeError(`${PREFIX} bindSprites with a table needs options.create: (handle) => the game object of a new entity`);
   if (release !== undefined && typeof release !== 'function') throw new TypeError(`${PREFIX} options.release must be a function (object, handle) => void`);
   const { table, fields: resolved } = resolveBinding(runtime.schema, fields, options.table, 'bindSprites');
-  const name = table!.layout.name;
-  const pose = new PoseWriter(resolved);
-  const pool = createHandlePool<T>(table!.layout.capacity, {
+  const pose = new PoseViews(resolved);
+  const objects = createTableObjects<S, T>(table!, {
+    read: (shown) => pose.read(shown.fields),
     create(handle, index) {
       const object = create(handle, index);
       if (object === null || typeof object !== 'object') throw new TypeError(`${PREFIX} options.create(${handle}) must return a game object, not ${String(object)}`);
       parent.add(object);
       return object;
     },
-    update: (object, index) => pose.apply(object, index),
+    update: (object, index) => applyPose(object, pose, index),
     release(object, handle) {
       parent.remove(object);
       if (release !== undefined) release(object, handle);
       else (object as { destroy?: () => void }).destroy?.();
     },
   });
-  return {
-    parent,
-    update(frame) {
-      const shown = frameTable(frame, name);
-      pose.read(shown.fields);
-      pool.sync(shown);
-    },
-    get: (handle) => pool.get(handle),
-    get size() {
-      return pool.size;
-    },
-    clear: () => pool.clear(),
-  };
+  return Object.assign(objects, { parent });
 }

@@ -14,7 +14,7 @@
 import { Particle, Texture, type ParticleContainer, type ParticleOptions } from 'pixi.js';
 import type { Frame, Runtime, Schema, TableName } from 'steadyframe';
 import { frameSource } from 'steadyframe/adapter';
-import { NO_VIEW, resolveBinding, viewOf, type FieldNames, type PoseFields, type ResolvedFields, type TableSchema } from './fields.ts';
+import { NO_VIEW, resolveBinding, viewOf, type PoseFieldNames, type PoseFields, type ResolvedFields, type TableSchema } from './fields.ts';
 
 /**
  * The look of the particle for entity `index`, asked for when the list first grows that far: a `Particle`
@@ -122,7 +122,7 @@ export function bindParticles<S extends Schema, const N extends TableName<S>>(
 export function bindParticles<S extends Schema>(
   runtime: Pick<Runtime<S>, 'schema'>,
   container: ParticleContainer,
-  fields: FieldNames,
+  fields: PoseFieldNames,
   makeOrOptions?: MakeParticle | ParticlesOptions,
 ): ParticlesBinding<S> {
   const options: ParticlesOptions = typeof makeOrOptions === 'object' && makeOrOptions !== null ? makeOrOptions : {};

@@ -9,8 +9,8 @@
  */
 import type { Container } from 'pixi.js';
 import type { Frame, Runtime, Schema, TableName } from 'steadyframe';
-import { resolveBinding, type FieldNames, type PoseFields, type TableSchema } from './fields.ts';
-import { PoseWriter } from './pose.ts';
+import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
+import { applyPose, PoseViews } from './pose.ts';
 import { bindTableSprites, type TableSpritesBinding, type TableSpritesOptions } from './table-sprites.ts';
 
 export type { TableSpritesBinding, TableSpritesOptions } from './table-sprites.ts';
@@ -60,7 +60,7 @@ export function bindSprites<S extends Schema, const N extends TableName<S>, C ex
 export function bindSprites<S extends Schema, C extends Container = Container>(
   runtime: Pick<Runtime<S>, 'schema'>,
   sprites: readonly C[] | Container,
-  fields: FieldNames,
+  fields: PoseFieldNames,
   options?: TableSpritesOptions<string, C>,
 ): SpritesBinding<S, C> | TableSpritesBinding<S, C> {
   if (options?.table !== undefined) {
@@ -73,8 +73,8 @@ export function bindSprites<S extends Schema, C extends Container = Container>(
   return bindIndexed(runtime, sprites as readonly C[], fields);
 }
 
-function bindIndexed<S extends Schema, C extends Container>(runtime: Pick<Runtime<S>, 'schema'>, sprites: readonly C[], fields: FieldNames): SpritesBinding<S, C> {
-  const pose = new PoseWriter(resolveBinding(runtime.schema, fields, undefined, 'bindSprites').fields);
+function bindIndexed<S extends Schema, C extends Container>(runtime: Pick<Runtime<S>, 'schema'>, sprites: readonly C[], fields: PoseFieldNames): SpritesBinding<S, C> {
+  const pose = new PoseViews(resolveBinding(runtime.schema, fields, undefined, 'bindSprites').fields);
   let overflow = 0;
   return {
     sprites,
@@ -92,7 +92,7 @@ function bindIndexed<S extends Schema, C extends Container>(runtime: Pick<Runtim
           continue;
         }
         sprite.visible = true;
-        pose.apply(sprite, i);
+        applyPose(sprite, pose, i);
       }
     },
   };

@@ -3,11 +3,11 @@
  * (`steadyframe/adapter`), naming this package in its errors. Sprites, particles and the GPU path take the same
  * `PoseFields`; given a `table`, a binding checks them against that table's fields alone.
  */
-import type { Schema, TableFieldName } from 'steadyframe';
-import { bindingTable, resolvePoseFields, type BindingTable, type PoseFields, type ResolvedPoseFields } from 'steadyframe/adapter';
+import type { Schema } from 'steadyframe';
+import { resolveBindingPose, resolvePoseFields, type BindingPose, type PoseFieldNames, type PoseFields, type ResolvedPoseFields } from 'steadyframe/adapter';
 
 export { NO_VIEW, viewOf } from 'steadyframe/adapter';
-export type { FieldOf, PoseFields } from 'steadyframe/adapter';
+export type { FieldOf, PoseFieldNames, PoseFields, TableSchema } from 'steadyframe/adapter';
 /** The checked field names, and the scale's width; null where a field is not bound. */
 export type ResolvedFields = ResolvedPoseFields;
 
@@ -18,28 +18,10 @@ export function resolveFields<S extends Schema>(schema: S, fields: PoseFields<S>
   return resolvePoseFields(schema, fields, PREFIX);
 }
 
-/** A binding's field names as its implementation takes them (its public signature checks them against the schema's). */
-export interface FieldNames {
-  readonly position: string;
-  readonly angle?: string;
-  readonly scale?: string;
-  readonly alpha?: string;
-}
-
-/** A binding's table (null: it draws every entity) and its fields, checked against that table's own. */
-export interface BindingFields {
-  readonly table: BindingTable | null;
-  readonly fields: ResolvedFields;
-}
-
 /**
  * The table called `table` (undefined: none) and `fields` checked against its fields; throws at set-up,
  * naming `what` (the binding) for a table the schema has not, and the field for one the table has not.
  */
-export function resolveBinding(schema: Schema, fields: FieldNames, table: string | undefined, what: string): BindingFields {
-  const found = bindingTable(schema, table, `${PREFIX} ${what}`);
-  return { table: found, fields: resolvePoseFields(found?.schema ?? schema, fields as PoseFields<Schema>, PREFIX) };
+export function resolveBinding(schema: Schema, fields: PoseFieldNames, table: string | undefined, what: string): BindingPose {
+  return resolveBindingPose(schema, fields, table, PREFIX, what);
 }
-
-/** Table `N`'s fields of schema `S`, as a schema of their own: what a binding given `table: N` names. */
-export type TableSchema<S extends Schema, N extends string> = Pick<S, TableFieldName<S, N> & keyof S>;

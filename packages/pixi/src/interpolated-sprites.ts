@@ -38,7 +38,7 @@
 import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type Renderer, type Shader } from 'pixi.js';
 import type { EntityField, Runtime, Schema, TableName } from 'steadyframe';
 import { angleModeOf, createGpuPairTracker, pointSpriteLayout, previousTableCountOf, tableCountOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
-import { resolveBinding, type FieldNames, type PoseFields, type TableSchema } from './fields.ts';
+import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
 import { createSpriteShader } from './sprite-shader.ts';
 
 /** The fields the GPU path reads: a 2D position and, optionally, an angle (see `PoseFields`). */
@@ -171,10 +171,10 @@ export function createInterpolatedSprites<S extends Schema, const N extends Tabl
 export function createInterpolatedSprites<S extends Schema>(runtime: GpuRuntime<S>, fields: SpriteFields<S>, options?: InterpolatedSpritesOptions): InterpolatedSprites;
 export function createInterpolatedSprites<S extends Schema>(
   runtime: GpuRuntime<S>,
-  fields: FieldNames,
+  fields: PoseFieldNames,
   options: InterpolatedSpritesOptions<string> = {},
 ): InterpolatedSprites {
-  const extra: FieldNames = fields;
+  const extra: PoseFieldNames = fields;
   if (typeof fields === 'object' && fields !== null && (extra.scale !== undefined || extra.alpha !== undefined)) {
     throw new TypeError(`${PREFIX} the GPU path draws position and angle only; bind scale and alpha with bindParticles`);
   }

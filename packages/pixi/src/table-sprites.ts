@@ -1,7 +1,7 @@
 /**
  * Sprites per entity of one table, kept by handle: each entity gets its own display object when it first shows
  * (`create`), which follows it through the despawns that move entities within the table, and goes when the
- * entity does (`release`). `createHandlePool` (steadyframe) does the bookkeeping.
+ * entity does (`release`). `steadyframe/adapter`'s `createTableObjects` does the bookkeeping.
  *
  * ```text
  *   update(frame) ──▶ frame.tables[table]: handles, count, zero-based views
@@ -11,9 +11,10 @@
  * ```
  */
 import type { Container } from 'pixi.js';
-import { createHandlePool, type FrameTable, type Frame, type Runtime, type Schema } from 'steadyframe';
-import { resolveBinding, type FieldNames } from './fields.ts';
-import { PoseWriter } from './pose.ts';
+import type { Runtime, Schema } from 'steadyframe';
+import { createTableObjects, type TableObjects } from 'steadyframe/adapter';
+import { resolveBinding, type PoseFieldNames } from './fields.ts';
+import { applyPose, PoseViews } from './pose.ts';
 
 /** `bindSprites`' options for one table's entities. */
 export interface TableSpritesOptions<N extends string = string, C extends Container = Container> {
@@ -31,35 +32,19 @@ export interface TableSpritesOptions<N extends string = string, C extends Contai
   readonly release?: (sprite: C, handle: number) => void;
 }
 
-/** What `bindSprites` returns for a table. */
-export interface TableSpritesBinding<S extends Schema, C extends Container = Container> {
+/** What `bindSprites` returns for a table: a sprite per entity (`get(handle)`), following the frame's table each `update`. */
+export interface TableSpritesBinding<S extends Schema, C extends Container = Container> extends TableObjects<S, C> {
   /** Where the binding puts the sprites it is given. */
   readonly container: Container;
-  /**
-   * Follows the frame's table: releases the sprites of entities gone, creates those of new ones, and sets every
-   * live entity's sprite from its entity, wherever despawns moved it. Allocates only what `create` does.
-   */
-  update(frame: Frame<S>): void;
-  /** The sprite of the entity with handle `handle`, as of the last `update`. */
-  get(handle: number): C | undefined;
-  /** Sprites held: the table's live entities at the last `update`. */
-  readonly size: number;
-  /** Releases every sprite (as their entities going would). */
-  clear(): void;
 }
 
 const PREFIX = '@steadyframe/pixi:';
-
-/** The frame's view of `table` (`frame.tables[name]`). */
-function frameTable(frame: Frame<Schema>, name: string): FrameTable {
-  return (frame.tables as unknown as Readonly<Record<string, FrameTable>>)[name]!;
-}
 
 /** `bindSprites` given a table (bind-sprites.ts): a sprite per entity by handle. */
 export function bindTableSprites<S extends Schema, C extends Container>(
   runtime: Pick<Runtime<S>, 'schema'>,
   container: Container,
-  fields: FieldNames,
+  fields: PoseFieldNames,
   options: TableSpritesOptions<string, C>,
 ): TableSpritesBinding<S, C> {
   if (container === null || typeof container !== 'object' || typeof (container as Partial<Container>).addChild !== 'function') {
@@ -69,9 +54,9 @@ export function bindTableSprites<S extends Schema, C extends Container>(
   if (typeof create !== 'function') throw new TypeError(`${PREFIX} bindSprites with a table needs options.create: (handle) => the sprite of a new entity`);
   if (release !== undefined && typeof release !== 'function') throw new TypeError(`${PREFIX} options.release must be a function (sprite, handle) => void`);
   const { table, fields: resolved } = resolveBinding(runtime.schema, fields, options.table, 'bindSprites');
-  const name = table!.layout.name;
-  const pose = new PoseWriter(resolved);
-  const pool = createHandlePool<C>(table!.layout.capacity, {
+  const pose = new PoseViews(resolved);
+  const objects = createTableObjects<S, C>(table!, {
+    read: (shown) => pose.read(shown.fields),
     create(handle, index) {
       const sprite = create(handle, index);
       if (sprite === null || typeof sprite !== 'object' || typeof (sprite as Partial<Container>).position?.set !== 'function') {
@@ -80,24 +65,12 @@ export function bindTableSprites<S extends Schema, C extends Container>(
       container.addChild(sprite);
       return sprite;
     },
-    update: (sprite, index) => pose.apply(sprite, index),
+    update: (sprite, index) => applyPose(sprite, pose, index),
     release(sprite, handle) {
       container.removeChild(sprite);
       if (release !== undefined) release(sprite, handle);
       else sprite.destroy();
     },
   });
-  return {
-    container,
-    update(frame) {
-      const shown = frameTable(frame, name);
-      pose.read(shown.fields);
-      pool.sync(shown);
-    },
-    get: (handle) => pool.get(handle),
-    get size() {
-      return pool.size;
-    },
-    clear: () => pool.clear(),
-  };
+  return Object.assign(objects, { container });
 }
