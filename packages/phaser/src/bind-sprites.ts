@@ -9,7 +9,7 @@
  */
 import type { Frame, Runtime, Schema, TableName } from 'steadyframe';
 import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
-import { applyPose, applyPoses, PoseViews, type PoseTarget } from './pose.ts';
+import { applyPoses, PoseViews, type PoseTarget } from './pose.ts';
 import { bindTableSprites, type ObjectParent, type TableSpritesBinding, type TableSpritesOptions } from './table-sprites.ts';
 
 export type { ObjectParent, TableSpritesBinding, TableSpritesOptions } from './table-sprites.ts';
