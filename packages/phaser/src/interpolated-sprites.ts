@@ -9,7 +9,8 @@
  *   Phaser's render reaches the Extern ──▶ YieldContext (Phaser flushes its batch, hands over the GL state)
  *     render(): acquire the pair ──▶ new publish since the last upload? (the GPU pair tracker)
  *                  one  ('swap'): overwrite the older state's buffers with the current state, flip
- *                  more ('full'): upload previous and current runs (fields, entities 0 .. count)
+ *                  more ('full'): upload previous and current runs (fields, entities 0 .. count; given a
+ *                                 table, its entities base .. base + count, at 0 in the buffers)
  *                  the tick marked snaps: the pair's generations too
  *               release; alpha = tracker.place(time, runtime.interpolation)
  *               uniforms: camera × projection, the frame's size, alpha, flip ... ; one drawArrays(POINTS, count)
@@ -21,9 +22,20 @@
  * in the call. Phaser renders only inside its render, so the upload waits for it: a refresh the pacer skips
  * uploads nothing and draws nothing.
  */
-import type { EntityField, Runtime, Schema } from 'steadyframe';
-import { angleModeOf, createGpuPairTracker, pointSpriteLayout, schemaField, type FieldOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
-import { resolveFields, type PoseFields } from './fields.ts';
+import type { EntityField, Runtime, Schema, TableName } from 'steadyframe';
+import {
+  angleModeOf,
+  createGpuPairTracker,
+  pointSpriteLayout,
+  previousTableCountOf,
+  schemaField,
+  tableCountOf,
+  type FieldOf,
+  type GpuFrameStats,
+  type LateOptions,
+  type StatePair,
+} from 'steadyframe/adapter';
+import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
 import { createSpriteGl, type SpriteChannel, type SpriteGl as Gl } from './sprite-program.ts';
 
 /**
@@ -72,7 +84,12 @@ export interface ExternObject {
   destroy(): void;
 }
 
-export interface InterpolatedSpritesOptions {
+export interface InterpolatedSpritesOptions<N extends string = never> {
+  /**
+   * The table whose entities the sprites draw (a name `defineTables` gave): only its range of the state is
+   * uploaded (its live entities), and the fields are the table's. Without it, every entity.
+   */
+  readonly table?: N;
   /** The texture key every sprite is drawn with (loaded or generated in the scene), and its frame. */
   readonly texture: string;
   readonly frame?: string | number;
@@ -87,7 +104,7 @@ export interface InterpolatedSpritesOptions {
   readonly height?: number;
   /** Where the entity's position sits in the sprite, 0..1 (0.5: the centre, the default; a number sets both). */
   readonly origin?: number | { readonly x: number; readonly y: number };
-  /** Entities the vertex buffers hold before they first grow. Default 1024 (or the capacity, if less). */
+  /** Entities the vertex buffers hold before they first grow. Default 1024 (or the capacity, the table's given one, if less). */
   readonly initialCapacity?: number;
 }
 
@@ -115,7 +132,7 @@ export interface InterpolatedSprites {
   update(time: number): void;
   /** The alpha of the last render: in [0, 1], or up to 1 + `maxPrediction` for a late frame carried on. */
   readonly alpha: number;
-  /** Entities drawn by the last render. */
+  /** Entities drawn by the last render (the table's, given one). */
   readonly count: number;
   /** Entities the vertex buffers hold now. */
   readonly bufferCapacity: number;
@@ -126,12 +143,17 @@ export interface InterpolatedSprites {
 
 const PREFIX = '@steadyframe/phaser:';
 
+/** What the GPU path needs of the runtime. */
+type GpuRuntime<S extends Schema> = Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & { readonly interpolation?: LateOptions };
+
 
 /**
  * Creates an Extern in `scene` that draws the runtime's entities 0 .. count - 1 as sprites of one texture frame,
  * interpolated on the GPU: one draw call, and main-thread work per frame that does not grow with the count.
  * Entities the runtime would snap are drawn at their current state (spawned this tick, or a new generation:
  * `world.snap`, `spawn`, `despawn`). A late frame follows `runtime.interpolation` (`whenLate`, `maxPrediction`).
+ * Given `options.table`, the table's entities alone: its range `base .. base + count - 1` of each state is
+ * uploaded, so another table's entities never show in this Extern (an Extern per table, each its own texture).
  *
  * ```ts
  * const balls = createInterpolatedSprites(this, runtime, { position: 'position' }, { texture: 'ball' });
@@ -144,17 +166,25 @@ const PREFIX = '@steadyframe/phaser:';
  * (`gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE)`: 1,023 px in SwiftShader, more on most desktops, as little as
  * 64 on some mobile GPUs). Throws at set-up if a field does not fit or the texture frame is missing.
  */
+export function createInterpolatedSprites<S extends Schema, const N extends TableName<S>>(
+  scene: SpritesScene,
+  runtime: GpuRuntime<S>,
+  fields: SpriteFields<TableSchema<S, N>>,
+  options: InterpolatedSpritesOptions<N> & { readonly table: N },
+): InterpolatedSprites;
+export function createInterpolatedSprites<S extends Schema>(scene: SpritesScene, runtime: GpuRuntime<S>, fields: SpriteFields<S>, options: InterpolatedSpritesOptions): InterpolatedSprites;
 export function createInterpolatedSprites<S extends Schema>(
   scene: SpritesScene,
-  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & { readonly interpolation?: LateOptions },
-  fields: SpriteFields<S>,
-  options: InterpolatedSpritesOptions,
+  runtime: GpuRuntime<S>,
+  fields: PoseFieldNames & { readonly frame?: string },
+  options: InterpolatedSpritesOptions<string>,
 ): InterpolatedSprites {
-  const extra = fields as PoseFields<S>;
+  const extra: PoseFieldNames = fields;
   if (typeof fields === 'object' && fields !== null && (extra.scale !== undefined || extra.alpha !== undefined)) {
     throw new TypeError(`${PREFIX} the GPU path draws position and angle only; bind scale and alpha with bindGroup`);
   }
-  const resolved = resolveFields(runtime.schema, fields);
+  const { table, fields: resolved } = resolveBinding(runtime.schema, fields, options?.table, 'createInterpolatedSprites');
+  const schema = table?.schema ?? runtime.schema;
   if (typeof options?.texture !== 'string') throw new TypeError(`${PREFIX} options.texture must be a texture key`);
   // Phaser's own lookup answers a missing frame with the texture's first one (and a console warning): ask first
   const frameOf = (name: string | number | undefined): SpriteFrame => {
@@ -166,7 +196,7 @@ export function createInterpolatedSprites<S extends Schema>(
   const frameField = fields.frame ?? null;
   const frames = frameField === null ? [] : (options.frames ?? []).map(frameOf);
   if (frameField !== null) {
-    const spec = schemaField(runtime.schema, frameField, `${PREFIX} fields.frame`);
+    const spec = schemaField(schema, frameField, `${PREFIX} fields.frame`);
     if ((spec.kind !== 'none' && spec.kind !== 'linear') || spec.width !== 1) {
       throw new TypeError(`${PREFIX} fields.frame "${frameField}" must be a none or linear field of width 1; it is ${spec.kind} of width ${spec.width}`);
     }
@@ -178,7 +208,9 @@ export function createInterpolatedSprites<S extends Schema>(
     throw new TypeError(`${PREFIX} options.frames needs fields.frame, the field that picks one per entity`);
   }
   const frame = frames[0] ?? frameOf(options.frame);
-  const capacity = runtime.capacity;
+  // the entities the buffers may have to hold, and the first one uploaded: the table's range, or every entity
+  const capacity = table?.layout.capacity ?? runtime.capacity;
+  const first = table?.layout.base ?? 0;
   const { quad, bufferCapacity: initial } = pointSpriteLayout(
     { width: options.width ?? frame.width, height: options.height ?? frame.height, pivot: options.origin, pivotName: 'origin', initialCapacity: options.initialCapacity, capacity },
     PREFIX,
@@ -197,6 +229,9 @@ export function createInterpolatedSprites<S extends Schema>(
   const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, generationUploads: 0, misses: 0, grows: 0, draws: 0, late: 0, extrapolated: 0, overtaken: 0 };
   const tracker = createGpuPairTracker(stats);
   let flip = 0; // which buffer of each channel holds the previous state: flip; the current one: 1 - flip
+  // live entities in the pair last tracked (the table's, given one): current and previous state
+  let count = 0;
+  let previousCount = 0;
   const generationsOf = [-1, -1]; // the publish whose current state each generation buffer holds
   let time = Number.NEGATIVE_INFINITY;
   let alpha = 0;
@@ -238,21 +273,26 @@ export function createInterpolatedSprites<S extends Schema>(
     return c;
   };
 
-  /** Uploads the first `entities` of `from` into buffer `which` of channel `k`, straight from the shared memory. */
+  /**
+   * Uploads `entities` of `from` from entity `first` on (the table's first; 0 without one) into buffer `which` of
+   * channel `k`, straight from the shared memory.
+   */
   const copyRun = (c: Gl, k: number, which: number, from: Float32Array | Uint32Array, entities: number): void => {
     if (entities === 0) return;
     const { gl } = c;
+    const width = channels[k]![1];
     gl.bindBuffer(gl.ARRAY_BUFFER, c.buffers[k]![which]!);
-    gl.bufferSubData(gl.ARRAY_BUFFER, 0, from.subarray(0, entities * channels[k]![1]));
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, from.subarray(first * width, (first + entities) * width));
   };
 
   /** Under the lock (`reader.read` takes and releases it): uploads what changed since the last publish seen. */
   const upload = (pair: StatePair<S>, published: number): true => {
     const c = ctx!;
     const what = tracker.track(pair, published);
+    // the live entities of each state: the table's (its count in the pair's game run), or every entity's
+    count = table === null ? tracker.count : tableCountOf(pair, table.layout);
+    previousCount = table === null ? tracker.previousCount : previousTableCountOf(pair, table.layout);
     if (what === 'none') return true;
-    const count = tracker.count;
-    const previousCount = tracker.previousCount;
     let full = what === 'full';
     const needed = Math.max(count, previousCount);
     if (needed > bufferCapacity) {
@@ -315,7 +355,6 @@ export function createInterpolatedSprites<S extends Schema>(
     if (runtime.reader.read(upload) !== true) stats.misses++;
     if (time === Number.NEGATIVE_INFINITY) return; // never updated: no frame time to draw at yet
     alpha = tracker.place(time, runtime.interpolation);
-    const count = tracker.count;
     const texture = frame.source.glTexture?.webGLTexture ?? null;
     if (count === 0 || texture === null || gl.isContextLost()) return;
     // clip space from the sprites' world units: Phaser's projection for this drawing context (2D part of its
@@ -345,7 +384,7 @@ export function createInterpolatedSprites<S extends Schema>(
     gl.uniform2fv(u.uResolution, resolution);
     gl.uniform4fv(u.uColor, colour);
     gl.uniform1f(u.sfAlpha, alpha);
-    gl.uniform1f(u.sfPrevCount, tracker.previousCount);
+    gl.uniform1f(u.sfPrevCount, previousCount);
     gl.uniform1f(u.sfFlip, flip);
     gl.uniform1f(u.sfSnaps, snaps ? 1 : 0);
     gl.uniform4fv(u.sfQuad, quad);
@@ -376,7 +415,7 @@ export function createInterpolatedSprites<S extends Schema>(
       return alpha;
     },
     get count() {
-      return tracker.count;
+      return count;
     },
     get bufferCapacity() {
       return bufferCapacity;

@@ -1,13 +1,14 @@
 /**
- * The one copy loop both bindings run: entity i's pose from the frame onto game object i.
+ * The one copy every CPU binding runs: entity i's pose from a frame's views (`steadyframe/adapter`'s
+ * `PoseViews`, read once a frame) onto a game object.
  *
  * ```text
- *   frame.fields (interpolated, snaps applied) ──▶ objects[i].x, y (rotation, scaleX, scaleY, alpha), i < count
+ *   pose.read(views) once a frame ──▶ applyPose(object, pose, i): x, y (rotation, scaleX, scaleY, alpha where bound), visible
  * ```
  */
-import type { Frame, Schema } from 'steadyframe';
-import type { ResolvedPoseFields } from 'steadyframe/adapter';
-import { viewOf } from './fields.ts';
+import type { PoseViews } from 'steadyframe/adapter';
+
+export { PoseViews } from 'steadyframe/adapter';
 
 /**
  * What a bound game object needs: Phaser's Transform, Alpha and Visible components, which Sprite, Image,
@@ -23,31 +24,23 @@ export interface PoseTarget {
   visible: boolean;
 }
 
-/**
- * Sets `objects[i]`'s pose from entity i for every i below `count` (at most the frame's count), and makes each
- * of them visible. Reads the views once; allocates nothing.
- */
-export function applyPose<S extends Schema>(frame: Frame<S>, fields: ResolvedPoseFields, objects: readonly PoseTarget[], count: number): void {
-  const views = frame.fields as { readonly [name: string]: Float32Array };
-  const position = viewOf(views, fields.position);
-  const angle = fields.angle === null ? null : viewOf(views, fields.angle);
-  const scale = fields.scale === null ? null : viewOf(views, fields.scale.name);
-  const scaleWidth = fields.scale?.width ?? 0;
-  const alpha = fields.alpha === null ? null : viewOf(views, fields.alpha);
-  for (let i = 0; i < count; i++) {
-    const o = objects[i]!;
-    o.x = position[2 * i]!;
-    o.y = position[2 * i + 1]!;
-    if (angle !== null) o.rotation = angle[i]!;
-    if (scale !== null) {
-      if (scaleWidth === 2) {
-        o.scaleX = scale[2 * i]!;
-        o.scaleY = scale[2 * i + 1]!;
-      } else {
-        o.scaleX = o.scaleY = scale[i]!;
-      }
-    }
-    if (alpha !== null) o.alpha = alpha[i]!;
-    if (!o.visible) o.visible = true;
+/** Sets `o`'s pose from entity `i` of the views `pose` read, and makes it visible. Allocates nothing. */
+export function applyPose(o: PoseTarget, pose: PoseViews, i: number): void {
+  const { position, fields } = pose;
+  o.x = position[2 * i]!;
+  o.y = position[2 * i + 1]!;
+  if (fields.angle !== null) o.rotation = pose.angle[i]!;
+  if (pose.scaleWidth === 2) {
+    o.scaleX = pose.scale[2 * i]!;
+    o.scaleY = pose.scale[2 * i + 1]!;
+  } else if (pose.scaleWidth === 1) {
+    o.scaleX = o.scaleY = pose.scale[i]!;
   }
+  if (fields.alpha !== null) o.alpha = pose.alpha[i]!;
+  if (!o.visible) o.visible = true;
+}
+
+/** Sets `objects[i]` from entity i for every i below `count`. */
+export function applyPoses(objects: readonly PoseTarget[], pose: PoseViews, count: number): void {
+  for (let i = 0; i < count; i++) applyPose(objects[i]!, pose, i);
 }

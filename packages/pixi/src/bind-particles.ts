@@ -12,8 +12,9 @@
  * particles (Pixi's) where a plain PixiJS update loop plus that upload is two.
  */
 import { Particle, Texture, type ParticleContainer, type ParticleOptions } from 'pixi.js';
-import type { Frame, Runtime, Schema } from 'steadyframe';
-import { NO_VIEW, resolveFields, viewOf, type PoseFields, type ResolvedFields } from './fields.ts';
+import type { Frame, Runtime, Schema, TableName } from 'steadyframe';
+import { frameSource } from 'steadyframe/adapter';
+import { NO_VIEW, resolveBinding, viewOf, type PoseFieldNames, type PoseFields, type ResolvedFields, type TableSchema } from './fields.ts';
 
 /**
  * The look of the particle for entity `index`, asked for when the list first grows that far: a `Particle`
@@ -24,14 +25,25 @@ import { NO_VIEW, resolveFields, viewOf, type PoseFields, type ResolvedFields } 
  */
 export type MakeParticle = (index: number) => Particle | ParticleOptions;
 
+/** `bindParticles`' options, in place of `makeParticle`: a table to draw, and the particles' looks. */
+export interface ParticlesOptions<N extends string = string> {
+  /**
+   * The table whose entities the particles draw (a name `defineTables` gave): particle i is the table's
+   * entity i, and the fields are the table's. Without it, every entity of the frame.
+   */
+  readonly table?: N;
+  /** As `bindParticles`' `makeParticle` argument; `index` is the table's. */
+  readonly makeParticle?: MakeParticle;
+}
+
 /** What `bindParticles` returns. */
 export interface ParticlesBinding<S extends Schema> {
   readonly container: ParticleContainer;
   /**
    * Points the particles at this frame's interpolated state and makes `container.particleChildren` as long as
-   * `frame.count` (shrinking it, or growing it with particles made before or new ones). Constant time: nothing
-   * is written per particle, and nothing allocated except a new particle the first time the count reaches a
-   * new high (and the array growing then).
+   * `frame.count` (given a table, the table's count), shrinking it, or growing it with particles made before or
+   * new ones. Constant time: nothing is written per particle, and nothing allocated except a new particle the
+   * first time the count reaches a new high (and the array growing then).
    */
   update(frame: Frame<S>): void;
   /**
@@ -94,15 +106,29 @@ interface BoundParticle extends Particle {
  * ```
  *
  * `makeParticle` defaults to a particle of `container.texture` (or `Texture.WHITE`) anchored at its centre.
- * Throws at set-up if a field does not fit (see `PoseFields`).
+ * In its place, options: `{ table, makeParticle }` draws one table's entities (a schema of `defineTables`):
+ * particle i is the table's entity i, the fields are the table's, and another table's entities never show.
+ * Particles are by index, so give a table's particles one look (a despawn moves the table's last entity into
+ * the freed index); for an object per entity that follows it, `bindSprites` with a table.
+ * Throws at set-up if a field does not fit (see `PoseFields`), or the table is not one of the schema's.
  */
+export function bindParticles<S extends Schema>(runtime: Pick<Runtime<S>, 'schema'>, container: ParticleContainer, fields: PoseFields<S>, makeParticle?: MakeParticle): ParticlesBinding<S>;
+export function bindParticles<S extends Schema, const N extends TableName<S>>(
+  runtime: Pick<Runtime<S>, 'schema'>,
+  container: ParticleContainer,
+  fields: PoseFields<TableSchema<S, N>>,
+  options: ParticlesOptions<N>,
+): ParticlesBinding<S>;
 export function bindParticles<S extends Schema>(
   runtime: Pick<Runtime<S>, 'schema'>,
   container: ParticleContainer,
-  fields: PoseFields<S>,
-  makeParticle?: MakeParticle,
+  fields: PoseFieldNames,
+  makeOrOptions?: MakeParticle | ParticlesOptions,
 ): ParticlesBinding<S> {
-  const resolved = resolveFields(runtime.schema, fields);
+  const options: ParticlesOptions = typeof makeOrOptions === 'object' && makeOrOptions !== null ? makeOrOptions : {};
+  const makeParticle = options === makeOrOptions ? options.makeParticle : (makeOrOptions as MakeParticle | undefined);
+  if (makeParticle !== undefined && typeof makeParticle !== 'function') throw new TypeError(`${PREFIX} makeParticle must be a function (index) => a Particle or its options`);
+  const { table, fields: resolved } = resolveBinding(runtime.schema, fields, options.table, 'bindParticles');
   const make: MakeParticle = makeParticle ?? (() => ({ texture: container.texture ?? Texture.WHITE, anchorX: 0.5, anchorY: 0.5 }));
   const drawn: Drawn = { position: NO_VIEW, angle: NO_VIEW, scale: NO_VIEW, alpha: NO_VIEW };
   const bound = boundParticleMaker(drawn, resolved);
@@ -179,13 +205,14 @@ export function bindParticles<S extends Schema>(
       return pool.length;
     },
     update(frame) {
-      const views = frame.fields as { readonly [name: string]: Float32Array };
+      const source = frameSource(frame, table);
+      const views = source.fields as { readonly [name: string]: Float32Array };
       drawn.position = viewOf(views, resolved.position);
       drawn.angle = viewOf(views, resolved.angle);
       drawn.scale = viewOf(views, resolved.scale?.name ?? null);
       drawn.alpha = viewOf(views, resolved.alpha);
       const list = container.particleChildren as Particle[];
-      const count = frame.count;
+      const count = source.count;
       let fresh = false;
       if (tracked && newBuffers()) {
         // new buffers: unless they are the container's first and only ones, which took the upload asked for,

@@ -1,14 +1,19 @@
 /**
  * For a handful of entities drawn as their own display objects (Sprites, AnimatedSprites, Graphics, whole
- * Containers): entity i moves display object i.
+ * Containers): entity i moves display object i; or, given a table, each of its entities gets a display object
+ * of its own, kept by handle (table-sprites.ts).
  *
  * ```text
  *   runtime.frame(ts) ──▶ frame.fields (interpolated, snaps applied) ──▶ update(frame) ──▶ sprites[i].x, y, rotation, scale, alpha
  * ```
  */
 import type { Container } from 'pixi.js';
-import type { Frame, Runtime, Schema } from 'steadyframe';
-import { resolveFields, viewOf, type PoseFields } from './fields.ts';
+import type { Frame, Runtime, Schema, TableName } from 'steadyframe';
+import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
+import { applyPose, PoseViews } from './pose.ts';
+import { bindTableSprites, type TableSpritesBinding, type TableSpritesOptions } from './table-sprites.ts';
+
+export type { TableSpritesBinding, TableSpritesOptions } from './table-sprites.ts';
 
 /** What `bindSprites` returns. */
 export interface SpritesBinding<S extends Schema, C extends Container = Container> {
@@ -34,16 +39,42 @@ export interface SpritesBinding<S extends Schema, C extends Container = Containe
  * attachToTicker(app, runtime, (frame) => ships.update(frame)); // the ticker's frame time; no render on skipped refreshes
  * ```
  *
- * Throws at set-up if a field does not fit (see `PoseFields`).
+ * Given a table (a schema of `defineTables`), each of the table's entities gets a sprite of its own instead,
+ * kept by handle: `options.create(handle)` makes it when the entity first shows (the binding adds it to
+ * `container`), it follows its entity through despawns that move entities within the table, and it goes
+ * (removed, then `options.release`, or destroyed) with its entity. The fields are the table's.
+ *
+ * ```ts
+ * const rocks = bindSprites(runtime, app.stage, { position: 'position' }, { table: 'rocks', create: () => new Sprite(rockTexture) });
+ * ```
+ *
+ * Throws at set-up if a field does not fit (see `PoseFields`), or the table is not one of the schema's.
  */
+export function bindSprites<S extends Schema, C extends Container = Container>(runtime: Pick<Runtime<S>, 'schema'>, sprites: readonly C[], fields: PoseFields<S>): SpritesBinding<S, C>;
+export function bindSprites<S extends Schema, const N extends TableName<S>, C extends Container = Container>(
+  runtime: Pick<Runtime<S>, 'schema'>,
+  container: Container,
+  fields: PoseFields<TableSchema<S, N>>,
+  options: TableSpritesOptions<N, C>,
+): TableSpritesBinding<S, C>;
 export function bindSprites<S extends Schema, C extends Container = Container>(
   runtime: Pick<Runtime<S>, 'schema'>,
-  sprites: readonly C[],
-  fields: PoseFields<S>,
-): SpritesBinding<S, C> {
-  const resolved = resolveFields(runtime.schema, fields);
-  const scaleWidth = resolved.scale?.width ?? 0;
-  const scaleName = resolved.scale?.name ?? null;
+  sprites: readonly C[] | Container,
+  fields: PoseFieldNames,
+  options?: TableSpritesOptions<string, C>,
+): SpritesBinding<S, C> | TableSpritesBinding<S, C> {
+  if (options?.table !== undefined) {
+    if (Array.isArray(sprites)) {
+      throw new TypeError('@steadyframe/pixi: bindSprites with a table keeps a sprite per entity: pass the Container they go in, not an array, and options.create');
+    }
+    return bindTableSprites(runtime, sprites as Container, fields, options);
+  }
+  if (!Array.isArray(sprites)) throw new TypeError('@steadyframe/pixi: bindSprites takes an array of display objects (or, with options.table, a Container)');
+  return bindIndexed(runtime, sprites as readonly C[], fields);
+}
+
+function bindIndexed<S extends Schema, C extends Container>(runtime: Pick<Runtime<S>, 'schema'>, sprites: readonly C[], fields: PoseFieldNames): SpritesBinding<S, C> {
+  const pose = new PoseViews(resolveBinding(runtime.schema, fields, undefined, 'bindSprites').fields);
   let overflow = 0;
   return {
     sprites,
@@ -51,11 +82,7 @@ export function bindSprites<S extends Schema, C extends Container = Container>(
       return overflow;
     },
     update(frame) {
-      const views = frame.fields as { readonly [name: string]: Float32Array };
-      const position = viewOf(views, resolved.position);
-      const angle = resolved.angle === null ? null : viewOf(views, resolved.angle);
-      const scale = scaleName === null ? null : viewOf(views, scaleName);
-      const alpha = resolved.alpha === null ? null : viewOf(views, resolved.alpha);
+      pose.read(frame.fields as { readonly [name: string]: Float32Array });
       const count = Math.min(frame.count, sprites.length);
       overflow = frame.count - count;
       for (let i = 0; i < sprites.length; i++) {
@@ -65,13 +92,7 @@ export function bindSprites<S extends Schema, C extends Container = Container>(
           continue;
         }
         sprite.visible = true;
-        sprite.position.set(position[2 * i]!, position[2 * i + 1]!);
-        if (angle !== null) sprite.rotation = angle[i]!;
-        if (scale !== null) {
-          if (scaleWidth === 2) sprite.scale.set(scale[2 * i]!, scale[2 * i + 1]!);
-          else sprite.scale.set(scale[i]!);
-        }
-        if (alpha !== null) sprite.alpha = alpha[i]!;
+        applyPose(sprite, pose, i);
       }
     },
   };

@@ -10,6 +10,10 @@
  * - `createInterpolatedSprites` draws them as the points of one mesh whose vertex shader blends the two
  *   states: per frame the main thread sets three uniforms, whatever the count.
  *
+ * Each takes an optional `table` (a schema of `defineTables`): it then draws that table's entities alone, its
+ * fields checked against the table's; `bindSprites` keeps a sprite per entity by handle, which follows its
+ * entity through despawns.
+ *
  * The CPU bindings copy the runtime's own Frame, which is already interpolated with snaps, render delay and
  * extrapolation applied, so every interpolation option of the runtime holds. `attachToTicker` drives either
  * from `app.ticker` with the ticker's own frame time, and renders only on the refreshes the pacer presents.
@@ -21,11 +25,11 @@
  * ```
  */
 export { bindParticles } from './bind-particles.ts';
-export type { MakeParticle, ParticlesBinding } from './bind-particles.ts';
+export type { MakeParticle, ParticlesBinding, ParticlesOptions } from './bind-particles.ts';
 export { bindSprites } from './bind-sprites.ts';
-export type { SpritesBinding } from './bind-sprites.ts';
+export type { SpritesBinding, TableSpritesBinding, TableSpritesOptions } from './bind-sprites.ts';
 export { resolveFields } from './fields.ts';
-export type { FieldOf, PoseFields, ResolvedFields } from './fields.ts';
+export type { FieldOf, PoseFields, ResolvedFields, TableSchema } from './fields.ts';
 export { attachToTicker, tickerTime } from './attach-to-ticker.ts';
 export type { TickerApp, TickerLoop, TimedDrawable } from './attach-to-ticker.ts';
 export { createInterpolatedSprites } from './interpolated-sprites.ts';

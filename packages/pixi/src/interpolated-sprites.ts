@@ -8,7 +8,8 @@
  *   update(time):
  *     acquire the pair ──▶ new publish since the last upload? (steadyframe/adapter's GPU pair tracker)
  *                            one  ('swap'): overwrite the older state's buffers with the current state, flip
- *                            more ('full'): upload previous and current runs (fields, entities 0 .. count)
+ *                            more ('full'): upload previous and current runs (fields, entities 0 .. count;
+ *                                           given a table, its entities base .. base + count, at 0 in the buffers)
  *                          the tick marked snaps (SNAPS > 0)? upload the pair's generations too (those not on the GPU)
  *                            none ('none'): upload nothing
  *                          the tracker notes PREV_TIME, CUR_TIME, COUNT, PREV_COUNT, SNAPS
@@ -35,15 +36,20 @@
  * `renderDelay` and `snapDistance` do not apply here.
  */
 import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type Renderer, type Shader } from 'pixi.js';
-import type { EntityField, Runtime, Schema } from 'steadyframe';
-import { angleModeOf, createGpuPairTracker, pointSpriteLayout, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
-import { resolveFields, type PoseFields } from './fields.ts';
+import type { EntityField, Runtime, Schema, TableName } from 'steadyframe';
+import { angleModeOf, createGpuPairTracker, pointSpriteLayout, previousTableCountOf, tableCountOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
+import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
 import { createSpriteShader } from './sprite-shader.ts';
 
 /** The fields the GPU path reads: a 2D position and, optionally, an angle (see `PoseFields`). */
 export type SpriteFields<S extends Schema> = Pick<PoseFields<S>, 'position' | 'angle'>;
 
-export interface InterpolatedSpritesOptions {
+export interface InterpolatedSpritesOptions<N extends string = never> {
+  /**
+   * The table whose entities the sprites draw (a name `defineTables` gave): only its range of the state is
+   * uploaded (its live entities), and the fields are the table's. Without it, every entity.
+   */
+  readonly table?: N;
   /** Every sprite's texture (a frame of an atlas works). Default `Texture.WHITE`. */
   readonly texture?: Texture;
   /** A sprite's size in the mesh's local units. Default: the texture's size. */
@@ -51,7 +57,7 @@ export interface InterpolatedSpritesOptions {
   readonly height?: number;
   /** Where the entity's position sits in the sprite, 0..1 (0.5: the centre, the default; a number sets both). */
   readonly anchor?: number | { readonly x: number; readonly y: number };
-  /** Entities the vertex buffers hold before they first grow. Default 1024 (or the capacity, if less). */
+  /** Entities the vertex buffers hold before they first grow. Default 1024 (or the capacity, the table's given one, if less). */
   readonly initialCapacity?: number;
 }
 
@@ -99,7 +105,7 @@ export interface InterpolatedSprites {
   update(time: number): boolean;
   /** The alpha uniform set by the last update: in [0, 1], or up to 1 + `maxPrediction` for a late frame carried on. */
   readonly alpha: number;
-  /** Instances drawn: live entities in the pair last copied. */
+  /** Instances drawn: live entities (of the table, given one) in the pair last copied. */
   readonly count: number;
   /** Entities the vertex buffers hold now. */
   readonly bufferCapacity: number;
@@ -117,6 +123,9 @@ interface Channel {
 
 const PREFIX = '@steadyframe/pixi:';
 
+/** What the GPU path needs of the runtime (a render worker's context fits). */
+type GpuRuntime<S extends Schema> = Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & { readonly interpolation?: LateOptions };
+
 function vertexBuffer(integer: boolean, elements: number): Buffer {
   const data = integer ? new Uint32Array(elements) : new Float32Array(elements);
   return new Buffer({ data, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST, label: 'steadyframe state' });
@@ -131,7 +140,9 @@ function pointIndices(entities: number): Uint32Array {
 
 /**
  * Creates a Mesh that draws the runtime's entities 0 .. count - 1 as textured sprites, interpolated on the GPU.
- * One draw call; the main thread's work per frame does not grow with the count.
+ * One draw call; the main thread's work per frame does not grow with the count. Given `options.table`, the
+ * table's entities alone: its range `base .. base + count - 1` of each state is uploaded, so another table's
+ * entities never show in this mesh (a mesh per table, each with its own texture).
  * Entities the runtime would snap are drawn at their current state: those spawned this tick (index at or past
  * the previous count) and those with a new generation (`world.snap`, `spawn`, `despawn`): the generations
  * are uploaded too and compared in the shader. A late frame follows `runtime.interpolation` (`whenLate`,
@@ -152,18 +163,26 @@ function pointIndices(entities: number): Uint32Array {
  * `gl_VertexID`); a WebGPU renderer is not supported. Throws at set-up if a field does not fit, or a scale or
  * alpha field is given (per-entity scale and alpha need the CPU path, `bindParticles`).
  */
+export function createInterpolatedSprites<S extends Schema, const N extends TableName<S>>(
+  runtime: GpuRuntime<S>,
+  fields: SpriteFields<TableSchema<S, N>>,
+  options: InterpolatedSpritesOptions<N> & { readonly table: N },
+): InterpolatedSprites;
+export function createInterpolatedSprites<S extends Schema>(runtime: GpuRuntime<S>, fields: SpriteFields<S>, options?: InterpolatedSpritesOptions): InterpolatedSprites;
 export function createInterpolatedSprites<S extends Schema>(
-  runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & { readonly interpolation?: LateOptions },
-  fields: SpriteFields<S>,
-  options: InterpolatedSpritesOptions = {},
+  runtime: GpuRuntime<S>,
+  fields: PoseFieldNames,
+  options: InterpolatedSpritesOptions<string> = {},
 ): InterpolatedSprites {
-  const extra = fields as PoseFields<S>;
+  const extra: PoseFieldNames = fields;
   if (typeof fields === 'object' && fields !== null && (extra.scale !== undefined || extra.alpha !== undefined)) {
     throw new TypeError(`${PREFIX} the GPU path draws position and angle only; bind scale and alpha with bindParticles`);
   }
-  const resolved = resolveFields(runtime.schema, fields);
+  const { table, fields: resolved } = resolveBinding(runtime.schema, fields, options.table, 'createInterpolatedSprites');
   const texture = options.texture ?? Texture.WHITE;
-  const capacity = runtime.capacity;
+  // the entities the buffers may have to hold, and the first one uploaded: the table's range, or every entity
+  const capacity = table?.layout.capacity ?? runtime.capacity;
+  const first = table?.layout.base ?? 0;
   const layout = pointSpriteLayout(
     { width: options.width ?? texture.width, height: options.height ?? texture.height, pivot: options.anchor, pivotName: 'anchor', initialCapacity: options.initialCapacity, capacity },
     PREFIX,
@@ -232,6 +251,7 @@ export function createInterpolatedSprites<S extends Schema>(
   // which publish is on the GPU, the pair's times and counts, and where each frame falls (counted into stats)
   const tracker = createGpuPairTracker(stats);
   let flip = 0; // which buffer of each channel holds the previous state: flip, the current one: 1 - flip
+  let count = 0; // live entities in the current state of the pair last tracked (the table's, given one)
   // the publish whose current state each generation buffer holds (-1: none known); the previous state of
   // publish p is the current state of publish p - 1
   const generationsOf = [-1, -1];
@@ -274,29 +294,32 @@ export function createInterpolatedSprites<S extends Schema>(
   };
 
   /**
-   * Uploads the first `entities` of `from` into buffer `which` of `c`: straight from the shared memory when a
-   * WebGL renderer is known, else copied into the Pixi Buffer's array and marked for Pixi to upload.
+   * Uploads `entities` of `from` from entity `first` on (the table's first; 0 without one) into buffer `which`
+   * of `c`: straight from the shared memory when a WebGL renderer is known, else copied into the Pixi Buffer's
+   * array and marked for Pixi to upload.
    */
   const copyRun = (c: Channel, which: number, from: Float32Array | Uint32Array, entities: number): void => {
     if (entities === 0) return;
     const buffer = c.buffers[which]!;
     const elements = entities * c.width;
+    const offset = first * c.width;
     if (gl !== null) {
       // Pixi first (re)allocates the GL buffer to the size of buffer.data, or sends a copy still pending
       const glBuffer = bufferSystem!.updateBuffer(buffer);
       gl.bindBuffer(gl.ARRAY_BUFFER, glBuffer.buffer); // not vertex-array state: Pixi's VAOs are untouched
-      gl.bufferSubData(gl.ARRAY_BUFFER, 0, from, 0, elements);
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, from, offset, elements);
       return;
     }
-    (buffer.data as Float32Array | Uint32Array).set(elements === from.length ? from : from.subarray(0, elements));
+    (buffer.data as Float32Array | Uint32Array).set(offset === 0 && elements === from.length ? from : from.subarray(offset, offset + elements));
     buffer.update(elements * 4);
   };
 
   /** Under the lock (`reader.read` takes and releases it): uploads what changed since the last publish seen. */
   const upload = (pair: StatePair<S>, published: number): true => {
     const what = tracker.track(pair, published);
-    const count = tracker.count;
-    const previousCount = tracker.previousCount;
+    // the live entities of each state: the table's (its count in the pair's game run), or every entity's
+    count = table === null ? tracker.count : tableCountOf(pair, table.layout);
+    const previousCount = table === null ? tracker.previousCount : previousTableCountOf(pair, table.layout);
     if (what !== 'none') {
       // one publish on swaps; anything else uploads both states
       let full = what === 'full';
@@ -351,7 +374,7 @@ export function createInterpolatedSprites<S extends Schema>(
       return tracker.alpha;
     },
     get count() {
-      return tracker.count;
+      return count;
     },
     get bufferCapacity() {
       return bufferCapacity;
@@ -363,7 +386,6 @@ export function createInterpolatedSprites<S extends Schema>(
       // late and overtaken frames as the sampler places them (the options read every frame: setInterpolation)
       values.sfAlpha = tracker.place(time, runtime.interpolation);
       values.sfFlip = flip;
-      const count = tracker.count;
       if (count > 0) geometry.indexCount = count;
       if (mesh.renderable !== count > 0) mesh.renderable = count > 0;
       return fresh;

@@ -35,8 +35,10 @@ export { bindingTable, frameSource, previousTableCountOf, tableCountOf } from '.
 export type { BindingTable } from './table-source.ts';
 export type { TableLayout } from '../core/layout.ts';
 export type { FrameDraw, TimedDrawable } from './frame-draw.ts';
-export { NO_VIEW, resolvePoseFields, viewOf } from './pose-2d.ts';
+export { NO_VIEW, PoseViews, resolveBindingPose, resolvePoseFields, viewOf } from './pose-2d.ts';
+export { createTableObjects } from './table-objects.ts';
+export type { TableObjects, TableObjectsOptions, TableSchema } from './table-objects.ts';
 export { angleModeOf, pointSpriteFragmentShader, pointSpriteLayout, pointSpriteVertexShader } from './point-sprites.ts';
 export type { AngleMode, GlslDialect, PointSpriteHost, PointSpriteOptions } from './point-sprites.ts';
-export type { FieldOf, PoseFields, ResolvedPoseFields } from './pose-2d.ts';
+export type { BindingPose, FieldOf, PoseFieldNames, PoseFields, ResolvedPoseFields } from './pose-2d.ts';
 export { angleField, extrapolateField, interpolateField, lerpField, quaternionField, snapField, wrapAngle } from '../core/interpolate.ts';

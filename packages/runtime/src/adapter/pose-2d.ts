@@ -1,8 +1,10 @@
 /**
  * Which schema fields make a 2D entity's pose, and the checks that they fit: the 2D adapters (`@steadyframe/pixi`,
- * `@steadyframe/phaser`) take the same `PoseFields`, each naming itself in its errors.
+ * `@steadyframe/phaser`) take the same `PoseFields`, each naming itself in its errors; given a table, checked
+ * against that table's fields. And the frame's views of them, which each adapter copies onto its objects.
  */
 import { schemaField, type InterpolationKind, type Schema } from '../core/schema.ts';
+import { bindingTable, type BindingTable } from './table-source.ts';
 
 /**
  * Names of the schema's fields whose kind is one of `K` and whose width is one of `W`. A schema whose widths
@@ -89,4 +91,60 @@ export const NO_VIEW = new Float32Array(0);
 /** The frame's view of a bound field, or `NO_VIEW`. A property read: allocates nothing. */
 export function viewOf(views: { readonly [name: string]: Float32Array }, name: string | null): Float32Array {
   return name === null ? NO_VIEW : (views[name] ?? NO_VIEW);
+}
+
+/**
+ * A binding's field names as its implementation takes them, before the check (its public signature names them
+ * with `PoseFields` of the schema, or of a table's fields).
+ */
+export interface PoseFieldNames {
+  readonly position: string;
+  readonly angle?: string;
+  readonly scale?: string;
+  readonly alpha?: string;
+}
+
+/** A binding's table (null: it draws every entity) and its pose fields, checked against that table's own. */
+export interface BindingPose {
+  readonly table: BindingTable | null;
+  readonly fields: ResolvedPoseFields;
+}
+
+/**
+ * The table called `table` (undefined: none; `bindingTable`) and `fields` checked against its fields (or the
+ * whole schema's). Throws at set-up: `prefix` starts every message (the adapter's name and a colon), `what`
+ * names the binding for a table the schema has not.
+ */
+export function resolveBindingPose(schema: Schema, fields: PoseFieldNames, table: string | undefined, prefix: string, what: string): BindingPose {
+  const found = bindingTable(schema, table, `${prefix} ${what}`);
+  return { table: found, fields: resolvePoseFields(found?.schema ?? schema, fields as PoseFields<Schema>, prefix) };
+}
+
+/**
+ * The bound pose fields' views of one frame, for an adapter's copy from entity i onto its objects (x, y from
+ * `position[2i]`, `position[2i + 1]`; rotation `angle[i]`; scale `scale[i]` or `scale[2i]`, `scale[2i + 1]` by
+ * `scaleWidth`; alpha `alpha[i]`). `read` once a frame; unbound fields read `NO_VIEW`. Allocates nothing.
+ */
+export class PoseViews {
+  readonly fields: ResolvedPoseFields;
+  /** 0: no scale bound; else its width. */
+  readonly scaleWidth: 0 | 1 | 2;
+  position: Float32Array = NO_VIEW;
+  angle: Float32Array = NO_VIEW;
+  scale: Float32Array = NO_VIEW;
+  alpha: Float32Array = NO_VIEW;
+
+  constructor(fields: ResolvedPoseFields) {
+    this.fields = fields;
+    this.scaleWidth = fields.scale?.width ?? 0;
+  }
+
+  /** Takes a frame's views (`frame.fields`, or a table's zero-based `fields`). */
+  read(views: { readonly [name: string]: Float32Array }): void {
+    const f = this.fields;
+    this.position = viewOf(views, f.position);
+    this.angle = viewOf(views, f.angle);
+    this.scale = viewOf(views, f.scale?.name ?? null);
+    this.alpha = viewOf(views, f.alpha);
+  }
 }
