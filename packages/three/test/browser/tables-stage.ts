@@ -4,8 +4,8 @@
  * every lit pixel lies in the square of a live entity of the table whose colour it has, and every live entity is
  * drawn, in its own colour, centred where the frame puts it.
  */
-import { OrthographicCamera, Scene, WebGLRenderer, WebGLRenderTarget, type Object3D } from 'three';
 import type { Frame } from 'steadyframe';
+import { createStage } from './helpers.ts';
 import { GRID, TABLE_NAMES, type tablesSchema } from './fixtures/tables-schema.ts';
 
 export const PX_PER_UNIT = 16;
@@ -83,35 +83,5 @@ export function checkPicture(pixels: Uint8Array, shown: readonly Shown[], what: 
   return problems;
 }
 
-/** A renderer drawing the grid into a render target, failing on any shader error. */
-export function createTablesStage() {
-  const renderer = new WebGLRenderer({ antialias: false });
-  const shaderErrors: string[] = [];
-  renderer.debug.onShaderError = (gl, program) => void shaderErrors.push(gl.getProgramInfoLog(program) ?? 'shader error');
-  const target = new WebGLRenderTarget(WIDTH, HEIGHT);
-  const camera = new OrthographicCamera(0, GRID.columns, GRID.rows, 0, 0.1, 100);
-  camera.position.z = 10;
-  const scene = new Scene();
-  const pixels = new Uint8Array(WIDTH * HEIGHT * 4);
-  return {
-    renderer,
-    scene,
-    add(object: Object3D) {
-      scene.add(object);
-    },
-    /** Renders the scene and returns the RGBA pixels, bottom row first. */
-    render(): Uint8Array {
-      renderer.setRenderTarget(target);
-      renderer.setClearColor(0x000000, 1);
-      renderer.render(scene, camera);
-      renderer.readRenderTargetPixels(target, 0, 0, WIDTH, HEIGHT, pixels);
-      renderer.setRenderTarget(null);
-      if (shaderErrors.length > 0) throw new Error(`shader errors: ${shaderErrors.join('\n')}`);
-      return pixels;
-    },
-    dispose() {
-      target.dispose();
-      renderer.dispose();
-    },
-  };
-}
+/** A stage (helpers.ts) that sees the grid, bottom left at world (0, 0): `render()` returns its pixels, bottom row first. */
+export const createTablesStage = () => createStage({ left: 0, right: GRID.columns, bottom: 0, top: GRID.rows, scale: PX_PER_UNIT });

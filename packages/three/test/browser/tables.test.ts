@@ -11,6 +11,7 @@ import { Group, InstancedMesh, MeshBasicMaterial, Object3D, PlaneGeometry } from
 import { createRuntime, type Runtime } from 'steadyframe';
 import { bindInstancedMesh, bindObjects, createInterpolatedInstancedMesh } from '@steadyframe/three';
 import { motionSchema } from './fixtures/schema.ts';
+import { timeAt } from './helpers.ts';
 import { SQUARE, TABLE_COLOURS, TABLE_NAMES, TABLES_CAPACITY, tablesSchema } from './fixtures/tables-schema.ts';
 import { checkPicture, createTablesStage, shownEntities } from './tables-stage.ts';
 
@@ -34,12 +35,6 @@ function tablesRuntime(): Promise<TablesRuntime> {
     seed: 39,
     pacing: { adaptive: false },
   });
-}
-
-/** The shared-clock time at `alpha` between the newest pair's two states. */
-function timeAt(rt: TablesRuntime, alpha: number): number {
-  const f = rt.sample(Number.POSITIVE_INFINITY);
-  return f.previousTime + alpha * (f.currentTime - f.previousTime);
 }
 
 const square = () => new PlaneGeometry(SQUARE, SQUARE);
