@@ -13,8 +13,8 @@
  * ```
  */
 import type { Object3D } from 'three';
-import { createHandlePool, type Frame, type FrameTable, type Runtime, type Schema, type TableName } from 'steadyframe';
-import { frameSource, type BindingTable } from 'steadyframe/adapter';
+import type { Frame, FrameTable, Runtime, Schema, TableName } from 'steadyframe';
+import { createTableObjects, frameSource, type BindingTable } from 'steadyframe/adapter';
 import { readTransform, transformViews, type TransformViews } from './compose.ts';
 import { resolveBinding, type BoundSchema, type ResolvedFields, type TableOption, type TransformFields } from './fields.ts';
 
@@ -81,7 +81,8 @@ export interface HandleObjectsBinding<S extends Schema, T extends Object3D> {
  *   the table's own), or by handle: `objects[i]` follows the entity whose handle is `handles[i]`.
  * - `bindObjects(runtime, { table, create, parent?, release? }, fields)`: one object per live entity of the table,
  *   kept by handle (`createHandlePool`): made by `create` when the entity first shows, moved with it however
- *   despawns reorder the table, removed from `parent` and released when it is gone.
+ *   despawns reorder the table, removed from `parent` and released when it is gone (`steadyframe/adapter`'s
+ *   `createTableObjects`, as the 2D adapters' sprites per entity).
  *
  * ```ts
  * const labels = bindObjects(runtime, { table: 'ships', create: (handle) => makeLabel(handle), parent: scene, release: (label) => label.geometry.dispose() }, { position: 'position' });
@@ -150,7 +151,10 @@ function perHandle<S extends Schema>(schema: S, options: PerHandleOptions<string
   const { table, fields: resolved } = resolveBinding(schema, fields, options.table, 'bindObjects');
   const { create, parent, release } = options;
   const views: TransformViews = { position: new Float32Array(0), rotation: null, scale: null };
-  const pool = createHandlePool<Object3D>(table!.layout.capacity, {
+  const objects = createTableObjects<S, Object3D>(table!, {
+    read(shown) {
+      transformViews(resolved, shown.fields, views);
+    },
     create(handle, index) {
       const object = create(handle, index);
       parent?.add(object);
@@ -166,14 +170,14 @@ function perHandle<S extends Schema>(schema: S, options: PerHandleOptions<string
   });
   return {
     update(frame) {
-      transformViews(resolved, frameSource(frame, table).fields, views);
-      return pool.sync(frameTable(frame, table!));
+      objects.update(frame);
+      return objects.size;
     },
-    get: (handle) => pool.get(handle),
+    get: (handle) => objects.get(handle),
     get size() {
-      return pool.size;
+      return objects.size;
     },
-    clear: () => pool.clear(),
+    clear: () => objects.clear(),
   };
 }
 

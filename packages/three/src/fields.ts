@@ -2,8 +2,8 @@
  * Which schema fields make an entity's transform, and the checks that they fit. Both paths (CPU and GPU) take
  * the same `TransformFields`; a binding given a `table` names that table's fields only.
  */
-import type { InterpolationKind, Schema, TableFieldName } from 'steadyframe';
-import { bindingTable, schemaField, type BindingTable } from 'steadyframe/adapter';
+import type { InterpolationKind, Schema } from 'steadyframe';
+import { bindingTable, schemaField, type BindingTable, type TableSchema } from 'steadyframe/adapter';
 
 /** Names of the schema's fields whose kind is one of `K`. */
 export type FieldOfKind<S extends Schema, K extends InterpolationKind> = {
@@ -28,7 +28,7 @@ export interface TransformFields<S extends Schema> {
  * The schema a binding names its fields from: the whole schema, or table `N`'s fields alone (a binding given
  * `{ table: N }`), so that a field of another table is a type error too.
  */
-export type BoundSchema<S extends Schema, N extends string> = [N] extends [never] ? S : Pick<S, TableFieldName<S, N> & keyof S>;
+export type BoundSchema<S extends Schema, N extends string> = [N] extends [never] ? S : TableSchema<S, N>;
 
 /** The options every binding takes. */
 export interface TableOption<N extends string> {
