@@ -9,10 +9,14 @@
  *   </Steadyframe>
  * </Canvas>
  * ```
+ *
+ * With entity tables (`defineTables`): `<InterpolatedInstances table="ships">` draws one table; `useTableEntities`
+ * and `useTableEntity` keep a React element per entity, keyed by handle.
  */
 export { DEMAND_POLL_MS, PACE_PRIORITY, RENDER_PRIORITY, Steadyframe, UPDATE_PRIORITY, useSteadyframe, useSteadyframeContext } from './provider.tsx';
 export type { SteadyframeContext, SteadyframeProps } from './provider.tsx';
 export { InterpolatedInstances } from './instances.tsx';
 export type { InterpolatedInstancesProps } from './instances.tsx';
 export { useEntity } from './entity.ts';
+export { useTableEntities, useTableEntity } from './table-entities.ts';
 export { useFrameEvents, useGameState } from './frame-events.ts';

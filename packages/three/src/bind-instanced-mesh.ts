@@ -3,18 +3,20 @@
  *
  * ```text
  *   runtime.frame() ──▶ frame.fields (interpolated, snaps applied) ──▶ update(frame) ──▶ instanceMatrix[0 .. count)
+ *                       or frame.tables[table].fields, its count (given a table)
  * ```
  */
 import { DynamicDrawUsage, type InstancedMesh } from 'three';
-import type { Frame, Runtime, Schema } from 'steadyframe';
+import type { Frame, Runtime, Schema, TableName } from 'steadyframe';
+import { frameSource } from 'steadyframe/adapter';
 import { readTransform, transformViews, writeMatrix, type TransformViews } from './compose.ts';
-import { resolveFields, type TransformFields } from './fields.ts';
+import { resolveBinding, type BoundSchema, type TableOption, type TransformFields } from './fields.ts';
 
 /** What `bindInstancedMesh` returns. */
 export interface InstancedMeshBinding<S extends Schema> {
   readonly mesh: InstancedMesh;
   /**
-   * Writes the frame's entities 0 .. count - 1 into the mesh's instance matrices, sets `mesh.count` and marks
+   * Writes the frame's entities 0 .. count - 1 (the table's, given one) into the mesh's instance matrices, sets `mesh.count` and marks
    * the matrices for upload (only the live range). Call it with each frame `runtime.frame()` returns, or
    * from `draw`. Entities past the mesh's own instance count are left out and counted in `overflow`.
    * Allocates nothing.
@@ -27,7 +29,12 @@ export interface InstancedMeshBinding<S extends Schema> {
 /**
  * Binds an InstancedMesh to the runtime's interpolated state: entity i is instance i. Each `update(frame)`
  * composes position, rotation and (optional) scale into the instance matrices. Entities the runtime snapped
- * (spawned, teleported) arrive in the frame already snapped.
+ * (spawned, teleported, moved by a despawn) arrive in the frame already snapped.
+ *
+ * Given `{ table: 'ships' }` (a schema of `defineTables`), it draws that table's entities only: instance i is
+ * the table's entity i (`frame.tables.ships`), `fields` name that table's fields, and the mesh needs the
+ * table's capacity. One mesh (one material) per table, so a despawn that moves entities within a table never
+ * shows one kind's picture on another.
  *
  * Sets `mesh.frustumCulled = false`: three.js bounds an InstancedMesh once, from the matrices it had then,
  * and moving instances would be culled against that stale sphere.
@@ -42,14 +49,16 @@ export interface InstancedMeshBinding<S extends Schema> {
  * });
  * ```
  *
- * Throws at set-up if a field does not fit (see `TransformFields`).
+ * Throws at set-up if a field does not fit (see `TransformFields`), is not one of the table's, or the table is
+ * not one of the schema's.
  */
-export function bindInstancedMesh<S extends Schema>(
+export function bindInstancedMesh<S extends Schema, N extends TableName<S> = never>(
   runtime: Pick<Runtime<S>, 'schema'>,
   mesh: InstancedMesh,
-  fields: TransformFields<S>,
+  fields: TransformFields<BoundSchema<S, N>>,
+  options: TableOption<N> = {},
 ): InstancedMeshBinding<S> {
-  const resolved = resolveFields(runtime.schema, fields);
+  const { table, fields: resolved } = resolveBinding(runtime.schema, fields as TransformFields<S>, options.table, 'bindInstancedMesh');
   const matrices = mesh.instanceMatrix;
   matrices.setUsage(DynamicDrawUsage);
   mesh.frustumCulled = false;
@@ -62,9 +71,10 @@ export function bindInstancedMesh<S extends Schema>(
       return overflow;
     },
     update(frame) {
-      const count = Math.min(frame.count, capacity);
-      overflow = frame.count - count;
-      transformViews(resolved, frame.fields, views);
+      const source = frameSource(frame, table);
+      const count = Math.min(source.count, capacity);
+      overflow = source.count - count;
+      transformViews(resolved, source.fields, views);
       const out = matrices.array as Float32Array;
       for (let i = 0; i < count; i++) writeMatrix(readTransform(resolved, views, i), out, 16 * i);
       mesh.count = count;

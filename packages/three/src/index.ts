@@ -11,6 +11,10 @@
  *   and blends them in the vertex shader from an alpha uniform; the main thread only copies bytes. It is the
  *   'interpolate' mode without a render delay, late and overtaken frames placed as the runtime places them.
  *
+ * With a schema of entity tables (`defineTables`), every binding takes `{ table }`: it draws that table alone,
+ * named by that table's fields. `bindObjects(runtime, { table, create, parent }, fields)` keeps an Object3D per
+ * entity by handle.
+ *
  * ```ts
  * import { createInterpolatedInstancedMesh } from '@steadyframe/three';
  * const ships = createInterpolatedInstancedMesh(runtime, geometry, new MeshStandardMaterial(), { position: 'position', rotation: 'rotation' });
@@ -23,8 +27,8 @@
 export { bindInstancedMesh } from './bind-instanced-mesh.ts';
 export type { InstancedMeshBinding } from './bind-instanced-mesh.ts';
 export { bindObjects } from './bind-objects.ts';
-export type { ObjectsBinding } from './bind-objects.ts';
+export type { HandleObjectsBinding, ObjectsBinding, ObjectsOptions, PerHandleOptions } from './bind-objects.ts';
 export { createInterpolatedInstancedMesh } from './interpolated-instanced-mesh.ts';
 export type { InterpolatedInstancedMesh, InterpolatedMeshOptions, InterpolatedMeshStats, UploadRenderer } from './interpolated-instanced-mesh.ts';
 export { resolveFields } from './fields.ts';
-export type { FieldOfKind, ResolvedFields, TransformFields } from './fields.ts';
+export type { BoundSchema, FieldOfKind, ResolvedFields, TableOption, TransformFields } from './fields.ts';

@@ -15,6 +15,10 @@
  *   an upload, given the renderer (options.renderer): the attributes are GLBufferAttributes over WebGL buffers
  *     made here, and gl.bufferSubData(buffer, the runtime's own view of the run in the shared memory)   ── under the lock
  *   without it: copy the run into the InstancedBufferAttribute's array, mark the range: three.js uploads it at render
+ *
+ *   given a table (options.table): the runs are that table's range of each state, entities base .. base + the
+ *     table's count in that state (its word in the pair's game run), uploaded to the attributes from 0; the
+ *     counts are the table's, so instance i is the table's entity i and the shader's snap rules hold within it
  * ```
  *
  * The direct upload saves the copy into the attributes' arrays (V8 copies out of shared memory word by word,
@@ -38,9 +42,9 @@ import {
   type BufferGeometry,
   type Material,
 } from 'three';
-import type { EntityField, Runtime, Schema } from 'steadyframe';
-import { createGpuPairTracker, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
-import { resolveFields, type ResolvedFields, type TransformFields } from './fields.ts';
+import type { EntityField, Runtime, Schema, TableName } from 'steadyframe';
+import { createGpuPairTracker, previousTableCountOf, tableCountOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
+import { resolveBinding, type BoundSchema, type ResolvedFields, type TableOption, type TransformFields } from './fields.ts';
 import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
 
 /** An instanced attribute: three.js's own (copied into), or one over a WebGL buffer of ours (uploaded straight). */
@@ -62,7 +66,7 @@ export interface UploadRenderer {
 }
 
 /** Options of `createInterpolatedInstancedMesh`. */
-export interface InterpolatedMeshOptions {
+export interface InterpolatedMeshOptions<N extends string = string> extends TableOption<N> {
   /**
    * The renderer that draws the mesh: its context takes each new state straight from the runtime's shared
    * memory (`gl.bufferSubData`, no copy on the page). Without it, each state is copied into three.js's attribute
@@ -108,7 +112,7 @@ export interface InterpolatedInstancedMesh<M extends Material = Material> {
   update(time?: number): boolean;
   /** The alpha uniform set by the last update: in [0, 1], or up to 1 + `maxPrediction` for a late frame carried on. */
   readonly alpha: number;
-  /** Instances drawn: live entities in the pair last copied. */
+  /** Instances drawn: live entities (of the table, given one) in the pair last copied. */
   readonly count: number;
   readonly stats: Readonly<InterpolatedMeshStats>;
   /**
@@ -157,19 +161,19 @@ function channels(fields: ResolvedFields, capacity: number, gl: WebGL2RenderingC
 }
 
 /**
- * Uploads the first `elements` values of `from` into `to`: straight into its WebGL buffer (a GLBufferAttribute of
- * ours), or copied into its array with that range marked for three.js to upload.
+ * Uploads `elements` values of `from`, from `offset` on, into `to` from its start: straight into its WebGL buffer (a
+ * GLBufferAttribute of ours), or copied into its array with that range marked for three.js to upload.
  */
-function copyRun(gl: WebGL2RenderingContext | null, to: StateAttribute, from: Float32Array | Uint32Array, elements: number): void {
+function copyRun(gl: WebGL2RenderingContext | null, to: StateAttribute, from: Float32Array | Uint32Array, offset: number, elements: number): void {
   if (elements === 0) return;
   if (gl !== null && to instanceof GLBufferAttribute) {
     gl.bindBuffer(gl.ARRAY_BUFFER, to.buffer); // not vertex-array state: three.js's VAOs are untouched
-    gl.bufferSubData(gl.ARRAY_BUFFER, 0, from, 0, elements);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, from, offset, elements);
     return;
   }
   if (to instanceof GLBufferAttribute) return; // (never: a mesh has GL attributes only when it has a context)
   const array = to.array as Float32Array | Uint32Array;
-  array.set(elements === from.length ? from : from.subarray(0, elements));
+  array.set(offset === 0 && elements === from.length ? from : from.subarray(offset, offset + elements));
   // one range, replaced each time, so ranges never pile up while the mesh is not rendered
   to.clearUpdateRanges();
   to.addUpdateRange(0, elements);
@@ -178,12 +182,14 @@ function copyRun(gl: WebGL2RenderingContext | null, to: StateAttribute, from: Fl
 
 /**
  * Creates a mesh that draws the runtime's entities 0 .. count - 1 as instances of `geometry`, interpolated on
- * the GPU. `material` is any built-in three.js material (MeshStandardMaterial lights correctly: normals turn
+ * the GPU. Given `{ table: 'ships' }` (a schema of `defineTables`), it draws that table's entities only: its range
+ * of each state is uploaded, `fields` name its fields, and the buffers hold its capacity; one mesh per table. `material` is any built-in three.js material (MeshStandardMaterial lights correctly: normals turn
  * with each instance); it is changed in place for this mesh (see `patchMaterial`) and cannot serve another
  * interpolated mesh. Shadows work: the mesh gets patched depth and distance materials of its own.
  *
  * Entities the runtime would snap are drawn at their current state, not blended: those spawned this tick
- * (index at or past the previous count) and those with a new generation (`world.snap`, `spawn`, `despawn`).
+ * (index at or past the previous count, the table's given one) and those with a new generation (`world.snap`,
+ * `spawn`, and the entity a `despawn` moves).
  * The generations are uploaded too and compared in the shader, so snapping costs the main thread nothing.
  *
  * A late frame follows `runtime.interpolation` (`whenLate`, `maxPrediction`), read every `update`. A render
@@ -205,17 +211,21 @@ function copyRun(gl: WebGL2RenderingContext | null, to: StateAttribute, from: Fl
  *
  * `mesh.frustumCulled` is false: the geometry's bounds say nothing about where the instances are.
  * Needs WebGL 2 (integer attributes, `gl_InstanceID`), which three.js itself requires. Throws at set-up if a
- * field does not fit (see `TransformFields`) or the material is already patched.
+ * field does not fit (see `TransformFields`) or is not one of the table's, the table is not one of the schema's,
+ * or the material is already patched.
  */
-export function createInterpolatedInstancedMesh<S extends Schema, M extends Material>(
+export function createInterpolatedInstancedMesh<S extends Schema, M extends Material, N extends TableName<S> = never>(
   runtime: Pick<Runtime<S>, 'schema' | 'capacity' | 'reader'> & Partial<Pick<Runtime<S>, 'frameTime'>> & { readonly interpolation?: LateOptions },
   geometry: BufferGeometry,
   material: M,
-  fields: TransformFields<S>,
-  options: InterpolatedMeshOptions = {},
+  fields: TransformFields<BoundSchema<S, N>>,
+  options: InterpolatedMeshOptions<N> = {},
 ): InterpolatedInstancedMesh<M> {
-  const resolved = resolveFields(runtime.schema, fields);
-  const capacity = runtime.capacity;
+  const { table, fields: resolved } = resolveBinding(runtime.schema, fields as TransformFields<S>, options.table, 'createInterpolatedInstancedMesh');
+  // a table's range of each state (entities base .. base + capacity - 1), or every entity
+  const layout = table?.layout ?? null;
+  const base = layout?.base ?? 0;
+  const capacity = layout?.capacity ?? runtime.capacity;
   const reader = runtime.reader;
   const renderer = options.renderer ?? null;
   let gl: WebGL2RenderingContext | null = null;
@@ -259,12 +269,16 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   const generationsOf = new Map<StateAttribute, number>();
   // which publish is on the GPU, the pair's times and counts, and where each frame falls (counted into stats)
   const tracker = createGpuPairTracker(stats);
+  // live entities drawn (the table's, given one) in the pair on the GPU, and in its previous state
+  let count = 0;
+  let previousCount = 0;
   /** Under the lock (`reader.read` releases it after): uploads a new pair; the tracker notes its times. */
   const upload = (pair: StatePair<S>, published: number): true => {
-    // `published` is exact while we hold the pair; counts checked by the reader (whole, within the capacity)
+    // `published` is exact while we hold the pair; counts checked by the reader (whole, within the capacity); a
+    // table's from its word in the pair's game run (within its capacity, and the pair's extent, by the worker)
     const what = tracker.track(pair, published);
-    const count = tracker.count;
-    const previousCount = tracker.previousCount;
+    count = layout === null ? tracker.count : Math.min(tableCountOf(pair, layout), capacity);
+    previousCount = layout === null ? tracker.previousCount : Math.min(previousTableCountOf(pair, layout), capacity);
     if (what !== 'none') {
       // one publish on: its previous state is the current state we uploaded last time, byte for byte
       const swap = what === 'swap';
@@ -285,17 +299,17 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
           }
           const before = (published - 1) >>> 0;
           if (generationsOf.get(c.previous) !== before) {
-            copyRun(gl, c.previous, pair.previousGeneration, previousCount);
+            copyRun(gl, c.previous, pair.previousGeneration, base, previousCount);
             generationsOf.set(c.previous, before);
             stats.generationUploads++;
           }
-          copyRun(gl, c.current, pair.currentGeneration, count);
+          copyRun(gl, c.current, pair.currentGeneration, base, count);
           generationsOf.set(c.current, published);
           stats.generationUploads++;
           continue;
         }
-        if (!swap) copyRun(gl, c.previous, pair.previous[c.name as EntityField<S>], previousCount * c.width);
-        copyRun(gl, c.current, pair.current[c.name as EntityField<S>], count * c.width);
+        if (!swap) copyRun(gl, c.previous, pair.previous[c.name as EntityField<S>], base * c.width, previousCount * c.width);
+        copyRun(gl, c.current, pair.current[c.name as EntityField<S>], base * c.width, count * c.width);
       }
       uniforms.sfSnaps.value = snaps ? 1 : 0;
       if (swap) stats.swaps++;
@@ -326,7 +340,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
       return tracker.alpha;
     },
     get count() {
-      return tracker.count;
+      return count;
     },
     stats,
     update(time = frameTime(runtime)) {
@@ -334,7 +348,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
       if (!fresh) stats.misses++;
       // late and overtaken frames as the sampler places them (the options read every frame: setInterpolation)
       uniforms.sfAlpha.value = tracker.place(time, runtime.interpolation);
-      instanced.instanceCount = tracker.count;
+      instanced.instanceCount = count;
       return fresh;
     },
     dispose() {

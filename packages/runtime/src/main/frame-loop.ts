@@ -16,7 +16,7 @@
  * yet, a paused loop, Node), a timer of the host's does, so faults, silence and overloads are always reported.
  */
 import type { Frame, FrameClockStats, PresentedFrame, RuntimeStats } from '../contracts/app.ts';
-import { createFrameTables, type FrameTables } from './frame-tables.ts';
+import { copyTableWords, createFrameTables, tableWordNames, type FrameTables } from './frame-tables.ts';
 import type { FrameSource, PageHost } from '../contracts/host.ts';
 import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
@@ -72,6 +72,9 @@ export class FrameLoop<S extends Schema> {
   readonly #wantsPresent: () => boolean;
   /** What the `present` event carries: one object, rewritten each frame. */
   readonly #presented: { tick: number; time: number; index: number; state: Frame<S>['state']; events: Frame<S>['events'] };
+  /** Each table's word as the last sample that took the lock blended it (frame.tables reads its counts here), and their names in frame.state. */
+  readonly #tableWords: Float64Array;
+  readonly #tableWordNames: readonly string[];
   #presentedFrames = 0;
   /** When the frame being drawn began, for its cost; NaN when no frame is being drawn. */
   #frameStart = Number.NaN;
@@ -146,8 +149,10 @@ export class FrameLoop<S extends Schema> {
       state: Object.seal(Object.fromEntries(parts.layout.game.map((f) => [f.name, 0]))) as Frame<S>['state'] & Record<string, number>,
       tables: {} as FrameTables<S>,
     };
-    // each table a range of the render buffer, its count from the state (frame-tables.ts)
-    this.frame.tables = createFrameTables<S>(parts.layout, render, this.frame.state, () => this.frame.index);
+    // each table a range of the render buffer, its count from the state of the sample that wrote it (frame-tables.ts)
+    this.#tableWordNames = tableWordNames(parts.layout);
+    this.#tableWords = new Float64Array(this.#tableWordNames.length);
+    this.frame.tables = createFrameTables<S>(parts.layout, render, this.#tableWords, () => this.frame.index);
     this.#presented = { tick: 0, time: 0, index: 0, state: this.frame.state, events: NO_EVENTS };
     // no frame for a while: look at the worker anyway (a fault, silence, an overload are reported regardless)
     this.#stopIdleWatch = parts.host.every(IDLE_WATCH_MS, () => {
@@ -181,6 +186,9 @@ export class FrameLoop<S extends Schema> {
       source.release();
     }
     this.sampler.finish(time, frame);
+    // the tables' counts as this sample blended them: `pace()` may write frame.state again (from a newer pair),
+    // and a later sample that misses the lock keeps this one's entities
+    if (this.#tableWords.length > 0) copyTableWords(this.#tableWordNames, frame.state, this.#tableWords);
     frame.fresh = true;
     return frame;
   }

@@ -159,6 +159,33 @@ describe('tables carried as they are', () => {
   }, 60_000);
 });
 
+describe("a frame's tables", () => {
+  it('keep the counts of the sample that wrote their entities, whatever pace() presents after it', async () => {
+    // pace() writes runtime.state (the frame's state object) from the front pair; a sample that then misses the
+    // lock keeps the last good frame's entities: the tables' counts must stay that frame's, not pace()'s
+    const { rt, clock } = await open('shared', 13);
+    await rt.start();
+    const random = mulberry32(3);
+    const seen = newSeen();
+    let presentedOther = 0;
+    for (let f = 0; f < 500; f++) {
+      const t = clock.now() + 1 + 10 * random();
+      await advanceAndReceive(rt, clock, t);
+      const frame = rt.frameAt(t);
+      const counts = TABLE_ORDER.map((name) => frame.tables[name].count);
+      const later = t + 2 + 10 * random();
+      await advanceAndReceive(rt, clock, later);
+      if (!rt.pace(later)) continue;
+      const state = frame.state as Readonly<Record<string, number>>;
+      if (TABLE_ORDER.some((name, n) => state[`$${name}`]! % 2 ** 23 !== counts[n])) presentedOther++;
+      expect(TABLE_ORDER.map((name) => frame.tables[name].count)).toEqual(counts);
+      const wrong = checkFrame(frame, seen);
+      if (wrong !== null) expect.fail(`frame ${f}, after pace(): ${wrong}`);
+    }
+    expect(presentedOther).toBeGreaterThan(100); // pace() did present other counts than the frame's
+  }, 60_000);
+});
+
 describe('createHandlePool', () => {
   it('keeps one object per entity across frames: created once, updated at its new index, released once gone', async () => {
     const { rt, clock } = await open('shared', 4);

@@ -36,7 +36,7 @@ export async function waitFor(what: string, predicate: () => boolean, timeoutMs 
 }
 
 /** The shared-clock time at `alpha` between the newest pair's two states. */
-export function timeAt(runtime: MotionRuntime, alpha: number): number {
+export function timeAt(runtime: { sample(time: number): { readonly previousTime: number; readonly currentTime: number } }, alpha: number): number {
   const f = runtime.sample(Number.POSITIVE_INFINITY);
   return f.previousTime + alpha * (f.currentTime - f.previousTime);
 }
@@ -63,8 +63,17 @@ export function frameCentre(frame: MotionFrame, i: number): [number, number] {
   return markerCentre(position[3 * i]!, position[3 * i + 1]!, 2 * Math.atan2(z, w), scale[i]!);
 }
 
-/** World window the camera sees, and pixels per world unit. */
-const VIEW = { left: -3, right: 20, bottom: -2.5, top: 14.5, scale: 16 };
+/** A world window a camera sees, and pixels per world unit. */
+export interface View {
+  readonly left: number;
+  readonly right: number;
+  readonly bottom: number;
+  readonly top: number;
+  readonly scale: number;
+}
+
+/** The motion fixture's window: its rows of entities as they move along x. */
+const VIEW: View = { left: -3, right: 20, bottom: -2.5, top: 14.5, scale: 16 };
 
 /** What was drawn in one entity's row: lit pixels' centroid (world units), their count, mean red, red-weighted centroid. */
 export interface Marker {
@@ -76,17 +85,17 @@ export interface Marker {
   readonly redY: number;
 }
 
-/** A renderer drawing a fixed orthographic window into a small render target, failing on any shader error. */
-export function createStage() {
-  const width = (VIEW.right - VIEW.left) * VIEW.scale;
-  const height = (VIEW.top - VIEW.bottom) * VIEW.scale;
+/** A renderer drawing a fixed orthographic window (`view`) into a small render target, failing on any shader error. */
+export function createStage(view: View = VIEW) {
+  const width = (view.right - view.left) * view.scale;
+  const height = (view.top - view.bottom) * view.scale;
   const renderer = new WebGLRenderer({ antialias: false });
   const shaderErrors: string[] = [];
   renderer.debug.onShaderError = (gl, program) => {
     shaderErrors.push(gl.getProgramInfoLog(program) ?? 'shader error');
   };
   const target = new WebGLRenderTarget(width, height);
-  const camera = new OrthographicCamera(VIEW.left, VIEW.right, VIEW.top, VIEW.bottom, 0.1, 100);
+  const camera = new OrthographicCamera(view.left, view.right, view.top, view.bottom, 0.1, 100);
   camera.position.z = 10;
   const scene = new Scene();
   const pixels = new Uint8Array(width * height * 4);
@@ -111,7 +120,7 @@ export function createStage() {
     render();
     const sums = Array.from({ length: rows }, () => ({ x: 0, y: 0, n: 0, red: 0, rx: 0, ry: 0 }));
     for (let py = 0; py < height; py++) {
-      const wy = VIEW.bottom + (py + 0.5) / VIEW.scale;
+      const wy = view.bottom + (py + 0.5) / view.scale;
       const row = Math.round(wy / ROW);
       if (row < 0 || row >= rows) continue;
       for (let px = 0; px < width; px++) {
@@ -119,7 +128,7 @@ export function createStage() {
         const lit = Math.max(pixels[o]!, pixels[o + 1]!, pixels[o + 2]!);
         if (lit < 8) continue;
         const s = sums[row]!;
-        const wx = VIEW.left + (px + 0.5) / VIEW.scale;
+        const wx = view.left + (px + 0.5) / view.scale;
         s.x += wx;
         s.y += wy;
         s.n++;

@@ -16,7 +16,7 @@ it('finds the examples', () => {
   const found = examples();
   expect([...found.keys()]).toEqual(expect.arrayContaining(['Use it', 'With three.js', 'Drawing in a render worker', 'With PixiJS', 'With Rapier', 'Headless in Node']));
   expect([...found.get('Drawing in a render worker')!.keys()]).toEqual(['scene.ts', 'render.worker.ts', 'main.ts']);
-  expect([...found.get('Use it')!.keys()]).toEqual(['vite.config.ts', 'schema.ts', 'sim.worker.ts', 'main.ts', 'boids.worker.ts', 'rocks.schema.ts', 'rocks.worker.ts', 'rocks.ts']);
+  expect([...found.get('Use it')!.keys()]).toEqual(['vite.config.ts', 'schema.ts', 'sim.worker.ts', 'main.ts', 'boids.worker.ts', 'rocks.schema.ts', 'rocks.worker.ts', 'rocks.ts', 'space.schema.ts', 'space.worker.ts', 'space.ts']);
   expect([...found.get('With three.js')!.keys()]).toEqual(['ships.worker.ts', 'main.ts']);
 });
 
