@@ -39,10 +39,10 @@ export const GAME_FIELD_KINDS = ['none', 'linear', 'angle'] as const;
 export type GameFieldSpec = { readonly kind: (typeof GAME_FIELD_KINDS)[number]; readonly scope: 'game'; readonly table?: undefined };
 
 /**
- * The runtime's own game field for one entity table (tables.ts, `defineTables`): the table's live count, named
- * `$` and the table's name, which says the table's capacity and fields. Always the current state's count (the
- * entities a frame draws are the current state's), never blended. Not a field of `world.state` or of
- * `frame.state`'s type.
+ * The runtime's own game field for one entity table (tables.ts, `defineTables`): the table's word (its live count
+ * and its handle counter, `tableCount(word)` the count), named `$` and the table's name; its spec says the
+ * table's capacity and fields. A frame takes the current state's word whatever its alpha (the entities a frame
+ * draws are the current state's), never blended. Not in the types of `world.state` and `frame.state`.
  */
 export type TableCountSpec<F extends string = string> = {
   readonly kind: 'none';
