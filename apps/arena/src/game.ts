@@ -1,7 +1,9 @@
 /**
- * The game rules, run by the worker's `step` on the world's own arrays. Entity 0 is the ship; the rest are
- * rocks and bullets. Bullets come from `world.spawn`, hits `world.despawn` both (in one backward pass, so the
- * swap-with-last never skips anyone), and crossing an edge wraps with `world.snap`, so nothing streaks.
+ * The game rules, run by the worker's `step` on the world's own arrays: the schema's three tables, the ship,
+ * the bullets and the rocks (`world.tables`). Bullets and rocks are spawned in their tables; a hit marks the
+ * bullet and the rock dead, and each table's dead are despawned in one backward pass (so the swap-with-last
+ * never skips anyone); crossing an edge wraps with the table's `snap`, so nothing streaks. No entity is kept
+ * from one tick to the next by index (the ship is the ships table's only one), so no handle is needed.
  * Score, lives and the counts go to the world's game fields (`world.state`) at the end of every step, and every
  * shot and burst rock is a `tick.emit`: the page shows them, and answers them, with the frame that shows the tick.
  */
@@ -9,10 +11,14 @@ import type { SimulationContext, TickInfo, World } from 'steadyframe/worker';
 import { Buttons } from './buttons.ts';
 import { RockGrid } from './rock-grid.ts';
 import {
-  BUTTON, CAPACITY, EVENT, HALF_H, HALF_W, KIND, ROCK_POINTS, ROCK_RADIUS, ROCK_TARGET, SHIP_RADIUS, TICK_RATE, type ArenaSchema,
+  BUTTON, EVENT, HALF_H, HALF_W, ROCK_POINTS, ROCK_RADIUS, ROCK_TARGET, schema, SHIP_RADIUS, TICK_RATE, type ArenaSchema,
 } from './schema.ts';
 
 type ArenaWorld = World<ArenaSchema>;
+type Table = ArenaWorld['tables'][keyof ArenaWorld['tables']];
+
+const ROCKS = schema.$rocks.table.capacity;
+const BULLETS = schema.$bullets.table.capacity;
 
 const ACCEL = 140;
 const DRAG = 2.2;
@@ -58,7 +64,10 @@ export class Game {
   #cooldown = 0;
   #fireQueued = false;
   #facing = Math.PI / 2;
-  readonly #grid = new RockGrid(CAPACITY);
+  readonly #grid = new RockGrid(ROCKS);
+  /** Marked by this tick's hits and ages, despawned at its end (`#compact`), by index within their table. */
+  readonly #deadRocks = new Uint8Array(ROCKS);
+  readonly #deadBullets = new Uint8Array(BULLETS);
   readonly #splits: number[] = []; // x, y, vx, vy, tier per rock to split
   /** The step's tick, for `emit` (set at the start of every step; `init` emits nothing). */
   #tick: TickInfo | null = null;
@@ -79,9 +88,12 @@ export class Game {
     this.#fireQueued = false;
     this.#facing = Math.PI / 2;
     this.#splits.length = 0;
-    world.count = 1;
+    const { ships, bullets, rocks } = world.tables;
+    ships.count = 1;
+    bullets.count = 0;
+    rocks.count = 0;
     this.#placeShip(world);
-    while (this.state.rocks < ROCK_TARGET) {
+    while (rocks.count < ROCK_TARGET) {
       const x = this.#rand(-HALF_W, HALF_W);
       const y = this.#rand(-HALF_H, HALF_H);
       if (Math.hypot(x, y) > 22) this.#spawnRock(world, x, y, Math.floor(this.#rand(0, 3)), 0, 0);
@@ -132,13 +144,14 @@ export class Game {
     }
     this.#move(world, dt);
     this.#collide(world);
-    this.#compact(world);
+    this.#compact(world.tables.bullets, this.#deadBullets);
+    this.#compact(world.tables.rocks, this.#deadRocks);
     for (let s = 0; s < this.#splits.length; s += 5) {
       const [x, y, vx, vy, tier] = this.#splits.slice(s, s + 5) as [number, number, number, number, number];
       for (let k = 0; k < 2; k++) this.#spawnRock(world, x, y, tier - 1, vx + this.#rand(-9, 9), vy + this.#rand(-9, 9));
     }
     this.#splits.length = 0;
-    for (let n = 0; n < 6 && this.state.rocks < ROCK_TARGET; n++) this.#spawnEdgeRock(world);
+    for (let n = 0; n < 6 && world.tables.rocks.count < ROCK_TARGET; n++) this.#spawnEdgeRock(world);
     const s = this.state;
     s.tick = tick.tick;
     s.inputs = b.events;
@@ -150,6 +163,9 @@ export class Game {
   /** The game's numbers into the world's game fields: the page reads them from the frame that shows this tick. */
   #publish(world: ArenaWorld): void {
     const s = this.state;
+    const { ships, bullets, rocks } = world.tables;
+    s.rocks = rocks.count;
+    s.bullets = bullets.count;
     const g = world.state;
     g.score = s.score;
     g.best = s.best;
@@ -159,27 +175,21 @@ export class Game {
     g.shots = s.shots;
     g.hits = s.hits;
     g.crashes = s.crashes;
-    g.shield = world.fields.tier[0]!;
+    g.shield = ships.fields.safe[0]!;
   }
 
   #placeShip(world: ArenaWorld): void {
-    const f = world.fields;
+    const ships = world.tables.ships;
+    const f = ships.fields;
     f.position.fill(0, 0, 2);
     f.velocity.fill(0, 0, 2);
-    f.spin.fill(0, 0, 3);
-    f.size.fill(0, 0, 3); // drawn on its own, not by the rock mesh
-    f.kind[0] = KIND.ship;
-    f.tier[0] = SAFE_TIME; // for the ship: seconds of safety left (the page blinks it)
-    this.#setAngle(world, 0, this.#facing);
-    world.snap(0);
-  }
-
-  #setAngle(world: ArenaWorld, i: number, angle: number): void {
-    world.fields.rotation.set([0, 0, Math.sin(angle / 2), Math.cos(angle / 2)], 4 * i);
+    f.heading[0] = this.#facing;
+    f.safe[0] = SAFE_TIME; // seconds of safety left (the page blinks it)
+    ships.snap(0);
   }
 
   #steer(world: ArenaWorld, dt: number): void {
-    const { velocity, tier } = world.fields;
+    const { velocity, heading, safe } = world.tables.ships.fields;
     const b = this.buttons;
     let ax = (b.active(BUTTON.right) ? 1 : 0) - (b.active(BUTTON.left) ? 1 : 0);
     let ay = (b.active(BUTTON.up) ? 1 : 0) - (b.active(BUTTON.down) ? 1 : 0);
@@ -199,34 +209,34 @@ export class Game {
     }
     velocity[0] = vx;
     velocity[1] = vy;
-    this.#setAngle(world, 0, this.#facing);
-    tier[0] = Math.max(0, tier[0]! - dt);
+    heading[0] = this.#facing;
+    safe[0] = Math.max(0, safe[0]! - dt);
   }
 
   #fire(world: ArenaWorld): void {
-    const i = world.spawn();
+    const bullets = world.tables.bullets;
+    const i = bullets.spawn();
     if (i < 0) return;
-    const { position, velocity, spin, size, kind, tier } = world.fields;
+    const ship = world.tables.ships.fields;
+    const { position, velocity, heading, life } = bullets.fields;
     const cx = Math.cos(this.#facing);
     const cy = Math.sin(this.#facing);
-    position[2 * i] = position[0]! + cx * 2.4;
-    position[2 * i + 1] = position[1]! + cy * 2.4;
-    velocity[2 * i] = velocity[0]! + cx * BULLET_SPEED;
-    velocity[2 * i + 1] = velocity[1]! + cy * BULLET_SPEED;
-    spin.fill(0, 3 * i, 3 * i + 3);
-    size.fill(0, 3 * i, 3 * i + 3);
-    kind[i] = KIND.bullet;
-    tier[i] = BULLET_LIFE;
-    this.#setAngle(world, i, this.#facing);
+    position[2 * i] = ship.position[0]! + cx * 2.4;
+    position[2 * i + 1] = ship.position[1]! + cy * 2.4;
+    velocity[2 * i] = ship.velocity[0]! + cx * BULLET_SPEED;
+    velocity[2 * i + 1] = ship.velocity[1]! + cy * BULLET_SPEED;
+    heading[i] = this.#facing;
+    life[i] = BULLET_LIFE;
     this.state.shots++;
     this.#tick?.emit(EVENT.shot, position[2 * i]!, position[2 * i + 1]!); // a full ring loses it (counted): only a sound
   }
 
   #spawnRock(world: ArenaWorld, x: number, y: number, tierOf: number, vx: number, vy: number): void {
     if (tierOf < 0) return;
-    const i = world.spawn();
+    const rocks = world.tables.rocks;
+    const i = rocks.spawn();
     if (i < 0) return;
-    const { position, velocity, rotation, spin, size, kind, tier } = world.fields;
+    const { position, velocity, rotation, spin, size, tier } = rocks.fields;
     const r = ROCK_RADIUS[tierOf as 0 | 1 | 2];
     const drift = (3 - tierOf) * 3;
     position[2 * i] = x;
@@ -240,9 +250,7 @@ export class Game {
     const q = [this.#rand(-1, 1), this.#rand(-1, 1), this.#rand(-1, 1), this.#rand(-1, 1)];
     const n = Math.hypot(...q) || 1;
     rotation.set(q.map((v) => v / n), 4 * i);
-    kind[i] = KIND.rock;
     tier[i] = tierOf;
-    this.state.rocks++;
   }
 
   /** A uniform draw in [a, b) from the run's generator. */
@@ -251,7 +259,7 @@ export class Game {
   }
 
   #spawnEdgeRock(world: ArenaWorld): void {
-    const p = world.fields.position;
+    const p = world.tables.ships.fields.position;
     const onSide = this.#random() < 0.5;
     const x = onSide ? HALF_W * Math.sign(this.#rand(-1, 1)) : this.#rand(-HALF_W, HALF_W);
     const y = onSide ? this.#rand(-HALF_H, HALF_H) : HALF_H * Math.sign(this.#rand(-1, 1));
@@ -261,23 +269,17 @@ export class Game {
 
   /** Moves everyone, turns the rocks, ages the bullets, and wraps at the edges (a teleport: `snap`). */
   #move(world: ArenaWorld, dt: number): void {
-    const { position: p, velocity: v, rotation: q, spin: w, kind, tier } = world.fields;
-    for (let i = 0; i < world.count; i++) {
-      let x = p[2 * i]! + v[2 * i]! * dt;
-      let y = p[2 * i + 1]! + v[2 * i + 1]! * dt;
-      const wrapped = x > HALF_W || x < -HALF_W || y > HALF_H || y < -HALF_H;
-      if (x > HALF_W) x -= 2 * HALF_W;
-      else if (x < -HALF_W) x += 2 * HALF_W;
-      if (y > HALF_H) y -= 2 * HALF_H;
-      else if (y < -HALF_H) y += 2 * HALF_H;
-      p[2 * i] = x;
-      p[2 * i + 1] = y;
-      if (wrapped) world.snap(i);
-      if (kind[i] === KIND.bullet) {
-        tier[i] = tier[i]! - dt;
-        if (tier[i]! <= 0) kind[i] = KIND.dead;
-      }
-      if (kind[i] !== KIND.rock) continue;
+    const { ships, bullets, rocks } = world.tables;
+    wrapMove(ships, dt);
+    wrapMove(bullets, dt);
+    wrapMove(rocks, dt);
+    const life = bullets.fields.life;
+    for (let i = 0; i < bullets.count; i++) {
+      life[i] = life[i]! - dt;
+      if (life[i]! <= 0) this.#deadBullets[i] = 1;
+    }
+    const { rotation: q, spin: w } = rocks.fields;
+    for (let i = 0; i < rocks.count; i++) {
       // q += dt/2 * (w, 0) * q, then normalise
       const o = 4 * i;
       const [qx, qy, qz, qs] = [q[o]!, q[o + 1]!, q[o + 2]!, q[o + 3]!];
@@ -295,40 +297,45 @@ export class Game {
   }
 
   #collide(world: ArenaWorld): void {
-    const { position: p, velocity: v, kind, tier } = world.fields;
-    this.#grid.build(p, world.count, (i) => kind[i] === KIND.rock);
+    const { ships, bullets, rocks } = world.tables;
+    const { position: p, velocity: v, tier } = rocks.fields;
+    const deadRocks = this.#deadRocks;
+    this.#grid.build(p, rocks.count);
     // after #score, so a burst carries the score that counts it
     const kill = (rock: number): void => {
-      kind[rock] = KIND.dead;
-      this.state.rocks--;
+      deadRocks[rock] = 1;
       this.#splits.push(p[2 * rock]!, p[2 * rock + 1]!, v[2 * rock]!, v[2 * rock + 1]!, tier[rock]!);
       this.#tick?.emit(EVENT.burst, p[2 * rock]!, p[2 * rock + 1]!, tier[rock]!, this.state.score);
     };
-    for (let b = 1; b < world.count; b++) {
-      if (kind[b] !== KIND.bullet) continue;
+    const { position: bp, velocity: bv } = bullets.fields;
+    for (let b = 0; b < bullets.count; b++) {
+      if (this.#deadBullets[b]) continue;
       // the bullet's path this tick, so a fast bullet cannot jump over a small rock
-      const x1 = p[2 * b]!, y1 = p[2 * b + 1]!;
-      const dx = v[2 * b]! / TICK_RATE, dy = v[2 * b + 1]! / TICK_RATE;
+      const x1 = bp[2 * b]!, y1 = bp[2 * b + 1]!;
+      const dx = bv[2 * b]! / TICK_RATE, dy = bv[2 * b + 1]! / TICK_RATE;
       const x0 = x1 - dx, y0 = y1 - dy;
       const len2 = dx * dx + dy * dy || 1;
       this.#grid.near(x1 - dx / 2, y1 - dy / 2, (r) => {
-        if (kind[r] !== KIND.rock) return false;
+        if (deadRocks[r]) return false;
         const t = Math.max(0, Math.min(1, ((p[2 * r]! - x0) * dx + (p[2 * r + 1]! - y0) * dy) / len2));
         const rad = ROCK_RADIUS[tier[r] as 0 | 1 | 2] + 0.3;
         if (Math.hypot(p[2 * r]! - (x0 + t * dx), p[2 * r + 1]! - (y0 + t * dy)) > rad) return false;
-        kind[b] = KIND.dead;
+        this.#deadBullets[b] = 1;
         this.state.hits++;
         this.#score(tier[r]!);
         kill(r);
         return true;
       });
     }
-    if (tier[0]! > 0) return; // still safe after the last crash
+    const ship = ships.fields;
+    if (ship.safe[0]! > 0) return; // still safe after the last crash
     // small rocks are rammed to dust (points); a medium or big one wrecks the ship
+    const sx = ship.position[0]!;
+    const sy = ship.position[1]!;
     let crashed = -1;
-    this.#grid.near(p[0]!, p[1]!, (r) => {
-      if (kind[r] !== KIND.rock) return false;
-      const hit = Math.hypot(p[2 * r]! - p[0]!, p[2 * r + 1]! - p[1]!) < ROCK_RADIUS[tier[r] as 0 | 1 | 2] * 0.85 + SHIP_RADIUS;
+    this.#grid.near(sx, sy, (r) => {
+      if (deadRocks[r]) return false;
+      const hit = Math.hypot(p[2 * r]! - sx, p[2 * r + 1]! - sy) < ROCK_RADIUS[tier[r] as 0 | 1 | 2] * 0.85 + SHIP_RADIUS;
       if (!hit) return false;
       if (tier[r] === 0) {
         this.#score(0);
@@ -354,14 +361,32 @@ export class Game {
     this.state.best = Math.max(this.state.best, this.state.score);
   }
 
-  /** Despawns the dead, last first: each despawn moves the last entity (already looked at) into the hole. */
-  #compact(world: ArenaWorld): void {
-    const kind = world.fields.kind;
-    let bullets = 0;
-    for (let i = world.count - 1; i >= 1; i--) {
-      if (kind[i] === KIND.dead) world.despawn(i);
-      else if (kind[i] === KIND.bullet) bullets++;
+  /**
+   * Despawns a table's dead, last first: each despawn moves the table's last entity (already looked at, and
+   * alive) into the hole.
+   */
+  #compact(table: Table, dead: Uint8Array): void {
+    for (let i = table.count - 1; i >= 0; i--) {
+      if (dead[i] === 0) continue;
+      table.despawn(i);
+      dead[i] = 0;
     }
-    this.state.bullets = bullets;
+  }
+}
+
+/** Moves a table's entities by their velocity, wrapping at the edges (a teleport: `snap`). */
+function wrapMove(table: Table, dt: number): void {
+  const { position: p, velocity: v } = table.fields;
+  for (let i = 0; i < table.count; i++) {
+    let x = p[2 * i]! + v[2 * i]! * dt;
+    let y = p[2 * i + 1]! + v[2 * i + 1]! * dt;
+    const wrapped = x > HALF_W || x < -HALF_W || y > HALF_H || y < -HALF_H;
+    if (x > HALF_W) x -= 2 * HALF_W;
+    else if (x < -HALF_W) x += 2 * HALF_W;
+    if (y > HALF_H) y -= 2 * HALF_H;
+    else if (y < -HALF_H) y += 2 * HALF_H;
+    p[2 * i] = x;
+    p[2 * i + 1] = y;
+    if (wrapped) table.snap(i);
   }
 }

@@ -5,7 +5,7 @@
  * ```text
  *  rAF(ts) ─▶ runtime.pace()      draw on this refresh? (and tells the worker when the next frame is due)
  *          ─▶ rocks.update()       GPU path: copy the newest pair, set alpha; the vertex shader blends
- *          ─▶ runtime.sample(runtime.frameTime)   CPU: the ship and the bullets, a handful of entities
+ *          ─▶ runtime.sample(runtime.frameTime)   CPU: the ships and the bullets tables, a handful of entities
  * ```
  *
  * The HUD and the sounds answer `runtime.on('present')`: each presented frame's tick, game state (score, lives:
@@ -106,7 +106,7 @@ const touch: TouchElements = { root: document.getElementById('field')!, pad: doc
 const scoreText = document.getElementById('score')!;
 const bestText = document.getElementById('best')!;
 /** The schema's game fields, copied into `window.arena.game` every presented frame. */
-const GAME_KEYS = Object.keys(schema).filter((name) => (schema as Record<string, { scope?: string }>)[name]!.scope === 'game') as Array<keyof GameState<ArenaSchema>>;
+const GAME_KEYS = Object.keys(schema).filter((name) => !name.startsWith('$') && (schema as Record<string, { scope?: string }>)[name]!.scope === 'game') as Array<keyof GameState<ArenaSchema>>;
 let fps = 0;
 /** The GL renderer, for the HUD: the page's own context, or a probe's while the render worker draws. */
 let gl: GlRenderer | null = null;
@@ -160,8 +160,8 @@ async function drawOnPage(): Promise<void> {
     if (entry !== undefined) entry.flashes = drawn.flashes;
     hooks.bullets = drawn.bullets;
     hooks.maxBullets = Math.max(hooks.maxBullets, hooks.bullets);
-    hooks.ship.x = frame.fields.position[0]!;
-    hooks.ship.y = frame.fields.position[1]!;
+    hooks.ship.x = frame.tables.ships.fields.position[0]!;
+    hooks.ship.y = frame.tables.ships.fields.position[1]!;
     hooks.frames++;
     hooks.ready = true;
     fpsFrames++;

@@ -24,21 +24,20 @@ export class RockGrid {
     this.#cells = new Int32Array(capacity);
   }
 
-  /** Files entities `i < count` for which `include(i)` holds, by their position. */
-  build(position: Float32Array, count: number, include: (i: number) => boolean): void {
+  /** Files entities `i < count` (a table's: the rocks') by their position. */
+  build(position: Float32Array, count: number): void {
     const start = this.#start;
     start.fill(0);
     for (let i = 0; i < count; i++) {
-      const cell = include(i) ? cellOf(position[2 * i]!, position[2 * i + 1]!) : -1;
+      const cell = cellOf(position[2 * i]!, position[2 * i + 1]!);
       this.#cells[i] = cell;
-      if (cell >= 0) start[cell + 1]!++;
+      start[cell + 1]!++;
     }
     for (let c = 0; c < COLS * ROWS; c++) start[c + 1]! += start[c]!;
     const fill = this.#cells; // reuse: after this loop #cells is only read through start/items
     const next = start.slice(0, COLS * ROWS); // one small copy per tick
     for (let i = 0; i < count; i++) {
-      const cell = fill[i]!;
-      if (cell >= 0) this.#items[next[cell]!++] = i;
+      this.#items[next[fill[i]!]!++] = i;
     }
   }
 

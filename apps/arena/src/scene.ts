@@ -1,19 +1,22 @@
 /**
- * The three.js side. Rocks, thousands of them, are one InstancedMesh blended in the vertex shader (the GPU
- * path: the page copies bytes only). The ship (entity 0) and the bullets, a handful, are drawn from the
- * frame the runtime samples on the CPU. Bursts flash (flashes.ts) from the events of the frame that shows them.
+ * The three.js side, a table at a time. The rocks, thousands of them, are one InstancedMesh blended in the
+ * vertex shader (the GPU path, given the rocks table: the page copies that table's bytes only). The ships and the
+ * bullets, a handful, are drawn from the frame the runtime samples on the CPU, each table from its own range
+ * and count (`frame.tables`): a mesh per ship, kept by its handle (`createHandlePool`), and the bullets as one
+ * InstancedMesh. Bursts flash (flashes.ts) from the events of the frame that shows them.
  */
 import {
   AmbientLight, BufferGeometry, ConeGeometry, DirectionalLight, DynamicDrawUsage, EdgesGeometry, Float32BufferAttribute,
   IcosahedronGeometry, InstancedMesh, LineBasicMaterial, LineSegments, Matrix4, Mesh, MeshBasicMaterial,
   MeshStandardMaterial, OrthographicCamera, PlaneGeometry, Quaternion, Scene, Vector3, WebGLRenderer,
 } from 'three';
-import { createInterpolatedInstancedMesh, bindObjects } from '@steadyframe/three';
-import type { Frame, FrameEvents, Runtime } from 'steadyframe';
+import { createInterpolatedInstancedMesh } from '@steadyframe/three';
+import { createHandlePool, type Frame, type FrameEvents, type Runtime } from 'steadyframe';
 import { createFlashes } from './flashes.ts';
-import { HALF_H, HALF_W, KIND, type ArenaSchema } from './schema.ts';
+import { HALF_H, HALF_W, schema, type ArenaSchema } from './schema.ts';
 
-const MAX_BULLETS = 512;
+const MAX_BULLETS = schema.$bullets.table.capacity;
+const MAX_SHIPS = schema.$ships.table.capacity;
 
 /** What one `draw` drew: the same object every frame. */
 export interface DrawReport {
@@ -25,7 +28,7 @@ export interface DrawReport {
 export interface ArenaScene {
   readonly renderer: WebGLRenderer;
   /**
-   * Draws the world at shared-clock time `ts`, with `frame` sampled at the same time for the ship and bullets, and
+   * Draws the world at shared-clock time `ts`, with `frame` sampled at the same time for the ships and bullets, and
    * a flash for each burst in `events` (the events the frame presents).
    */
   draw(ts: number, frame: Frame<ArenaSchema>, events: FrameEvents): DrawReport;
@@ -90,14 +93,31 @@ export function createScene(
   const rockMaterial = new MeshStandardMaterial({ color: 0xc2a68c, roughness: 0.85, flatShading: true, vertexColors: true });
   const rocks = createInterpolatedInstancedMesh(runtime, rockGeometry(), rockMaterial, {
     position: 'position', rotation: 'rotation', scale: 'size',
-  }, { renderer }); // each tick's state straight from the shared memory to the GPU
+  }, { renderer, table: 'rocks' }); // each tick's rocks straight from the shared memory to the GPU
   rocks.mesh.frustumCulled = false;
   scene.add(rocks.mesh);
 
-  const ship = new Mesh(shipGeometry(), new MeshStandardMaterial({ color: 0x52e3ff, emissive: 0x0a5a7a, flatShading: true }));
-  ship.position.z = 2;
-  const shipBinding = bindObjects(runtime, [ship], { position: 'position', rotation: 'rotation' });
-  scene.add(ship);
+  // a mesh per ship, made when its ship appears and kept by its handle, whatever despawns move it in its table
+  const shipShape = shipGeometry();
+  const shipMaterial = new MeshStandardMaterial({ color: 0x52e3ff, emissive: 0x0a5a7a, flatShading: true });
+  let drawn: Frame<ArenaSchema> | null = null; // the frame being drawn, for the ships' update
+  let blink = false; // a ship safe after a crash shows on every other 120 ms
+  const ships = createHandlePool<Mesh>(MAX_SHIPS, {
+    create() {
+      const ship = new Mesh(shipShape, shipMaterial);
+      scene.add(ship);
+      return ship;
+    },
+    update(ship, i) {
+      const { position, heading, safe } = drawn!.tables.ships.fields;
+      ship.position.set(position[2 * i]!, position[2 * i + 1]!, 2);
+      ship.rotation.z = heading[i]!;
+      ship.visible = !(safe[i]! > 0) || blink; // blinks while safe after a crash
+    },
+    release(ship) {
+      scene.remove(ship);
+    },
+  });
 
   const bulletGeometry = new BufferGeometry();
   bulletGeometry.setAttribute('position', new Float32BufferAttribute([-1.8, -0.35, 0, 1.0, 0, 0, -1.8, 0.35, 0], 3));
@@ -113,6 +133,7 @@ export function createScene(
   const q = new Quaternion();
   const at = new Vector3();
   const one = new Vector3(1, 1, 1);
+  const up = new Vector3(0, 0, 1);
 
   function resize(): void {
     const { width: w, height: h, dpr } = size();
@@ -133,22 +154,20 @@ export function createScene(
     resize,
     draw(ts, frame, events) {
       rocks.update(ts);
-      shipBinding.update(frame);
-      ship.position.z = 2;
-      const safe = frame.fields.tier[0]! > 0;
-      ship.visible = !safe || Math.floor(ts / 120) % 2 === 0; // blinks while safe after a crash
-      const { position, rotation, kind } = frame.fields;
-      let n = 0;
-      for (let i = 1; i < frame.count && n < MAX_BULLETS; i++) {
-        if (kind[i] !== KIND.bullet) continue;
+      drawn = frame;
+      blink = Math.floor(ts / 120) % 2 === 0;
+      ships.sync(frame.tables.ships);
+      drawn = null;
+      const { fields, count } = frame.tables.bullets;
+      const { position, heading } = fields;
+      for (let i = 0; i < count; i++) {
         at.set(position[2 * i]!, position[2 * i + 1]!, 1);
-        q.set(rotation[4 * i]!, rotation[4 * i + 1]!, rotation[4 * i + 2]!, rotation[4 * i + 3]!);
-        bullets.setMatrixAt(n++, m.compose(at, q, one));
+        bullets.setMatrixAt(i, m.compose(at, q.setFromAxisAngle(up, heading[i]!), one));
       }
-      bullets.count = n;
+      bullets.count = count;
       bullets.instanceMatrix.needsUpdate = true;
       report.flashes = flashes.update(ts, events);
-      report.bullets = n;
+      report.bullets = count;
       renderer.render(scene, camera);
       return report;
     },

@@ -1,38 +1,74 @@
-import { defineSchema } from 'steadyframe';
+import { defineTables, tablesCapacity } from 'steadyframe';
 
-/**
- * What crosses from the worker to the page, per entity. Imported by both sides. Entity 0 is always the
- * ship (it is never despawned, so `despawn`'s swap-with-last never moves it).
- */
-export const schema = defineSchema({
+/** Where a thing is and how it moves (`velocity`: so a late frame carries it on); every table has both. */
+const motion = {
   position: { width: 2, kind: 'linear', velocity: 'velocity' },
   velocity: { width: 2, kind: 'linear' },
-  /** x y z w; rocks tumble in 3D, the ship and bullets turn about +z. */
-  rotation: { width: 4, kind: 'quaternion', velocity: 'spin' },
-  spin: { width: 3, kind: 'linear' },
-  /** Per-axis scale for the rock mesh: 0 hides the ship and bullets there (they are drawn on their own). */
-  size: { width: 3, kind: 'linear' },
-  /** SHIP, ROCK or BULLET; and for rocks the tier, for bullets the seconds left. `none`: never blended. */
-  kind: { width: 1, kind: 'none' },
-  tier: { width: 1, kind: 'none' },
-  // game fields: one number for the whole world, published with the entities, so the HUD shows the score of the
-  // very tick the picture shows (counts are `none`: they change with the first frame that moves toward the tick)
-  score: { kind: 'none', scope: 'game' },
-  best: { kind: 'none', scope: 'game' },
-  lives: { kind: 'none', scope: 'game' },
-  rocks: { kind: 'none', scope: 'game' },
-  bullets: { kind: 'none', scope: 'game' },
-  shots: { kind: 'none', scope: 'game' },
-  hits: { kind: 'none', scope: 'game' },
-  crashes: { kind: 'none', scope: 'game' },
-  /** Seconds the ship stays safe after a crash (the HUD's shield countdown): a timer, so it blends. */
-  shield: { kind: 'linear', scope: 'game' },
-});
+} as const;
+/** Which way the ship and a bullet point: radians about +z (the ship turns; a bullet keeps its ship's). */
+const heading = { width: 1, kind: 'angle' } as const;
+
+/**
+ * What crosses from the worker to the page: three tables, each with only the fields it needs, and the game
+ * fields. Imported by both sides. The rocks come last: a publish copies entities up to the end of the last
+ * table's live ones, and the rocks are the many (the ship's and the bullets' few dead ones before them cost
+ * nothing worth saving).
+ */
+export const schema = defineTables(
+  {
+    /** The player's ship (one: it is never despawned, a crash puts it back in the middle). */
+    ships: {
+      capacity: 1,
+      fields: {
+        ...motion,
+        heading,
+        /** Seconds it stays safe after a crash (the page blinks it). `none`: never blended. */
+        safe: { width: 1, kind: 'none' },
+      },
+    },
+    bullets: {
+      capacity: 32,
+      fields: {
+        ...motion,
+        heading,
+        /** Seconds left before it fades. */
+        life: { width: 1, kind: 'none' },
+      },
+    },
+    /** The rocks, thousands of them, tumbling in 3D: drawn by one instanced mesh, blended on the GPU. */
+    rocks: {
+      capacity: 4000,
+      fields: {
+        ...motion,
+        /** x y z w. */
+        rotation: { width: 4, kind: 'quaternion', velocity: 'spin' },
+        spin: { width: 3, kind: 'linear' },
+        /** Per-axis scale of the rock mesh. */
+        size: { width: 3, kind: 'linear' },
+        /** 0 small .. 2 big: its radius and its points. */
+        tier: { width: 1, kind: 'none' },
+      },
+    },
+  },
+  {
+    // game fields: one number for the whole world, published with the entities, so the HUD shows the score of
+    // the very tick the picture shows (counts are `none`: they change with the first frame that moves toward it)
+    score: { kind: 'none', scope: 'game' },
+    best: { kind: 'none', scope: 'game' },
+    lives: { kind: 'none', scope: 'game' },
+    rocks: { kind: 'none', scope: 'game' },
+    bullets: { kind: 'none', scope: 'game' },
+    shots: { kind: 'none', scope: 'game' },
+    hits: { kind: 'none', scope: 'game' },
+    crashes: { kind: 'none', scope: 'game' },
+    /** Seconds the ship stays safe after a crash (the HUD's shield countdown): a timer, so it blends. */
+    shield: { kind: 'linear', scope: 'game' },
+  },
+);
 export type ArenaSchema = typeof schema;
 
-export const KIND = { ship: 0, rock: 1, bullet: 2, dead: 3 } as const;
-
-export const CAPACITY = 4096;
+/** Entities in all: the tables' capacities added up. */
+export const CAPACITY = tablesCapacity(schema);
 export const TICK_RATE = 30;
 /** Rocks the worker keeps alive: new big ones drift in from the edges when shots thin them out. */
 export const ROCK_TARGET = 2400;

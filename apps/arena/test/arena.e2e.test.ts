@@ -28,9 +28,8 @@ const until = (what: string, expression: string, timeout?: number): Promise<void
 
 const read = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
 
-/** Live bullets in the runtime's newest state (kind 2), counted on the page. */
-const BULLETS = `(() => { const f = window.arena.runtime.sample(Infinity); let n = 0;
-  for (let i = 0; i < f.count; i++) if (f.fields.kind[i] === 2) n++; return n; })()`;
+/** Live bullets in the runtime's newest state: its bullets table's count, on the page. */
+const BULLETS = 'window.arena.runtime.sample(Infinity).tables.bullets.count';
 
 beforeAll(async () => {
   const opened = await openBuiltApp(root);

@@ -1,8 +1,10 @@
 /**
- * The shared world, simulated on the server (in a worker thread of `createNodeRuntime`): orbs circling, and a
- * disc per player that its page steers. A player that touches an orb catches it (a point) and the orb appears
- * somewhere else at once (`world.snap`: clients show the jump, never a streak). Players arrive with their page's
- * hello (the id it picked, which it draws itself by) and leave when the server says their connection closed.
+ * The shared world, simulated on the server (in a worker thread of `createNodeRuntime`): orbs circling (the
+ * `orbs` table), and a disc per player that its page steers (the `players` table). A player that touches an orb
+ * catches it (a point) and the orb appears somewhere else at once (`snap`: clients show the jump, never a
+ * streak). Players arrive with their page's hello (the id it picked, which it draws itself by) and leave when
+ * the server says their connection closed; the server follows each player's disc by its handle, which a
+ * despawn of another player's disc does not change (`despawnHandle`, `indexOf`).
  *
  * The coin (game fields: one for the world) is collected by the first player to touch it: a point on the world's
  * count (`coins`), a PICKUP event to every page (`tick.emit`: the publisher carries it to each client until it
@@ -12,7 +14,7 @@
  * 0, then the page's own values (steer: dx, dy; hello: its id).
  */
 import { exposeSimulation, type TickInfo, type World } from 'steadyframe/worker';
-import { CAPACITY, COIN_RADIUS, EVENT, HEIGHT, INPUT, MAX_PLAYERS, ORB_RADIUS, ORBS, PLAYER_RADIUS, schema, TICK_RATE, WIDTH } from './schema.ts';
+import { COIN_RADIUS, EVENT, HEIGHT, INPUT, ORB_RADIUS, ORBS, PLAYER_RADIUS, schema, TICK_RATE, WIDTH } from './schema.ts';
 
 type GameWorld = World<typeof schema>;
 
@@ -29,10 +31,10 @@ const random = (): number => {
 
 /** Each orb's circle: centre, radius, angular speed (rad/s), phase. */
 const orbs = Array.from({ length: ORBS }, () => ({ cx: 0, cy: 0, r: 0, w: 0, phase: 0 }));
-/** Per player entity: the player number, and its steering. */
-const players = new Map<number, { steer: [number, number] }>();
-/** Entity index -> player number (orbs: -1). */
-const playerAt = new Int32Array(CAPACITY).fill(-1);
+/** Per player (the server's number for its connection): its disc's handle in the players table, and its steering. */
+const players = new Map<number, { handle: number; steer: [number, number] }>();
+/** A player disc's handle -> the player's number. */
+const playerOf = new Map<number, number>();
 let time = 0;
 
 function placeOrb(i: number): void {
@@ -45,7 +47,7 @@ function placeOrb(i: number): void {
 }
 
 function moveOrbs(world: GameWorld): void {
-  const { position, velocity, heading } = world.fields;
+  const { position, velocity, heading } = world.tables.orbs.fields;
   for (let i = 0; i < ORBS; i++) {
     const o = orbs[i]!;
     const a = o.phase + o.w * time;
@@ -57,35 +59,38 @@ function moveOrbs(world: GameWorld): void {
   }
 }
 
+/** The index of `player`'s disc in the players table, or -1. */
 function entityOf(world: GameWorld, player: number): number {
-  for (let i = ORBS; i < world.count; i++) if (playerAt[i] === player) return i;
-  return -1;
+  const known = players.get(player);
+  return known === undefined ? -1 : world.tables.players.indexOf(known.handle);
 }
 
 function join(world: GameWorld, player: number, id: number): void {
+  const table = world.tables.players;
   let i = entityOf(world, player);
   if (i < 0) {
-    if (world.count - ORBS >= MAX_PLAYERS) return; // full: the page watches, unseen
-    i = world.spawn();
-    playerAt[i] = player;
-    players.set(player, { steer: [0, 0] });
-    const { position, velocity, score } = world.fields;
+    i = table.spawn();
+    if (i < 0) return; // full: the page watches, unseen
+    const handle = table.handle(i);
+    players.set(player, { handle, steer: [0, 0] });
+    playerOf.set(handle, player);
+    const { position, velocity, heading, score } = table.fields;
     position[2 * i] = PLAYER_RADIUS + random() * (WIDTH - 2 * PLAYER_RADIUS);
     position[2 * i + 1] = PLAYER_RADIUS + random() * (HEIGHT - 2 * PLAYER_RADIUS);
     velocity[2 * i] = 0;
     velocity[2 * i + 1] = 0;
+    heading[i] = 0;
     score[i] = 0;
   }
-  world.fields.id[i] = id;
+  table.fields.id[i] = id;
 }
 
 function leave(world: GameWorld, player: number): void {
-  const i = entityOf(world, player);
+  const known = players.get(player);
   players.delete(player);
-  if (i < 0) return;
-  const moved = world.despawn(i);
-  if (moved >= 0) playerAt[i] = playerAt[moved]!;
-  playerAt[world.count] = -1;
+  if (known === undefined) return;
+  playerOf.delete(known.handle);
+  world.tables.players.despawnHandle(known.handle); // the last disc moves into its place, handle and all
 }
 
 function placeCoin(world: GameWorld): void {
@@ -95,9 +100,9 @@ function placeCoin(world: GameWorld): void {
 
 /** The first player touching the coin collects it: counted, told to every page, and the coin moves on. */
 function collectCoin(world: GameWorld, tick: TickInfo): void {
-  const { position, id } = world.fields;
+  const { position, id } = world.tables.players.fields;
   const { coinX, coinY } = world.state;
-  for (let i = ORBS; i < world.count; i++) {
+  for (let i = 0; i < world.tables.players.count; i++) {
     if ((position[2 * i]! - coinX) ** 2 + (position[2 * i + 1]! - coinY) ** 2 > (PLAYER_RADIUS + COIN_RADIUS) ** 2) continue;
     world.state.coins += 1;
     tick.emit(EVENT.PICKUP, coinX, coinY, id[i]!);
@@ -107,10 +112,13 @@ function collectCoin(world: GameWorld, tick: TickInfo): void {
 }
 
 function movePlayers(world: GameWorld, dt: number): void {
-  const { position, velocity, heading, score } = world.fields;
+  const table = world.tables.players;
+  const { position, velocity, heading, score } = table.fields;
+  const orbs = world.tables.orbs;
+  const orb = orbs.fields.position;
   const keep = DAMPING ** dt;
-  for (let i = ORBS; i < world.count; i++) {
-    const steer = players.get(playerAt[i]!)?.steer ?? [0, 0];
+  for (let i = 0; i < table.count; i++) {
+    const steer = players.get(playerOf.get(table.handle(i))!)?.steer ?? [0, 0];
     for (let axis = 0; axis < 2; axis++) {
       const at = 2 * i + axis;
       let v = (velocity[at]! + steer[axis]! * ACCELERATION * dt) * keep;
@@ -126,11 +134,11 @@ function movePlayers(world: GameWorld, dt: number): void {
     if (Math.hypot(velocity[2 * i]!, velocity[2 * i + 1]!) > 5) heading[i] = Math.atan2(velocity[2 * i + 1]!, velocity[2 * i]!);
     // catching: an orb within reach goes elsewhere at once, and the player scores
     for (let o = 0; o < ORBS; o++) {
-      const dx = position[2 * o]! - position[2 * i]!;
-      const dy = position[2 * o + 1]! - position[2 * i + 1]!;
+      const dx = orb[2 * o]! - position[2 * i]!;
+      const dy = orb[2 * o + 1]! - position[2 * i + 1]!;
       if (dx * dx + dy * dy > (PLAYER_RADIUS + ORB_RADIUS) ** 2) continue;
       placeOrb(o);
-      world.snap(o);
+      orbs.snap(o);
       score[i] = score[i]! + 1;
     }
   }
@@ -164,7 +172,7 @@ exposeSimulation({
   tickRate: TICK_RATE,
   commands,
   init(world) {
-    world.count = ORBS;
+    world.tables.orbs.count = ORBS;
     for (let i = 0; i < ORBS; i++) placeOrb(i);
     moveOrbs(world);
     placeCoin(world);
@@ -186,11 +194,12 @@ exposeSimulation({
     for (const player of coinDrops.splice(0)) {
       const i = entityOf(world, player);
       if (i < 0) continue;
-      world.state.coinX = world.fields.position[2 * i]!;
-      world.state.coinY = world.fields.position[2 * i + 1]!;
+      world.state.coinX = world.tables.players.fields.position[2 * i]!;
+      world.state.coinY = world.tables.players.fields.position[2 * i + 1]!;
     }
     collectCoin(world, tick);
     playersSeen = [];
-    for (let i = ORBS; i < world.count; i++) playersSeen.push([playerAt[i]!, world.fields.id[i]!, world.fields.score[i]!]);
+    const table = world.tables.players;
+    for (let i = 0; i < table.count; i++) playersSeen.push([playerOf.get(table.handle(i))!, table.fields.id[i]!, table.fields.score[i]!]);
   },
 });

@@ -57,28 +57,31 @@ function resize(): void {
 addEventListener('resize', resize);
 resize();
 
-/** The hue a disc is drawn in: a player's from its id, an orb's from its index. */
-const hue = (id: number, i: number): number => (id === 0 ? (i * 47) % 360 : (id * 137) % 360);
+function disc(x: number, y: number, r: number, fill: string): void {
+  context.fillStyle = fill;
+  context.beginPath();
+  context.arc(x, y, r, 0, 2 * Math.PI);
+  context.fill();
+}
 
 function draw(frame: Frame<GameSchema>): void {
   const scale = canvas.width / WIDTH;
   context.setTransform(1, 0, 0, 1, 0, 0);
   context.clearRect(0, 0, canvas.width, canvas.height);
   context.setTransform(scale, 0, 0, scale, 0, 0);
-  const { position, heading, id: ids, score } = frame.fields;
+  // each table from its own range and count: the orbs, each in the hue of its index (an orb is never despawned)
+  const orbs = frame.tables.orbs;
+  for (let i = 0; i < orbs.count; i++) disc(orbs.fields.position[2 * i]!, orbs.fields.position[2 * i + 1]!, ORB_RADIUS, `hsl(${(i * 47) % 360} 70% 60%)`);
+  // the players, each in the hue of its page's id: its heading, and a ring and its score for this page's own disc
+  const { position, heading, id: ids, score } = frame.tables.players.fields;
   context.font = '16px system-ui, sans-serif';
   context.textAlign = 'center';
-  for (let i = 0; i < frame.count; i++) {
+  for (let i = 0; i < frame.tables.players.count; i++) {
     const x = position[2 * i]!;
     const y = position[2 * i + 1]!;
     const who = ids[i]!;
-    const r = who === 0 ? ORB_RADIUS : PLAYER_RADIUS;
-    context.fillStyle = `hsl(${hue(who, i)} 70% ${who === 0 ? 60 : 55}%)`;
-    context.beginPath();
-    context.arc(x, y, r, 0, 2 * Math.PI);
-    context.fill();
-    if (who === 0) continue;
-    // a player: its heading, and a ring and its score for this page's own disc
+    const r = PLAYER_RADIUS;
+    disc(x, y, r, `hsl(${(who * 137) % 360} 70% 55%)`);
     context.strokeStyle = '#0d1117';
     context.lineWidth = 3;
     context.beginPath();
@@ -237,10 +240,11 @@ function onAnimationFrame(ts: number): void {
     chime();
   }
   coins = frame.state.coins;
-  if (frame.count < ORBS) return; // nothing from the server yet
-  if (hooks.recording) hooks.recorded.push([frame.time, ...frame.fields.position.subarray(0, 2 * ORBS)]);
+  const { orbs, players } = frame.tables;
+  if (orbs.count < ORBS) return; // nothing from the server yet
+  if (hooks.recording) hooks.recorded.push([frame.time, ...orbs.fields.position.subarray(0, 2 * ORBS)]);
   hooks.frames++;
   hooks.ready = true;
-  for (let i = 0; i < frame.count; i++) if (frame.fields.id[i] === id) clearInterval(greeting);
+  for (let i = 0; i < players.count; i++) if (players.fields.id[i] === id) clearInterval(greeting);
 }
 requestAnimationFrame(onAnimationFrame);

@@ -35,7 +35,7 @@ beforeAll(async () => {
   server = await startGameServer({ port: 0 });
   sampling = setInterval(() => {
     const f = server.runtime.sample(Number.POSITIVE_INFINITY);
-    if (!truth.has(f.tick)) truth.set(f.tick, f.fields.position.slice(0, 2 * ORBS));
+    if (!truth.has(f.tick)) truth.set(f.tick, f.tables.orbs.fields.position.slice(0, 2 * ORBS));
   }, 2);
   relays = await Promise.all([1, 2].map((seed) => createShapedRelay(server.url, { baseMs: [50, 150], jitterMs: 30, loss: 0.05, seed })));
   served = await buildAndPreview(root);
@@ -99,7 +99,7 @@ it("draws the server's states in order, whole and true on both pages, the same t
   for (const page of pages) await page.evaluate('window.multiplayer.recording = true');
   // A's disc, as B sees it
   const idA = await a.evaluate<number>('window.multiplayer.id');
-  const discOnB = `(() => { const f = window.multiplayer.runtime.sample(); for (let i = 0; i < f.count; i++) if (f.fields.id[i] === ${idA}) return f.fields.position[2 * i]; return null; })()`;
+  const discOnB = `(() => { const p = window.multiplayer.runtime.sample().tables.players; for (let i = 0; i < p.count; i++) if (p.fields.id[i] === ${idA}) return p.fields.position[2 * i]; return null; })()`;
   await waitUntil(b, "A's disc on B", `${discOnB} !== null`, 20_000);
   const before = (await b.evaluate<number>(discOnB))!;
   await a.keyboard.down('ArrowLeft');
@@ -171,7 +171,7 @@ it("a coin collected on the server: its pickup event reaches both pages once, wi
   try {
     for (const page of pages) await waitUntil(page, 'the pickup', `window.multiplayer.pickups.length > ${before[pages.indexOf(page)]!}`, 20_000);
   } catch (error) {
-    console.log(JSON.stringify(await server.runtime.commands.players()), JSON.stringify(server.publisher.stats));
+    console.log(JSON.stringify(await server.runtime.commands.players()), JSON.stringify(server.publisher.stats), JSON.stringify(server.host.stats));
     for (const page of pages) console.log(JSON.stringify(await page.evaluate('window.multiplayer.network')));
     throw error;
   }

@@ -43,11 +43,17 @@ async function play(rt: Runtime<ArenaSchema, Commands>, clock: ManualClock, ms: 
   }
 }
 
-/** The newest published world, copied. */
+/** The newest published world, copied: each table's live entities (their handles, where they are, how turned). */
 function world(rt: Runtime<ArenaSchema, Commands>) {
   const frame = rt.sample(Number.POSITIVE_INFINITY);
-  const n = frame.count;
-  return { count: n, position: frame.fields.position.slice(0, 2 * n), rotation: frame.fields.rotation.slice(0, 4 * n), kind: frame.fields.kind.slice(0, n) };
+  const { ships, bullets, rocks } = frame.tables;
+  const handles = (t: { count: number; handle(i: number): number }) => Array.from({ length: t.count }, (_, i) => t.handle(i));
+  return {
+    count: frame.count,
+    ships: { handles: handles(ships), position: ships.fields.position.slice(0, 2 * ships.count), heading: ships.fields.heading.slice(0, ships.count) },
+    bullets: { handles: handles(bullets), position: bullets.fields.position.slice(0, 2 * bullets.count), life: bullets.fields.life.slice(0, bullets.count) },
+    rocks: { handles: handles(rocks), position: rocks.fields.position.slice(0, 2 * rocks.count), rotation: rocks.fields.rotation.slice(0, 4 * rocks.count), tier: rocks.fields.tier.slice(0, rocks.count) },
+  };
 }
 
 describe('the arena, recorded and replayed in Node', () => {

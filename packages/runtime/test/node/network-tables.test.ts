@@ -113,15 +113,17 @@ async function client(target: string, seed: number) {
       handles: NET_TABLE_ORDER.map((name) => Array.from({ length: f.tables[name].count }, (_, i) => f.tables[name].handle(i))),
     });
   }, 16);
-  cleanups.push(() => clearInterval(frames));
-  return { rt, drawn, wrong };
+  const stop = (): void => clearInterval(frames);
+  cleanups.push(stop);
+  return { rt, drawn, wrong, stop };
 }
 
 it("two clients behind lossy links draw two tables of random spawns and despawns: every handle with its own entity, the server's words and handles exactly", async () => {
   const s = await server();
   const clients = [await client(s.url, 21), await client(s.url, 22)];
   await waitFor('frames on both clients', () => clients.every((c) => c.drawn.length >= 400), 60_000);
-  // the server's tables at every tick so far (its history grows past what the clients drew: they are behind)
+  // the server's tables at every tick so far (past what the clients drew: they draw behind it)
+  for (const c of clients) c.stop();
   const history = new Map<number, TablesAtTick>();
   for (const t of await s.rt.commands.history()) history.set(t[0]!, t);
   const serverAt = (tick: number): Drawn | undefined => {
