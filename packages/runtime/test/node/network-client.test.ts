@@ -13,11 +13,12 @@ import { WebSocketServer } from 'ws';
 import type { Frame, Runtime } from 'steadyframe';
 import type { NetworkCommands, NetworkStats } from 'steadyframe/network';
 import { watchNetwork } from 'steadyframe/network';
-import { createNodeRuntime, createSnapshotPublisher, hostSnapshots, type PublisherClient } from 'steadyframe/node';
+import { createNodeRuntime, createSnapshotPublisher } from 'steadyframe/node';
 import { createShapedRelay } from 'steadyframe/testing/node';
 import type { MotionCommands } from '../browser/fixtures/motion.worker.ts';
 import { motionSchema } from '../browser/fixtures/schemas.ts';
 import { WIRE_VERSION } from '../../src/net/wire.ts';
+import { hostOnLoopback } from './support/loopback-host.ts';
 import { nodeFixture, waitFor } from './support/worker-modules.ts';
 
 const CAPACITY = 4;
@@ -37,17 +38,9 @@ async function server() {
   await rt.setTickRate(TICK_RATE);
   await rt.start();
   const publisher = createSnapshotPublisher(rt, { every: EVERY, input: { codes: 4 } });
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', maxPayload: 64 * 1024 });
-  const clients: PublisherClient[] = [];
-  const host = hostSnapshots(publisher, wss, { onClient: (c) => clients.push(c) });
-  const publishing = setInterval(() => publisher.publish(), 4);
-  cleanups.push(() => {
-    clearInterval(publishing);
-    host.close();
-    wss.close();
-  });
-  await new Promise<void>((resolve) => wss.on('listening', () => resolve()));
-  return { rt, publisher, clients, url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}` };
+  const host = await hostOnLoopback(publisher, 64 * 1024);
+  cleanups.push(() => host.close());
+  return { rt, publisher, clients: host.clients, url: host.url };
 }
 
 /** What a client frame showed: its time, the server tick it stands for (x0), and its entities' agreement. */

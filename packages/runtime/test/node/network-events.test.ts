@@ -21,13 +21,13 @@
  * - across a reconnect (a new connection numbers its events from 0): nothing presented twice, still in order.
  */
 import { afterEach, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
 import type { Runtime } from 'steadyframe';
-import { createNodeRuntime, createSnapshotPublisher, hostSnapshots, type PublisherClient } from 'steadyframe/node';
+import { createNodeRuntime, createSnapshotPublisher } from 'steadyframe/node';
 import { createShapedRelay } from 'steadyframe/testing/node';
 import type { NetGameClientCommands } from './fixtures/net-game-client.worker.ts';
 import { ALL, ALL_EVERY, netGameSchema, scoreAt, WHISPER, WHISPER_EVERY } from './fixtures/net-game-schema.ts';
 import { percentile } from './support/net-link.ts';
+import { hostOnLoopback } from './support/loopback-host.ts';
 import { nodeFixture, waitFor } from './support/worker-modules.ts';
 
 const EVERY = 3; // 20 snapshots a second
@@ -44,17 +44,9 @@ async function server() {
   await rt.start();
   // WHISPER's third payload value is the player it is for
   const publisher = createSnapshotPublisher(rt, { every: EVERY, events: { target: (e) => (e.code === WHISPER ? e.payload(2) : 'all') } });
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', maxPayload: publisher.maxMessageBytes });
-  const clients: PublisherClient[] = [];
-  const host = hostSnapshots(publisher, wss, { onClient: (c) => clients.push(c) });
-  const publishing = setInterval(() => publisher.publish(), 4);
-  cleanups.push(() => {
-    clearInterval(publishing);
-    host.close();
-    wss.close();
-  });
-  await new Promise<void>((resolve) => wss.on('listening', () => resolve()));
-  return { rt, publisher, clients, url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}` };
+  const host = await hostOnLoopback(publisher);
+  cleanups.push(() => host.close());
+  return { rt, publisher, clients: host.clients, url: host.url };
 }
 
 /** An event as a client frame presented it. */

@@ -14,13 +14,13 @@
  *   ships' dead ones included, which lie inside what a snapshot carries (the rocks come after them).
  */
 import { afterEach, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
 import type { Frame, Runtime } from 'steadyframe';
 import type { NetworkCommands } from 'steadyframe/network';
-import { createNodeRuntime, createSnapshotPublisher, hostSnapshots } from 'steadyframe/node';
+import { createNodeRuntime, createSnapshotPublisher } from 'steadyframe/node';
 import { createShapedRelay } from 'steadyframe/testing/node';
 import type { NetTablesCommands } from './fixtures/net-tables.worker.ts';
 import { clockAt, NET_TABLE_ORDER, NET_TABLES_CAPACITY, netTablesSchema, radiusOf, whoOf, type TablesAtTick } from './fixtures/net-tables-schema.ts';
+import { hostOnLoopback } from './support/loopback-host.ts';
 import { nodeFixture, waitFor } from './support/worker-modules.ts';
 
 type NetTablesSchema = typeof netTablesSchema;
@@ -36,16 +36,9 @@ async function server() {
   cleanups.push(() => rt.dispose());
   await rt.start();
   const publisher = createSnapshotPublisher(rt, { every: EVERY });
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', maxPayload: publisher.maxMessageBytes });
-  const host = hostSnapshots(publisher, wss);
-  const publishing = setInterval(() => publisher.publish(), 4);
-  cleanups.push(() => {
-    clearInterval(publishing);
-    host.close();
-    wss.close();
-  });
-  await new Promise<void>((resolve) => wss.on('listening', () => resolve()));
-  return { rt, publisher, url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}` };
+  const host = await hostOnLoopback(publisher);
+  cleanups.push(() => host.close());
+  return { rt, publisher, url: host.url };
 }
 
 /** A frame's tables as drawn: the server tick its `clock` says, and each table's word and handles in index order. */
