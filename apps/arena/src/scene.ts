@@ -2,21 +2,21 @@
  * The three.js side, a table at a time. The rocks, thousands of them, are one InstancedMesh blended in the
  * vertex shader (the GPU path, given the rocks table: the page copies that table's bytes only). The ships and the
  * bullets, a handful, are drawn from the frame the runtime samples on the CPU, each table from its own range
- * and count (`frame.tables`): a mesh per ship, kept by its handle (`createHandlePool`), and the bullets as one
- * InstancedMesh. Bursts flash (flashes.ts) from the events of the frame that shows them.
+ * and count (`frame.tables`): a mesh per ship, kept by its handle (`bindObjects` given the ships table: a handle
+ * pool), and the bullets as one InstancedMesh (`bindInstancedMesh` given the bullets table). Bursts flash
+ * (flashes.ts) from the events of the frame that shows them.
  */
 import {
-  AmbientLight, BufferGeometry, ConeGeometry, DirectionalLight, DynamicDrawUsage, EdgesGeometry, Float32BufferAttribute,
-  IcosahedronGeometry, InstancedMesh, LineBasicMaterial, LineSegments, Matrix4, Mesh, MeshBasicMaterial,
-  MeshStandardMaterial, OrthographicCamera, PlaneGeometry, Quaternion, Scene, Vector3, WebGLRenderer,
+  AmbientLight, BufferGeometry, ConeGeometry, DirectionalLight, EdgesGeometry, Float32BufferAttribute,
+  IcosahedronGeometry, InstancedMesh, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial,
+  MeshStandardMaterial, OrthographicCamera, PlaneGeometry, Scene, WebGLRenderer,
 } from 'three';
-import { createInterpolatedInstancedMesh } from '@steadyframe/three';
-import { createHandlePool, type Frame, type FrameEvents, type Runtime } from 'steadyframe';
+import { bindInstancedMesh, bindObjects, createInterpolatedInstancedMesh } from '@steadyframe/three';
+import type { Frame, FrameEvents, Runtime } from 'steadyframe';
 import { createFlashes } from './flashes.ts';
 import { HALF_H, HALF_W, schema, type ArenaSchema } from './schema.ts';
 
 const MAX_BULLETS = schema.$bullets.table.capacity;
-const MAX_SHIPS = schema.$ships.table.capacity;
 
 /** What one `draw` drew: the same object every frame. */
 export interface DrawReport {
@@ -97,43 +97,21 @@ export function createScene(
   rocks.mesh.frustumCulled = false;
   scene.add(rocks.mesh);
 
-  // a mesh per ship, made when its ship appears and kept by its handle, whatever despawns move it in its table
+  // a mesh per ship, made when its ship shows and kept by its handle (whatever despawns move it in its table)
   const shipShape = shipGeometry();
   const shipMaterial = new MeshStandardMaterial({ color: 0x52e3ff, emissive: 0x0a5a7a, flatShading: true });
-  let drawn: Frame<ArenaSchema> | null = null; // the frame being drawn, for the ships' update
-  let blink = false; // a ship safe after a crash shows on every other 120 ms
-  const ships = createHandlePool<Mesh>(MAX_SHIPS, {
-    create() {
-      const ship = new Mesh(shipShape, shipMaterial);
-      scene.add(ship);
-      return ship;
-    },
-    update(ship, i) {
-      const { position, heading, safe } = drawn!.tables.ships.fields;
-      ship.position.set(position[2 * i]!, position[2 * i + 1]!, 2);
-      ship.rotation.z = heading[i]!;
-      ship.visible = !(safe[i]! > 0) || blink; // blinks while safe after a crash
-    },
-    release(ship) {
-      scene.remove(ship);
-    },
-  });
+  const ships = bindObjects(runtime, { table: 'ships', parent: scene, create: () => new Mesh(shipShape, shipMaterial) }, { position: 'position', rotation: 'heading' });
 
   const bulletGeometry = new BufferGeometry();
   bulletGeometry.setAttribute('position', new Float32BufferAttribute([-1.8, -0.35, 0, 1.0, 0, 0, -1.8, 0.35, 0], 3));
-  const bullets = new InstancedMesh(bulletGeometry, new MeshBasicMaterial({ color: 0xfff27a }), MAX_BULLETS);
-  bullets.instanceMatrix.setUsage(DynamicDrawUsage);
-  bullets.frustumCulled = false;
-  scene.add(bullets);
+  const bullets = bindInstancedMesh(runtime, new InstancedMesh(bulletGeometry, new MeshBasicMaterial({ color: 0xfff27a }), MAX_BULLETS), {
+    position: 'position', rotation: 'heading',
+  }, { table: 'bullets' });
+  bullets.mesh.position.z = 1; // over the rocks' middles
+  scene.add(bullets.mesh);
   const flashes = createFlashes();
   scene.add(flashes.mesh);
   const report: DrawReport = { bullets: 0, flashes: 0 };
-
-  const m = new Matrix4();
-  const q = new Quaternion();
-  const at = new Vector3();
-  const one = new Vector3(1, 1, 1);
-  const up = new Vector3(0, 0, 1);
 
   function resize(): void {
     const { width: w, height: h, dpr } = size();
@@ -154,20 +132,17 @@ export function createScene(
     resize,
     draw(ts, frame, events) {
       rocks.update(ts);
-      drawn = frame;
-      blink = Math.floor(ts / 120) % 2 === 0;
-      ships.sync(frame.tables.ships);
-      drawn = null;
-      const { fields, count } = frame.tables.bullets;
-      const { position, heading } = fields;
-      for (let i = 0; i < count; i++) {
-        at.set(position[2 * i]!, position[2 * i + 1]!, 1);
-        bullets.setMatrixAt(i, m.compose(at, q.setFromAxisAngle(up, heading[i]!), one));
+      ships.update(frame);
+      const table = frame.tables.ships;
+      const blink = Math.floor(ts / 120) % 2 === 0;
+      for (let i = 0; i < table.count; i++) {
+        const ship = ships.get(table.handle(i))!;
+        ship.position.z = 2;
+        ship.visible = !(table.fields.safe[i]! > 0) || blink; // blinks while safe after a crash
       }
-      bullets.count = count;
-      bullets.instanceMatrix.needsUpdate = true;
+      bullets.update(frame);
       report.flashes = flashes.update(ts, events);
-      report.bullets = count;
+      report.bullets = bullets.mesh.count;
       renderer.render(scene, camera);
       return report;
     },
