@@ -1,54 +1,31 @@
 /**
- * The glue between one Rapier world and one set of steadyframe entities (a `World`, or a table of one: an
- * `EntityTarget`), for both of Rapier's builds: entity i is rigid body `handles[i]`. Only the pose copy differs
- * between 2D and 3D (`PoseCopy`, given by `physics.ts` and `physics-2d.ts`); everything here is shared.
+ * The glue between one Rapier world and steadyframe entities, for both of Rapier's builds: one target's bodies
+ * (a `World`, or a table: `PhysicsOf`), or several tables' in the same Rapier world (`TablesPhysicsOf`,
+ * `physics.tables.ships`). Each target's bodies are a `BodySet` (body-set.ts); this file holds what they share:
+ * the Rapier world, the step, the copy pass over every set, contacts, save and load. Only the pose copy differs
+ * between 2D and 3D (`PoseCopy`, from `physics.ts` and `physics-2d.ts`, one per target).
  *
- *   entity index   0        1        2     ...  count - 1
- *   handles        h(b7)    h(b2)    h(b9)      h(b4)        Float64Array: Rapier's flat handles
- *   state          AWAKE    0        FIXED      0            Uint8Array: awake after the last copy; fixed
- *   fields         the pose fields (3D: position 3, rotation 4; 2D: position 2, angle 1), the target's views
+ *   Rapier world ─┬─ set 0  ships  (world.tables.ships)   entity i <-> body handles0[i]
+ *                 ├─ set 1  rocks  (world.tables.rocks)   entity i <-> body handles1[i]
+ *                 └─ colliders with no body (ground): no set; contacts name them as -1
+ *   lookup        body handle -> set + sets * index (one Map for all sets, touched on add and remove only)
  *
- * Despawn swaps the last entity into the hole, in the target's fields (target.despawn) and in these arrays
- * alike, so index i always names the same body in both. Spawn, despawn and teleport give the entity a new
- * generation (target.spawn / despawn / snap), so the renderer snaps it instead of streaking.
- *
- * The copy pass (`publish`, run after each Rapier step) reads each body through the raw rigid-body set
- * (`rbTranslation(handle, scratch)`), not `body.translation()`, which allocates a Vector each call: see the
- * package README for the measured options. Sleeping and fixed bodies are skipped, their values already in
- * the fields (written when they were added, teleported, or last awake).
+ * Saved bytes: each set's part in set order (count u32, each entity's body handle f64, each state u8), then
+ * Rapier's snapshot (`takeSnapshot`). With one target, that is one part: the bytes of a Physics of one target.
  */
-import { checkContactOptions, createContactCollector, type ContactCollector, type ContactEmitter, type ContactOptions } from './contact-events.ts';
-import type { EntityTarget } from './entity-target.ts';
+import { createBodySet, poseField, type BodiesOf, type BodyHost, type BodySet, type PoseCopy } from './body-set.ts';
+import { createContactCollector, type ContactCollector, type ContactEmitter, type ContactOptions, type ContactSides } from './contact-events.ts';
+import { contactRouting } from './contact-pairs.ts';
+import type { EntityTarget, TablesTarget } from './entity-target.ts';
 import type { BodyApi, ColliderDescApi, RapierApi, WorldApi } from './rapier-api.ts';
 
-/**
- * What a Physics is, in either dimension: `W` the Rapier world of the build, `Body` its rigid body, `BodyDesc`
- * and `ColliderDesc` its descriptions, `Pose` a teleport's arguments after the index.
- */
-export interface PhysicsOf<W, Body, BodyDesc, ColliderDesc, Pose extends unknown[]> {
+export { poseField };
+export type { BodiesOf, PoseCopy };
+
+/** What every Physics has, of one target or of tables: the Rapier world, its step, contacts, save and load. */
+export interface PhysicsCoreOf<W> {
   /** The Rapier world. Create joints, query it, read events; add and remove bodies through `add`/`remove`. */
   readonly world: W;
-  /** Live bodies: the target's `count` (the steadyframe world's, by default). */
-  readonly count: number;
-  /**
-   * Creates a rigid body (and its colliders) as entity `count`, writes its pose into the fields and returns the
-   * entity index; -1, creating nothing, when the target is full. The entity snaps this tick.
-   */
-  add(body: BodyDesc, colliders?: ColliderDesc | readonly ColliderDesc[]): number;
-  /**
-   * Removes entity `index`'s body from Rapier and the entity from the target: the last entity moves into
-   * `index` (target.despawn) and so does its body. Returns the index that moved, or -1 (none moved, or out of
-   * range).
-   */
-  remove(index: number): number;
-  /** Entity `index`'s rigid body (Rapier keeps one wrapper per body: this allocates nothing). */
-  body(index: number): Body;
-  /** Entity `index`'s Rapier handle. */
-  handle(index: number): number;
-  /** The entity of a Rapier body handle (from a collision event, a ray cast), or -1. */
-  indexOf(handle: number): number;
-  /** Moves entity `index`'s body to a pose, wakes it and marks the entity to snap (target.snap): no streak. */
-  teleport(index: number, ...pose: Pose): void;
   /**
    * Steps Rapier by `dt` seconds (a steadyframe tick's `tick.dt`), then `publish`es. With `contacts: { events:
    * true }` it also keeps the step's contact starts and ends for `emitContacts` (the previous step's, not
@@ -64,21 +41,21 @@ export interface PhysicsOf<W, Body, BodyDesc, ColliderDesc, Pose extends unknown
   emitContacts(tick: ContactEmitter): number;
   /**
    * Copies the pose of every awake body (and of every body that fell asleep since the last copy) into the
-   * fields; fixed bodies are copied by `add` and `teleport` only (a fixed body moved otherwise, or turned
-   * dynamic with `setBodyType`, needs a `teleport` to show it). Allocates nothing. Returns how many bodies it
-   * copied.
+   * fields, of every target; fixed bodies are copied by `add` and `teleport` only (a fixed body moved
+   * otherwise, or turned dynamic with `setBodyType`, needs a `teleport` to show it). Allocates nothing. Returns
+   * how many bodies it copied.
    */
   publish(): number;
-  /** Removes every body (the target's count becomes 0). */
+  /** Removes every body (every target's count becomes 0). */
   clear(): void;
   /**
-   * The Rapier world (`takeSnapshot`) and which body each entity is, as bytes: a simulation's `save()` (a
-   * `runtime.snapshot()`, a recording started mid-session). Use Rapier's deterministic build for a snapshot
-   * that steps on alike elsewhere.
+   * The Rapier world (`takeSnapshot`) and which body each entity is, of every target, as bytes: a simulation's
+   * `save()` (a `runtime.snapshot()`, a recording started mid-session). Use Rapier's deterministic build for a
+   * snapshot that steps on alike elsewhere.
    */
   save(): Uint8Array;
   /**
-   * Puts back what `save` returned (`World.restoreSnapshot`; the target already loaded, with the same count):
+   * Puts back what `save` returned (`World.restoreSnapshot`; the targets already loaded, with the same counts):
    * a new Rapier world in place of this one, so bodies and colliders taken from `physics.world` before are
    * stale. Throws if the bytes do not fit.
    */
@@ -87,115 +64,145 @@ export interface PhysicsOf<W, Body, BodyDesc, ColliderDesc, Pose extends unknown
   dispose(): void;
 }
 
-/** The one part that differs between 2D and 3D: reading a body's pose into the fields, and setting one. */
-export interface PoseCopy<W extends WorldApi, Body, Pose extends unknown[]> {
-  /** Copies body `handle`'s pose into entity `i`'s fields, through the raw set (`world.bodies.raw`). */
-  copy(raw: W['bodies']['raw'], i: number, handle: number): void;
-  /** Sets `body`'s pose from a teleport's arguments, waking it. */
-  set(body: Body, pose: Pose): void;
+/**
+ * What a Physics of one target is, in either dimension: `W` the Rapier world of the build, `Body` its rigid
+ * body, `BodyDesc` and `ColliderDesc` its descriptions, `Pose` a teleport's arguments after the index. Entity i
+ * of the target is body i.
+ */
+export interface PhysicsOf<W, Body, BodyDesc, ColliderDesc, Pose extends unknown[]> extends PhysicsCoreOf<W>, BodiesOf<Body, BodyDesc, ColliderDesc, Pose> {
+  /** @deprecated `bodyHandle(index)`: the same Rapier body handle, named apart from a table's steadyframe `handle(i)`. */
+  handle(index: number): number;
+  /** @deprecated `indexOfBody(bodyHandle)`: the same, named apart from a table's `indexOf(handle)`. */
+  indexOf(bodyHandle: number): number;
+  /** Removes every body (the target's count becomes 0). */
+  clear(): void;
 }
 
-/** Per-entity state bits. */
-const AWAKE = 1;
-const FIXED = 2;
+/** One table's bodies in a Physics of tables (`physics.tables.ships`). */
+export interface TableBodiesOf<Body, BodyDesc, ColliderDesc, Pose extends unknown[]> extends BodiesOf<Body, BodyDesc, ColliderDesc, Pose> {
+  /** The table's name, as the Physics' `tables` option has it. */
+  readonly name: string;
+}
+
+/** A Physics of several tables in one Rapier world, `K` their names. */
+export interface TablesPhysicsOf<K extends string, W, Body, BodyDesc, ColliderDesc, Pose extends unknown[]> extends PhysicsCoreOf<W> {
+  /** Each table's bodies: `physics.tables.ships.add(...)`, `remove(i)`, `body(i)`, `teleport(i, ...)`. */
+  readonly tables: { readonly [N in K]: TableBodiesOf<Body, BodyDesc, ColliderDesc, Pose> };
+  /**
+   * The table whose entity a Rapier body handle is (a ray cast's `collider.parent().handle`), or null (a body
+   * not added through the Physics, or removed); then `.indexOfBody(bodyHandle)` gives the entity. Allocates
+   * nothing.
+   */
+  tableOf(bodyHandle: number): TableBodiesOf<Body, BodyDesc, ColliderDesc, Pose> | null;
+}
+
+/** The pose field options of a dimension (3D: position, rotation; 2D: position, angle), by name. */
+export type PoseFields = { readonly [option: string]: unknown };
+
+/** What a dimension gives the shared glue: its world, and the pose copy over a target's fields. */
+export interface DimensionOf<R, W extends WorldApi, Body, Pose extends unknown[], O> {
+  createWorld(rapier: R, options: O): W;
+  /** The pose copy for `target` with `fields` (the options' field names); `where` names the table in errors. */
+  pose(target: EntityTarget, fields: O, where: string): PoseCopy<W, Body, Pose>;
+}
+
+/** The options every dimension shares: contacts, and with tables the per-table field names. */
+export interface SharedOptions {
+  readonly contacts?: ContactOptions;
+  readonly tables?: { readonly [name: string]: object };
+}
+
+type AnyWorld<Body, BodyDesc, ColliderDesc> = WorldApi<Body & BodyApi, BodyDesc, ColliderDesc>;
 
 /**
- * Entity `name`'s view of `width` floats per entity in `target`, or a set-up error naming the fix. `what`
- * says what goes in it; `hint` where such a field comes from.
+ * Binds a new Rapier world (made by the dimension) to `target`: one target, or with `options.tables` the named
+ * tables of `target.tables`. Throws at set-up on options that do not fit.
  */
-export function poseField(target: EntityTarget, name: string, width: number, what: string, hint: string): Float32Array {
-  const view = (target.fields as { readonly [name: string]: Float32Array | undefined })[name];
-  if (view === undefined || view.length !== width * target.capacity) throw new Error(`steadyframe: @steadyframe/rapier needs ${what} "${name}" of width ${width} ${hint}`);
-  return view;
+export function createPhysicsOf<R extends RapierApi<W>, W extends AnyWorld<Body, BodyDesc, ColliderDesc>, Body extends BodyApi, BodyDesc, ColliderDesc extends ColliderDescApi, Pose extends unknown[], O extends SharedOptions>(
+  rapier: R,
+  target: EntityTarget | TablesTarget,
+  options: O,
+  dimension: DimensionOf<R, W, Body, Pose, O>,
+): PhysicsOf<W, Body, BodyDesc, ColliderDesc, Pose> | TablesPhysicsOf<string, W, Body, BodyDesc, ColliderDesc, Pose> {
+  const tables = options.tables;
+  if (tables === undefined) {
+    const pose = dimension.pose(target as EntityTarget, options, '');
+    return createBodies<W, Body, BodyDesc, ColliderDesc, Pose>(rapier, dimension.createWorld(rapier, options), [{ name: '', target: target as EntityTarget, pose }], options.contacts, false) as PhysicsOf<W, Body, BodyDesc, ColliderDesc, Pose>;
+  }
+  const names = Object.keys(tables);
+  const all = (target as Partial<TablesTarget>).tables;
+  if (names.length === 0) throw new Error("steadyframe: @steadyframe/rapier's tables option names no table: give it the tables the bodies are in, e.g. { tables: { rocks: {} } }");
+  const parts = names.map((name) => {
+    const table = all === undefined ? undefined : (all as { readonly [name: string]: EntityTarget | undefined })[name];
+    if (table === undefined) throw new Error(`steadyframe: @steadyframe/rapier tables: "${name}" is not a table of the target (its tables: ${all === undefined ? 'none' : Object.keys(all).join(', ')}); declare it with defineTables`);
+    return { name, target: table, pose: dimension.pose(table, { ...options, ...tables[name] } as O, `(table "${name}") `) };
+  });
+  return createBodies<W, Body, BodyDesc, ColliderDesc, Pose>(rapier, dimension.createWorld(rapier, options), parts, options.contacts, true) as TablesPhysicsOf<string, W, Body, BodyDesc, ColliderDesc, Pose>;
+}
+
+interface Part<W extends WorldApi, Body, Pose extends unknown[]> {
+  readonly name: string;
+  readonly target: EntityTarget;
+  readonly pose: PoseCopy<W, Body, Pose>;
 }
 
 /**
- * Binds a Rapier world (made by the caller, for its dimension) to `target`'s entities. Throws at set-up on
- * contact options that do not fit.
+ * Binds a Rapier world (made by the caller, for its dimension) to the parts' targets: a Physics of one target
+ * (`tabled` false, one part), or of tables. Throws at set-up on contact options that do not fit.
  */
-export function createBodies<W extends WorldApi<Body, BodyDesc, ColliderDesc>, Body extends BodyApi, BodyDesc, ColliderDesc extends ColliderDescApi, Pose extends unknown[]>(
+export function createBodies<W extends AnyWorld<Body, BodyDesc, ColliderDesc>, Body extends BodyApi, BodyDesc, ColliderDesc extends ColliderDescApi, Pose extends unknown[]>(
   rapier: RapierApi<W>,
   created: W,
-  target: EntityTarget,
-  pose: PoseCopy<W, Body, Pose>,
+  parts: readonly Part<W, Body, Pose>[],
   contactOptions: ContactOptions | undefined,
-): PhysicsOf<W, Body, BodyDesc, ColliderDesc, Pose> {
-  if (contactOptions !== undefined) checkContactOptions(contactOptions);
+  tabled: boolean,
+): PhysicsOf<W, Body, BodyDesc, ColliderDesc, Pose> | TablesPhysicsOf<string, W, Body, BodyDesc, ColliderDesc, Pose> {
+  const routing = contactOptions === undefined ? null : contactRouting(contactOptions, tabled ? parts.map((p) => p.name) : null);
   let rapierWorld = created;
-  const capacity = target.capacity;
-  // autoDrain: Rapier empties the queue before each step, so a step whose contacts go unread leaves nothing
-  const contacts: ContactCollector | null = contactOptions?.events === true ? createContactCollector(new rapier.EventQueue(true), contactOptions) : null;
   const collisionEvents = rapier.ActiveEvents.COLLISION_EVENTS;
-  /** The collider of `desc`, made to report its collisions when contact events are on. */
-  const createCollider = (desc: ColliderDesc, body: Body): void => {
-    if (contacts !== null) desc.setActiveEvents(desc.activeEvents | collisionEvents);
-    rapierWorld.createCollider(desc, body);
-  };
-  const handles = new Float64Array(capacity);
-  const state = new Uint8Array(capacity);
-  // handle -> entity, for events and queries; touched on add/remove only, never by the copy pass
-  const entityOf = new Map<number, number>();
+  const lookup = new Map<number, number>();
+  // bodies removed since the last drain: their set and steadyframe handle, for the contacts that still name them
+  const removedSet = new Map<number, number>();
+  const removedHandle = new Map<number, number>();
+  const setCount = parts.length;
+  let contacts: ContactCollector | null = null;
 
-  const entityIndexOf = (handle: number): number => entityOf.get(handle) ?? -1;
-
-  const checkIndex = (index: number, what: string): void => {
-    if (!Number.isInteger(index) || index < 0 || index >= target.count) {
-      throw new RangeError(`steadyframe: ${what}(${String(index)}) needs a live entity index, 0 to count - 1 (${target.count - 1})`);
-    }
-  };
-
-  const physics: PhysicsOf<W, Body, BodyDesc, ColliderDesc, Pose> = {
+  const host: BodyHost<W, Body, ColliderDesc> = {
     get world() {
       return rapierWorld;
     },
-    get count() {
-      return target.count;
+    createCollider(desc, body, set) {
+      if (contacts?.reports(set) === true) desc.setActiveEvents(desc.activeEvents | collisionEvents);
+      rapierWorld.createCollider(desc, body);
     },
-    add(desc, colliders) {
-      const index = target.spawn();
-      if (index < 0) return -1;
-      const body = rapierWorld.createRigidBody(desc);
-      if (colliders !== undefined) {
-        if (Array.isArray(colliders)) for (const c of colliders as readonly ColliderDesc[]) createCollider(c, body);
-        else createCollider(colliders as ColliderDesc, body);
-      }
-      handles[index] = body.handle;
-      entityOf.set(body.handle, index);
-      pose.copy(rapierWorld.bodies.raw, index, body.handle);
-      // a fixed body only moves by teleport (which copies it): the copy pass need not even ask about it
-      state[index] = body.isFixed() ? FIXED : AWAKE;
-      return index;
+    lookup,
+    sets: setCount,
+    removed(bodyHandle, set, index) {
+      if (contacts === null) return;
+      removedSet.set(bodyHandle, set);
+      removedHandle.set(bodyHandle, parts[set]!.target.handle?.(index) ?? -1);
     },
-    remove(index) {
-      if (!Number.isInteger(index) || index < 0 || index >= target.count) return -1;
-      const handle = handles[index]!;
-      rapierWorld.removeRigidBody(rapierWorld.getRigidBody(handle));
-      entityOf.delete(handle);
-      // the target moves the last entity's fields into `index` and gives it a new generation; follow it here
-      const moved = target.despawn(index);
-      if (moved >= 0) {
-        handles[index] = handles[moved]!;
-        state[index] = state[moved]!;
-        entityOf.set(handles[index]!, index);
-      }
-      return moved;
+  };
+  const sets: BodySet<W, Body, BodyDesc, ColliderDesc, Pose>[] = parts.map((part, set) => createBodySet(host, set, part.target, part.pose));
+
+  const sides: ContactSides = {
+    setOf(bodyHandle) {
+      const found = lookup.get(bodyHandle);
+      return found === undefined ? (removedSet.get(bodyHandle) ?? -1) : found % setCount;
     },
-    body(index) {
-      checkIndex(index, 'body');
-      return rapierWorld.getRigidBody(handles[index]!);
+    handleOf(set, bodyHandle) {
+      const found = lookup.get(bodyHandle);
+      if (found === undefined) return removedHandle.get(bodyHandle) ?? -1;
+      return parts[set]!.target.handle?.((found - set) / setCount) ?? -1;
     },
-    handle(index) {
-      checkIndex(index, 'handle');
-      return handles[index]!;
-    },
-    indexOf: entityIndexOf,
-    teleport(index, ...to) {
-      checkIndex(index, 'teleport');
-      pose.set(rapierWorld.getRigidBody(handles[index]!), to);
-      pose.copy(rapierWorld.bodies.raw, index, handles[index]!);
-      // a fixed body stays out of the copy pass: this copy is the one it needs
-      if (state[index] !== FIXED) state[index] = AWAKE;
-      target.snap(index);
+    indexOf: (set, bodyHandle) => sets[set]!.indexOfBody(bodyHandle),
+  };
+  // autoDrain: Rapier empties the queue before each step, so a step whose contacts go unread leaves nothing
+  if (contactOptions?.events === true) contacts = createContactCollector(new rapier.EventQueue(true), routing!, sides);
+
+  const core: PhysicsCoreOf<W> = {
+    get world() {
+      return rapierWorld;
     },
     step(dt) {
       rapierWorld.timestep = dt;
@@ -204,68 +211,102 @@ export function createBodies<W extends WorldApi<Body, BodyDesc, ColliderDesc>, B
         contacts.clear();
         rapierWorld.step(contacts.queue);
         contacts.collect(rapierWorld);
+        // the drain has named them: a body removed from here on is reported (its end) by the next step's
+        removedSet.clear();
+        removedHandle.clear();
       }
-      physics.publish();
+      core.publish();
     },
     emitContacts(tick) {
-      return contacts === null ? 0 : contacts.emit(tick, entityIndexOf);
+      return contacts === null ? 0 : contacts.emit(tick);
     },
     publish() {
-      const raw = rapierWorld.bodies.raw;
-      const n = target.count;
       let copied = 0;
-      for (let i = 0; i < n; i++) {
-        const s = state[i]!;
-        if (s === FIXED) continue;
-        const handle = handles[i]!;
-        // a sleeping body does not move: its values are already in the fields, unless it fell asleep during
-        // the step just taken (AWAKE still set), which may have moved it
-        const sleeping = raw.rbIsSleeping(handle);
-        if (sleeping && s === 0) continue;
-        state[i] = sleeping ? 0 : AWAKE;
-        pose.copy(raw, i, handle);
-        copied++;
-      }
+      for (let s = 0; s < setCount; s++) copied += sets[s]!.publish();
       return copied;
     },
     clear() {
-      while (target.count > 0) physics.remove(target.count - 1);
+      for (const set of sets) set.clear();
     },
     save() {
-      // count u32, then each entity's handle (f64) and state (u8), then Rapier's snapshot
-      const n = target.count;
       const snapshot = rapierWorld.takeSnapshot();
-      const out = new Uint8Array(4 + 9 * n + snapshot.byteLength);
-      const view = new DataView(out.buffer);
-      view.setUint32(0, n, true);
-      for (let i = 0; i < n; i++) view.setFloat64(4 + 8 * i, handles[i]!, true);
-      out.set(state.subarray(0, n), 4 + 8 * n);
-      out.set(snapshot, 4 + 9 * n);
+      let length = snapshot.byteLength;
+      for (const set of sets) length += set.savedLength();
+      const out = new Uint8Array(length);
+      let at = 0;
+      for (const set of sets) at = set.save(out, at);
+      out.set(snapshot, at);
       return out;
     },
     load(saved) {
-      const view = new DataView(saved.buffer, saved.byteOffset, saved.byteLength);
-      const n = saved.byteLength >= 4 ? view.getUint32(0, true) : -1;
-      if (n !== target.count || saved.byteLength < 4 + 9 * n) {
-        throw new Error(`steadyframe: @steadyframe/rapier load(): the saved physics has ${n} bodies and the world ${target.count} entities, or is cut short: load the state it was saved with`);
+      let at = 0;
+      for (let s = 0; s < setCount; s++) {
+        const end = sets[s]!.fits(saved, at);
+        if (end < 0) {
+          const n = saved.byteLength >= at + 4 ? new DataView(saved.buffer, saved.byteOffset, saved.byteLength).getUint32(at, true) : -1;
+          const where = tabled ? ` table "${parts[s]!.name}"` : ' world';
+          throw new Error(`steadyframe: @steadyframe/rapier load(): the saved physics has ${n} bodies and the${where} ${sets[s]!.count} entities, or is cut short: load the state it was saved with`);
+        }
+        at = end;
       }
-      const restored = rapier.World.restoreSnapshot(saved.subarray(4 + 9 * n));
+      const restored = rapier.World.restoreSnapshot(saved.subarray(at));
       if (restored === null || restored === undefined) throw new Error('steadyframe: @steadyframe/rapier load(): Rapier could not read the saved world (another Rapier version, or damaged)');
       rapierWorld.free();
       rapierWorld = restored;
       contacts?.clear();
-      entityOf.clear();
-      for (let i = 0; i < n; i++) {
-        handles[i] = view.getFloat64(4 + 8 * i, true);
-        state[i] = saved[4 + 8 * n + i]!;
-        entityOf.set(handles[i]!, i);
-      }
+      removedSet.clear();
+      removedHandle.clear();
+      lookup.clear();
+      at = 0;
+      for (const set of sets) at = set.load(saved, at);
     },
     dispose() {
-      entityOf.clear();
+      lookup.clear();
+      removedSet.clear();
+      removedHandle.clear();
       contacts?.free();
       rapierWorld.free();
     },
+  };
+
+  const { step, emitContacts, publish, clear, save, load, dispose } = core;
+  if (!tabled) {
+    const only = sets[0]!;
+    const { add, remove, body, bodyHandle, indexOfBody, teleport } = only;
+    const physics: PhysicsOf<W, Body, BodyDesc, ColliderDesc, Pose> = {
+      get world() {
+        return rapierWorld;
+      },
+      get count() {
+        return only.count;
+      },
+      add, remove, body, bodyHandle, indexOfBody, teleport, step, emitContacts, publish, clear, save, load, dispose,
+      handle: bodyHandle,
+      indexOf: indexOfBody,
+    };
+    return physics;
+  }
+  const tableList = sets.map((set, s): TableBodiesOf<Body, BodyDesc, ColliderDesc, Pose> => {
+    const { add, remove, body, bodyHandle, indexOfBody, teleport } = set;
+    return Object.freeze({
+      name: parts[s]!.name,
+      get count() {
+        return set.count;
+      },
+      add, remove, body, bodyHandle, indexOfBody, teleport,
+      clear: set.clear,
+    });
+  });
+  const physics: TablesPhysicsOf<string, W, Body, BodyDesc, ColliderDesc, Pose> = {
+    get world() {
+      return rapierWorld;
+    },
+    tables: Object.freeze(Object.fromEntries(tableList.map((table) => [table.name, table]))),
+    tableOf(bodyHandle) {
+      const found = lookup.get(bodyHandle);
+      return found === undefined ? null : tableList[found % setCount]!;
+    },
+    step, emitContacts, publish, clear, save, load, dispose,
   };
   return physics;
 }

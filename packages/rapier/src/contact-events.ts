@@ -1,95 +1,88 @@
 /**
  * Contact start and end as steadyframe events (opt-in: `contacts: { events: true }`). Rapier reports a pair of
  * colliders starting or stopping to touch through an EventQueue drained after its step; this module turns each
- * report into one `tick.emit` of that tick, naming the two entities and, for a start, how hard they met.
+ * report into one event of that tick, naming the two entities (and their tables' handles) and, for a start, how
+ * hard they met. Which pairs report, under which codes: `contact-pairs.ts`.
  *
  *   step k:  Rapier step(queue) ─ collect: drain the queue ──────────── afterStep ─ emitContacts(tick)
- *            (narrow phase,       collider -> body handle, and for       (may remove   body handle -> entity index
- *             solver)             a start the impulse of its manifolds)   bodies)      as published for tick k
+ *            (narrow phase,       collider -> body handle -> set (table)  (may remove   body handle -> entity index
+ *             solver)             and handle; route; a start's impulse)   bodies)      as published for tick k
  *
  * Two stages, because the indices must be those of the state the frame shows: `afterStep` may swap-remove
  * bodies after the drain, and the impulse must be read before a body (and its colliders) is gone. So the drain
- * keeps Rapier's body handles (stable) and the impulse; the emit maps handles to entity indices last.
+ * keeps Rapier's body handles (stable), each side's set and steadyframe handle, and the impulse; the emit maps
+ * body handles to entity indices last. A body removed since the last drain is still known by its set and
+ * handle (`ContactSides` keeps them until the drain), so its end is routed to its table's pair.
  *
- * Payload: p0 and p1 the two entities in Rapier's pair order, except that a side that is not an entity (a
- * collider with no body, a body not added by `physics.add`, one removed) is -1 and always p1; pairs with no
- * entity on either side are not emitted. Reports are per collider pair: a body with several colliders can start
- * touching another through more than one, and then reports more than one. A start's p2 is the sum of the normal impulses (N·s) Rapier's solver
- * applied at the pair's contact points in the step they began to touch: about m·Δv of the blow, 0 for a sensor
- * or a touch the solver did not need to push apart.
+ * Payload (the README's table): 0 and 1 the two entities' indices, 2 a start's impulse (0 for an end), 3 and 4
+ * the two entities' steadyframe handles (a table's `handle(i)`; -1 for a side with none). A side that is not
+ * an entity when the event is emitted (a collider with no body, a body not added through the Physics, one
+ * removed) has index -1. Sides come in the pair's order (`pairs[k].tables`); with one target, in Rapier's
+ * order, except that the entity is always first. A contact with no entity on either side is not emitted.
  *
- * Pending records live in one Float64Array, 4 words each, grown by doubling (allocates only when a step has
- * more contacts than any step before it):
+ * A start's impulse is the sum of the normal impulses (N·s) Rapier's solver applied at the pair's contact
+ * points in the step they began to touch: about m·Δv of the blow, 0 for a sensor or a touch the solver did not
+ * need to push apart. Reports are per collider pair: a body with several colliders can report more than one.
  *
- *   word  0          1          2                  3
- *         body 1     body 2     1 start / 0 end    impulse (N·s; 0 for an end)
- *   (a body handle is NaN for a collider with no body, or one removed before the step that reports it)
+ * Pending records live in one Float64Array, WORDS each, grown by doubling (allocates only when a step has more
+ * contacts than any step before it):
+ *
+ *   word  0          1          2        3        4          5          6       7                8
+ *         body 1     body 2     set 1    set 2    handle 1   handle 2   route   1 start / 0 end  impulse
+ *   (a body handle is NaN for a collider with no body; a set -1 for no entity's; sides already in route order)
  */
+import { contactRouting, type ContactOptions, type Routing } from './contact-pairs.ts';
 import type { ContactManifoldApi, EventQueueApi, WorldApi } from './rapier-api.ts';
+
+export { CONTACT_END, CONTACT_START } from './contact-pairs.ts';
+export type { ContactOptions, ContactPair } from './contact-pairs.ts';
 
 /** What the drain reads of a Rapier world, 2D or 3D. */
 type ContactWorld = Pick<WorldApi, 'bodies' | 'colliders' | 'narrowPhase'>;
 
-/** The event code of a contact start (the default; `contacts.codes` chooses others). */
-export const CONTACT_START = 90_000;
-/** The event code of a contact end (the default; `contacts.codes` chooses others). */
-export const CONTACT_END = 90_001;
-
-export interface ContactOptions {
-  /**
-   * Emit an event for each contact start (and end) between an entity's collider and another collider. Off
-   * unless true: Rapier then reports collision events for every collider `physics.add` creates.
-   */
-  readonly events: boolean;
-  /** The codes of the two events. Default { start: CONTACT_START, end: CONTACT_END } (90000, 90001). */
-  readonly codes?: { readonly start: number; readonly end: number };
-  /**
-   * A start whose impulse is below this (N·s) is not emitted (its end still is). Default 0: every start. A
-   * pile at rest makes and breaks contacts with tiny impulses each tick; a floor on them keeps the ring for the
-   * ones worth a sound.
-   */
-  readonly minImpulse?: number;
-  /** Emit ends too. Default true. */
-  readonly ends?: boolean;
-}
-
-/** What `tick.emit` is to this module (a TickInfo is one). */
+/** What `tick.emit` and `tick.emitPayload` are to this module (a TickInfo is one). */
 export interface ContactEmitter {
   emit(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean;
+  /** Used when there, for the fifth word (the second handle); else `emit` carries the first four. */
+  emitPayload?(code: number, payload: ArrayLike<number>): boolean;
 }
 
-const WORDS = 4;
+/** Which entity each body is, as the Physics keeps them. */
+export interface ContactSides {
+  /** The set (table) of a body, live or removed since the last drain; -1 for none. */
+  setOf(bodyHandle: number): number;
+  /** The steadyframe handle of a body of set `set` (live, or removed since the last drain), or -1. */
+  handleOf(set: number, bodyHandle: number): number;
+  /** The entity index a body of set `set` has now, or -1. */
+  indexOf(set: number, bodyHandle: number): number;
+}
+
+const WORDS = 9;
 
 /** The two stages and their pending records. One per Physics; nothing allocated per contact by this module. */
 export interface ContactCollector {
   readonly queue: EventQueueApi;
-  /** Reads the queue Rapier's last step filled: each pair's body handles and, for a start, its impulse. */
+  /** Whether the colliders of set `set` must report collisions. */
+  reports(set: number): boolean;
+  /** Reads the queue Rapier's last step filled: each pair's sides, its route and, for a start, its impulse. */
   collect(world: ContactWorld): void;
-  /** Emits what `collect` kept, with the entity each body is now (`entityOf`), and forgets it. Returns how many the ring took. */
-  emit(tick: ContactEmitter, entityOf: (bodyHandle: number) => number): number;
+  /** Emits what `collect` kept, with the entity each body is now, and forgets it. Returns how many the ring took. */
+  emit(tick: ContactEmitter): number;
   /** Forgets what is pending (a new Rapier world). */
   clear(): void;
   free(): void;
 }
 
-export function checkContactOptions(options: ContactOptions): void {
-  const codes = options.codes;
-  if (codes !== undefined && !(Number.isInteger(codes.start) && codes.start >= 0 && Number.isInteger(codes.end) && codes.end >= 0 && codes.start !== codes.end)) {
-    throw new Error(`@steadyframe/rapier: contacts.codes needs two different whole numbers, 0 or more (game event codes); got { start: ${String(codes.start)}, end: ${String(codes.end)} }`);
-  }
-  const min = options.minImpulse;
-  if (min !== undefined && !(min >= 0)) {
-    throw new Error(`@steadyframe/rapier: contacts.minImpulse is an impulse in N·s, 0 or more; got ${String(min)} (leave it out for every start)`);
-  }
+/** Checks contact options at set-up (`tables`: the Physics' table names, or null for one target). */
+export function checkContactOptions(options: ContactOptions, tables: readonly string[] | null = null): void {
+  contactRouting(options, tables);
 }
 
-export function createContactCollector(queue: EventQueueApi, options: ContactOptions): ContactCollector {
-  const startCode = options.codes?.start ?? CONTACT_START;
-  const endCode = options.codes?.end ?? CONTACT_END;
-  const minImpulse = options.minImpulse ?? 0;
-  const ends = options.ends ?? true;
+export function createContactCollector(queue: EventQueueApi, routing: Routing, sides: ContactSides): ContactCollector {
+  const { routes, entityFirst } = routing;
   let pending = new Float64Array(WORDS * 64);
   let count = 0;
+  const payload = new Float64Array(5);
   // set by collect for the closures below, which are made once
   let world: ContactWorld | null = null;
   let impulse = 0;
@@ -105,42 +98,78 @@ export function createContactCollector(queue: EventQueueApi, options: ContactOpt
     for (let i = 0; i < n; i++) impulse += manifold.contactImpulse(i);
   };
   const onCollision = (collider1: number, collider2: number, started: boolean): void => {
-    if (!started && !ends) return;
+    let body1 = bodyOf(collider1);
+    let body2 = bodyOf(collider2);
+    let set1 = sides.setOf(body1);
+    let set2 = sides.setOf(body2);
+    const routed = routing.route(set1, set2);
+    if (routed < 0) return;
+    const route = routes[routed >> 1]!;
+    if (!started && !route.ends) return;
+    impulse = 0;
+    // the solver's normal impulses of this step, the one in which the pair started touching (a sensor has none)
+    if (started) world!.narrowPhase.contactPair(collider1, collider2, world!.bodies, addImpulses);
+    if (started && impulse < route.minImpulse) return;
+    if ((routed & 1) === 1) {
+      // the route's first table is Rapier's second collider's
+      const body = body1;
+      body1 = body2;
+      body2 = body;
+      const set = set1;
+      set1 = set2;
+      set2 = set;
+    }
     if (WORDS * (count + 1) > pending.length) {
       const grown = new Float64Array(2 * pending.length);
       grown.set(pending);
       pending = grown;
     }
-    impulse = 0;
-    // the solver's normal impulses of this step, the one in which the pair started touching (a sensor has none)
-    if (started) world!.narrowPhase.contactPair(collider1, collider2, world!.bodies, addImpulses);
-    if (started && impulse < minImpulse) return;
     const at = WORDS * count++;
-    pending[at] = bodyOf(collider1);
-    pending[at + 1] = bodyOf(collider2);
-    pending[at + 2] = started ? 1 : 0;
-    pending[at + 3] = impulse;
+    pending[at] = body1;
+    pending[at + 1] = body2;
+    pending[at + 2] = set1;
+    pending[at + 3] = set2;
+    pending[at + 4] = set1 < 0 ? -1 : sides.handleOf(set1, body1);
+    pending[at + 5] = set2 < 0 ? -1 : sides.handleOf(set2, body2);
+    pending[at + 6] = routed >> 1;
+    pending[at + 7] = started ? 1 : 0;
+    pending[at + 8] = impulse;
   };
 
   return {
     queue,
+    reports: routing.reports,
     collect(w) {
       world = w;
       queue.drainCollisionEvents(onCollision);
       world = null;
     },
-    emit(tick, entityOf) {
+    emit(tick) {
       let taken = 0;
       for (let k = 0; k < count; k++) {
         const at = WORDS * k;
-        let a = entityOf(pending[at]!);
-        let b = entityOf(pending[at + 1]!);
+        const set1 = pending[at + 2]!;
+        const set2 = pending[at + 3]!;
+        let first = 0;
+        let second = 1;
+        let a = set1 < 0 ? -1 : sides.indexOf(set1, pending[at]!);
+        let b = set2 < 0 ? -1 : sides.indexOf(set2, pending[at + 1]!);
         if (a < 0 && b < 0) continue; // neither side is an entity now (a reset removed both, say)
-        if (a < 0) {
+        if (entityFirst && a < 0) {
           a = b;
           b = -1;
+          first = 1;
+          second = 0;
         }
-        const ok = pending[at + 2] === 1 ? tick.emit(startCode, a, b, pending[at + 3]) : tick.emit(endCode, a, b);
+        const route = routes[pending[at + 6]!]!;
+        const started = pending[at + 7] === 1;
+        const code = started ? route.start : route.end;
+        payload[0] = a;
+        payload[1] = b;
+        payload[2] = started ? pending[at + 8]! : 0;
+        payload[3] = pending[at + 4 + first]!;
+        payload[4] = pending[at + 4 + second]!;
+        const ok = tick.emitPayload === undefined ? tick.emit(code, a, b, payload[2], payload[3]) : tick.emitPayload(code, payload);
         if (ok) taken++;
       }
       count = 0;

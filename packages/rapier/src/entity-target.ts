@@ -8,6 +8,7 @@
  *   remove(i)      despawn(i)    the last entity moves into i; it snaps
  *   teleport(i)    snap(i)       drawn at its new pose at once
  *   publish()      fields        each awake body's pose written into its entity's views
+ *   (contacts)     handle(i)     the entity's steadyframe handle, named in contact events (tables have one)
  */
 export interface EntityTarget {
   /**
@@ -24,4 +25,18 @@ export interface EntityTarget {
   despawn(index: number): number;
   /** Marks entity `index` not to be blended this tick. */
   snap(index: number): boolean;
+  /**
+   * Entity `index`'s stable handle (a table's `handle(i)`), which contact events between tables carry. Optional:
+   * a `World` of a plain schema has none (the events then carry -1).
+   */
+  handle?(index: number): number;
+}
+
+/**
+ * Several targets by name, for one Rapier world: a steadyframe `World` of entity tables (`world.tables`), or any
+ * object with a `tables` record of `EntityTarget`s. `K` names the tables the bodies are in (the world may have
+ * more).
+ */
+export interface TablesTarget<K extends string = string> {
+  readonly tables: { readonly [N in K]: EntityTarget };
 }

@@ -10,13 +10,13 @@
  * ```
  */
 export { createPhysics } from './physics.ts';
-export type { Physics, PhysicsOptions, Pose3D, Rapier } from './physics.ts';
+export type { Physics, PhysicsOptions, Pose3D, PoseFields, Rapier, TableBodies, TablesPhysics, TablesPhysicsOptions } from './physics.ts';
 export { exposePhysics, physicsSimulation } from './physics-simulation.ts';
-export type { PhysicsSimulationDefinition } from './physics-simulation.ts';
-export type { PhysicsOf } from './bodies.ts';
+export type { PhysicsSimulationDefinition, TablesSimulationDefinition } from './physics-simulation.ts';
+export type { BodiesOf, PhysicsCoreOf, PhysicsOf, TableBodiesOf, TablesPhysicsOf } from './bodies.ts';
 export type { PhysicsDefinitionOf } from './simulation.ts';
-export type { EntityTarget } from './entity-target.ts';
+export type { EntityTarget, TablesTarget } from './entity-target.ts';
 export { CONTACT_END, CONTACT_START } from './contact-events.ts';
-export type { ContactEmitter, ContactOptions } from './contact-events.ts';
+export type { ContactEmitter, ContactOptions, ContactPair } from './contact-events.ts';
 export { deferEndpoint } from './deferred-endpoint.ts';
 export type { Endpoint } from './deferred-endpoint.ts';

@@ -1,7 +1,8 @@
 /**
  * A steadyframe simulation whose step is a Rapier step, for either dimension: the per-dimension files
  * (`physics-simulation.ts`, `physics-simulation-2d.ts`) make their `physicsSimulation` and `exposePhysics` with
- * `physicsEntry`, from their `createPhysics` and the names of their options.
+ * `physicsEntry`, from their `createPhysics` and the names of their options. With a `tables` option the Physics
+ * is one of tables (`physics.tables.x`), in one Rapier world, saved and loaded whole.
  *
  *   main thread        attach ─┐                         frames blend tick n-1 -> n
  *   worker       RAPIER.init() ├─ held ─┐ init(physics) ─ step: beforeStep, Rapier step(dt), copy pass,
@@ -11,7 +12,7 @@ import { exposeSimulation, workerEndpoint, type Schema, type SimulationContext, 
 import type { ContactEmitter, ContactOptions } from './contact-events.ts';
 import { checkContactOptions } from './contact-events.ts';
 import { deferEndpoint, type Endpoint } from './deferred-endpoint.ts';
-import type { EntityTarget } from './entity-target.ts';
+import type { EntityTarget, TablesTarget } from './entity-target.ts';
 
 /** What the definition calls on a Physics of either dimension. */
 export interface SteppedPhysics {
@@ -22,14 +23,18 @@ export interface SteppedPhysics {
   dispose(): void;
 }
 
-/** A physics simulation's definition, `P` the Physics of its dimension. */
-export interface PhysicsDefinitionOf<S extends Schema, Setup, P> extends Omit<SimulationDefinition<S, Setup>, 'init' | 'step'> {
+/**
+ * A physics simulation's definition, `P` the Physics of its dimension, `T` what its bodies are in: one
+ * `EntityTarget`, or with a `tables` option a `TablesTarget`.
+ */
+export interface PhysicsDefinitionOf<S extends Schema, Setup, P, T = EntityTarget> extends Omit<SimulationDefinition<S, Setup>, 'init' | 'step'> {
   /**
    * The entities the bodies are (`physics.add` spawns there, `publish` writes their fields). Default: the
    * world itself. Anything with the world's entity members serves (`EntityTarget`): with entity tables, one
-   * table (`target: (world) => world.tables.rocks`). Called each time a Physics is created.
+   * table (`target: (world) => world.tables.rocks`). With a `tables` option, the object whose `tables` holds
+   * them (default: the world, whose `world.tables` does). Called each time a Physics is created.
    */
-  target?(world: World<S>): EntityTarget;
+  target?(world: World<S>): T;
   /**
    * Adds the bodies of tick 0 (`physics.add`), with `createRuntime`'s `setup` (and `context.random`, the run's
    * seeded generator). Runs on attach and on `restart('scratch')` (the same `setup`), on a new Rapier world.
@@ -60,20 +65,22 @@ export interface PhysicsDefinitionOf<S extends Schema, Setup, P> extends Omit<Si
  * definition's own `save`/`load` if it has them: `runtime.snapshot()` and a recording started mid-session carry
  * the physics along. For a replay that comes out bit for bit, step Rapier's deterministic build.
  */
-export function createPhysicsSimulation<S extends Schema, Setup, P extends SteppedPhysics, O extends { readonly contacts?: ContactOptions }>(
-  definition: PhysicsDefinitionOf<S, Setup, P> & O,
+export function createPhysicsSimulation<S extends Schema, Setup, P extends SteppedPhysics, O extends PhysicsEntryOptions>(
+  definition: PhysicsDefinitionOf<S, Setup, P, EntityTarget | TablesTarget> & O,
   optionKeys: readonly (keyof O & string)[],
-  create: (target: EntityTarget, options: O) => P,
+  create: (target: EntityTarget | TablesTarget, options: O) => P,
 ): SimulationDefinition<S, Setup> {
   const { init, beforeStep, afterStep, onPhysics, target, save, load, ...rest } = definition;
   const simulation: Record<string, unknown> = { ...rest };
   const options: Record<string, unknown> = {};
-  for (const key of [...optionKeys, 'contacts']) {
+  for (const key of [...optionKeys, 'contacts', 'tables']) {
     if (simulation[key] !== undefined) options[key] = simulation[key];
     delete simulation[key];
   }
   const physicsOptions = options as O;
-  if (physicsOptions.contacts !== undefined) checkContactOptions(physicsOptions.contacts); // at set-up, not at the first attach
+  const tables = physicsOptions.tables === undefined ? null : Object.keys(physicsOptions.tables);
+  // at set-up, not at the first attach
+  if (physicsOptions.contacts !== undefined) checkContactOptions(physicsOptions.contacts, tables);
   let physics: P | null = null;
   return {
     ...(simulation as Omit<SimulationDefinition<S, Setup>, 'init' | 'step'>),
@@ -110,10 +117,16 @@ export function createPhysicsSimulation<S extends Schema, Setup, P extends Stepp
   };
 }
 
-/** A dimension's two entry points, as `physicsEntry` makes them. */
+/** The options every dimension's definition takes besides its own pose fields and gravity. */
+export interface PhysicsEntryOptions {
+  readonly contacts?: ContactOptions;
+  readonly tables?: { readonly [name: string]: object };
+}
+
+/** A dimension's two entry points, as `physicsEntry` makes them (typed by each dimension's overloads). */
 export interface PhysicsEntry<R, P, O> {
-  physicsSimulation<S extends Schema, Setup = undefined>(rapier: R, definition: PhysicsDefinitionOf<S, Setup, P> & O): SimulationDefinition<S, Setup>;
-  exposePhysics<S extends Schema, Setup = undefined>(rapier: R, definition: PhysicsDefinitionOf<S, Setup, P> & O, endpoint?: Endpoint): void;
+  physicsSimulation<S extends Schema, Setup = undefined>(rapier: R, definition: PhysicsDefinitionOf<S, Setup, P, EntityTarget | TablesTarget> & O): SimulationDefinition<S, Setup>;
+  exposePhysics<S extends Schema, Setup = undefined>(rapier: R, definition: PhysicsDefinitionOf<S, Setup, P, EntityTarget | TablesTarget> & O, endpoint?: Endpoint): void;
 }
 
 /**
@@ -121,8 +134,8 @@ export interface PhysicsEntry<R, P, O> {
  * (`contacts` aside). `exposePhysics` serves the definition from this worker, holding the page's messages until
  * Rapier's `init()` resolves, so the worker module needs no top-level await.
  */
-export function physicsEntry<R extends { init(): Promise<void> }, P extends SteppedPhysics, O extends { readonly contacts?: ContactOptions }>(
-  create: (rapier: R, target: EntityTarget, options: O) => P,
+export function physicsEntry<R extends { init(): Promise<void> }, P extends SteppedPhysics, O extends PhysicsEntryOptions>(
+  create: (rapier: R, target: EntityTarget | TablesTarget, options: O) => P,
   optionKeys: readonly (keyof O & string)[],
 ): PhysicsEntry<R, P, O> {
   const entry: PhysicsEntry<R, P, O> = {
