@@ -161,7 +161,8 @@ export function createBodies<W extends AnyWorld<Body, BodyDesc, ColliderDesc>, B
   let rapierWorld = created;
   const collisionEvents = rapier.ActiveEvents.COLLISION_EVENTS;
   const lookup = new Map<number, number>();
-  // bodies removed since the last drain: their set and steadyframe handle, for the contacts that still name them
+  // the colliders of bodies removed since the last drain (Rapier names them in the ends it reports next, when
+  // they are gone): their body's set and steadyframe handle
   const removedSet = new Map<number, number>();
   const removedHandle = new Map<number, number>();
   const setCount = parts.length;
@@ -177,10 +178,14 @@ export function createBodies<W extends AnyWorld<Body, BodyDesc, ColliderDesc>, B
     },
     lookup,
     sets: setCount,
-    removed(bodyHandle, set, index) {
+    removing(body, set, index) {
       if (contacts === null) return;
-      removedSet.set(bodyHandle, set);
-      removedHandle.set(bodyHandle, parts[set]!.target.handle?.(index) ?? -1);
+      const handle = parts[set]!.target.handle?.(index) ?? -1;
+      for (let c = 0, n = body.numColliders(); c < n; c++) {
+        const collider = body.collider(c).handle;
+        removedSet.set(collider, set);
+        removedHandle.set(collider, handle);
+      }
     },
   };
   const sets: BodySet<W, Body, BodyDesc, ColliderDesc, Pose>[] = parts.map((part, set) => createBodySet(host, set, part.target, part.pose));
@@ -188,13 +193,14 @@ export function createBodies<W extends AnyWorld<Body, BodyDesc, ColliderDesc>, B
   const sides: ContactSides = {
     setOf(bodyHandle) {
       const found = lookup.get(bodyHandle);
-      return found === undefined ? (removedSet.get(bodyHandle) ?? -1) : found % setCount;
+      return found === undefined ? -1 : found % setCount;
     },
     handleOf(set, bodyHandle) {
       const found = lookup.get(bodyHandle);
-      if (found === undefined) return removedHandle.get(bodyHandle) ?? -1;
-      return parts[set]!.target.handle?.((found - set) / setCount) ?? -1;
+      return found === undefined ? -1 : (parts[set]!.target.handle?.((found - set) / setCount) ?? -1);
     },
+    removedSetOf: (collider) => removedSet.get(collider) ?? -1,
+    removedHandleOf: (collider) => removedHandle.get(collider) ?? -1,
     indexOf: (set, bodyHandle) => sets[set]!.indexOfBody(bodyHandle),
   };
   // autoDrain: Rapier empties the queue before each step, so a step whose contacts go unread leaves nothing

@@ -65,8 +65,8 @@ export interface BodyHost<W, Body, ColliderDesc> {
   readonly lookup: Map<number, number>;
   /** How many sets share the lookup. */
   readonly sets: number;
-  /** A body is gone (before its entity moves): contacts may still name it. */
-  removed(bodyHandle: number, set: number, index: number): void;
+  /** A body is about to go (its entity not moved yet): contacts may still name its colliders. */
+  removing(body: Body, set: number, index: number): void;
 }
 
 /** A set as the Physics drives it: its bodies, and the copy pass and save/load of its part. */
@@ -141,8 +141,9 @@ export function createBodySet<W extends WorldApi<Body, BodyDesc, ColliderDesc>, 
     remove(index) {
       if (!Number.isInteger(index) || index < 0 || index >= target.count) return -1;
       const handle = handles[index]!;
-      host.removed(handle, set, index);
-      host.world.removeRigidBody(host.world.getRigidBody(handle));
+      const body = host.world.getRigidBody(handle);
+      host.removing(body, set, index);
+      host.world.removeRigidBody(body);
       lookup.delete(handle);
       // the target moves the last entity's fields into `index` and gives it a new generation; follow it here
       const moved = target.despawn(index);

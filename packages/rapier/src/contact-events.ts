@@ -11,8 +11,9 @@
  * Two stages, because the indices must be those of the state the frame shows: `afterStep` may swap-remove
  * bodies after the drain, and the impulse must be read before a body (and its colliders) is gone. So the drain
  * keeps Rapier's body handles (stable), each side's set and steadyframe handle, and the impulse; the emit maps
- * body handles to entity indices last. A body removed since the last drain is still known by its set and
- * handle (`ContactSides` keeps them until the drain), so its end is routed to its table's pair.
+ * body handles to entity indices last. Rapier reports a removed body's ends in the next step, its colliders
+ * gone by then: the Physics keeps each removed collider's set and handle until that drain (`ContactSides`), so
+ * the end is routed to its table's pair and names the entity's handle.
  *
  * Payload (the README's table): 0 and 1 the two entities' indices, 2 a start's impulse (0 for an end), 3 and 4
  * the two entities' steadyframe handles (a table's `handle(i)`; -1 for a side with none). A side that is not
@@ -49,10 +50,14 @@ export interface ContactEmitter {
 
 /** Which entity each body is, as the Physics keeps them. */
 export interface ContactSides {
-  /** The set (table) of a body, live or removed since the last drain; -1 for none. */
+  /** The set (table) of a live body; -1 for none (a body not added through the Physics). */
   setOf(bodyHandle: number): number;
-  /** The steadyframe handle of a body of set `set` (live, or removed since the last drain), or -1. */
+  /** The steadyframe handle of a live body of set `set`, or -1. */
   handleOf(set: number, bodyHandle: number): number;
+  /** The set of the body a collider was on, removed since the last drain (its collider gone too), or -1. */
+  removedSetOf(collider: number): number;
+  /** The steadyframe handle that body's entity had, or -1. */
+  removedHandleOf(collider: number): number;
   /** The entity index a body of set `set` has now, or -1. */
   indexOf(set: number, bodyHandle: number): number;
 }
@@ -87,21 +92,37 @@ export function createContactCollector(queue: EventQueueApi, routing: Routing, s
   let world: ContactWorld | null = null;
   let impulse = 0;
 
-  const bodyOf = (collider: number): number => {
+  // one side's body, set and steadyframe handle, as `side` leaves them
+  let sideBody = 0;
+  let sideSet = -1;
+  let sideHandle = -1;
+  const side = (collider: number): void => {
     const raw = world!.colliders.raw;
-    if (!raw.contains(collider)) return Number.NaN; // removed before this step (its body with it)
+    if (!raw.contains(collider)) {
+      // removed before this step, its body with it: the Physics kept what it was
+      sideBody = Number.NaN;
+      sideSet = sides.removedSetOf(collider);
+      sideHandle = sideSet < 0 ? -1 : sides.removedHandleOf(collider);
+      return;
+    }
     const parent = raw.coParent(collider);
-    return parent === undefined ? Number.NaN : parent;
+    sideBody = parent === undefined ? Number.NaN : parent;
+    sideSet = sides.setOf(sideBody);
+    sideHandle = sideSet < 0 ? -1 : sides.handleOf(sideSet, sideBody);
   };
   const addImpulses = (manifold: ContactManifoldApi): void => {
     const n = manifold.numContacts();
     for (let i = 0; i < n; i++) impulse += manifold.contactImpulse(i);
   };
   const onCollision = (collider1: number, collider2: number, started: boolean): void => {
-    let body1 = bodyOf(collider1);
-    let body2 = bodyOf(collider2);
-    let set1 = sides.setOf(body1);
-    let set2 = sides.setOf(body2);
+    side(collider1);
+    let body1 = sideBody;
+    let set1 = sideSet;
+    let handle1 = sideHandle;
+    side(collider2);
+    let body2 = sideBody;
+    let set2 = sideSet;
+    let handle2 = sideHandle;
     const routed = routing.route(set1, set2);
     if (routed < 0) return;
     const route = routes[routed >> 1]!;
@@ -118,6 +139,9 @@ export function createContactCollector(queue: EventQueueApi, routing: Routing, s
       const set = set1;
       set1 = set2;
       set2 = set;
+      const handle = handle1;
+      handle1 = handle2;
+      handle2 = handle;
     }
     if (WORDS * (count + 1) > pending.length) {
       const grown = new Float64Array(2 * pending.length);
@@ -129,8 +153,8 @@ export function createContactCollector(queue: EventQueueApi, routing: Routing, s
     pending[at + 1] = body2;
     pending[at + 2] = set1;
     pending[at + 3] = set2;
-    pending[at + 4] = set1 < 0 ? -1 : sides.handleOf(set1, body1);
-    pending[at + 5] = set2 < 0 ? -1 : sides.handleOf(set2, body2);
+    pending[at + 4] = handle1;
+    pending[at + 5] = handle2;
     pending[at + 6] = routed >> 1;
     pending[at + 7] = started ? 1 : 0;
     pending[at + 8] = impulse;

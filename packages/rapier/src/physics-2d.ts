@@ -54,8 +54,8 @@ const DEFAULT_GRAVITY = { x: 0, y: -9.81 };
 const dimension: DimensionOf<Rapier, RapierWorld, RigidBody, Pose2D, PhysicsOptions> = {
   createWorld: (rapier, { gravity: g = DEFAULT_GRAVITY }) => new rapier.World({ x: g.x, y: g.y }),
   pose(target, options, where): PoseCopy<RapierWorld, RigidBody, Pose2D> {
-    const position = poseField(target, options.position ?? 'position', 2, 'a linear schema field', `${where} for translations (schema2d has one); pass { position: 'yourField' }`);
-    const angle = poseField(target, options.angle ?? 'angle', 1, 'an angle schema field', `${where} for rotations (schema2d has one); pass { angle: 'yourField' }`);
+    const position = poseField(target, options.position ?? 'position', 2, 'a linear schema field', `${where}for translations (schema2d has one); pass { position: 'yourField' }`);
+    const angle = poseField(target, options.angle ?? 'angle', 1, 'an angle schema field', `${where}for rotations (schema2d has one); pass { angle: 'yourField' }`);
     // Rapier's raw call writes a body's translation into the first two floats of this buffer
     const scratch = new Float32Array(2);
     return {

@@ -54,8 +54,8 @@ const DEFAULT_GRAVITY = { x: 0, y: -9.81, z: 0 };
 const dimension: DimensionOf<Rapier, RapierWorld, RigidBody, Pose3D, PhysicsOptions> = {
   createWorld: (rapier, { gravity: g = DEFAULT_GRAVITY }) => new rapier.World({ x: g.x, y: g.y, z: g.z }),
   pose(target, options, where): PoseCopy<RapierWorld, RigidBody, Pose3D> {
-    const position = poseField(target, options.position ?? 'position', 3, 'a linear schema field', `${where} for translations (schema3d has one); pass { position: 'yourField' }`);
-    const rotation = poseField(target, options.rotation ?? 'rotation', 4, 'a quaternion schema field', `${where} for rotations (schema3d has one); pass { rotation: 'yourField' }`);
+    const position = poseField(target, options.position ?? 'position', 3, 'a linear schema field', `${where}for translations (schema3d has one); pass { position: 'yourField' }`);
+    const rotation = poseField(target, options.rotation ?? 'rotation', 4, 'a quaternion schema field', `${where}for rotations (schema3d has one); pass { rotation: 'yourField' }`);
     // Rapier's raw calls write a body's vector or quaternion into the first floats of this buffer
     const scratch = new Float32Array(4);
     return {

@@ -12,6 +12,8 @@
 export interface BodyApi {
   readonly handle: number;
   isFixed(): boolean;
+  numColliders(): number;
+  collider(i: number): { readonly handle: number };
 }
 
 /** A collider description: the glue adds `ActiveEvents.COLLISION_EVENTS` when contact events are on. */

@@ -28,29 +28,29 @@ describe.each(DIMENSIONS)('the glue on $name', (dim) => {
           continue;
         }
         expect(i).toBe(physics.count - 1);
-        label.set(physics.handle(i), x);
+        label.set(physics.bodyHandle(i), x);
       } else if (r < 0.85) {
         const i = Math.floor(random() * physics.count);
-        const handle = physics.handle(i);
+        const handle = physics.bodyHandle(i);
         const last = physics.count - 1;
-        const lastHandle = physics.handle(last);
+        const lastHandle = physics.bodyHandle(last);
         const moved = physics.remove(i);
         label.delete(handle);
         expect(moved).toBe(i === last ? -1 : last);
-        expect(physics.indexOf(handle)).toBe(-1);
-        if (moved >= 0) expect(physics.handle(i)).toBe(lastHandle);
+        expect(physics.indexOfBody(handle)).toBe(-1);
+        if (moved >= 0) expect(physics.bodyHandle(i)).toBe(lastHandle);
       } else {
         const i = Math.floor(random() * physics.count);
         const x = next++;
         dim.teleport(physics, i, x, 0);
-        label.set(physics.handle(i), x);
+        label.set(physics.bodyHandle(i), x);
       }
       // every live entity names its own body, whose pose its fields hold, to the bit
       expect(world.count).toBe(label.size);
       expect(physics.world.bodies.len()).toBe(label.size);
       for (let e = 0; e < physics.count; e++) {
-        const handle = physics.handle(e);
-        expect(physics.indexOf(handle)).toBe(e);
+        const handle = physics.bodyHandle(e);
+        expect(physics.indexOfBody(handle)).toBe(e);
         expect(world.fields.position[width * e]).toBe(label.get(handle));
         expect(physics.body(e).translation().x).toBe(label.get(handle));
         expect(dim.fieldsPose(h, e)).toEqual(dim.rapierPose(physics, e));

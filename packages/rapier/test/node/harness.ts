@@ -5,11 +5,17 @@
  */
 import RAPIER from '@dimforge/rapier3d-compat';
 import RAPIER2D from '@dimforge/rapier2d-compat';
-import { schema2d, schema3d } from 'steadyframe';
+import { schema2d, schema3d, tablesCapacity } from 'steadyframe';
 import { computeLayout, countOf, schemaSignature } from 'steadyframe/adapter';
 import { Simulation, type Schema, type SimulationDefinition, type WorkerHost, type World } from 'steadyframe/worker';
-import { physicsSimulation, type Physics, type PhysicsSimulationDefinition } from '@steadyframe/rapier';
-import { physicsSimulation as physicsSimulation2d, type Physics as Physics2D, type PhysicsSimulationDefinition as PhysicsSimulationDefinition2D, type Rapier as Rapier2D } from '@steadyframe/rapier/2d';
+import { physicsSimulation, type Physics, type PhysicsSimulationDefinition, type TablesPhysics } from '@steadyframe/rapier';
+import {
+  physicsSimulation as physicsSimulation2d,
+  type Physics as Physics2D,
+  type PhysicsSimulationDefinition as PhysicsSimulationDefinition2D,
+  type Rapier as Rapier2D,
+  type TablesPhysics as TablesPhysics2D,
+} from '@steadyframe/rapier/2d';
 import type { PhysicsDefinitionOf } from '@steadyframe/rapier';
 // the runtime's own tests lay views over the buffer this way; no public call does it (the main thread's
 // createRuntime does, with a Worker)
@@ -85,4 +91,24 @@ export function physicsHarness(capacity: number, definition: Omit<PhysicsSimulat
 /** Rapier's 2D build over schema2d: the compat build unless `rapier` names another (the deterministic one). */
 export function physicsHarness2d(capacity: number, definition: Omit<PhysicsSimulationDefinition2D<typeof schema2d>, 'schema' | 'onPhysics'>, rapier: Rapier2D = RAPIER2D) {
   return harness<typeof schema2d, Physics2D, Rapier2D>(rapier, schema2d, capacity, definition.init, (hooks) => physicsSimulation2d(rapier, { ...definition, schema: schema2d, ...hooks }));
+}
+
+/**
+ * A definition of tables (`tables`, `contacts`, hooks) for a schema of tables: its options are checked by the
+ * typed fixtures and the README; here they pass through as given.
+ */
+type TablesDefinition<P> = { readonly tables: object; readonly gravity?: object; readonly contacts?: object; init?(physics: P, world: World<Schema>): void };
+
+/** Rapier's 3D compat build over a schema of tables, with `tables`: a `TablesPhysics`. */
+export function tablesHarness<S extends Schema>(schema: S, definition: TablesDefinition<TablesPhysics>) {
+  return harness<S, TablesPhysics, typeof RAPIER>(RAPIER, schema, tablesCapacity(schema), definition.init as never, (hooks) =>
+    physicsSimulation(RAPIER, { ...definition, tickRate: 60, schema, ...hooks } as never),
+  );
+}
+
+/** Rapier's 2D build over a schema of tables, with `tables`: the compat build unless `rapier` names another. */
+export function tablesHarness2d<S extends Schema>(schema: S, definition: TablesDefinition<TablesPhysics2D>, rapier: Rapier2D = RAPIER2D) {
+  return harness<S, TablesPhysics2D, Rapier2D>(rapier, schema, tablesCapacity(schema), definition.init as never, (hooks) =>
+    physicsSimulation2d(rapier, { ...definition, tickRate: 60, schema, ...hooks } as never),
+  );
 }

@@ -127,7 +127,10 @@ describe('a saved 2D world (the deterministic build)', () => {
     expect(b.count).toBe(a.count);
     expect(Array.from(b.fields.position!.subarray(0, 2 * b.count))).toEqual(Array.from(a.fields.position!.subarray(0, 2 * a.count)));
     expect(Array.from(b.fields.angle!.subarray(0, b.count))).toEqual(Array.from(a.fields.angle!.subarray(0, a.count)));
-    for (let i = 0; i < a.count; i++) expect(pb.indexOf(pa.handle(i))).toBe(i);
+    for (let i = 0; i < a.count; i++) {
+      expect(pb.indexOfBody(pa.bodyHandle(i))).toBe(i);
+      expect(pb.indexOf(pa.handle(i))).toBe(i); // the deprecated names: the same calls
+    }
     pa.dispose();
     pb.dispose();
   });
