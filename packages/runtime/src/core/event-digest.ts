@@ -4,9 +4,11 @@
 import { fmix } from './recording.ts';
 
 /**
- * The 64-bit digest of the events one step emitted (`tick.emit`): their codes and payloads (the first `width`
- * values, as the page's ring keeps them), in order, each float64 as its two words. A recording keeps it per tick,
- * so a replay whose step emits otherwise says so at that tick, as it says of a field. Allocates nothing.
+ * The 64-bit digest of the events one step emitted (`tick.emit`): their codes and payloads as emitted (at least
+ * four values, missing ones 0, so `emit(c, a)` and `emitPayload(c, [a])` digest alike), in order, each float64 as
+ * its two words. Not the page's ring width: a headless replay has no ring, and must digest what the recording's
+ * live run did whatever width its ring had. A recording keeps it per tick, so a replay whose step emits otherwise
+ * says so at that tick, as it says of a field. Allocates nothing.
  */
 export class EventDigest {
   count = 0;
@@ -14,7 +16,7 @@ export class EventDigest {
   #h2 = 0;
   readonly #f64 = new Float64Array(1);
   readonly #u32 = new Uint32Array(this.#f64.buffer);
-  constructor(readonly width: number) {
+  constructor() {
     this.reset();
   }
   reset(): void {
@@ -35,21 +37,20 @@ export class EventDigest {
     this.#word(this.#u32[0]!);
     this.#word(this.#u32[1]!);
   }
-  /** One event: its code and its first `width` payload values (missing ones are 0, as the ring keeps them). */
+  /** One event: its code and four payload values (missing ones are 0). */
   mix(code: number, p0 = 0, p1 = 0, p2 = 0, p3 = 0): void {
     this.count++;
     this.#value(code);
-    const w = this.width;
-    if (w > 0) this.#value(p0);
-    if (w > 1) this.#value(p1);
-    if (w > 2) this.#value(p2);
-    if (w > 3) this.#value(p3);
-    for (let i = 4; i < w; i++) this.#value(0);
+    this.#value(p0);
+    this.#value(p1);
+    this.#value(p2);
+    this.#value(p3);
   }
+  /** One event: its code and its payload, padded with 0 to four values. */
   mixPayload(code: number, payload: ArrayLike<number>): void {
     this.count++;
     this.#value(code);
-    for (let i = 0; i < this.width; i++) this.#value(i < payload.length ? payload[i]! : 0);
+    for (let i = 0, n = Math.max(4, payload.length); i < n; i++) this.#value(i < payload.length ? payload[i]! : 0);
   }
   /** The digest so far: `out[0]` lo, `out[1]` hi. */
   finish(out: Uint32Array): void {

@@ -7,7 +7,6 @@
  * JSON cannot hold whole (a Map, a typed array) reaches the replay's `init` otherwise, and the replay says where
  * that made a difference.
  */
-import { DEFAULT_EVENT_PAYLOAD_WIDTH } from '../core/event-ring.ts';
 import { EventDigest } from '../core/event-digest.ts';
 import { ByteWriter, hashState, liveState, RECORD, TICK_FLAGS, writeHead, writeWorldState } from '../core/recording.ts';
 import type { RecordOptions } from '../contracts/remote.ts';
@@ -43,7 +42,7 @@ export class Recorder<S extends Schema> implements TickRecorder {
     const head = headOf(state, a, every);
     this.#payloadWidth = head.payloadWidth;
     writeHead(this.#out, head);
-    this.#digest = new EventDigest(a.transport.events?.layout.payloadWidth ?? DEFAULT_EVENT_PAYLOAD_WIDTH);
+    this.#digest = new EventDigest();
     state.eventDigest.current = this.#digest;
   }
 

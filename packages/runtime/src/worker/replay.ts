@@ -18,7 +18,6 @@
 import { NO_EMIT, tickEmitters } from './tick-events.ts';
 import type { ReplayDifference, ReplayReport, ReplayTrap } from '../contracts/remote.ts';
 import { STATUS, type Layout } from '../core/layout.ts';
-import { DEFAULT_EVENT_PAYLOAD_WIDTH } from '../core/event-ring.ts';
 import { EventDigest } from '../core/event-digest.ts';
 import { ByteReader, hashState, liveState, readRecords, RECORD, RecordingError, type RecordedEvent, type RecordEntry, type RecordingHead, type WorldState } from '../core/recording.ts';
 import type { Schema } from '../core/schema.ts';
@@ -188,7 +187,7 @@ export class ReplayRun<S extends Schema> {
     const info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input: this.#input, random: state.random.next, emit: NO_EMIT, emitPayload: NO_EMIT };
     // the steps' events, digested to compare with the recording's; a live playback also hands them to the page,
     // stamped with the live tick being published (runTick's), a headless replay to none
-    this.#digest = new EventDigest(a.transport.events?.layout.payloadWidth ?? DEFAULT_EVENT_PAYLOAD_WIDTH);
+    this.#digest = new EventDigest();
     Object.assign(info, tickEmitters(live ? state.tickInfo! : info, live ? a.transport.events : null, true, { current: this.#digest }));
     this.#info = info;
     this.#tick = head.startTick;

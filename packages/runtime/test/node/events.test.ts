@@ -13,7 +13,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTS_LOST, manualVisibility, type Frame, type FrameEvents, type Runtime } from 'steadyframe';
-import { createManualClock, type ManualClock } from 'steadyframe/node';
+import { createManualClock, replayRecording, type ManualClock } from 'steadyframe/node';
 import { mulberry32 } from 'steadyframe/testing';
 import { composeRuntime } from '../../src/compose/runtime.ts';
 import { nodePageHost } from '../../src/node/page-host.ts';
@@ -38,6 +38,7 @@ interface Options {
   readonly most: number;
   readonly capacity: number;
   readonly latest?: boolean;
+  readonly payloadWidth?: number;
 }
 
 async function open(options: Options & { setup?: EventsSetup }): Promise<{ rt: EventsRuntime; clock: ManualClock; visibility: ReturnType<typeof manualVisibility> }> {
@@ -53,7 +54,7 @@ async function open(options: Options & { setup?: EventsSetup }): Promise<{ rt: E
       setup,
       visibility,
       transport: options.transport,
-      events: { capacity: options.capacity, payloadWidth: 4 },
+      events: { capacity: options.capacity, payloadWidth: options.payloadWidth ?? 4 },
       pacing: { adaptive: false },
       heartbeatTimeout: false,
       onError: () => {}, // the fault the test causes is awaited through rt.on('fault')
@@ -291,8 +292,8 @@ describe.each(['shared', 'message'] as const)('events on the %s transport', (tra
 });
 
 describe('events in recordings', () => {
-  async function record(setup: EventsSetup): Promise<Uint8Array> {
-    const { rt, clock } = await open({ transport: 'shared', most: setup.most ?? 8, capacity: 4096, setup });
+  async function record(setup: EventsSetup, payloadWidth = 4): Promise<Uint8Array> {
+    const { rt, clock } = await open({ transport: 'shared', most: setup.most ?? 8, capacity: 4096, setup, payloadWidth });
     await rt.record({ keyframeEvery: 30 });
     await rt.start();
     await frames(rt, clock, new Presentation(setup.most ?? 8), mulberry32(11), clock.now() + 3_000);
@@ -344,5 +345,12 @@ describe('events in recordings', () => {
     const clean = await record({ most: 4 });
     const again = await open({ transport: 'shared', most: 4, capacity: 4096, setup: { most: 4 } });
     expect((await again.rt.replay(clean)).matched).toBe(true);
+  }, 60_000);
+
+  it('a recording made with an event ring of any width replays headless (no ring there): the digest is of the events emitted', async () => {
+    for (const width of [3, 6]) {
+      const report = await replayRecording(await record({ most: 4 }, width), { worker: await nodeFixture('events') });
+      expect(report, `ring width ${width}`).toMatchObject({ matched: true, complete: true, mismatches: 0, difference: null });
+    }
   }, 60_000);
 });
