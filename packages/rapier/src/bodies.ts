@@ -10,8 +10,9 @@
  *                 └─ colliders with no body (ground): no set; contacts name them as -1
  *   lookup        body handle -> set + sets * index (one Map for all sets, touched on add and remove only)
  *
- * Saved bytes: each set's part in set order (count u32, each entity's body handle f64, each state u8), then
- * Rapier's snapshot (`takeSnapshot`). With one target, that is one part: the bytes of a Physics of one target.
+ * Saved bytes: each set's part in set order (count u32, each entity's body handle f64, each state u8); the
+ * colliders removed since the last drain (count u32, each collider handle, set and entity handle as f64: the
+ * next step reports their ends); then Rapier's snapshot (`takeSnapshot`).
  */
 import { createBodySet, poseField, type BodiesOf, type BodyHost, type BodySet, type PoseCopy } from './body-set.ts';
 import { createContactCollector, type ContactCollector, type ContactEmitter, type ContactOptions, type ContactSides } from './contact-events.ts';
@@ -236,35 +237,53 @@ export function createBodies<W extends AnyWorld<Body, BodyDesc, ColliderDesc>, B
     },
     save() {
       const snapshot = rapierWorld.takeSnapshot();
-      let length = snapshot.byteLength;
+      let length = 4 + 24 * removedSet.size + snapshot.byteLength;
       for (const set of sets) length += set.savedLength();
       const out = new Uint8Array(length);
+      const view = new DataView(out.buffer);
       let at = 0;
       for (const set of sets) at = set.save(out, at);
+      // the colliders removed since the last drain, whose ends the next step reports
+      view.setUint32(at, removedSet.size, true);
+      at += 4;
+      for (const [collider, set] of removedSet) {
+        view.setFloat64(at, collider, true);
+        view.setFloat64(at + 8, set, true);
+        view.setFloat64(at + 16, removedHandle.get(collider)!, true);
+        at += 24;
+      }
       out.set(snapshot, at);
       return out;
     },
     load(saved) {
+      const view = new DataView(saved.buffer, saved.byteOffset, saved.byteLength);
       let at = 0;
       for (let s = 0; s < setCount; s++) {
         const end = sets[s]!.fits(saved, at);
         if (end < 0) {
-          const n = saved.byteLength >= at + 4 ? new DataView(saved.buffer, saved.byteOffset, saved.byteLength).getUint32(at, true) : -1;
+          const n = saved.byteLength >= at + 4 ? view.getUint32(at, true) : -1;
           const where = tabled ? ` table "${parts[s]!.name}"` : ' world';
           throw new Error(`steadyframe: @steadyframe/rapier load(): the saved physics has ${n} bodies and the${where} ${sets[s]!.count} entities, or is cut short: load the state it was saved with`);
         }
         at = end;
       }
-      const restored = rapier.World.restoreSnapshot(saved.subarray(at));
+      const removed = saved.byteLength >= at + 4 ? view.getUint32(at, true) : -1;
+      if (removed < 0 || saved.byteLength < at + 4 + 24 * removed) throw new Error('steadyframe: @steadyframe/rapier load(): the saved physics is cut short: load the bytes save() returned');
+      const restored = rapier.World.restoreSnapshot(saved.subarray(at + 4 + 24 * removed));
       if (restored === null || restored === undefined) throw new Error('steadyframe: @steadyframe/rapier load(): Rapier could not read the saved world (another Rapier version, or damaged)');
       rapierWorld.free();
       rapierWorld = restored;
       contacts?.clear();
-      removedSet.clear();
-      removedHandle.clear();
       lookup.clear();
       at = 0;
       for (const set of sets) at = set.load(saved, at);
+      removedSet.clear();
+      removedHandle.clear();
+      for (let k = 0, from = at + 4; k < removed; k++, from += 24) {
+        const collider = view.getFloat64(from, true);
+        removedSet.set(collider, view.getFloat64(from + 8, true));
+        removedHandle.set(collider, view.getFloat64(from + 16, true));
+      }
     },
     dispose() {
       lookup.clear();
