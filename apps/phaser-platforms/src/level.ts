@@ -11,11 +11,13 @@
  * 600 │   ██████████████ ground ██████████████████     │  (open ends: bodies fall off there)
  */
 import type RAPIER from '@dimforge/rapier2d-compat';
-import type { Physics } from '@steadyframe/rapier/2d';
+import type { TableBodies, TablesPhysics } from '@steadyframe/rapier/2d';
 import type { World } from 'steadyframe/worker';
-import { LOOK, METRE, WORLD, type Look, type PlatformsSchema } from './schema.ts';
+import { METRE, WORLD, type PlatformsSchema } from './schema.ts';
 
 type Rapier = typeof RAPIER;
+/** The Physics of the three tables (sim.worker.ts). */
+export type PlatformsPhysics = TablesPhysics<'blocks' | 'crates' | 'balls'>;
 
 /** The fixed bodies: x, y (centre), half width, half height, angle (radians, clockwise on screen). */
 const BLOCKS: ReadonlyArray<readonly [number, number, number, number, number]> = [
@@ -24,32 +26,32 @@ const BLOCKS: ReadonlyArray<readonly [number, number, number, number, number]> =
   [590, 330, 130, 10, -0.15],
   [330, 220, 85, 10, 0.2],
 ];
-/** The level's fixed bodies: entities 0 .. LEVEL_BODIES - 1, added first and never removed. */
+/** The level's fixed bodies: the blocks table's entities, added first and never removed. */
 export const LEVEL_BODIES = BLOCKS.length;
 
 /** kg per square pixel: 1 kg per square metre. */
 const DENSITY = 1 / (METRE * METRE);
 
-/** Writes how entity `i` looks. */
-function setLook(world: World<PlatformsSchema>, i: number, look: Look, width: number, height: number): void {
-  world.fields.look[i] = look;
-  world.fields.size[2 * i] = width;
-  world.fields.size[2 * i + 1] = height;
+/** Writes entity `i`'s picture size in its table's `size` field. */
+function setSize(size: Float32Array, i: number, width: number, height: number): void {
+  size[2 * i] = width;
+  size[2 * i + 1] = height;
 }
 
-/** Adds the ground and the platforms. */
-export function addLevel(rapier: Rapier, physics: Physics, world: World<PlatformsSchema>): void {
+/** Adds the ground and the platforms: the blocks table. */
+export function addLevel(rapier: Rapier, physics: PlatformsPhysics, world: World<PlatformsSchema>): void {
   for (const [x, y, hw, hh, angle] of BLOCKS) {
-    const i = physics.add(rapier.RigidBodyDesc.fixed().setTranslation(x, y).setRotation(angle), rapier.ColliderDesc.cuboid(hw, hh).setFriction(0.8));
-    if (i >= 0) setLook(world, i, LOOK.block, 2 * hw, 2 * hh);
+    const i = physics.tables.blocks.add(rapier.RigidBodyDesc.fixed().setTranslation(x, y).setRotation(angle), rapier.ColliderDesc.cuboid(hw, hh).setFriction(0.8));
+    if (i >= 0) setSize(world.tables.blocks.fields.size, i, 2 * hw, 2 * hh);
   }
 }
 
 /**
- * Drops up to `n` bodies in a loose cluster around (x, y), kept inside the world's width: crates and balls of
- * sizes, turns and spins drawn from `random`. Returns how many fit.
+ * Drops up to `n` bodies in a loose cluster around (x, y), kept inside the world's width: crates and balls (each
+ * in its table) of sizes, turns and spins drawn from `random`. Returns how many fit; stops at the first that
+ * does not (its table full).
  */
-export function dropBodies(rapier: Rapier, physics: Physics, world: World<PlatformsSchema>, n: number, x: number, y: number, random: () => number): number {
+export function dropBodies(rapier: Rapier, physics: PlatformsPhysics, world: World<PlatformsSchema>, n: number, x: number, y: number, random: () => number): number {
   const columns = Math.max(1, Math.ceil(Math.sqrt(n)));
   let added = 0;
   for (let k = 0; k < n; k++) {
@@ -67,9 +69,10 @@ export function dropBodies(rapier: Rapier, physics: Physics, world: World<Platfo
     const collider = ball
       ? rapier.ColliderDesc.ball(half).setRestitution(0.55).setFriction(0.6).setDensity(DENSITY)
       : rapier.ColliderDesc.cuboid(half, half).setRestitution(0.1).setFriction(0.7).setDensity(DENSITY);
-    const i = physics.add(body, collider);
+    const bodies: TableBodies = ball ? physics.tables.balls : physics.tables.crates;
+    const i = bodies.add(body, collider);
     if (i < 0) break;
-    setLook(world, i, ball ? LOOK.ball : LOOK.crate, 2 * half, 2 * half);
+    setSize(world.tables[ball ? 'balls' : 'crates'].fields.size, i, 2 * half, 2 * half);
     added++;
   }
   return added;

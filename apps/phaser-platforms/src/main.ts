@@ -6,7 +6,7 @@
 import { AUTO, Game, Scale } from 'phaser';
 import { SteadyframePlugin } from '@steadyframe/phaser';
 import { Platforms, type PlatformsData, type PlatformsHooks } from './scene.ts';
-import { CAPACITY, START_BODIES, WORLD } from './schema.ts';
+import { MAX_BODIES, START_BODIES, WORLD } from './schema.ts';
 
 declare global {
   interface Window {
@@ -17,7 +17,7 @@ declare global {
 const params = new URLSearchParams(location.search);
 const asked = Number(params.get('bodies') ?? START_BODIES);
 const seeded = params.get('seed');
-const hooks: PlatformsHooks = { runtime: null, loop: null, frames: 0, impacts: 0, state: null };
+const hooks: PlatformsHooks = { runtime: null, loop: null, things: null, frames: 0, impacts: 0, state: null };
 const game = new Game({
   type: AUTO,
   parent: 'game',
@@ -29,7 +29,7 @@ const game = new Game({
   plugins: { scene: [{ key: 'SteadyframePlugin', plugin: SteadyframePlugin, mapping: 'steadyframe' }] },
 });
 game.scene.add('platforms', Platforms, true, {
-  bodies: Number.isInteger(asked) ? Math.max(0, Math.min(CAPACITY - 8, asked)) : START_BODIES,
+  bodies: Number.isInteger(asked) ? Math.max(0, Math.min(MAX_BODIES, asked)) : START_BODIES,
   seed: seeded === null || !/^\d+$/.test(seeded) || Number(seeded) > 0xffff_ffff ? undefined : Number(seeded),
   hooks,
 } satisfies PlatformsData);

@@ -1,21 +1,26 @@
 /**
- * The scene: the worker's bodies (./sim.worker.ts, Rapier 2D at 60 Hz) drawn by Phaser from a Group used as a
- * pool (`bindGroup`: member i at entity i's pose, blended to each refresh's time, paced by `SteadyframePlugin`
- * from Phaser's loop). Each member's picture and size come from the `look` and `size` fields, set where they
- * changed: a swap-remove moves another body into a member's index, and the member takes its look. Each impact
- * (a contact event, presented with the frame that shows it) puffs a ring where it happened.
+ * The scene: the worker's bodies (./sim.worker.ts, Rapier 2D at 60 Hz, three tables) drawn by Phaser, a Group
+ * per table used as a pool (`bindGroup` with a `table`: a member per entity, kept by handle, at its entity's
+ * pose blended to each refresh's time, paced by `SteadyframePlugin` from Phaser's loop). Each group has its
+ * table's picture; a member's size comes from the `size` field when it takes an entity. Each impact (a contact
+ * event of a pair of tables, presented with the frame that shows it) puffs a ring where the knocking body is.
  */
 import { Scene, type GameObjects, type Input } from 'phaser';
-import { bindGroup, FRAME_EVENT, SteadyframePlugin, type GameLoop } from '@steadyframe/phaser';
-import { createRuntime, type GameEvent, type Runtime } from 'steadyframe';
+import { bindGroup, FRAME_EVENT, SteadyframePlugin, type GameLoop, type TableGroupBinding } from '@steadyframe/phaser';
+import { createRuntime, type Frame, type GameEvent, type Runtime } from 'steadyframe';
 import type { Commands, PlatformsState, Setup } from './sim.worker.ts';
 import { makeTextures } from './textures.ts';
-import { CAPACITY, EVENT, EVENT_CAPACITY, INPUT, schema, type PlatformsSchema } from './schema.ts';
+import { CAPACITY, EVENT_CAPACITY, IMPACT, INPUT, LOOK, schema, type PlatformsSchema } from './schema.ts';
+
+type Things = TableGroupBinding<PlatformsSchema, GameObjects.Image>;
+const TABLES = ['blocks', 'crates', 'balls'] as const;
 
 /** What the running game shows of itself: for the page's tests. */
 export interface PlatformsHooks {
   runtime: Runtime<PlatformsSchema, Commands> | null;
   loop: GameLoop | null;
+  /** Each table's group binding (`get(handle)`: the member drawing that entity). */
+  things: { readonly [N in (typeof TABLES)[number]]: Things } | null;
   /** Frames drawn, and impacts presented with them. */
   frames: number;
   impacts: number;
@@ -60,31 +65,36 @@ export class Platforms extends Scene {
     this.input.on('pointerdown', (pointer: Input.Pointer) => runtime.sendInput(INPUT.drop, pointer.worldX, pointer.worldY));
     this.input.keyboard?.on('keydown-R', () => runtime.sendInput(INPUT.reset));
 
-    const group = this.add.group({ defaultKey: 'things', defaultFrame: 0 });
-    const things = bindGroup(runtime, group, { position: 'position', angle: 'angle' });
-    things.reserve(bodies + 8); // made now rather than on the first frame
-    // what each member shows, by index: set only where the field changed (a member keeps its place)
-    const look = new Float32Array(CAPACITY).fill(-1);
-    const size = new Float32Array(2 * CAPACITY);
+    // a group per table, each of its own picture: a member per entity, kept by handle
+    const bind = (table: (typeof TABLES)[number], look: number): Things =>
+      bindGroup(runtime, this.add.group({ defaultKey: 'things', defaultFrame: look }), { position: 'position', angle: 'angle' }, { table, make: () => this.add.image(0, 0, 'things', look) });
+    const things = { blocks: bind('blocks', LOOK.block), crates: bind('crates', LOOK.crate), balls: bind('balls', LOOK.ball) };
+    hooks.things = things;
+    // made now rather than on the first frame
+    things.blocks.reserve(8);
+    things.crates.reserve(Math.ceil(bodies / 2) + 8);
+    things.balls.reserve(Math.ceil(bodies / 2) + 8);
+    /** Sizes each table's members: a member that took another entity (its `state`: that entity's handle + 1) takes its size. */
+    const size = (frame: Frame<PlatformsSchema>, table: (typeof TABLES)[number]): void => {
+      const shown = frame.tables[table];
+      const sizes = shown.fields.size;
+      for (let i = 0; i < shown.count; i++) {
+        const handle = shown.handle(i);
+        const member = things[table].get(handle);
+        if (member === undefined || member.state === handle + 1) continue;
+        member.state = handle + 1;
+        member.setDisplaySize(sizes[2 * i]!, sizes[2 * i + 1]!);
+      }
+    };
     const rings = this.add.graphics().setDepth(1);
     const puffs = new Float64Array(3 * PUFFS); // x, y, start time
     let nextPuff = 0;
     let now = 0;
 
     hooks.loop = this.steadyframe.attach(runtime, (frame, time) => {
-      things.update(frame);
-      const members = group.getChildren() as GameObjects.Image[];
-      const fields = frame.fields;
-      for (let i = 0; i < frame.count && i < members.length; i++) {
-        const member = members[i]!;
-        if (look[i] !== fields.look[i]) member.setFrame((look[i] = fields.look[i]!));
-        const w = fields.size[2 * i]!;
-        const h = fields.size[2 * i + 1]!;
-        if (size[2 * i] !== w || size[2 * i + 1] !== h) {
-          size[2 * i] = w;
-          size[2 * i + 1] = h;
-          member.setDisplaySize(w, h);
-        }
+      for (const table of TABLES) {
+        things[table].update(frame);
+        size(frame, table);
       }
       now = time;
       rings.clear();
@@ -95,12 +105,14 @@ export class Platforms extends Scene {
       }
       hooks.frames++;
     });
-    // after the draw of the frame that presents it: member i stands at entity i's drawn pose
+    // after the draw of the frame that presents it: the knocking body's member (payload 3, its handle) stands
+    // at its drawn pose; the pair's code says which table it is in
     this.events.on(FRAME_EVENT, (event: GameEvent) => {
-      if (event.code !== EVENT.impact) return;
+      const code = event.code;
+      if (code < IMPACT.crateOnBlock || code > IMPACT.ballOnBall) return;
       hooks.impacts++;
-      const member = (group.getChildren() as GameObjects.Image[])[event.payload(0)];
-      if (member === undefined) return;
+      const member = (code <= IMPACT.crateOnBall ? things.crates : things.balls).get(event.payload(3));
+      if (member === undefined) return; // removed in the tick it knocked
       puffs[3 * nextPuff] = member.x;
       puffs[3 * nextPuff + 1] = member.y;
       puffs[3 * nextPuff + 2] = now;

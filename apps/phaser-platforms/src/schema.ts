@@ -1,24 +1,30 @@
 // shared by the worker and the page; imports only the worker entry (no page code in the worker's bundle)
-import { defineSchema } from 'steadyframe/worker';
+import { defineTables, tablesCapacity } from 'steadyframe/worker';
 
-/**
- * What crosses from the worker to the page, per body: Rapier's pose (@steadyframe/rapier/2d copies each body's
- * translation into `position` and its angle into `angle`, as `schema2d` has them), and how the body looks,
- * written once when it is added (`none` fields: drawn as the newest tick has them, never blended).
- */
-export const schema = defineSchema({
+/** What every table's bodies carry: Rapier's pose (@steadyframe/rapier/2d writes it) and the picture's size. */
+const body = {
   position: { width: 2, kind: 'linear' },
   angle: { width: 1, kind: 'angle' },
-  /** The picture's width and height in pixels. */
+  /** The picture's width and height in pixels, written once when the body is added (`none`: never blended). */
   size: { width: 2, kind: 'none' },
-  /** Which picture: a LOOK. */
-  look: { width: 1, kind: 'none' },
+} as const;
+
+/**
+ * Three tables, one Rapier world: the level's fixed blocks, and the crates and balls dropped on them. Each table
+ * is drawn by a Phaser group of its own picture, a member per entity kept by handle (`bindGroup` with a
+ * `table`): a swap-remove within one table never shows another's picture. Blocks come first (a table few and
+ * never removed); the busy tables last.
+ */
+export const schema = defineTables({
+  blocks: { capacity: 8, fields: body },
+  crates: { capacity: 1000, fields: body },
+  balls: { capacity: 1000, fields: body },
 });
 export type PlatformsSchema = typeof schema;
+export const CAPACITY = tablesCapacity(schema);
 
-/** The pictures, frames of one sheet: the level's blocks, crates, balls. */
+/** The pictures, frames of one sheet: one per table. */
 export const LOOK = { block: 0, crate: 1, ball: 2 } as const;
-export type Look = (typeof LOOK)[keyof typeof LOOK];
 
 /**
  * The world is simulated in pixels, y down, as Phaser draws it: no conversion on the page. Rapier's tolerances
@@ -28,8 +34,9 @@ export const WORLD = { width: 800, height: 600 } as const;
 export const METRE = 50;
 export const GRAVITY = 9.81 * METRE;
 export const TICK_RATE = 60;
-export const CAPACITY = 2000;
-/** Bodies dropped at the start (`?bodies=N` overrides it, up to CAPACITY - LEVEL_BODIES). */
+/** Dynamic bodies at most: the crates' and balls' tables. */
+export const MAX_BODIES = schema.$crates.table.capacity + schema.$balls.table.capacity;
+/** Bodies dropped at the start (`?bodies=N` overrides it, up to MAX_BODIES). */
 export const START_BODIES = 120;
 /** Bodies one click drops. */
 export const DROP = 30;
@@ -42,11 +49,27 @@ export const INPUT = {
   /** Start over with as many bodies as the setup asked. */
   reset: 2,
 } as const;
+
 /**
- * Events the worker emits (@steadyframe/rapier's contact events, under this code): a contact start of
- * IMPACT_MIN_IMPULSE or more, payload the two entity indices and the impulse.
+ * Events the worker emits: @steadyframe/rapier's contact events, a code per pair of tables (the first table's
+ * entity is payload 0, its handle payload 3), for a contact start of IMPACT_MIN_IMPULSE or more. Ends are off
+ * (nothing shows them), but each pair names an end code all the same.
  */
-export const EVENT = { impact: 1, parted: 2 } as const;
+export const IMPACT = {
+  crateOnBlock: 1,
+  crateOnCrate: 2,
+  crateOnBall: 3,
+  ballOnBlock: 4,
+  ballOnBall: 5,
+} as const;
+/** The contact pairs that report, each a knock of the first table's body. */
+export const IMPACT_PAIRS = [
+  { tables: ['crates', 'blocks'], codes: { start: IMPACT.crateOnBlock, end: 101 } },
+  { tables: ['crates', 'crates'], codes: { start: IMPACT.crateOnCrate, end: 102 } },
+  { tables: ['crates', 'balls'], codes: { start: IMPACT.crateOnBall, end: 103 } },
+  { tables: ['balls', 'blocks'], codes: { start: IMPACT.ballOnBlock, end: 104 } },
+  { tables: ['balls', 'balls'], codes: { start: IMPACT.ballOnBall, end: 105 } },
+] as const;
 /** N·s (kg of a body a metre across, times pixels a second): a knock you would see, not a body settling. */
 export const IMPACT_MIN_IMPULSE = 40;
 export const EVENT_CAPACITY = 4096;

@@ -1,14 +1,15 @@
 /**
- * The worker: a 2D Rapier world stepped at 60 Hz by @steadyframe/rapier/2d, which publishes every awake body's
- * translation and angle. The page drops bodies and resets with input events, read at the start of the tick
- * they fall in; every draw comes from the run's seeded generator. A session is thus its seed, setup and inputs:
- * it records and replays bit for bit (on Rapier's deterministic build), in the browser or in Node.
+ * The worker: a 2D Rapier world stepped at 60 Hz by @steadyframe/rapier/2d, its bodies in three tables (blocks,
+ * crates, balls: `tables`), each awake body's translation and angle published in its table. The page drops
+ * bodies and resets with input events, read at the start of the tick they fall in; every draw comes from the
+ * run's seeded generator. A session is thus its seed, setup and inputs: it records and replays bit for bit (on
+ * Rapier's deterministic build), in the browser or in Node.
  */
 import DETERMINISTIC from '@dimforge/rapier2d-deterministic-compat';
-import { exposePhysics, type Physics, type Rapier } from '@steadyframe/rapier/2d';
+import { exposePhysics, type Rapier } from '@steadyframe/rapier/2d';
 import type { World } from 'steadyframe/worker';
-import { addLevel, dropBodies, LEVEL_BODIES } from './level.ts';
-import { CAPACITY, DROP, EVENT, FALL_Y, GRAVITY, IMPACT_MIN_IMPULSE, INPUT, METRE, START_BODIES, TICK_RATE, WORLD, schema, type PlatformsSchema } from './schema.ts';
+import { addLevel, dropBodies, type PlatformsPhysics } from './level.ts';
+import { DROP, FALL_Y, GRAVITY, IMPACT_MIN_IMPULSE, IMPACT_PAIRS, INPUT, MAX_BODIES, METRE, START_BODIES, TICK_RATE, WORLD, schema, type PlatformsSchema } from './schema.ts';
 
 /**
  * Rapier's cross-platform deterministic 2D build: the same steps, bit for bit, in every browser and in Node.
@@ -32,7 +33,7 @@ export interface PlatformsState {
   fallen: number;
 }
 
-let physics: Physics | null = null;
+let physics: PlatformsPhysics | null = null;
 let tick = 0;
 let dropped = 0;
 let fallen = 0;
@@ -43,14 +44,15 @@ const commands = {
     const p = physics;
     let sleeping = 0;
     if (p === null) return { tick, bodies: 0, sleeping, dropped, fallen };
-    for (let i = LEVEL_BODIES; i < p.count; i++) if (p.body(i).isSleeping()) sleeping++;
-    return { tick, bodies: p.count - LEVEL_BODIES, sleeping, dropped, fallen };
+    const { crates, balls } = p.tables;
+    for (const bodies of [crates, balls]) for (let i = 0; i < bodies.count; i++) if (bodies.body(i).isSleeping()) sleeping++;
+    return { tick, bodies: crates.count + balls.count, sleeping, dropped, fallen };
   },
 };
 export type Commands = typeof commands;
 
 /** The level and the first bodies, in rows above it. */
-function fill(p: Physics, world: World<PlatformsSchema>, random: () => number): void {
+function fill(p: PlatformsPhysics, world: World<PlatformsSchema>, random: () => number): void {
   // tolerances in pixels (Rapier's defaults are for metres); kept in the Rapier world's snapshots
   p.world.integrationParameters.lengthUnit = METRE;
   addLevel(RAPIER, p, world);
@@ -64,12 +66,15 @@ exposePhysics(RAPIER, {
   tickRate: TICK_RATE,
   commands,
   gravity: { x: 0, y: GRAVITY }, // y points down, as on the screen
-  // each knock as an event, presented with the frame that shows it; no ends: nothing shows them
-  contacts: { events: true, codes: { start: EVENT.impact, end: EVENT.parted }, minImpulse: IMPACT_MIN_IMPULSE, ends: false },
+  // three tables in one Rapier world: each body's pose goes to its table's position and angle
+  tables: { blocks: {}, crates: {}, balls: {} },
+  // each knock of a crate or a ball as an event, a code per pair of tables, presented with the frame that shows
+  // it; no ends: nothing shows them
+  contacts: { events: true, pairs: IMPACT_PAIRS, minImpulse: IMPACT_MIN_IMPULSE, ends: false },
   init(p, world, setup: Setup, context) {
     physics = p;
     tick = 0;
-    startBodies = Math.max(0, Math.min(CAPACITY - LEVEL_BODIES, Math.floor(setup?.bodies ?? START_BODIES)));
+    startBodies = Math.max(0, Math.min(MAX_BODIES, Math.floor(setup?.bodies ?? START_BODIES)));
     fill(p, world, context.random);
   },
   // the page's drops and resets, as input events: recorded with the session, so a replay makes the same bodies
@@ -89,11 +94,14 @@ exposePhysics(RAPIER, {
   },
   afterStep(p, _t, world) {
     // bodies that fell off the ground's ends: removed backwards, so a swap-remove only moves one already checked
-    const { position } = world.fields;
-    for (let i = p.count - 1; i >= LEVEL_BODIES; i--) {
-      if (position[2 * i + 1]! > FALL_Y) {
-        p.remove(i);
-        fallen++;
+    for (const name of ['crates', 'balls'] as const) {
+      const bodies = p.tables[name];
+      const { position } = world.tables[name].fields;
+      for (let i = bodies.count - 1; i >= 0; i--) {
+        if (position[2 * i + 1]! > FALL_Y) {
+          bodies.remove(i);
+          fallen++;
+        }
       }
     }
   },

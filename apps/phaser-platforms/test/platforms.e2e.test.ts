@@ -1,9 +1,10 @@
 /**
  * End to end: the BUILT Phaser platforms example, served by `vite preview` with its COOP/COEP headers, in
  * headless Chromium. Rapier's deterministic 2D build runs in the worker through @steadyframe/rapier/2d; the page
- * sees the bodies fall and come to rest on the platforms (Rapier puts every one to sleep and the published poses
- * stop changing), their impacts arrive as contact events, each Phaser member shows its own entity's picture at
- * its pose after the swap-removes of bodies that fell off, a click drops bodies, and the console stays clean. A
+ * sees the bodies (three tables: blocks, crates, balls) fall and come to rest on the platforms (Rapier puts every
+ * one to sleep and the published poses stop changing), their impacts arrive as contact events per pair of
+ * tables, every entity is drawn by a member of its table's group, with its table's picture, at its size and
+ * pose, after the swap-removes of bodies that fell off, a click drops bodies, and the console stays clean. A
  * session of drops and resets recorded there replays in Node bit for bit. Read through `window.platforms`.
  */
 import { dirname, join } from 'node:path';
@@ -40,9 +41,9 @@ const untilSimulated = (what: string, condition: string, fromTick: number, secon
 /** Seconds of drops and resets recorded and replayed: 10 unless STEADYFRAME_RECORD_SECONDS says. */
 const SECONDS = Number(process.env.STEADYFRAME_RECORD_SECONDS) > 0 ? RECORD_SECONDS : 10;
 
-/** The newest published state of the dynamic bodies (the level's four blocks are entities 0..3): y, look. */
+/** The newest published state of the dynamic bodies (the crates' and the balls' tables): y, by table and index. */
 const NEWEST = `(() => { const f = window.platforms.runtime.sample(Infinity); const y = [];
-  for (let i = 4; i < f.count; i++) y.push(f.fields.position[2 * i + 1]); return y; })()`;
+  for (const t of [f.tables.crates, f.tables.balls]) for (let i = 0; i < t.count; i++) y.push(t.fields.position[2 * i + 1]); return y; })()`;
 
 beforeAll(async () => {
   served = await buildAndPreview(root);
@@ -88,24 +89,31 @@ describe('the Phaser platforms example (Rapier 2D in the worker), built and serv
     expect(Math.min(...b)).toBeGreaterThan(0);
   }, 900_000); // a hang guard only: the wait above is bounded in simulated time
 
-  it('draws member i with entity i\'s own picture, size and pose, after the swap-removes', async () => {
+  it('draws each table\'s entities with members of that table\'s picture, each at its own entity\'s size and pose, after the swap-removes', async () => {
     const rendered = await read<number>('window.platforms.loop.rendered');
     await until('more frames', `window.platforms.loop.rendered > ${rendered + 3}`);
     // at rest, so the drawn frame and the newest state agree; read in one turn of the page (no frame between)
     const seen = await read<{ count: number; shown: number; wrong: string[] }>(`(() => {
       const f = window.platforms.runtime.sample(Infinity);
-      const members = window.platforms.game.scene.getScene('platforms').children.list.filter((c) => c.texture?.key === 'things');
+      const looks = { blocks: 0, crates: 1, balls: 2 };
       const wrong = [];
-      for (let i = 0; i < f.count; i++) {
-        const m = members[i];
-        const look = f.fields.look[i], w = f.fields.size[2 * i], h = f.fields.size[2 * i + 1];
-        const x = f.fields.position[2 * i], y = f.fields.position[2 * i + 1], a = f.fields.angle[i];
-        if (Number(m.frame.name) !== look) wrong.push(i + ': frame ' + m.frame.name + ', look ' + look);
-        if (Math.abs(m.displayWidth - w) > 1e-3 || Math.abs(m.displayHeight - h) > 1e-3) wrong.push(i + ': size');
-        if (Math.abs(m.x - x) > 1e-3 || Math.abs(m.y - y) > 1e-3 || Math.abs(Math.sin(m.rotation - a)) > 1e-4) wrong.push(i + ': pose');
-        if (!m.visible) wrong.push(i + ': hidden');
+      let count = 0;
+      for (const [name, look] of Object.entries(looks)) {
+        const t = f.tables[name];
+        count += t.count;
+        for (let i = 0; i < t.count; i++) {
+          const m = window.platforms.things[name].get(t.handle(i));
+          if (m === undefined) { wrong.push(name + ' ' + i + ': no member'); continue; }
+          const w = t.fields.size[2 * i], h = t.fields.size[2 * i + 1];
+          const x = t.fields.position[2 * i], y = t.fields.position[2 * i + 1], a = t.fields.angle[i];
+          if (Number(m.frame.name) !== look) wrong.push(name + ' ' + i + ': frame ' + m.frame.name);
+          if (Math.abs(m.displayWidth - w) > 1e-3 || Math.abs(m.displayHeight - h) > 1e-3) wrong.push(name + ' ' + i + ': size');
+          if (Math.abs(m.x - x) > 1e-3 || Math.abs(m.y - y) > 1e-3 || Math.abs(Math.sin(m.rotation - a)) > 1e-4) wrong.push(name + ' ' + i + ': pose');
+          if (!m.visible) wrong.push(name + ' ' + i + ': hidden');
+        }
       }
-      return { count: f.count, shown: members.filter((m) => m.visible).length, wrong };
+      const members = window.platforms.game.scene.getScene('platforms').children.list.filter((c) => c.texture?.key === 'things');
+      return { count, shown: members.filter((m) => m.visible).length, wrong };
     })()`);
     expect(seen.wrong).toEqual([]);
     expect(seen.shown).toBe(seen.count);

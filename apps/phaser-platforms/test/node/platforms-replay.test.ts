@@ -1,8 +1,9 @@
 /**
- * The platforms example's worker, unchanged (Rapier's deterministic 2D build, @steadyframe/rapier/2d), recorded
- * and replayed in Node on a manual clock: a session of drops and resets sent as input events, recorded from
- * mid-session (its head carries the Rapier world, `takeSnapshot`), replays with every tick's hash the same; a
- * snapshot restored into a runtime of another seed steps on to the same world. The browser half (recorded in
+ * The platforms example's worker, unchanged (Rapier's deterministic 2D build, @steadyframe/rapier/2d, three
+ * tables in one Rapier world), recorded and replayed in Node on a manual clock: a session of drops and resets
+ * sent as input events, recorded from mid-session (its head carries the Rapier world, `takeSnapshot`, and which
+ * body each table's entity is), replays with every tick's hash the same; a snapshot restored into a runtime of
+ * another seed steps on to the same tables, handles and all. The browser half (recorded in
  * Chromium, replayed here) is in platforms.e2e.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -75,11 +76,15 @@ describe('the platforms example, recorded and replayed in Node (Rapier determini
     for (const r of [rt, other.rt]) for (let n = 0; n < 2 * TICK_RATE; n++) await r.stepOnce();
     const newest = (r: Runtime<PlatformsSchema, Commands>) => {
       const f = r.sample(Number.POSITIVE_INFINITY);
-      return { count: f.count, position: f.fields.position.slice(0, 2 * f.count), angle: f.fields.angle.slice(0, f.count), look: f.fields.look.slice(0, f.count) };
+      return (['blocks', 'crates', 'balls'] as const).map((name) => {
+        const t = f.tables[name];
+        const handles = Array.from({ length: t.count }, (_, i) => t.handle(i));
+        return { name, count: t.count, handles, position: t.fields.position.slice(0, 2 * t.count), angle: t.fields.angle.slice(0, t.count), size: t.fields.size.slice(0, 2 * t.count) };
+      });
     };
     const mine = newest(rt);
     expect(newest(other.rt)).toEqual(mine);
-    expect(new Set(mine.look).size).toBe(3); // blocks, crates and balls
+    for (const table of mine) expect(table.count, table.name).toBeGreaterThan(0); // blocks, crates and balls
     // the same counts; tick numbers go on from each runtime's own (restore's rule), so they are left out
     const { tick: _mine, ...counts } = await rt.commands.state();
     expect(await other.rt.commands.state()).toMatchObject(counts);
