@@ -18,8 +18,10 @@
  * Payload (the README's table): 0 and 1 the two entities' indices, 2 a start's impulse (0 for an end), 3 and 4
  * the two entities' steadyframe handles (a table's `handle(i)`; -1 for a side with none). A side that is not
  * an entity when the event is emitted (a collider with no body, a body not added through the Physics, one
- * removed) has index -1. Sides come in the pair's order (`pairs[k].tables`); with one target, in Rapier's
- * order, except that the entity is always first. A contact with no entity on either side is not emitted.
+ * removed) has index -1; a removed table entity keeps its handle. Sides come in the pair's order
+ * (`pairs[k].tables`); with one target, in Rapier's order, except that a live entity is always first. A contact
+ * is not emitted when neither side is an entity, nor a removed one with a handle (both of a world's removed, a
+ * reset).
  *
  * A start's impulse is the sum of the normal impulses (N·s) Rapier's solver applied at the pair's contact
  * points in the step they began to touch: about m·Δv of the blow, 0 for a sensor or a touch the solver did not
@@ -178,8 +180,9 @@ export function createContactCollector(queue: EventQueueApi, routing: Routing, s
         let second = 1;
         let a = set1 < 0 ? -1 : sides.indexOf(set1, pending[at]!);
         let b = set2 < 0 ? -1 : sides.indexOf(set2, pending[at + 1]!);
-        if (a < 0 && b < 0) continue; // neither side is an entity now (a reset removed both, say)
-        if (entityFirst && a < 0) {
+        // neither side an entity now, nor one known by its handle (a world's entities have none): nothing to name
+        if (a < 0 && b < 0 && pending[at + 4]! < 0 && pending[at + 5]! < 0) continue;
+        if (entityFirst && a < 0 && b >= 0) {
           a = b;
           b = -1;
           first = 1;

@@ -42,12 +42,14 @@ function check(frame: Frame<typeof bodiesSchema>, seen: Map<number, number>, fau
     const [first, second] = pair.tables;
     const [a, b, impulse, ha, hb] = [0, 1, 2, 3, 4].map((k) => events.payload(e, k));
     const where = `tick ${frame.tick} code ${code} [${a}, ${b}, ${impulse}, ${ha}, ${hb}]`;
+    // a side of a table: live, the entity whose handle it carries; removed (-1), still named by its handle
     if (a! >= 0 && frame.tables[first].handle(a!) !== ha) faults.push(`${where}: ${first} ${a} has handle ${frame.tables[first].handle(a!)}`);
     if (a! >= 0 && frame.tables[first].indexOf(ha!) !== a) faults.push(`${where}: ${first} handle ${ha} at ${frame.tables[first].indexOf(ha!)}`);
+    if (a! < 0 && !(ha! >= 0 && frame.tables[first].indexOf(ha!) < 0)) faults.push(`${where}: a removed ${first} without its handle, or still there`);
     if (second === null) {
       if (b !== -1 || hb !== -1) faults.push(`${where}: the ground is no entity`);
     } else if (b! >= 0 && frame.tables[second].handle(b!) !== hb) faults.push(`${where}: ${second} ${b} has handle ${frame.tables[second].handle(b!)}`);
-    if (a! < 0 && (b! < 0 || ha! < 0)) faults.push(`${where}: no live side, or a removed side without its handle`);
+    else if (b! < 0 && !(hb! >= 0 && frame.tables[second].indexOf(hb!) < 0)) faults.push(`${where}: a removed ${second} without its handle, or still there`);
     // a start's two live entities touch: centres no further apart than the largest two bodies' reach
     if (code === pair.codes.start && a! >= 0 && second !== null && b! >= 0) {
       const p = frame.tables[first].fields.position;

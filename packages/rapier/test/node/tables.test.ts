@@ -107,7 +107,7 @@ describe.each(DIMENSIONS)('tables in one Rapier world, on $name', (dim) => {
 
   it('reports contacts per pair of tables: the pair\'s codes, its first table\'s entity first, both handles, a removed side as -1 with its handle', async () => {
     // the rows (y), each along x: who hits whom, and which pair (if any) reports it
-    //   y  0  bullet A (+x) -> rock 0        ['bullets', 'rocks']  A removed in the step its start comes
+    //   y  0  bullet A (+x) -> rock 0        ['bullets', 'rocks']  both removed in the step its start comes
     //   y 10  rock 1 <- bullet B (-x)        ['bullets', 'rocks']  B moved into index 0 first; removed after
     //   y 20  rock 2 <- ship 0 (-x)          ['rocks', 'ships']    no ends (the pair's own option)
     //   y 30  ship 1 (+x) -> ground          ['ships', null]       a collider with no entity
@@ -134,6 +134,7 @@ describe.each(DIMENSIONS)('tables in one Rapier world, on $name', (dim) => {
       const tables = tablesOf(h);
       const handleA = tables.bullets!.handle(2);
       const handleB = tables.bullets!.handle(3);
+      const rockHandles = [0, 1, 2].map((i) => tables.rocks!.handle(i));
       const seen: { tick: number; code: number; p: number[] }[] = [];
       let tick = 0;
       const emitter = { emit: () => expect.fail('the glue emits five words'), emitPayload: (code: number, p: ArrayLike<number>) => seen.push({ tick, code, p: Array.from(p) }) > 0 };
@@ -143,8 +144,12 @@ describe.each(DIMENSIONS)('tables in one Rapier world, on $name', (dim) => {
         if (tick === 2) expect(bullets!.remove(0)).toBe(3);
         if (tick === removeB) bullets!.remove(tables.bullets!.indexOf(handleB));
         physics.step(1 / 60);
-        // after the step, before the emit: A, in the tick its start is collected (known from a first run)
-        if (tick === removeA) bullets!.remove(tables.bullets!.indexOf(handleA));
+        // after the step, before the emit: A and its rock, in the tick their start is collected (a first run
+        // says when): neither is an entity when it is emitted, both are named by their handles
+        if (tick === removeA) {
+          bullets!.remove(tables.bullets!.indexOf(handleA));
+          rocks!.remove(tables.rocks!.indexOf(rockHandles[0]!));
+        }
         const from = seen.length;
         (physics as unknown as { emitContacts(e: typeof emitter): number }).emitContacts(emitter);
         for (const { code, p } of seen.slice(from)) {
@@ -162,18 +167,18 @@ describe.each(DIMENSIONS)('tables in one Rapier world, on $name', (dim) => {
           }
         }
       }
-      return { seen, handleA, handleB, tables };
+      return { seen, handleA, handleB, tables, rockHandles };
     };
     // a first run finds the tick A's start comes in; the second removes A then, after the step
     const first = await run(-1);
     const startA = first.seen.find((e) => e.code === 10 && e.p[3] === first.handleA)!.tick;
-    const { seen, handleA, handleB, tables } = await run(startA);
-    const rockHandle = (y: number) => tables.rocks!.handle([0, 10, 20].indexOf(y));
+    const { seen, handleA, handleB, tables, rockHandles } = await run(startA);
+    const rockHandle = (y: number) => rockHandles[[0, 10, 20].indexOf(y)]!;
     const summary = seen.map(({ code, p }) => [code, p[0]! < 0 ? -1 : 'i', p[1]! < 0 ? -1 : 'i', p[3], p[4]]);
     expect(summary).toEqual(
       expect.arrayContaining([
-        [10, -1, 'i', handleA, rockHandle(0)], // A's start: A already removed, named by its handle
-        [11, -1, 'i', handleA, rockHandle(0)], // its end, next step
+        [10, -1, -1, handleA, rockHandle(0)], // A's start: A and its rock already removed, named by their handles
+        [11, -1, -1, handleA, rockHandle(0)], // its end, next step
         [10, 'i', 'i', handleB, rockHandle(10)],
         [11, -1, 'i', handleB, rockHandle(10)], // B removed before the step that reports its end
         [30, 'i', 'i', rockHandle(20), tables.ships!.handle(0)], // the rock first, as the pair names it
