@@ -189,7 +189,7 @@ export function createBodies<W extends AnyWorld<Body, BodyDesc, ColliderDesc>, B
       }
     },
   };
-  const sets: BodySet<W, Body, BodyDesc, ColliderDesc, Pose>[] = parts.map((part, set) => createBodySet(host, set, part.target, part.pose));
+  const sets: BodySet<Body, BodyDesc, ColliderDesc, Pose>[] = parts.map((part, set) => createBodySet(host, set, part.target, part.pose));
 
   const sides: ContactSides = {
     setOf(bodyHandle) {

@@ -70,7 +70,7 @@ export interface BodyHost<W, Body, ColliderDesc> {
 }
 
 /** A set as the Physics drives it: its bodies, and the copy pass and save/load of its part. */
-export interface BodySet<W extends WorldApi<Body, BodyDesc, ColliderDesc>, Body extends BodyApi, BodyDesc, ColliderDesc, Pose extends unknown[]> extends BodiesOf<Body, BodyDesc, ColliderDesc, Pose> {
+export interface BodySet<Body extends BodyApi, BodyDesc, ColliderDesc, Pose extends unknown[]> extends BodiesOf<Body, BodyDesc, ColliderDesc, Pose> {
   readonly target: EntityTarget;
   /** The copy pass over this set: returns how many bodies it copied. */
   publish(): number;
@@ -104,7 +104,7 @@ export function createBodySet<W extends WorldApi<Body, BodyDesc, ColliderDesc>, 
   set: number,
   target: EntityTarget,
   pose: PoseCopy<W, Body, Pose>,
-): BodySet<W, Body, BodyDesc, ColliderDesc, Pose> {
+): BodySet<Body, BodyDesc, ColliderDesc, Pose> {
   const capacity = target.capacity;
   const handles = new Float64Array(capacity);
   const state = new Uint8Array(capacity);
@@ -117,7 +117,7 @@ export function createBodySet<W extends WorldApi<Body, BodyDesc, ColliderDesc>, 
     }
   };
 
-  const bodies: BodySet<W, Body, BodyDesc, ColliderDesc, Pose> = {
+  const bodies: BodySet<Body, BodyDesc, ColliderDesc, Pose> = {
     target,
     get count() {
       return target.count;

@@ -1,7 +1,7 @@
 /**
  * This package's README examples compile: every ```ts block that begins with a `// name.ts` line is written,
  * section by section, into a scratch folder at the workspace root and type-checked as a user's app compiles it
- * (the 3D quick start, and the 2D worker and its Phaser page).
+ * (the 3D quick start, the 2D worker and its Phaser page, and the tables' schema, worker and page).
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
@@ -13,6 +13,7 @@ const examples = (readmeExamples as (text: string) => Map<string, Map<string, st
 it('finds the examples', () => {
   expect([...(examples.get('top')?.keys() ?? [])]).toEqual(['physics.worker.ts']);
   expect([...(examples.get('2D: `@steadyframe/rapier/2d`')?.keys() ?? [])]).toEqual(['bodies.worker.ts', 'main.ts']);
+  expect([...(examples.get('Tables: several kinds of bodies in one Rapier world')?.keys() ?? [])]).toEqual(['schema.ts', 'space.worker.ts', 'main.ts']);
 });
 
 it('type-checks every example', () => {
