@@ -56,7 +56,7 @@ describe.each(DIMENSIONS)('the glue on $name', (dim) => {
         expect(dim.fieldsPose(h, e)).toEqual(dim.rapierPose(physics, e));
       }
     }
-  });
+  }, 30_000); // a hang guard: 300 rounds of checks take seconds on a loaded machine
 
   it('gives the entity a new generation on add, on the remove that moves another into its place, on teleport', async () => {
     const h = await dim.harness(8, {
