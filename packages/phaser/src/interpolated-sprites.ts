@@ -27,9 +27,7 @@ import {
   angleModeOf,
   createGpuPairTracker,
   pointSpriteLayout,
-  previousTableCountOf,
   schemaField,
-  tableCountOf,
   type FieldOf,
   type GpuFrameStats,
   type LateOptions,
@@ -227,7 +225,7 @@ export function createInterpolatedSprites<S extends Schema>(
   frames.forEach((f, i) => frameRects.set([f.u0, f.v0, f.u1, f.v1], 4 * i));
 
   const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, generationUploads: 0, misses: 0, grows: 0, draws: 0, late: 0, extrapolated: 0, overtaken: 0 };
-  const tracker = createGpuPairTracker(stats);
+  const tracker = createGpuPairTracker(stats, table?.layout ?? null);
   let flip = 0; // which buffer of each channel holds the previous state: flip; the current one: 1 - flip
   // live entities in the pair last tracked (the table's, given one): current and previous state
   let count = 0;
@@ -289,9 +287,9 @@ export function createInterpolatedSprites<S extends Schema>(
   const upload = (pair: StatePair<S>, published: number): true => {
     const c = ctx!;
     const what = tracker.track(pair, published);
-    // the live entities of each state: the table's (its count in the pair's game run), or every entity's
-    count = table === null ? tracker.count : tableCountOf(pair, table.layout);
-    previousCount = table === null ? tracker.previousCount : previousTableCountOf(pair, table.layout);
+    // the live entities of each state: the table's (the tracker reads its word in the pair's game run), or every entity's
+    count = tracker.count;
+    previousCount = tracker.previousCount;
     if (what === 'none') return true;
     let full = what === 'full';
     const needed = Math.max(count, previousCount);

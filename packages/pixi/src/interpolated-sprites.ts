@@ -37,7 +37,7 @@
  */
 import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type Renderer, type Shader } from 'pixi.js';
 import type { EntityField, Runtime, Schema, TableName } from 'steadyframe';
-import { angleModeOf, createGpuPairTracker, pointSpriteLayout, previousTableCountOf, tableCountOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
+import { angleModeOf, createGpuPairTracker, pointSpriteLayout, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
 import { createSpriteShader } from './sprite-shader.ts';
 
@@ -249,7 +249,7 @@ export function createInterpolatedSprites<S extends Schema>(
   };
   const reader = runtime.reader;
   // which publish is on the GPU, the pair's times and counts, and where each frame falls (counted into stats)
-  const tracker = createGpuPairTracker(stats);
+  const tracker = createGpuPairTracker(stats, table?.layout ?? null);
   let flip = 0; // which buffer of each channel holds the previous state: flip, the current one: 1 - flip
   let count = 0; // live entities in the current state of the pair last tracked (the table's, given one)
   // the publish whose current state each generation buffer holds (-1: none known); the previous state of
@@ -317,9 +317,9 @@ export function createInterpolatedSprites<S extends Schema>(
   /** Under the lock (`reader.read` takes and releases it): uploads what changed since the last publish seen. */
   const upload = (pair: StatePair<S>, published: number): true => {
     const what = tracker.track(pair, published);
-    // the live entities of each state: the table's (its count in the pair's game run), or every entity's
-    count = table === null ? tracker.count : tableCountOf(pair, table.layout);
-    const previousCount = table === null ? tracker.previousCount : previousTableCountOf(pair, table.layout);
+    // the live entities of each state: the table's (the tracker reads its word in the pair's game run), or every entity's
+    count = tracker.count;
+    const previousCount = tracker.previousCount;
     if (what !== 'none') {
       // one publish on swaps; anything else uploads both states
       let full = what === 'full';

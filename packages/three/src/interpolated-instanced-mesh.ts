@@ -43,7 +43,7 @@ import {
   type Material,
 } from 'three';
 import type { EntityField, Runtime, Schema, TableName } from 'steadyframe';
-import { createGpuPairTracker, previousTableCountOf, tableCountOf, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
+import { createGpuPairTracker, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
 import { resolveBinding, type BoundSchema, type ResolvedFields, type TableOption, type TransformFields } from './fields.ts';
 import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
 
@@ -268,17 +268,17 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   // previous state of publish p is the current state of publish p - 1
   const generationsOf = new Map<StateAttribute, number>();
   // which publish is on the GPU, the pair's times and counts, and where each frame falls (counted into stats)
-  const tracker = createGpuPairTracker(stats);
+  const tracker = createGpuPairTracker(stats, layout);
   // live entities drawn (the table's, given one) in the pair on the GPU, and in its previous state
   let count = 0;
   let previousCount = 0;
   /** Under the lock (`reader.read` releases it after): uploads a new pair; the tracker notes its times. */
   const upload = (pair: StatePair<S>, published: number): true => {
-    // `published` is exact while we hold the pair; counts checked by the reader (whole, within the capacity); a
-    // table's from its word in the pair's game run (within its capacity, and the pair's extent, by the worker)
+    // `published` is exact while we hold the pair; counts checked by the reader (whole, within the capacity), or,
+    // the tracker being the table's, from its word in the pair's game run (within its capacity, by the worker)
     const what = tracker.track(pair, published);
-    count = layout === null ? tracker.count : Math.min(tableCountOf(pair, layout), capacity);
-    previousCount = layout === null ? tracker.previousCount : Math.min(previousTableCountOf(pair, layout), capacity);
+    count = Math.min(tracker.count, capacity);
+    previousCount = Math.min(tracker.previousCount, capacity);
     if (what !== 'none') {
       // one publish on: its previous state is the current state we uploaded last time, byte for byte
       const swap = what === 'swap';

@@ -37,6 +37,9 @@
  */
 import { createPlacement, placeFrame, type InterpolationMode, type LatePolicy } from '../core/frame-placement.ts';
 import { countOf, currentTimeOf, previousCountOf, previousTickOf, previousTimeOf, snapsOf, tickOf, type PairMeta } from './pair-words.ts';
+import type { StatePair, TableLayout } from '../core/layout.ts';
+import type { Schema } from '../core/schema.ts';
+import { tableCount } from '../core/tables.ts';
 
 /** What `track` asks the caller to upload for the pair it was given. */
 export type PairUpload = 'none' | 'swap' | 'full';
@@ -69,7 +72,7 @@ export interface GpuPairTracker {
    * both). From then on the tracker takes `publishCount` to be on the GPU: a caller that uploads both where
    * 'swap' was answered (its buffers had to grow) may. Allocates nothing.
    */
-  track(pair: PairMeta, publishCount: number): PairUpload;
+  track(pair: TrackedPair, publishCount: number): PairUpload;
   /** The GPU lost what it held (buffers grown, unloaded, a lost context): the next `track` answers 'full'. */
   forget(): void;
   /**
@@ -86,6 +89,7 @@ export interface GpuPairTracker {
   readonly tick: number;
   readonly previousTime: number;
   readonly currentTime: number;
+  /** Live entities in the pair's current and previous state: the table's, for a tracker of one table. */
   readonly count: number;
   readonly previousCount: number;
   readonly snaps: number;
@@ -97,13 +101,19 @@ export interface GpuPairTracker {
   readonly stats: Readonly<GpuFrameStats>;
 }
 
+/** What `track` reads of a pair: its meta words, and its game runs for a tracker of one table (a `StatePair` has both). */
+export type TrackedPair = PairMeta & Partial<Pick<StatePair<Schema>, 'previousGame' | 'currentGame'>>;
+
 const NONE = -1;
 
 /**
  * Creates a tracker with nothing on the GPU. `stats`: the object to count into (an adapter passes its own
- * stats, which then carry `late`, `extrapolated` and `overtaken`); default a new one.
+ * stats, which then carry `late`, `extrapolated` and `overtaken`); default a new one. `table`: a table of a
+ * schema of tables (`bindingTable(...).layout`) whose counts `count` and `previousCount` are (read from the
+ * table's word in each state's game run), for a binding that draws that table alone; null (default): every
+ * entity's.
  */
-export function createGpuPairTracker(stats: GpuFrameStats = { late: 0, extrapolated: 0, overtaken: 0 }): GpuPairTracker {
+export function createGpuPairTracker(stats: GpuFrameStats = { late: 0, extrapolated: 0, overtaken: 0 }, table: TableLayout | null = null): GpuPairTracker {
   let uploaded = NONE;
   let tracked = false;
   let previousTick = 0;
@@ -124,8 +134,16 @@ export function createGpuPairTracker(stats: GpuFrameStats = { late: 0, extrapola
       tick = tickOf(pair);
       previousTime = previousTimeOf(pair);
       currentTime = currentTimeOf(pair);
-      count = countOf(pair);
-      previousCount = previousCountOf(pair);
+      if (table === null) {
+        count = countOf(pair);
+        previousCount = previousCountOf(pair);
+      } else {
+        if (pair.currentGame === undefined || pair.previousGame === undefined) {
+          throw new TypeError('steadyframe: a GPU pair tracker of a table tracks whole pairs (a StatePair: the table counts are in its game runs)');
+        }
+        count = tableCount(pair.currentGame[table.countIndex]!);
+        previousCount = tableCount(pair.previousGame[table.countIndex]!);
+      }
       snaps = snapsOf(pair);
       if (publishCount === uploaded) return 'none';
       // one publish on, modulo 2^32 (the count wraps): its previous state is the current state on the GPU

@@ -18,7 +18,7 @@
  * ```
  */
 export { createGpuPairTracker } from './gpu-pair-tracker.ts';
-export type { GpuFrameStats, GpuPairTracker, LateOptions, PairUpload } from './gpu-pair-tracker.ts';
+export type { GpuFrameStats, GpuPairTracker, LateOptions, PairUpload, TrackedPair } from './gpu-pair-tracker.ts';
 export { countOf, currentTimeOf, previousCountOf, previousTickOf, previousTimeOf, simSecondsOf, snapsOf, tickOf, timeScaleOf } from './pair-words.ts';
 export type { PairMeta } from './pair-words.ts';
 export { clockAnchorOf, heartbeatOf, overloadsOf, publishCountOf, readerStallsOf, statusOf } from './header-words.ts';
@@ -31,7 +31,7 @@ export { computeLayout, ALIGN, DATA_OFFSET, META } from '../core/layout.ts';
 export type { FieldLayout, Layout, SharedViews, SlotViews, StatePair } from '../core/layout.ts';
 export { schemaField, schemaSignature } from '../core/schema.ts';
 export { framePresenter } from './frame-draw.ts';
-export { bindingTable, frameSource, previousTableCountOf, tableCountOf } from './table-source.ts';
+export { bindingTable, frameSource } from './table-source.ts';
 export type { BindingTable } from './table-source.ts';
 export type { TableLayout } from '../core/layout.ts';
 export type { FrameDraw, TimedDrawable } from './frame-draw.ts';

@@ -6,13 +6,14 @@
  * const table = bindingTable(runtime.schema, options.table, '@steadyframe/three: bindInstancedMesh');
  * const schema = table?.schema ?? runtime.schema; // resolve the binding's fields against it
  * // each frame: const { fields, count } = frameSource(frame, table);
+ * // a binding that reads the raw pairs: createGpuPairTracker(stats, table?.layout ?? null) counts the table's
  * ```
  */
 import type { Frame } from '../contracts/app.ts';
 import type { FrameTable } from '../contracts/frames.ts';
-import { computeLayout, type StatePair, type TableLayout } from '../core/layout.ts';
+import { computeLayout, type TableLayout } from '../core/layout.ts';
 import type { FieldViews, Schema } from '../core/schema.ts';
-import { tableCount, tablesCapacity } from '../core/tables.ts';
+import { tablesCapacity } from '../core/tables.ts';
 
 /** A table a binding draws: its layout, and a schema of its fields alone (for the binding's field checks). */
 export interface BindingTable {
@@ -44,14 +45,4 @@ export function bindingTable(schema: Schema, name: string | undefined, what: str
 export function frameSource<S extends Schema>(frame: Frame<S>, table: BindingTable | null): { readonly fields: FieldViews<S>; readonly count: number } {
   if (table === null) return frame;
   return (frame.tables as unknown as Record<string, FrameTable>)[table.layout.name] as unknown as { fields: FieldViews<S>; count: number };
-}
-
-/** A table's live count in the current state of a published pair (for bindings that read the pairs themselves). */
-export function tableCountOf(pair: StatePair<Schema>, table: TableLayout): number {
-  return tableCount(pair.currentGame[table.countIndex]!);
-}
-
-/** A table's live count in the previous state of a published pair. */
-export function previousTableCountOf(pair: StatePair<Schema>, table: TableLayout): number {
-  return tableCount(pair.previousGame[table.countIndex]!);
 }

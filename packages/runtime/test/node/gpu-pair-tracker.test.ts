@@ -178,3 +178,28 @@ describe("place agrees with the runtime's sampler on the same slot", () => {
     }
   });
 });
+
+describe('a tracker of one table', () => {
+  it("counts the table's entities, from its word in each state's game run, not the pair's extent", async () => {
+    const { defineTables, tablesCapacity } = await import('steadyframe');
+    const { COUNT_SPAN } = await import('../../src/core/tables.ts');
+    const tables = defineTables({
+      a: { capacity: 3, fields: { p: { width: 1, kind: 'linear' } } },
+      b: { capacity: 5, fields: { p: { width: 1, kind: 'linear' } } },
+    });
+    const layout = computeLayout(tables, tablesCapacity(tables));
+    const b = layout.tables[1]!;
+    const pair = pairWith({ previousTime: 0, currentTime: 10, count: 7, previousCount: 6 });
+    // a word: count + COUNT_SPAN * the next handle
+    const game = { previousGame: new Float64Array([1, 2 + 9 * COUNT_SPAN]), currentGame: new Float64Array([3, 4 + 11 * COUNT_SPAN]) };
+    const tracker = createGpuPairTracker(undefined, b);
+    tracker.track({ ...pair, ...game }, 1);
+    expect({ count: tracker.count, previousCount: tracker.previousCount }).toEqual({ count: 4, previousCount: 2 });
+    // without a table: the pair's meta words, as before
+    const all = createGpuPairTracker();
+    all.track({ ...pair, ...game }, 1);
+    expect({ count: all.count, previousCount: all.previousCount }).toEqual({ count: 7, previousCount: 6 });
+    // a table's tracker needs the game runs
+    expect(() => tracker.track({ metaWords: pair.metaWords }, 2)).toThrow(/tracks whole pairs/);
+  });
+});
