@@ -81,4 +81,10 @@ export class HandleIndex {
   clear(): void {
     this.#keys.fill(EMPTY);
   }
+
+  /** Holds exactly the first `count` of `handles`, each at its index (a table's live entities). */
+  index(handles: ArrayLike<number>, count: number): void {
+    this.clear();
+    for (let i = 0; i < count; i++) this.set(handles[i]!, i);
+  }
 }

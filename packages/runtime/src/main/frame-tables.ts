@@ -4,7 +4,7 @@
  * views are the render buffer's, so read them during the draw, like `frame.fields`.
  */
 import { HandleIndex } from '../core/handle-index.ts';
-import type { Layout, TableLayout } from '../core/layout.ts';
+import { rangeViews, type Layout, type TableLayout } from '../core/layout.ts';
 import { TABLE_HANDLE, type FieldViews, type Schema } from '../core/schema.ts';
 import { tableCount } from '../core/tables.ts';
 import type { FrameTable, FrameTables } from '../contracts/frames.ts';
@@ -29,7 +29,7 @@ class ShownTable implements FrameTable {
     this.name = table.name;
     this.capacity = capacity;
     this.base = base;
-    this.fields = Object.freeze(Object.fromEntries(table.fields.map((f) => [f.name, render[f.name]!.subarray(base * f.width, (base + capacity) * f.width)])));
+    this.fields = rangeViews(table.fields, render, base, capacity);
     this.#handles = render[TABLE_HANDLE]!.subarray(base, base + capacity);
     this.#words = words;
     this.#number = number;
@@ -49,10 +49,7 @@ class ShownTable implements FrameTable {
     const frame = this.#frameIndex();
     if (this.#indexed !== frame) {
       this.#indexed = frame;
-      const index = this.#index;
-      const handles = this.#handles;
-      index.clear();
-      for (let i = 0, n = this.count; i < n; i++) index.set(handles[i]!, i);
+      this.#index.index(this.#handles, this.count);
     }
     return this.#index.get(handle);
   }

@@ -6,9 +6,9 @@
  * (`rebuild`), never kept anywhere else.
  */
 import { HandleIndex } from '../core/handle-index.ts';
-import type { Layout, TableLayout } from '../core/layout.ts';
+import { rangeViews, type Layout, type TableLayout } from '../core/layout.ts';
 import { TABLE_HANDLE, type Schema } from '../core/schema.ts';
-import { COUNT_SPAN, HANDLE_LIMIT, type TableName, type TableViews } from '../core/tables.ts';
+import { COUNT_SPAN, HANDLE_LIMIT, tableCount, type TableName, type TableViews } from '../core/tables.ts';
 
 /**
  * One entity table in the worker: its fields as zero-based views (entity i of the table is `fields.x[i * w]`),
@@ -89,16 +89,14 @@ class Table implements WorldTable {
     this.#base = base;
     this.#countIndex = table.countIndex;
     this.#host = host;
-    this.fields = Object.freeze(
-      Object.fromEntries(table.fields.map((f) => [f.name, host.fields[f.name]!.subarray(base * f.width, (base + capacity) * f.width)])),
-    );
-    this.private = Object.freeze(Object.fromEntries(host.privateViews.map((p) => [p.name, p.view.subarray(base * p.width, (base + capacity) * p.width)])));
+    this.fields = rangeViews(table.fields, host.fields, base, capacity);
+    this.private = rangeViews(host.privateViews, Object.fromEntries(host.privateViews.map((p) => [p.name, p.view])), base, capacity);
     this.#handles = host.fields[TABLE_HANDLE]!.subarray(base, base + capacity);
     this.#index = new HandleIndex(capacity);
   }
 
   get count(): number {
-    return this.#host.game[this.#countIndex]! % COUNT_SPAN;
+    return tableCount(this.#host.game[this.#countIndex]!);
   }
 
   /** The next handle to give (the word's upper part: the table's spawns so far, mod HANDLE_LIMIT). */
@@ -160,10 +158,7 @@ class Table implements WorldTable {
   }
 
   rebuild(): void {
-    const index = this.#index;
-    const handles = this.#handles;
-    index.clear();
-    for (let i = 0, n = this.count; i < n; i++) index.set(handles[i]!, i);
+    this.#index.index(this.#handles, this.count);
   }
 
   /** Entity `i` (about to be live): a new handle, not a live one's (the counter wraps after 2^24 spawns), and a snap. */
