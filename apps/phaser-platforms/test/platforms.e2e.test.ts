@@ -70,7 +70,9 @@ describe('the Phaser platforms example (Rapier 2D in the worker), built and serv
     await page.evaluate(`(async () => { const r = window.platforms.runtime; await r.stop(); await r.restart('scratch'); })()`);
     const start = await read<number[]>(NEWEST);
     expect(start.length).toBe(BODIES);
-    const from = await read<number>('window.platforms.state.tick');
+    // the worker's tick now, asked of it: the page's \`state\` is polled every 250 ms, so it can lag the recording's
+    // start by 15 ticks, and a run once recorded 597 ticks where this loop waited for 600 past a stale start
+    const from = await read<number>('window.platforms.runtime.commands.state().then((s) => s.tick)');
     const impacts = await read<number>('window.platforms.impacts');
     await page.evaluate('window.platforms.runtime.start()');
     await untilSimulated('every body asleep', 'window.platforms.state.sleeping === window.platforms.state.bodies && window.platforms.state.bodies > 0', from, 40);
@@ -134,7 +136,9 @@ describe('the Phaser platforms example (Rapier 2D in the worker), built and serv
 
   it(`records ${SECONDS} s of drops and resets in Chromium on Rapier's deterministic 2D build, and Node replays every tick bit for bit`, async () => {
     await page.evaluate('window.platforms.runtime.record({ keyframeEvery: 600 })');
-    const from = await read<number>('window.platforms.state.tick');
+    // the worker's tick now, asked of it: the page's \`state\` is polled every 250 ms, so it can lag the recording's
+    // start by 15 ticks, and a run once recorded 597 ticks where this loop waited for 600 past a stale start
+    const from = await read<number>('window.platforms.runtime.commands.state().then((s) => s.tick)');
     const random = mulberry32(29);
     const box = (await page.locator('canvas').boundingBox())!;
     let events = 0;

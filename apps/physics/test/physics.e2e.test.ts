@@ -154,7 +154,9 @@ describe('the physics example, built and served by vite preview', () => {
 
   it(`records ${SECONDS} s of heaps and resets in Chromium on Rapier's deterministic build, and Node replays every tick bit for bit`, async () => {
     await page.evaluate('window.pile.runtime.record({ keyframeEvery: 600 })');
-    const from = await read<number>('window.pile.state.tick');
+    // the worker's tick now, asked of it: the page's \`state\` is polled every 250 ms, so it can lag the recording's
+    // start by 15 ticks, and a run once recorded 597 ticks where this loop waited for 600 past a stale start
+    const from = await read<number>('window.pile.runtime.commands.state().then((s) => s.tick)');
     const random = mulberry32(61);
     // a player: a heap from a key or a click, or a reset, every 1 to 3 simulated seconds (seeded); resets
     // often enough to keep the pile at about a thousand bodies (the replay's time in CI grows with it), for

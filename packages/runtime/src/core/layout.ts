@@ -345,19 +345,6 @@ export function fieldViews<S extends Schema>(buffer: ArrayBufferLike, byteOffset
   return views as FieldViews<S>;
 }
 
-/**
- * Zero-based views of entities `base .. base + capacity - 1` of each run (a table's range): `views[name]`, a run of
- * `width` floats per entity, for each of `runs`. The worker's and the page's tables are made of them. Allocates.
- */
-export function rangeViews(
-  runs: readonly { readonly name: string; readonly width: number }[],
-  views: Readonly<Record<string, Float32Array>>,
-  base: number,
-  capacity: number,
-): Readonly<Record<string, Float32Array>> {
-  return Object.freeze(Object.fromEntries(runs.map(({ name, width }) => [name, views[name]!.subarray(base * width, (base + capacity) * width)])));
-}
-
 /** The game run of a block at `byteOffset` of `buffer`: one float64 per game field (empty without any). */
 export function gameView(buffer: ArrayBufferLike, byteOffset: number, layout: Layout): Float64Array {
   return new Float64Array(buffer, byteOffset + layout.gameOffset, layout.game.length);

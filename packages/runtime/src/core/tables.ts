@@ -134,3 +134,16 @@ export function tablesCapacity(schema: Schema): number {
   }
   return capacity;
 }
+
+/**
+ * Zero-based views of entities `base .. base + capacity - 1` of each run (a table's range): `views[name]`, a run of
+ * `width` floats per entity, for each of `runs`. The worker's and the page's tables are made of them. Allocates.
+ */
+export function rangeViews(
+  runs: readonly { readonly name: string; readonly width: number }[],
+  views: Readonly<Record<string, Float32Array>>,
+  base: number,
+  capacity: number,
+): Readonly<Record<string, Float32Array>> {
+  return Object.freeze(Object.fromEntries(runs.map(({ name, width }) => [name, views[name]!.subarray(base * width, (base + capacity) * width)])));
+}

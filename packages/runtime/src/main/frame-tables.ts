@@ -4,9 +4,9 @@
  * views are the render buffer's, so read them during the draw, like `frame.fields`.
  */
 import { HandleIndex } from '../core/handle-index.ts';
-import { rangeViews, type Layout, type TableLayout } from '../core/layout.ts';
+import type { Layout, TableLayout } from '../core/layout.ts';
 import { TABLE_HANDLE, type FieldViews, type Schema } from '../core/schema.ts';
-import { tableCount } from '../core/tables.ts';
+import { rangeViews, tableCount } from '../core/tables.ts';
 import type { FrameTable, FrameTables } from '../contracts/frames.ts';
 
 export type { FrameTable, FrameTables } from '../contracts/frames.ts';

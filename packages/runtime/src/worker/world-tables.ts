@@ -6,9 +6,9 @@
  * (`rebuild`), never kept anywhere else.
  */
 import { HandleIndex } from '../core/handle-index.ts';
-import { rangeViews, type Layout, type TableLayout } from '../core/layout.ts';
+import type { Layout, TableLayout } from '../core/layout.ts';
 import { TABLE_HANDLE, type Schema } from '../core/schema.ts';
-import { COUNT_SPAN, HANDLE_LIMIT, tableCount, type TableName, type TableViews } from '../core/tables.ts';
+import { COUNT_SPAN, HANDLE_LIMIT, rangeViews, tableCount, type TableName, type TableViews } from '../core/tables.ts';
 
 /**
  * One entity table in the worker: its fields as zero-based views (entity i of the table is `fields.x[i * w]`),
