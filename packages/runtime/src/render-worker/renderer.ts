@@ -15,7 +15,7 @@ import type { PageHost } from '../contracts/host.ts';
 import type { SharedAttachConfig, SimulationInfo } from '../contracts/remote.ts';
 import type { Transport } from '../contracts/transport.ts';
 import { composeFrames } from '../compose/runtime.ts';
-import type { Clock } from '../core/clock.ts';
+import { currentTimeOrigin, type Clock } from '../core/clock.ts';
 import { computeLayout, F64, type Layout } from '../core/layout.ts';
 import { beat, readBeat } from '../core/render-beat.ts';
 import type { Schema } from '../core/schema.ts';
@@ -119,7 +119,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       const views = transport.views!;
       beatWords = new Int32Array(config.beat);
       // the shared clock is this realm's timeOrigin + now less the page's time origin (the header's anchor)
-      offset = performance.timeOrigin - views.f64[F64.CLOCK_ANCHOR]!;
+      offset = currentTimeOrigin() - views.f64[F64.CLOCK_ANCHOR]!;
       const now: Clock = () => offset + performance.now();
       const host = wrap<RenderHostRemote>(config.host);
       const emit = (type: string, event: unknown): void => void host.emit(type, event);
