@@ -42,6 +42,7 @@
  * - MAGIC, CAPACITY, FIELD_COUNT, CLOCK_ANCHOR: written once by the main thread before the worker sees the buffer.
  */
 import { storeFloat64 } from './float64-words.ts';
+import type { Quantize } from './quantize.ts';
 import { isGameField, isTableCount, schemaSignature, validateSchema, type FieldViews, type InterpolationKind, type Schema } from './schema.ts';
 
 /** Bytes of alignment for every field run, block and slot: one cache line, and enough for any SIMD load. */
@@ -147,6 +148,8 @@ export interface FieldLayout {
   readonly offset: number;
   /** float32 elements in the run: capacity * width. */
   readonly length: number;
+  /** How it travels on the network wire (core/quantize.ts); undefined: as its float32 bits. */
+  readonly quantize: Quantize | undefined;
 }
 
 /** A game field (`scope: 'game'`): one float64 of a block's game run. */
@@ -224,7 +227,7 @@ export function computeLayout(schema: Schema, capacity: number): Layout {
     }
     const { kind, width } = spec;
     const length = capacity * width;
-    fields.push({ name, kind, width, offset, length });
+    fields.push({ name, kind, width, offset, length, quantize: spec.quantize });
     offset = alignUp(offset + length * Float32Array.BYTES_PER_ELEMENT);
   }
   if (tables.length > 0 && tableBase !== capacity) {

@@ -26,6 +26,8 @@
  * "Discrete values and events"). So a change the step made comes with the first frame that moves toward it.
  */
 
+import { validateQuantize, type BitsQuantize, type RangeQuantize } from './quantize.ts';
+
 export const INTERPOLATION_KINDS = ['linear', 'angle', 'quaternion', 'none'] as const;
 export type InterpolationKind = (typeof INTERPOLATION_KINDS)[number];
 
@@ -50,12 +52,15 @@ export type TableCountSpec<F extends string = string> = {
   readonly table: { readonly capacity: number; readonly fields: readonly F[] };
 };
 
-/** A per-entity field. */
+/**
+ * A per-entity field. `quantize` says how it travels on the network wire (core/quantize.ts): absent, as its
+ * float32 bits.
+ */
 export type EntityFieldSpec =
-  | { readonly kind: 'linear'; readonly width: number; readonly velocity?: string }
-  | { readonly kind: 'none'; readonly width: number }
-  | { readonly kind: 'angle'; readonly width: 1; readonly velocity?: string }
-  | { readonly kind: 'quaternion'; readonly width: 4; readonly velocity?: string };
+  | { readonly kind: 'linear'; readonly width: number; readonly velocity?: string; readonly quantize?: RangeQuantize }
+  | { readonly kind: 'none'; readonly width: number; readonly quantize?: RangeQuantize }
+  | { readonly kind: 'angle'; readonly width: 1; readonly velocity?: string; readonly quantize?: BitsQuantize }
+  | { readonly kind: 'quaternion'; readonly width: 4; readonly velocity?: string; readonly quantize?: BitsQuantize };
 
 export type FieldSpec = EntityFieldSpec | GameFieldSpec | TableCountSpec;
 
@@ -141,6 +146,8 @@ export function validateSchema(schema: unknown): asserts schema is Schema {
     if (kind === 'quaternion' && width !== 4) {
       throw new TypeError(`steadyframe: schema field "${name}" is a quaternion and must have width 4 (x, y, z, w), not ${width}`);
     }
+    const quantize = (spec as { quantize?: unknown }).quantize;
+    if (quantize !== undefined) validateQuantize(name, kind, quantize);
   }
   // velocities last: they refer to other fields, which are all known good by now
   for (const name of names) {

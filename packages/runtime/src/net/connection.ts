@@ -151,8 +151,9 @@ export class Connection {
       this.#fresh = true;
       // what the server sent while this client was away is not the link's loss
       this.#highest = Number.NEGATIVE_INFINITY;
-      // the server numbers each connection's events from 0
+      // the server numbers each connection's events from 0, and sends a new connection a full snapshot first
       this.events.connected();
+      this.buffer.decoder.clear();
       this.#ping();
     };
     socket.onmessage = (event) => this.#receive(event.data);
@@ -233,27 +234,37 @@ export class Connection {
       this.#refused(error);
       return;
     }
-    if (type === MESSAGE.PONG) this.#pong(bytes, received);
+    if (type === MESSAGE.PONG) {
+      this.#pong(bytes, received);
+      return;
+    }
     // a snapshot whose events are refused is refused whole (decoding it would refuse it for the same reason)
-    else if (type !== MESSAGE.SNAPSHOT || this.#events(bytes)) this.#snapshot(bytes, received);
+    const events = type === MESSAGE.SNAPSHOT ? this.#events(bytes) : null;
+    if (events === null) return;
+    this.#snapshot(bytes, received);
+    // what this client has, so the server stops sending it: the events, and the state decoded (its next
+    // snapshot's baseline). A lost ack loses nothing: the next snapshot carries the events again, and is a delta
+    // against an older baseline
+    const tick = this.buffer.decodedTick;
+    if (events || tick >= 0) this.#send(encodeAck(this.#options.format, { next: this.events.expected, tick }));
   }
 
-  /** The events a snapshot carries (even one too late for a frame, or a copy: they are the client's either way). */
-  #events(bytes: Uint8Array): boolean {
+  /**
+   * The events a snapshot carries (even one too late for a frame, or a copy: they are the client's either way):
+   * whether it had any, or null when they are refused.
+   */
+  #events(bytes: Uint8Array): boolean | null {
     try {
       const batch = snapshotEvents(this.#options.format, bytes);
-      if (batch === null) return true;
+      if (batch === null) return false;
       if (!this.events.receive(batch)) {
         throw new WireError('count', `events numbered from past ${this.events.expected}, the next one wanted: a hole no message fills`);
       }
     } catch (error) {
       this.#refused(error);
       if (error instanceof WireError) this.counters.lastRefusal = `a snapshot refused (${error.reason}): ${error.message}`;
-      return false;
+      return null;
     }
-    // what this client has, so the server stops sending it (a lost ack: the next snapshot carries them again, and
-    // its events are acknowledged again)
-    this.#send(encodeAck(this.#options.format, this.events.expected));
     return true;
   }
 
@@ -282,6 +293,7 @@ export class Connection {
       this.counters.restarts++;
       this.events.restarted();
       buffer.clear();
+      buffer.decoder.clear();
       this.playout?.reset();
       this.#timed = 0;
     }

@@ -28,7 +28,8 @@ import { ClientInputs, inputRules, type ClientInputOptions, type InputRefusal, t
 import { DEFAULT_EVENT_WINDOW, EventWindow } from './event-window.ts';
 import { MAX_PINGS_PER_SECOND } from './ping-schedule.ts';
 import { RateBucket } from './rate-bucket.ts';
-import { decodeAck, decodeInputs, MAX_EVENT_PAYLOAD, decodePing, encodePong, encodeSnapshot, MAX_INPUT_PAYLOAD, MAX_INTERVAL_MS, maxClientMessageBytes, messageType, MESSAGE, PING_BYTES, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
+import { ClientBaseline, DeltaEncoder } from './delta-stream.ts';
+import { decodeAck, decodeInputs, MAX_EVENT_PAYLOAD, decodePing, encodePong, MAX_INPUT_PAYLOAD, MAX_INTERVAL_MS, maxClientMessageBytes, messageType, MESSAGE, PING_BYTES, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
 
 export interface PublisherOptions {
   /** Send a state only when its tick is at least this many ticks past the last one sent (default 1: every tick). */
@@ -87,6 +88,9 @@ export interface PublisherClientStats {
   eventsPending: number;
   /** Acknowledgements taken. */
   acks: number;
+  /** Snapshots sent as deltas against a state it acknowledged, and whole (none acknowledged yet, or too long ago). */
+  deltas: number;
+  full: number;
 }
 
 /** One client: feed it what arrives, close it when the connection ends. */
@@ -141,6 +145,7 @@ export const emptyRefusals = (): Record<PublisherRefusal, number> => ({
   length: 0,
   count: 0,
   time: 0,
+  baseline: 0,
   code: 0,
   when: 0,
   flood: 0,
@@ -162,7 +167,8 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   const windowSize = eventOptions?.window ?? DEFAULT_EVENT_WINDOW;
   new EventWindow(windowSize, eventWidth); // checks the size at set-up, not at the first connection
   const target = eventOptions?.target ?? null;
-  const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats; player: number; events: EventWindow }>();
+  const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats; player: number; events: EventWindow; baseline: ClientBaseline }>();
+  const encoder = new DeltaEncoder(format);
   let events = 0;
   let unaddressed = 0;
   /** The state sent last: its tick and time, and the ms a tick takes, from which an event's tick gets its time. */
@@ -188,7 +194,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   let lastTick = Number.NEGATIVE_INFINITY;
   let sent = 0;
   let lastBytes = 0;
-  let message: Uint8Array | null = null;
+  let pushed = false;
   let messageTick = 0;
   // made once: read() allocates nothing for it
   const encodeNewest = (pair: StatePair<S>): void => {
@@ -203,7 +209,9 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     messageTime = time;
     tickMs = ticks > 0 && time > meta[META.PREV_TIME]! ? (time - meta[META.PREV_TIME]!) / ticks : 1000 / runtime.info.tickRate;
     const interval = Math.min(every * tickMs, MAX_INTERVAL_MS / 2);
-    message = encodeSnapshot(format, { tick, time, count: meta[META.COUNT]!, snaps: meta[META.SNAPS]!, interval }, pair.currentBlock, pair.currentGeneration);
+    // quantised once, under the lock (the copy out of the slot); encoded per baseline in use below
+    encoder.push({ tick, time, count: meta[META.COUNT]!, snaps: meta[META.SNAPS]!, interval }, pair.currentBlock, pair.currentGeneration);
+    pushed = true;
   };
   return {
     format,
@@ -212,18 +220,21 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       return { clients: clients.size, sent, lastTick, lastBytes, events, unaddressed };
     },
     publish() {
-      message = null;
+      pushed = false;
       runtime.reader.read(encodeNewest);
-      const bytes = message as Uint8Array | null;
-      if (bytes === null) return false;
+      if (!pushed) return false;
       lastTick = messageTick;
-      lastBytes = bytes.byteLength;
       sent++;
       // the events of the ticks published so far (their times from the state just sent: a tick past it, committed
       // since the read, is timed on at the same tick length) into each client's window, which rides in the
       // snapshot: every event the client has not acknowledged, again, so events are lost or kept with the state
       if (eventOptions !== null) runtime.takeEvents(takeEvent);
       for (const client of clients) {
+        // a delta against the newest state it acknowledged (encoded once for every client on that baseline)
+        const bytes = encoder.messageFor(client.baseline.acked);
+        if (encoder.isDelta(client.baseline.acked)) client.stats.deltas++;
+        else client.stats.full++;
+        lastBytes = bytes.byteLength;
         const message = client.events.pending === 0 ? bytes : client.events.attach(bytes);
         client.stats.eventsPending = client.events.pending;
         client.stats.snapshots++;
@@ -239,7 +250,8 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
         send,
         player,
         events: new EventWindow(windowSize, eventWidth),
-        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null as string | null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0 },
+        baseline: new ClientBaseline(),
+        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null as string | null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0, deltas: 0, full: 0 },
       };
       const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now());
       const pings = new RateBucket(MAX_PINGS_PER_SECOND, runtime.now());
@@ -263,8 +275,9 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
               client.stats.pongs++;
               send(encodePong(format, { ...ping, serverReceived, serverSent: runtime.now() }));
             } else if (type === MESSAGE.ACK) {
-              const next = decodeAck(format, bytes);
-              if (!client.events.ack(next)) throw new WireError('count', `player ${player} acknowledged events up to ${next}, past the ${client.events.next} sent`);
+              const ack = decodeAck(format, bytes);
+              if (!client.events.ack(ack.next)) throw new WireError('count', `player ${player} acknowledged events up to ${ack.next}, past the ${client.events.next} sent`);
+              if (ack.tick >= 0) client.baseline.ack(encoder, ack.tick);
               client.stats.acks++;
               client.stats.eventsPending = client.events.pending;
             } else if (type === MESSAGE.INPUTS && inputs !== null) {

@@ -8,13 +8,16 @@
  *                  ▲ recycled first: the oldest (or the one past the render time's pair: never needed again)
  * ```
  *
- * Decoding goes straight into a free block (net/wire.ts checks the message before a byte is written), so a
- * snapshot costs one copy here and allocates nothing. A snapshot older than everything kept once the buffer is
- * full, or older than the pair a frame already drew from, is stale: the render time never goes back, so no
- * frame could use it. Counts of each outcome are kept for `stats()`.
+ * Every snapshot is decoded first into the baselines (net/delta-stream.ts: a delta needs the state it is a delta
+ * against, and every decoded state may be the next one's), then its values into a free block. A snapshot older
+ * than everything kept once the buffer is full, or older than the pair a frame already drew from, is stale: the
+ * render time never goes back, so no frame could use it (it is still decoded, and acknowledged: a baseline). One
+ * whose baseline was let go for 32 newer ones is stale too, and not decoded. Counts of each outcome are kept for
+ * `stats()`.
  */
 import { gameView, generationView } from '../core/layout.ts';
-import { decodeSnapshot, messageType, MESSAGE, snapshotTick, WireError, type SnapshotHead, type WireFormat, type WireRefusal } from './wire.ts';
+import { DeltaDecoder } from './delta-stream.ts';
+import { dequantizeState, messageType, MESSAGE, snapshotTick, WireError, type WireFormat, type WireRefusal } from './wire.ts';
 
 /** One kept snapshot: its head, its block (a block of the layout) and when it arrived (server-clock ms). */
 export interface KeptSnapshot {
@@ -54,6 +57,9 @@ export interface SnapshotBufferStats {
   stale: number;
   /** Snapshots stored out of tick order (a later tick had arrived first). */
   reordered: number;
+  /** Snapshots decoded against a baseline (deltas), and whole (full ones). */
+  deltas: number;
+  full: number;
   readonly refused: Record<WireRefusal, number>;
 }
 
@@ -66,8 +72,14 @@ export class SnapshotBuffer {
     duplicates: 0,
     stale: 0,
     reordered: 0,
-    refused: { truncated: 0, magic: 0, version: 0, type: 0, signature: 0, length: 0, count: 0, time: 0 },
+    deltas: 0,
+    full: 0,
+    refused: { truncated: 0, magic: 0, version: 0, type: 0, signature: 0, length: 0, count: 0, time: 0, baseline: 0 },
   };
+  /** The states decoded, kept as baselines for the deltas to come. */
+  readonly decoder: DeltaDecoder;
+  /** The tick of the last snapshot decoded and kept as a baseline (what to acknowledge), or −1. */
+  decodedTick = -1;
   /** Kept snapshots in tick order, oldest first. */
   readonly #kept: KeptSnapshot[] = [];
   /** Blocks not holding a snapshot. */
@@ -81,6 +93,7 @@ export class SnapshotBuffer {
     readonly capacity: number = DEFAULT_KEPT,
   ) {
     if (!Number.isInteger(capacity) || capacity < 2) throw new RangeError(`steadyframe: a snapshot buffer keeps at least 2 snapshots (a pair); got ${String(capacity)}`);
+    this.decoder = new DeltaDecoder(format);
     for (let i = 0; i < capacity; i++) {
       const buffer = new ArrayBuffer(format.layout.blockBytes);
       this.#free.push({ tick: 0, time: 0, count: 0, snaps: 0, interval: 0, arrived: 0, block: new Float32Array(buffer), generation: generationView(buffer, 0, format.layout), game: gameView(buffer, 0, format.layout) });
@@ -108,6 +121,7 @@ export class SnapshotBuffer {
    */
   insert(bytes: Uint8Array, arrived: number): InsertOutcome {
     const kept = this.#kept;
+    this.decodedTick = -1;
     let tick: number;
     try {
       const type = messageType(this.format, bytes);
@@ -116,21 +130,26 @@ export class SnapshotBuffer {
     } catch (error) {
       return this.#refuse(error);
     }
-    // cheap refusals first, before a block is given up: a tick kept already, or one no frame can use now
-    if (tick < this.#floorTick || (kept.length === this.capacity && tick < kept[0]!.tick)) return this.#count('stale');
-    if (kept.some((s) => s.tick === tick)) return this.#count('duplicate');
-    // a free block, or the oldest kept one (which the check above says is older than this snapshot)
-    const recycled = this.#free.length === 0;
-    const into = recycled ? kept.shift()! : this.#free.pop()!;
-    let head: SnapshotHead;
+    // a copy of one decoded already (stale if no frame could use it now anyway)
+    const stale = tick < this.#floorTick || (kept.length === this.capacity && tick < kept[0]!.tick);
+    if (this.decoder.has(tick) || kept.some((s) => s.tick === tick)) return this.#count(stale ? 'stale' : 'duplicate');
+    let decoded;
     try {
-      head = decodeSnapshot(this.format, bytes, into.block, into.generation);
+      decoded = this.decoder.decode(bytes);
     } catch (error) {
-      // a refused message wrote nothing: the oldest snapshot is still whole, and kept
-      if (recycled) kept.unshift(into);
-      else this.#release(into);
       return this.#refuse(error);
     }
+    // its baseline let go: 32 newer snapshots overtook it, far too late for a frame
+    if (decoded === null) return this.#count('stale');
+    const { head, state } = decoded;
+    if (decoded.kept) this.decodedTick = head.tick;
+    if (head.baseline! >= 0) this.stats.deltas++;
+    else this.stats.full++;
+    // one no frame can use now: decoded (a baseline), not kept here
+    if (stale) return this.#count('stale');
+    // a free block, or the oldest kept one (which the check above says is older than this snapshot)
+    const into = this.#free.length === 0 ? kept.shift()! : this.#free.pop()!;
+    dequantizeState(this.format, state, into.block, into.generation);
     into.tick = head.tick;
     into.time = head.time;
     into.count = head.count;
@@ -175,7 +194,10 @@ export class SnapshotBuffer {
     return result;
   }
 
-  /** Forgets every snapshot (a reconnect to a server that started over; a hidden tab that resumes at the newest). */
+  /**
+   * Forgets every snapshot (a reconnect to a server that started over; a hidden tab that resumes at the newest).
+   * The baselines stay: call `decoder.clear()` too for a server that started over.
+   */
   clear(): void {
     for (const old of this.#kept.splice(0)) this.#release(old);
     this.#floorTick = Number.NEGATIVE_INFINITY;

@@ -3,7 +3,7 @@
  * ride in, and the client's ack. A snapshot carries them so that they are lost or kept with the state: a client
  * that has a snapshot has every event up to its tick (ARCHITECTURE.md, "Multiplayer": events).
  */
-import { ACK_BYTES, EVENTS_HEAD_BYTES, fixed, MAX_EVENT_PAYLOAD, MAX_EVENTS_PER_MESSAGE, MESSAGE, opened, snapshotBytes, SNAPSHOT_HEAD_BYTES, WireError, writeHead, type WireFormat } from './wire-head.ts';
+import { ACK_BYTES, EVENTS_HEAD_BYTES, fixed, MAX_EVENT_PAYLOAD, MAX_EVENTS_PER_MESSAGE, MESSAGE, NO_BASELINE, opened, snapshotEnd, SNAPSHOT_HEAD_BYTES, WireError, writeHead, type WireFormat } from './wire-head.ts';
 
 /**
  * Server events for one client as they travel (`values`: `count` records of `3 + width` numbers: server tick,
@@ -62,8 +62,8 @@ export function snapshotEvents(format: WireFormat, bytes: Uint8Array): EventBatc
   const view = opened(format, bytes, MESSAGE.SNAPSHOT, SNAPSHOT_HEAD_BYTES);
   const count = view.getUint32(20, true);
   if (count > format.layout.capacity) throw new WireError('count', `${count} entities, more than this client's capacity of ${format.layout.capacity}`);
-  const expected = snapshotBytes(format, count);
-  return bytes.byteLength === expected ? null : eventsSection(view, expected);
+  const end = snapshotEnd(view);
+  return bytes.byteLength === end ? null : eventsSection(view, end);
 }
 
 /** Checks and reads the events section at byte `at` of a snapshot, which must end the message. Throws `WireError`. */
@@ -90,15 +90,25 @@ export function eventsSection(view: DataView, at: number): EventBatch {
   return { count, width, first: view.getUint32(at + 8, true), lost: view.getUint32(at + 12, true), values };
 }
 
-/** An acknowledgement: every event numbered below `next` (mod 2^32) has arrived. */
-export function encodeAck(format: WireFormat, next: number): Uint8Array {
+/** An acknowledgement: the events a client has, and a snapshot it decoded (a baseline the server may use). */
+export interface Ack {
+  /** Every event numbered below it (mod 2^32) has arrived. */
+  readonly next: number;
+  /** The tick of a snapshot the client decoded and keeps, or −1 for none. */
+  readonly tick: number;
+}
+
+export function encodeAck(format: WireFormat, ack: Ack): Uint8Array {
   const view = new DataView(new ArrayBuffer(ACK_BYTES));
   writeHead(view, MESSAGE.ACK, format.hash, ACK_BYTES);
-  view.setUint32(16, next >>> 0, true);
+  view.setUint32(16, ack.next >>> 0, true);
+  view.setUint32(20, ack.tick < 0 ? NO_BASELINE : ack.tick, true);
   return new Uint8Array(view.buffer);
 }
 
-/** Reads an acknowledgement's `next`. Throws `WireError`. */
-export function decodeAck(format: WireFormat, bytes: Uint8Array): number {
-  return fixed(format, bytes, MESSAGE.ACK, ACK_BYTES).getUint32(16, true);
+/** Reads an acknowledgement. Throws `WireError`. */
+export function decodeAck(format: WireFormat, bytes: Uint8Array): Ack {
+  const view = fixed(format, bytes, MESSAGE.ACK, ACK_BYTES);
+  const tick = view.getUint32(20, true);
+  return { next: view.getUint32(16, true), tick: tick === NO_BASELINE ? -1 : tick };
 }

@@ -5,15 +5,18 @@
  * and the ack (net/wire-events.ts).
  */
 import type { Layout } from '../core/layout.ts';
+import { fieldQuantizer, quantizeSignature, type FieldQuantizer } from '../core/quantize.ts';
 
 /** 'SFN1' as a little-endian u32: the bytes 0x53 0x46 0x4e 0x31. */
 export const WIRE_MAGIC = 0x314e4653;
 /** The wire's version: a receiver refuses any other (the layout of every message may change with it). */
-export const WIRE_VERSION = 3;
+export const WIRE_VERSION = 4;
 /** Bytes of the head every message begins with. */
 export const HEAD_BYTES = 16;
-/** Bytes of a snapshot before its fields. */
-export const SNAPSHOT_HEAD_BYTES = 40;
+/** Bytes of a snapshot before its body. */
+export const SNAPSHOT_HEAD_BYTES = 48;
+/** A snapshot's baseline tick when it has none: a full snapshot. */
+export const NO_BASELINE = 0xffffffff;
 export const PING_BYTES = 32;
 export const PONG_BYTES = 48;
 export const ACK_BYTES = 24;
@@ -36,7 +39,7 @@ export type MessageType = (typeof MESSAGE)[keyof typeof MESSAGE];
 const TYPES: ReadonlySet<number> = new Set(Object.values(MESSAGE));
 
 /** Why a message was refused: what a receiver counts. */
-export type WireRefusal = 'truncated' | 'magic' | 'version' | 'type' | 'signature' | 'length' | 'count' | 'time';
+export type WireRefusal = 'truncated' | 'magic' | 'version' | 'type' | 'signature' | 'length' | 'count' | 'time' | 'baseline';
 
 /** A message refused, with the reason a receiver counts and a message that says what was wrong. */
 export class WireError extends Error {
@@ -63,24 +66,53 @@ export function schemaHash(signature: string): number {
   return hash >>> 0;
 }
 
-/** A layout's wire format: what both ends compute from the schema and capacity they were built with. */
+/**
+ * A layout's wire format: what both ends compute from the schema and capacity they were built with. The hash
+ * covers the layout's signature and every field's quantisation, so ends that quantise differently refuse each
+ * other.
+ */
 export interface WireFormat {
   readonly layout: Layout;
   readonly hash: number;
   /** float32 values per entity, over all fields. */
   readonly valuesPerEntity: number;
-  /** Game fields: one float64 each at a snapshot's end. */
+  /** Game fields: one float64 each. */
   readonly gameValues: number;
+  /** Each field's quantiser (core/quantize.ts), in schema order. */
+  readonly quantizers: readonly FieldQuantizer[];
+  /** Codes per entity, over all fields (a quaternion quantised is 4, its index among them). */
+  readonly codesPerEntity: number;
+  /** The bits of each of an entity's codes, in order. */
+  readonly codeBits: Uint8Array;
+  /** The first code of each field, and one past the last field's. */
+  readonly fieldCodes: Uint16Array;
 }
 
 export function wireFormat(layout: Layout): WireFormat {
   if (!LITTLE_ENDIAN) throw new Error('steadyframe: the network wire needs a little-endian platform');
-  return { layout, hash: schemaHash(layout.signature), valuesPerEntity: layout.fields.reduce((sum, f) => sum + f.width, 0), gameValues: layout.game.length };
+  const quantizers = layout.fields.map(fieldQuantizer);
+  const fieldCodes = new Uint16Array(quantizers.length + 1);
+  quantizers.forEach((q, f) => (fieldCodes[f + 1] = fieldCodes[f]! + q.codes));
+  const codeBits = Uint8Array.from(quantizers.flatMap((q) => q.bits));
+  const quantized = quantizeSignature(layout.fields);
+  return {
+    layout,
+    hash: schemaHash(quantized === '' ? layout.signature : `${layout.signature}|${quantized}`),
+    valuesPerEntity: layout.fields.reduce((sum, f) => sum + f.width, 0),
+    gameValues: layout.game.length,
+    quantizers,
+    codesPerEntity: codeBits.length,
+    codeBits,
+    fieldCodes,
+  };
 }
 
-/** Bytes of a snapshot of `count` live entities. */
-export function snapshotBytes(format: WireFormat, count: number): number {
-  return SNAPSHOT_HEAD_BYTES + count * (format.valuesPerEntity + 1) * 4 + format.gameValues * 8;
+/** Where a snapshot's body ends (its events, if any, begin): the head's body length checked against the message. */
+export function snapshotEnd(view: DataView): number {
+  const body = view.getUint32(44, true);
+  const end = SNAPSHOT_HEAD_BYTES + body;
+  if (end > view.byteLength) throw new WireError('truncated', `the snapshot's body is ${body} bytes, and ${view.byteLength - SNAPSHOT_HEAD_BYTES} came after its head`);
+  return end;
 }
 
 /**

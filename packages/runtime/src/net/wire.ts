@@ -39,6 +39,9 @@
  * which the receiver counts): a broken or hostile peer costs the receiver the check, never a crash or a read out
  * of bounds. Field values are copied bit for bit (a NaN the simulation wrote arrives as written).
  */
+import { BitReader, BitWriter } from './bits.ts';
+import { decodeBody, DeltaScratch, encodeBody } from './delta-body.ts';
+import { dequantizeState, quantizeState, SnapshotCodes, type BaselineWindow } from './snapshot-codes.ts';
 import { eventsSection } from './wire-events.ts';
 import {
   fixed,
@@ -48,11 +51,12 @@ import {
   MAX_INTERVAL_MS,
   MESSAGE,
   messageType,
+  NO_BASELINE,
   opened,
   PING_BYTES,
   PONG_BYTES,
   SNAPSHOT_HEAD_BYTES,
-  snapshotBytes,
+  snapshotEnd,
   WireError,
   writeHead,
   type WireFormat,
@@ -74,8 +78,9 @@ export {
   PING_BYTES,
   PONG_BYTES,
   schemaHash,
+  NO_BASELINE,
   SNAPSHOT_HEAD_BYTES,
-  snapshotBytes,
+  snapshotEnd,
   WIRE_MAGIC,
   WIRE_VERSION,
   WireError,
@@ -83,17 +88,8 @@ export {
 } from './wire-head.ts';
 export type { MessageType, WireFormat, WireRefusal } from './wire-head.ts';
 export { decodeAck, encodeAck, eventsBytes, snapshotEvents, withEvents } from './wire-events.ts';
-export type { EventBatch } from './wire-events.ts';
-
-/** Where a snapshot's game run begins: after its generations (not 8-aligned: read through a DataView). */
-function gameStart(format: WireFormat, count: number): number {
-  return SNAPSHOT_HEAD_BYTES + count * (format.valuesPerEntity + 1) * 4;
-}
-
-/** The game run of `block` (a block of the layout, over all of it): its float64s at the layout's `gameOffset`. */
-function blockGame(format: WireFormat, block: Float32Array): Float64Array {
-  return new Float64Array(block.buffer, block.byteOffset + format.layout.gameOffset, format.gameValues);
-}
+export type { Ack, EventBatch } from './wire-events.ts';
+export { BASELINE_WINDOW, BaselineWindow, dequantizeState, quantizeState, SnapshotCodes } from './snapshot-codes.ts';
 
 /**
  * The largest message a client sends (net/network-client.ts): an input message of MAX_INPUTS_PER_MESSAGE events
@@ -122,48 +118,82 @@ export interface SnapshotHead {
    * sized from it before its own samples say more); 0 (the default) for unknown.
    */
   readonly interval?: number;
+  /** The tick of the state the snapshot is a delta against, or −1 for none (a full snapshot): decoding says it. */
+  readonly baseline?: number;
 }
 
-/**
- * Encodes a state (a block of `format.layout`: `block` over all of it, its game run included; `generation` its
- * generation run) as a snapshot. Allocates the message: encode a state once and send the same bytes to every client.
- */
-export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Float32Array, generation: Uint32Array): Uint8Array {
-  const { layout } = format;
-  const count = head.count;
-  if (!Number.isInteger(count) || count < 0 || count > layout.capacity) {
-    throw new RangeError(`steadyframe: a snapshot's count must be a whole number from 0 to the capacity (${layout.capacity}); got ${count}`);
+/** What encoding and decoding snapshots reuse: made once per publisher or client, nothing allocated per snapshot but the message. */
+export class SnapshotCoder {
+  readonly writer = new BitWriter();
+  readonly reader = new BitReader();
+  readonly scratch: DeltaScratch;
+  /** For the one-call `encodeSnapshot` / `decodeSnapshot`: a state's codes. */
+  readonly codes: SnapshotCodes;
+
+  constructor(readonly format: WireFormat) {
+    this.scratch = new DeltaScratch(format);
+    this.codes = new SnapshotCodes(format);
   }
-  if (!Number.isInteger(head.tick) || head.tick < 0 || head.tick > 0xffffffff) {
-    throw new RangeError(`steadyframe: a snapshot's tick must be a whole number from 0 to 2^32 - 1; got ${head.tick}`);
+}
+
+function checkHead(format: WireFormat, head: SnapshotHead): number {
+  const count = head.count;
+  if (!Number.isInteger(count) || count < 0 || count > format.layout.capacity) {
+    throw new RangeError(`steadyframe: a snapshot's count must be a whole number from 0 to the capacity (${format.layout.capacity}); got ${count}`);
+  }
+  if (!Number.isInteger(head.tick) || head.tick < 0 || head.tick >= NO_BASELINE) {
+    throw new RangeError(`steadyframe: a snapshot's tick must be a whole number from 0 to 2^32 - 2; got ${head.tick}`);
   }
   if (!Number.isFinite(head.time)) throw new RangeError(`steadyframe: a snapshot's time must be finite; got ${head.time}`);
   const interval = head.interval ?? 0;
   if (!(interval >= 0 && interval < MAX_INTERVAL_MS)) throw new RangeError(`steadyframe: a snapshot's send interval must be from 0 to ${MAX_INTERVAL_MS} ms; got ${interval}`);
-  const bytes = snapshotBytes(format, count);
-  const buffer = new ArrayBuffer(bytes);
-  const view = new DataView(buffer);
-  writeHead(view, MESSAGE.SNAPSHOT, format.hash, bytes);
+  return interval;
+}
+
+/**
+ * Encodes `state` (its codes: net/snapshot-codes.ts) as a snapshot against `base` (a state the client
+ * acknowledged; null: a full snapshot). Allocates the message: encode once per baseline and send the same bytes
+ * to every client that has it.
+ */
+export function encodeDelta(coder: SnapshotCoder, head: SnapshotHead, state: SnapshotCodes, base: SnapshotCodes | null): Uint8Array {
+  const format = coder.format;
+  const interval = checkHead(format, head);
+  if (state.count !== head.count) throw new RangeError(`steadyframe: a snapshot's count (${head.count}) is not its state's (${state.count})`);
+  const w = coder.writer;
+  w.reset();
+  encodeBody(format, state, base, w, coder.scratch);
+  const body = w.byteLength;
+  const bytes = new Uint8Array(SNAPSHOT_HEAD_BYTES + body);
+  const view = new DataView(bytes.buffer);
+  writeHead(view, MESSAGE.SNAPSHOT, format.hash, bytes.byteLength);
   view.setUint32(16, head.tick, true);
-  view.setUint32(20, count, true);
+  view.setUint32(20, head.count, true);
   view.setFloat64(24, head.time, true);
   view.setUint32(32, head.snaps >>> 0, true);
   view.setFloat32(36, interval, true);
-  const out = new Float32Array(buffer, SNAPSHOT_HEAD_BYTES, count * format.valuesPerEntity);
-  let at = 0;
-  for (const field of layout.fields) {
-    const start = field.offset / 4;
-    const n = count * field.width;
-    out.set(block.subarray(start, start + n), at);
-    at += n;
-  }
-  new Uint32Array(buffer, SNAPSHOT_HEAD_BYTES + at * 4, count).set(generation.subarray(0, count));
-  if (format.gameValues > 0) {
-    const game = blockGame(format, block);
-    const start = gameStart(format, count);
-    for (let i = 0; i < game.length; i++) view.setFloat64(start + 8 * i, game[i]!, true);
-  }
-  return new Uint8Array(buffer);
+  view.setUint32(40, base === null ? NO_BASELINE : base.tick, true);
+  view.setUint32(44, body, true);
+  w.copyTo(bytes, SNAPSHOT_HEAD_BYTES);
+  return bytes;
+}
+
+const coders = new WeakMap<WireFormat, SnapshotCoder>();
+const coderOf = (format: WireFormat): SnapshotCoder => {
+  let coder = coders.get(format);
+  if (coder === undefined) coders.set(format, (coder = new SnapshotCoder(format)));
+  return coder;
+};
+
+/**
+ * Encodes a state (a block of `format.layout`: `block` over all of it, its game run included; `generation` its
+ * generation run) as a full snapshot: quantised, against no baseline. Allocates the message.
+ */
+export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Float32Array, generation: Uint32Array): Uint8Array {
+  checkHead(format, head);
+  const coder = coderOf(format);
+  quantizeState(format, block, generation, head.count, coder.codes);
+  coder.codes.tick = head.tick;
+  return encodeDelta(coder, head, coder.codes, null);
 }
 
 /** A snapshot's tick as its head says it (NaN for a message too short to hold one), read before the snapshot is decoded. */
@@ -172,38 +202,48 @@ export function snapshotTick(bytes: Uint8Array): number {
 }
 
 /**
- * Decodes a snapshot into a block of `format.layout` (`block` over all of it, `generation` its generation run):
- * entities 0 to count − 1 of every field and their generations, and the game run; the rest of the block is left
- * as it was.
- * Returns the head. Throws `WireError` (and writes nothing) for a message that is not a whole, valid snapshot.
+ * Decodes a snapshot's state into `out` (its codes), against its baseline as `baselines` has it (null: full
+ * snapshots only). Returns the head. Throws `WireError` for a message that is not a whole, valid snapshot, or one
+ * whose baseline is not there (`baseline`); `out` is then the caller's to give back.
  */
-export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Float32Array, generation: Uint32Array): SnapshotHead {
+export function decodeDelta(coder: SnapshotCoder, bytes: Uint8Array, baselines: BaselineWindow | null, out: SnapshotCodes): SnapshotHead {
+  const format = coder.format;
   const view = opened(format, bytes, MESSAGE.SNAPSHOT, SNAPSHOT_HEAD_BYTES);
   const count = view.getUint32(20, true);
   if (count > format.layout.capacity) throw new WireError('count', `${count} entities, more than this client's capacity of ${format.layout.capacity}`);
-  const expected = snapshotBytes(format, count);
-  if (bytes.byteLength !== expected) eventsSection(view, expected);
+  const end = snapshotEnd(view);
+  if (bytes.byteLength !== end) eventsSection(view, end);
   const time = view.getFloat64(24, true);
   if (!Number.isFinite(time)) throw new WireError('time', `the snapshot's time is ${time}`);
   const interval = view.getFloat32(36, true);
   if (!(interval >= 0 && interval < MAX_INTERVAL_MS)) throw new WireError('time', `the snapshot's send interval is ${interval} ms`);
-  // typed-array views need 4-byte alignment: a message at an odd offset (a slice of a pooled buffer, as the `ws`
-  // package hands them over) is copied (new Uint8Array(...): a Node Buffer's slice() is a view, not a copy)
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
-  const values = new Float32Array(aligned.buffer, aligned.byteOffset + SNAPSHOT_HEAD_BYTES, count * format.valuesPerEntity);
-  let at = 0;
-  for (const field of format.layout.fields) {
-    const n = count * field.width;
-    block.set(values.subarray(at, at + n), field.offset / 4);
-    at += n;
+  const tick = view.getUint32(16, true);
+  const baseTick = view.getUint32(40, true);
+  let base: SnapshotCodes | null = null;
+  if (baseTick !== NO_BASELINE) {
+    base = baselines?.find(baseTick) ?? null;
+    if (base === null) throw new WireError('baseline', `a delta against tick ${baseTick}, which this client does not have`);
+    if (baseTick >= tick) throw new WireError('baseline', `a delta of tick ${tick} against tick ${baseTick}, not an older one`);
   }
-  generation.set(new Uint32Array(aligned.buffer, aligned.byteOffset + SNAPSHOT_HEAD_BYTES + at * 4, count));
-  if (format.gameValues > 0) {
-    const game = blockGame(format, block);
-    const start = gameStart(format, count);
-    for (let i = 0; i < game.length; i++) game[i] = view.getFloat64(start + 8 * i, true);
-  }
-  return { tick: view.getUint32(16, true), time, count, snaps: view.getUint32(32, true), interval };
+  const r = coder.reader.open(bytes, SNAPSHOT_HEAD_BYTES, end - SNAPSHOT_HEAD_BYTES);
+  decodeBody(format, r, count, base, out, coder.scratch);
+  // whole bytes: what is left is the last byte's padding, never more
+  if (r.remaining >= 8) throw new WireError('length', `${r.remaining} bits of the snapshot's body left unread`);
+  out.tick = tick;
+  return { tick, time, count, snaps: view.getUint32(32, true), interval, baseline: base === null ? -1 : baseTick };
+}
+
+/**
+ * Decodes a full snapshot into a block of `format.layout` (`block` over all of it, `generation` its generation
+ * run): entities 0 to count − 1 of every field and their generations, and the game run; the rest of the block is
+ * left as it was. Returns the head. Throws `WireError` (and writes nothing) for a message that is not a whole,
+ * valid snapshot, or one that is a delta (`baseline`: a client decodes those with `decodeDelta`).
+ */
+export function decodeSnapshot(format: WireFormat, bytes: Uint8Array, block: Float32Array, generation: Uint32Array): SnapshotHead {
+  const coder = coderOf(format);
+  const head = decodeDelta(coder, bytes, null, coder.codes);
+  dequantizeState(format, coder.codes, block, generation);
+  return head;
 }
 
 /** A ping: the client's sequence number and its clock when it sent the ping. */

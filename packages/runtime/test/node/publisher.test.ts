@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { computeLayout, generationView } from '../../src/core/layout.ts';
 import { createSnapshotPublisher } from '../../src/net/publisher.ts';
 import { MAX_PINGS_PER_SECOND } from '../../src/net/ping-schedule.ts';
-import { decodePong, decodeSnapshot, encodeAck, encodeInputs, snapshotEvents, encodePing, encodeSnapshot, INPUTS_HEAD_BYTES, MAX_INPUTS_PER_MESSAGE, maxClientMessageBytes, PING_BYTES, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
+import { DeltaDecoder } from '../../src/net/delta-stream.ts';
+import { decodePong, decodeSnapshot, dequantizeState, encodeAck, encodeInputs, snapshotEvents, encodePing, encodeSnapshot, INPUTS_HEAD_BYTES, MAX_INPUTS_PER_MESSAGE, maxClientMessageBytes, PING_BYTES, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
 import { motionAt, motionSchema, MOTION_TICK_RATE } from '../browser/fixtures/schemas.ts';
 import { createManualClock, createNodeRuntime } from 'steadyframe/node';
 import { ALL, NET_GAME_TICK_RATE, netGameSchema, WHISPER } from './fixtures/net-game-schema.ts';
@@ -54,7 +55,7 @@ describe('the snapshot publisher', () => {
       heads.push(head);
       // the state of tick `step`, made at its time on the server's clock
       // the interval: every (3) ticks of the tick length (a float32 on the wire)
-      expect(head).toEqual({ tick: step, time: START + step * TICK_MS, count: 2, snaps: 0, interval: expect.closeTo(3 * TICK_MS, 4) });
+      expect(head).toEqual({ tick: step, time: START + step * TICK_MS, count: 2, snaps: 0, interval: expect.closeTo(3 * TICK_MS, 4), baseline: -1 });
       expect([position[0], position[1], position[2]]).toEqual([motionAt(0, step).x, motionAt(0, step).y, motionAt(1, step).x]);
     }
     // tick 1 (the first new state), then every third one
@@ -62,7 +63,36 @@ describe('the snapshot publisher', () => {
     // one message encoded, the same bytes to each client
     expect(b.received).toEqual(a.received);
     expect(b.received[0]).toBe(a.received[0]);
-    expect(publisher.stats).toMatchObject({ clients: 2, sent: 10, lastTick: 28, lastBytes: a.received[0]!.byteLength });
+    expect(publisher.stats).toMatchObject({ clients: 2, sent: 10, lastTick: 28, lastBytes: a.received.at(-1)!.byteLength });
+  });
+
+  it('sends a client that acknowledges deltas against the newest state it acknowledged; one that does not, full snapshots', async () => {
+    const { rt, clock } = await onManualClock({ capacity: CAPACITY });
+    const publisher = createSnapshotPublisher(rt);
+    const acking = clientEnd();
+    const silent = clientEnd();
+    const decoder = new DeltaDecoder(acking.format);
+    const a = publisher.connect(acking.send);
+    const b = publisher.connect(silent.send);
+    await rt.start();
+    for (let step = 1; step <= 12; step++) {
+      await clock.advance(TICK_MS);
+      expect(publisher.publish()).toBe(true);
+      const decoded = decoder.decode(acking.received.at(-1)!)!;
+      const buffer = new ArrayBuffer(acking.format.layout.blockBytes);
+      const block = new Float32Array(buffer);
+      dequantizeState(acking.format, decoded.state, block, generationView(buffer, 0, acking.format.layout));
+      const position = new Float32Array(buffer, acking.format.layout.fields[0]!.offset, 2);
+      expect([position[0], position[1]]).toEqual([motionAt(0, step).x, motionAt(0, step).y]);
+      // a delta against the tick acknowledged last (the ack of every other step lost)
+      expect(decoded.head.baseline).toBe(step === 1 ? -1 : step % 2 === 0 ? step - 1 : step - 2);
+      if (step % 2 === 1) a.receive(encodeAck(acking.format, { next: 0, tick: decoded.head.tick }));
+      // an ack of a tick never sent, or older than the one taken, changes nothing
+      a.receive(encodeAck(acking.format, { next: 0, tick: 9999 }));
+    }
+    expect(a.stats).toMatchObject({ snapshots: 12, full: 1, deltas: 11, acks: 18 });
+    expect(b.stats).toMatchObject({ snapshots: 12, full: 12, deltas: 0 });
+    expect(acking.received.at(-1)!.byteLength).toBeLessThan(silent.received.at(-1)!.byteLength);
   });
 
   it('stops sending to a client that closed, and goes on across a restart, its entities snapping', async () => {
@@ -131,7 +161,7 @@ describe('the snapshot publisher', () => {
       encodeSnapshot(otherSchema, { tick: 1, time: 0, count: 1, snaps: 0 }, state, new Uint32Array(CAPACITY)),
     ];
     for (let i = 0; i < 1000; i++) for (const message of flood) expect(() => hostile.receive(message)).not.toThrow();
-    expect(hostile.stats.refused).toEqual({ truncated: 3000, magic: 1000, version: 0, type: 1000, signature: 2000, length: 0, count: 0, time: 0, code: 0, when: 0, flood: 0, full: 0 });
+    expect(hostile.stats.refused).toEqual({ truncated: 3000, magic: 1000, version: 0, type: 1000, signature: 2000, length: 0, count: 0, time: 0, baseline: 0, code: 0, when: 0, flood: 0, full: 0 });
     expect(hostile.stats.pongs).toBe(0);
     expect(bad.received).toHaveLength(0);
     await clock.advance(TICK_MS);
@@ -332,14 +362,14 @@ describe("the publisher's events", () => {
       ].map((r) => r.map((v) => expect.closeTo(v, 6))));
       expect(records(1).map((r) => [r[0], r[2]])).toEqual([[4, ALL], [6, WHISPER], [8, ALL], [12, ALL]]);
       // player 0 acknowledges all four: its next snapshot carries none (the same bytes as a plain one)
-      players[0]!.receive(encodeAck(format, 4));
+      players[0]!.receive(encodeAck(format, { next: 4, tick: -1 }));
       await clock.advance(2 * tickMs);
       publisher.publish();
       expect(snapshotEvents(format, sent[0]!.at(-1)!)).toBeNull();
       expect(last(1).first).toBe(0);
       expect(players[0]!.stats).toMatchObject({ acks: 1, events: 4, eventsPending: 0, eventsLost: 0 });
       // an ack past what was sent is refused, counted
-      players[0]!.receive(encodeAck(format, 99));
+      players[0]!.receive(encodeAck(format, { next: 99, tick: -1 }));
       expect(players[0]!.stats.refused.count).toBe(1);
       // player 1 never acknowledges: its window (8) fills; the rest are lost, counted, and said in each snapshot;
       // player 0 acknowledges what each snapshot brings, and loses nothing
@@ -347,7 +377,7 @@ describe("the publisher's events", () => {
         await clock.advance(tickMs);
         if (!publisher.publish()) continue;
         const mine = snapshotEvents(format, sent[0]!.at(-1)!);
-        if (mine !== null) players[0]!.receive(encodeAck(format, mine.first + mine.count));
+        if (mine !== null) players[0]!.receive(encodeAck(format, { next: mine.first + mine.count, tick: -1 }));
       }
       const full = last(1);
       expect(full.count).toBe(8);

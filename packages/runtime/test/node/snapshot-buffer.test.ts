@@ -75,7 +75,7 @@ describe('the snapshot buffer', () => {
     buffer.insert(snapshotOf(2), 0);
     const cut = snapshotOf(3).slice(0, 30);
     const damaged = snapshotOf(3);
-    damaged[41] = damaged[41]! ^ 0xff; // a field byte: decodes (values are not checked)
+    damaged[24] = damaged[24]! ^ 0xff; // the time's lowest byte: decodes (a finite time is all that is checked)
     const lying = snapshotOf(3);
     new DataView(lying.buffer).setUint32(20, CAPACITY + 1, true); // a count past the capacity
     expect(buffer.insert(cut, 0)).toBe('truncated');
@@ -86,6 +86,10 @@ describe('the snapshot buffer', () => {
       [4, 2],
     ]);
     expect(buffer.stats.refused).toMatchObject({ truncated: 1, count: 1, type: 1 });
+    // a delta against a state this client never had: refused, nothing kept
+    const orphan = snapshotOf(3);
+    new DataView(orphan.buffer).setUint32(40, 1, true);
+    expect(buffer.insert(orphan, 0)).toBe('baseline');
     expect(buffer.insert(damaged, 0)).toBe('stored');
   });
 

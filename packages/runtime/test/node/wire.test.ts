@@ -28,8 +28,8 @@ import {
   PING_BYTES,
   PONG_BYTES,
   schemaHash,
+  NO_BASELINE,
   SNAPSHOT_HEAD_BYTES,
-  snapshotBytes,
   WireError,
   wireFormat,
   WIRE_VERSION,
@@ -89,12 +89,11 @@ describe('snapshots', () => {
     it(`arrive bit for bit, the live part only, at every count (${name})`, () => {
       const format = wireFormat(computeLayout(schema, capacity));
       for (const count of [0, 1, 2, Math.floor(capacity / 3), capacity - 1, capacity]) {
-        const { state, bytes } = snapshot(format, count, count + 7, { tick: 0xffffffff, time: -0.5, snaps: count, interval: 50 + count });
-        expect(bytes.byteLength).toBe(snapshotBytes(format, count));
+        const { state, bytes } = snapshot(format, count, count + 7, { tick: 0xfffffffe, time: -0.5, snaps: count, interval: 50 + count });
         // what the receiver held before: untouched past the live entities
         const into = randomBlock(format.layout, mulberry32(99));
         const before = bitsOf(into.values);
-        expect(decodeSnapshot(format, bytes, into.values, into.generation)).toEqual({ tick: 0xffffffff, time: -0.5, count, snaps: count, interval: 50 + count });
+        expect(decodeSnapshot(format, bytes, into.values, into.generation)).toEqual({ tick: 0xfffffffe, time: -0.5, count, snaps: count, interval: 50 + count, baseline: -1 });
         const after = bitsOf(into.values);
         for (const field of format.layout.fields) {
           const start = field.offset / 4;
@@ -108,7 +107,7 @@ describe('snapshots', () => {
     });
   }
 
-  it('lay out as the wire says: the head, then each field whole in schema order, then the generations', () => {
+  it('lay out as the wire says: the head, its baseline (none: a full snapshot) and body length, then the body', () => {
     const format = wireFormat(computeLayout(flat, 4));
     const state = block(format.layout);
     const views = { position: new Float32Array(state.values.buffer, format.layout.fields[0]!.offset, 8), angle: new Float32Array(state.values.buffer, format.layout.fields[1]!.offset, 4) };
@@ -118,10 +117,11 @@ describe('snapshots', () => {
     const bytes = encodeSnapshot(format, { tick: 10, time: 1000.5, count: 2, snaps: 1, interval: 33.25 }, state.values, state.generation);
     expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('SFN1');
     const view = new DataView(bytes.buffer);
-    expect([view.getUint8(4), view.getUint8(5), view.getUint32(8, true), view.getUint32(12, true)]).toEqual([MESSAGE.SNAPSHOT, WIRE_VERSION, schemaHash('position:linear:2;angle:angle:1'), 40 + 2 * 4 * 4]);
+    expect([view.getUint8(4), view.getUint8(5), view.getUint32(8, true), view.getUint32(12, true)]).toEqual([MESSAGE.SNAPSHOT, WIRE_VERSION, schemaHash('position:linear:2;angle:angle:1'), bytes.byteLength]);
     expect([view.getUint32(16, true), view.getUint32(20, true), view.getFloat64(24, true), view.getUint32(32, true), view.getFloat32(36, true)]).toEqual([10, 2, 1000.5, 1, 33.25]);
-    expect(Array.from(new Float32Array(bytes.buffer, SNAPSHOT_HEAD_BYTES, 6))).toEqual([1, 2, 3, 4, 0.5, 0.25]);
-    expect(Array.from(new Uint32Array(bytes.buffer, SNAPSHOT_HEAD_BYTES + 24, 2))).toEqual([7, 8]);
+    expect([view.getUint32(40, true), view.getUint32(44, true)]).toEqual([NO_BASELINE, bytes.byteLength - SNAPSHOT_HEAD_BYTES]);
+    // unquantised: 2 entities of 3 float32s and a generation, each a Rice code against zeros, in fewer bytes than raw
+    expect(bytes.byteLength - SNAPSHOT_HEAD_BYTES).toBeLessThan(2 * 4 * 4 + 8);
   });
 
   it('decode from a message at an odd offset (a slice of a pooled buffer)', () => {
@@ -148,6 +148,7 @@ describe('snapshots', () => {
     expect(encode({ count: 1.5 })).toThrow(/count/);
     expect(encode({ tick: -1 })).toThrow(/tick/);
     expect(encode({ tick: 2 ** 32 })).toThrow(/tick/);
+    expect(encode({ tick: 2 ** 32 - 1 })).toThrow(/tick/); // NO_BASELINE
     expect(encode({ time: Number.NaN })).toThrow(/time must be finite/);
     expect(encode({ interval: -1 })).toThrow(/send interval must be from 0 to 60000 ms; got -1/);
     expect(encode({ interval: Number.POSITIVE_INFINITY })).toThrow(/send interval/);
@@ -197,11 +198,15 @@ describe('refusals', () => {
     const big = wireFormat(computeLayout(mixed, 64));
     refused(decode(snapshot(big, 17).bytes), 'count');
     expect(() => decode(snapshot(big, 16).bytes)()).not.toThrow();
-    // a count the length does not hold (the head's length left as it was)
+    // a count the body does not hold
     const { bytes } = snapshot(format, 4);
     const lying = bytes.slice();
-    new DataView(lying.buffer).setUint32(20, 5, true);
-    refused(decode(lying), 'length');
+    new DataView(lying.buffer).setUint32(20, 16, true);
+    refused(decode(lying), 'truncated');
+    // a body length past the message
+    const long = bytes.slice();
+    new DataView(long.buffer).setUint32(44, bytes.byteLength, true);
+    refused(decode(long), 'truncated');
   });
 
   it('a time that is not a number', () => {
@@ -245,9 +250,9 @@ describe('refusals', () => {
         expect(bitsOf(into.values)).toEqual(before);
       }
     }
-    // both outcomes happen: flips in the fields decode; flips in the head are refused, for every reason reachable
+    // both outcomes happen: some flips in the body decode; flips in the head are refused, for every reason reachable
     expect(decoded).toBeGreaterThan(0);
-    for (const reason of ['truncated', 'magic', 'version', 'type', 'signature', 'length']) expect(reasons.get(reason) ?? 0, reason).toBeGreaterThan(0);
+    for (const reason of ['truncated', 'magic', 'version', 'type', 'signature', 'length', 'baseline']) expect(reasons.get(reason) ?? 0, reason).toBeGreaterThan(0);
   });
 });
 
@@ -334,7 +339,6 @@ describe('game fields (wire version 3)', () => {
     expect(format.gameValues).toBe(3);
     for (const count of [0, 1, 9]) {
       const { state, bytes } = snapshot(format, count, count + 3);
-      expect(bytes.byteLength).toBe(SNAPSHOT_HEAD_BYTES + count * 3 * 4 + 3 * 8);
       const sent = new Float64Array(state.values.buffer, format.layout.gameOffset, 3);
       const node = Buffer.alloc(bytes.byteLength + 3);
       node.set(bytes, 3);
@@ -345,15 +349,18 @@ describe('game fields (wire version 3)', () => {
         // random bits: NaN payloads among them, so compare the bits
         expect(Array.from(new Uint32Array(got.buffer, got.byteOffset, 6))).toEqual(Array.from(new Uint32Array(sent.buffer, sent.byteOffset, 6)));
       }
-      // a snapshot one game value short is refused by its length
-      refused(() => decodeSnapshot(format, withLength(bytes.slice(0, -8)), block(format.layout).values, block(format.layout).generation), 'length');
+      // a snapshot one game value short is refused: its body ends before the value
+      const short = withLength(bytes.slice(0, -8));
+      new DataView(short.buffer).setUint32(44, short.byteLength - SNAPSHOT_HEAD_BYTES, true);
+      refused(() => decodeSnapshot(format, short, block(format.layout).values, block(format.layout).generation), 'truncated');
     }
   });
 
-  it('are absent from a schema without them: such a snapshot is as long as before', () => {
+  it('cost a schema without them nothing: a full snapshot of no entities is its head and 2 bytes (a Rice parameter a code, the mode of the changed set)', () => {
     const format = wireFormat(computeLayout(flat, 4));
     expect(format.gameValues).toBe(0);
-    expect(snapshotBytes(format, 2)).toBe(SNAPSHOT_HEAD_BYTES + 2 * 4 * 4);
+    const state = block(format.layout);
+    expect(encodeSnapshot(format, { tick: 1, time: 0, count: 0, snaps: 0 }, state.values, state.generation).byteLength).toBe(SNAPSHOT_HEAD_BYTES + 2);
   });
 });
 
@@ -364,7 +371,7 @@ function withLength(bytes: Uint8Array): Uint8Array {
   return copy;
 }
 
-describe('server events in a snapshot, and acks (wire version 3)', () => {
+describe('server events in a snapshot, and acks', () => {
   const format = wireFormat(computeLayout(flat, 8));
   const plain = () => snapshot(format, 3, 4).bytes;
 
@@ -387,10 +394,11 @@ describe('server events in a snapshot, and acks (wire version 3)', () => {
       expect(decodeSnapshot(format, message, into.values, into.generation).count).toBe(3);
       expect(bitsOf(into.values.subarray(0, 6))).toEqual(bitsOf(state.values.subarray(0, 6)));
     }
-    const ack = encodeAck(format, 2 ** 32 - 1);
+    const ack = encodeAck(format, { next: 2 ** 32 - 1, tick: 2 ** 32 - 2 });
     expect(ack.byteLength).toBe(ACK_BYTES);
     expect(messageType(format, ack)).toBe(MESSAGE.ACK);
-    expect(decodeAck(format, ack)).toBe(2 ** 32 - 1);
+    expect(decodeAck(format, ack)).toEqual({ next: 2 ** 32 - 1, tick: 2 ** 32 - 2 });
+    expect(decodeAck(format, encodeAck(format, { next: 3, tick: -1 }))).toEqual({ next: 3, tick: -1 });
   });
 
   it('are refused with a tick, time or code that is not one, too many, too wide, cut, or none; the snapshot with them', () => {
@@ -417,7 +425,7 @@ describe('server events in a snapshot, and acks (wire version 3)', () => {
     const padded = new Uint8Array(at + 16);
     padded.set(plain());
     both(withLength(padded), 'length');
-    refused(() => decodeAck(format, withLength(encodeAck(format, 1).slice(0, 20))), 'length');
+    refused(() => decodeAck(format, withLength(encodeAck(format, { next: 1, tick: -1 }).slice(0, 20))), 'length');
     refused(() => decodeAck(format, encodePing(format, { sequence: 1, clientSent: 1 })), 'type');
     expect(() => withEvents(plain(), { count: 1, width: 17, first: 0, lost: 0, values: new Float64Array(20) })).toThrow(/payload width must be a whole number from 0 to 16/);
   });

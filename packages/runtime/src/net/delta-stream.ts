@@ -1,0 +1,140 @@
+/**
+ * Both ends of the delta stream (net/snapshot-codes.ts says why a baseline the server picks is one the client has):
+ * the server's encoder, which quantises each state once and encodes it once per baseline in use, and the client's
+ * decoder, which keeps what it decoded as baselines and says which tick to acknowledge.
+ *
+ * ```text
+ *  server: push(state) ── quantise into the window ── messageFor(client's acknowledged tick):
+ *            the window has it ── a delta against it (encoded once per baseline per push, shared by every client on it)
+ *            it does not (none yet, or BASELINE_WINDOW sends old) ── the full snapshot (encoded once per push)
+ *  client: decode(bytes) ── against window.find(its baseline) ── kept ── ack(tick)
+ * ```
+ */
+import { BASELINE_WINDOW, BaselineWindow, CLIENT_BASELINE_WINDOW, quantizeState, type SnapshotCodes } from './snapshot-codes.ts';
+import { NO_BASELINE, SNAPSHOT_HEAD_BYTES } from './wire-head.ts';
+import { decodeDelta, encodeDelta, SnapshotCoder, type SnapshotHead } from './wire.ts';
+import type { WireFormat } from './wire-head.ts';
+
+export interface DeltaEncoderStats {
+  /** Bodies encoded: full ones, and deltas. */
+  full: number;
+  deltas: number;
+}
+
+export class DeltaEncoder {
+  readonly window: BaselineWindow;
+  readonly stats: DeltaEncoderStats = { full: 0, deltas: 0 };
+  readonly #coder: SnapshotCoder;
+  #head: SnapshotHead | null = null;
+  #state: SnapshotCodes | null = null;
+  /** This push's messages by baseline tick (−1: the full one). */
+  readonly #messages = new Map<number, Uint8Array>();
+
+  constructor(readonly format: WireFormat) {
+    this.window = new BaselineWindow(format, BASELINE_WINDOW);
+    this.#coder = new SnapshotCoder(format);
+  }
+
+  /** The newest pushed state's tick, or −1. */
+  get tick(): number {
+    return this.#head?.tick ?? -1;
+  }
+
+  /** A new state to send (its tick past every one pushed before): quantised once, into the window. */
+  push(head: SnapshotHead, block: Float32Array, generation: Uint32Array): void {
+    if (head.tick <= this.tick) throw new RangeError(`steadyframe: a snapshot's tick (${head.tick}) must be past the last one sent (${this.tick})`);
+    const entry = this.window.take();
+    quantizeState(this.format, block, generation, head.count, entry);
+    entry.tick = head.tick;
+    this.window.put(entry);
+    this.#head = head;
+    this.#state = entry;
+    this.#messages.clear();
+  }
+
+  /**
+   * Whether `tick`, a client's acknowledgement, can be its baseline: the window has it. A client keeps the newest
+   * such tick (`ClientBaseline`).
+   */
+  has(tick: number): boolean {
+    return this.window.find(tick) !== null;
+  }
+
+  /** Whether the newest state goes to a client whose newest acknowledged tick is `acked` as a delta. */
+  isDelta(acked: number): boolean {
+    return this.#baseOf(acked) !== null;
+  }
+
+  #baseOf(acked: number): SnapshotCodes | null {
+    return this.#head === null || acked < 0 || acked >= this.#head.tick ? null : this.window.find(acked);
+  }
+
+  /** The newest state, for a client whose newest acknowledged tick is `acked` (−1: none): a delta when the window has it (BASELINE_WINDOW − 1 sends old at most). */
+  messageFor(acked: number): Uint8Array {
+    if (this.#head === null) throw new Error('steadyframe: nothing pushed to send');
+    const base = this.#baseOf(acked);
+    const key = base === null ? -1 : acked;
+    let message = this.#messages.get(key);
+    if (message === undefined) {
+      message = encodeDelta(this.#coder, this.#head, this.#state!, base);
+      this.#messages.set(key, message);
+      if (base === null) this.stats.full++;
+      else this.stats.deltas++;
+    }
+    return message;
+  }
+}
+
+/** One client's baseline on the server: the newest tick it acknowledged that the window had when it said so. */
+export class ClientBaseline {
+  acked = -1;
+
+  /** Takes an acknowledged tick (an older one than kept, or one the encoder lacks, changes nothing). */
+  ack(encoder: DeltaEncoder, tick: number): void {
+    if (tick > this.acked && encoder.has(tick)) this.acked = tick;
+  }
+}
+
+export class DeltaDecoder {
+  readonly window: BaselineWindow;
+  readonly #coder: SnapshotCoder;
+
+  constructor(readonly format: WireFormat) {
+    this.window = new BaselineWindow(format, CLIENT_BASELINE_WINDOW);
+    this.#coder = new SnapshotCoder(format);
+  }
+
+  /** Whether a snapshot of `tick` was decoded and is kept (a copy needs no decoding). */
+  has(tick: number): boolean {
+    return this.window.find(tick) !== null;
+  }
+
+  /**
+   * Decodes a snapshot and keeps its state as a baseline. Returns the head and the state (valid until BASELINE_WINDOW
+   * newer ticks are decoded), and whether it is kept (one older than a full window's every tick is not: do not
+   * acknowledge it); null for a snapshot too late to decode (its baseline was let go: CLIENT_BASELINE_WINDOW newer ones
+   * came first). Throws `WireError`, keeping nothing.
+   */
+  decode(bytes: Uint8Array): { readonly head: SnapshotHead; readonly state: SnapshotCodes; readonly kept: boolean } | null {
+    // a delta against a baseline let go for BASELINE_WINDOW newer snapshots: late (the head is checked on decoding)
+    if (bytes.byteLength >= SNAPSHOT_HEAD_BYTES) {
+      const base = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(40, true);
+      if (base !== NO_BASELINE && this.window.passed(base)) return null;
+    }
+    const entry = this.window.take();
+    let head: SnapshotHead;
+    try {
+      head = decodeDelta(this.#coder, bytes, this.window, entry);
+    } catch (error) {
+      this.window.release(entry);
+      throw error;
+    }
+    const kept = this.window.put(entry);
+    return { head, state: entry, kept };
+  }
+
+  /** Forgets every baseline (a server that started over numbers its ticks anew). */
+  clear(): void {
+    this.window.clear();
+  }
+}
