@@ -30,6 +30,8 @@ export type { Transport } from './contracts/transport.ts';
 export { DelayedSmoother } from './core/smoother.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS, MAX_FIELD_WIDTH } from './core/schema.ts';
 export type { EntityField, EntityFieldSpec, FieldSpec, FieldViews, GameField, GameFieldSpec, GameState, InterpolationKind, Schema, TableCountSpec } from './core/schema.ts';
+export type { BitsQuantize, Quantize, RangeQuantize } from './core/quantize.ts';
+export { MAX_QUANTIZE_BITS, MAX_QUATERNION_BITS } from './core/quantize.ts';
 export { defineTables, tablesCapacity } from './core/tables.ts';
 export type { GameSpecs, TableFieldName, TableName, TableSpec, TableSpecs, TablesSchema, TableViews } from './core/tables.ts';
 export type { FrameTable, FrameTables } from './contracts/frames.ts';

@@ -53,8 +53,7 @@ export class DeltaScratch {
   /** 2^bits of each code. */
   readonly span: Float64Array;
 
-  constructor(format: WireFormat) {
-    const capacity = format.layout.capacity;
+  constructor(format: WireFormat, capacity = format.layout.capacity) {
     if (format.layout.fields.length > 31) throw new RangeError('steadyframe: the wire codes at most 31 per-entity fields');
     this.changed = new Uint32Array(capacity);
     this.flags = new Uint32Array(capacity);

@@ -30,9 +30,18 @@ export class DeltaEncoder {
   /** This push's messages by baseline tick (−1: the full one). */
   readonly #messages = new Map<number, Uint8Array>();
 
-  constructor(readonly format: WireFormat) {
-    this.window = new BaselineWindow(format, BASELINE_WINDOW);
-    this.#coder = new SnapshotCoder(format);
+  /** `capacity`: the most entities a state pushed has (the layout's by default; a client's view, fewer). */
+  constructor(
+    readonly format: WireFormat,
+    capacity = format.layout.capacity,
+  ) {
+    this.window = new BaselineWindow(format, BASELINE_WINDOW, capacity);
+    this.#coder = new SnapshotCoder(format, capacity);
+  }
+
+  /** The newest pushed state (its codes), or null. */
+  get state(): SnapshotCodes | null {
+    return this.#state;
   }
 
   /** The newest pushed state's tick, or −1. */
@@ -42,9 +51,15 @@ export class DeltaEncoder {
 
   /** A new state to send (its tick past every one pushed before): quantised once, into the window. */
   push(head: SnapshotHead, block: Float32Array, generation: Uint32Array): void {
+    this.pushCodes(head, (entry) => quantizeState(this.format, block, generation, head.count, entry));
+  }
+
+  /** A new state to send, its codes written by `fill` (`count` of them: head.count) into the window's entry. */
+  pushCodes(head: SnapshotHead, fill: (entry: SnapshotCodes) => void): void {
     if (head.tick <= this.tick) throw new RangeError(`steadyframe: a snapshot's tick (${head.tick}) must be past the last one sent (${this.tick})`);
     const entry = this.window.take();
-    quantizeState(this.format, block, generation, head.count, entry);
+    fill(entry);
+    entry.count = head.count;
     entry.tick = head.tick;
     this.window.put(entry);
     this.#head = head;

@@ -90,6 +90,9 @@ export interface NetworkStats {
   readonly duplicates: number;
   /** Snapshots that came too late for any frame (older than the pair in use). */
   readonly dropped: number;
+  /** Snapshots decoded as deltas against a state this client acknowledged, and whole (wire version 4). */
+  readonly deltas: number;
+  readonly full: number;
   /** Messages refused (a wrong schema, broken bytes), and the last refusal in words. */
   readonly refused: number;
   readonly lastRefusal: string | null;
@@ -231,6 +234,8 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
           reordered: buffer.reordered,
           duplicates: buffer.duplicates,
           dropped: buffer.stale,
+          deltas: buffer.deltas,
+          full: buffer.full,
           refused,
           lastRefusal: c.lastRefusal,
           ticks: { interpolated: ticks[RESAMPLED.INTERPOLATED]!, extrapolated: ticks[RESAMPLED.EXTRAPOLATED]!, held: ticks[RESAMPLED.HELD]!, before: ticks[RESAMPLED.BEFORE]! },

@@ -29,7 +29,8 @@ import { DEFAULT_EVENT_WINDOW, EventWindow } from './event-window.ts';
 import { MAX_PINGS_PER_SECOND } from './ping-schedule.ts';
 import { RateBucket } from './rate-bucket.ts';
 import { ClientBaseline, DeltaEncoder } from './delta-stream.ts';
-import { decodeAck, decodeInputs, MAX_EVENT_PAYLOAD, decodePing, encodePong, MAX_INPUT_PAYLOAD, MAX_INTERVAL_MS, maxClientMessageBytes, messageType, MESSAGE, PING_BYTES, WireError, wireFormat, type WireFormat, type WireRefusal } from './wire.ts';
+import { ClientView, interestViews, type InterestOptions } from './interest.ts';
+import { decodeAck, decodeInputs, MAX_EVENT_PAYLOAD, decodePing, encodePong, MAX_INPUT_PAYLOAD, MAX_INTERVAL_MS, maxClientMessageBytes, messageType, MESSAGE, PING_BYTES, WireError, wireFormat, type SnapshotHead, type WireFormat, type WireRefusal } from './wire.ts';
 
 export interface PublisherOptions {
   /** Send a state only when its tick is at least this many ticks past the last one sent (default 1: every tick). */
@@ -46,6 +47,12 @@ export interface PublisherOptions {
    * event to every client; false: none sent (nor taken).
    */
   readonly events?: PublisherEventOptions | false;
+  /**
+   * Interest management (net/interest.ts): each client receives only the entities `select` chooses for it, as a
+   * world of its own (slots that keep their entity while it stays seen); `radiusInterest` chooses by distance.
+   * Absent: every client receives every entity. Plain schemas only (not tables).
+   */
+  readonly interest?: InterestOptions;
 }
 
 /** Where the server's events go, and how many may wait for one client. */
@@ -91,6 +98,10 @@ export interface PublisherClientStats {
   /** Snapshots sent as deltas against a state it acknowledged, and whole (none acknowledged yet, or too long ago). */
   deltas: number;
   full: number;
+  /** Under interest management: the entities it sees now, and those that came into and left its view, since it connected. */
+  visible: number;
+  entered: number;
+  left: number;
 }
 
 /** One client: feed it what arrives, close it when the connection ends. */
@@ -167,8 +178,10 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   const windowSize = eventOptions?.window ?? DEFAULT_EVENT_WINDOW;
   new EventWindow(windowSize, eventWidth); // checks the size at set-up, not at the first connection
   const target = eventOptions?.target ?? null;
-  const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats; player: number; events: EventWindow; baseline: ClientBaseline }>();
+  const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats; player: number; events: EventWindow; baseline: ClientBaseline; view: ClientView | null }>();
   const encoder = new DeltaEncoder(format);
+  const interest = options.interest ?? null;
+  const views = interest === null ? null : interestViews(format, interest);
   let events = 0;
   let unaddressed = 0;
   /** The state sent last: its tick and time, and the ms a tick takes, from which an event's tick gets its time. */
@@ -195,6 +208,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   let sent = 0;
   let lastBytes = 0;
   let pushed = false;
+  let head: SnapshotHead = { tick: 0, time: 0, count: 0, snaps: 0 };
   let messageTick = 0;
   // made once: read() allocates nothing for it
   const encodeNewest = (pair: StatePair<S>): void => {
@@ -210,7 +224,9 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     tickMs = ticks > 0 && time > meta[META.PREV_TIME]! ? (time - meta[META.PREV_TIME]!) / ticks : 1000 / runtime.info.tickRate;
     const interval = Math.min(every * tickMs, MAX_INTERVAL_MS / 2);
     // quantised once, under the lock (the copy out of the slot); encoded per baseline in use below
-    encoder.push({ tick, time, count: meta[META.COUNT]!, snaps: meta[META.SNAPS]!, interval }, pair.currentBlock, pair.currentGeneration);
+    head = { tick, time, count: meta[META.COUNT]!, snaps: meta[META.SNAPS]!, interval };
+    encoder.push(head, pair.currentBlock, pair.currentGeneration);
+    views?.copy(pair.currentBlock, head);
     pushed = true;
   };
   return {
@@ -231,8 +247,12 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       if (eventOptions !== null) runtime.takeEvents(takeEvent);
       for (const client of clients) {
         // a delta against the newest state it acknowledged (encoded once for every client on that baseline)
-        const bytes = encoder.messageFor(client.baseline.acked);
-        if (encoder.isDelta(client.baseline.acked)) client.stats.deltas++;
+        const view = client.view;
+        if (view !== null) views!.select(client, view, head, encoder.state!);
+        const stream = view === null ? encoder : view.encoder;
+        const acked = view === null ? client.baseline.acked : view.baseline.acked;
+        const bytes = stream.messageFor(acked);
+        if (stream.isDelta(acked)) client.stats.deltas++;
         else client.stats.full++;
         lastBytes = bytes.byteLength;
         const message = client.events.pending === 0 ? bytes : client.events.attach(bytes);
@@ -251,7 +271,8 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
         player,
         events: new EventWindow(windowSize, eventWidth),
         baseline: new ClientBaseline(),
-        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null as string | null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0, deltas: 0, full: 0 },
+        view: views === null ? null : new ClientView(format, views.limit),
+        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null as string | null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0, deltas: 0, full: 0, visible: 0, entered: 0, left: 0 },
       };
       const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now());
       const pings = new RateBucket(MAX_PINGS_PER_SECOND, runtime.now());
@@ -277,7 +298,10 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
             } else if (type === MESSAGE.ACK) {
               const ack = decodeAck(format, bytes);
               if (!client.events.ack(ack.next)) throw new WireError('count', `player ${player} acknowledged events up to ${ack.next}, past the ${client.events.next} sent`);
-              if (ack.tick >= 0) client.baseline.ack(encoder, ack.tick);
+              if (ack.tick >= 0) {
+                if (client.view === null) client.baseline.ack(encoder, ack.tick);
+                else client.view.baseline.ack(client.view.encoder, ack.tick);
+              }
               client.stats.acks++;
               client.stats.eventsPending = client.events.pending;
             } else if (type === MESSAGE.INPUTS && inputs !== null) {

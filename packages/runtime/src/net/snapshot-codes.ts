@@ -38,8 +38,8 @@ export class SnapshotCodes {
   /** The game run as 32-bit words, two a value (low first): compared and sent bit for bit. */
   readonly gameWords: Uint32Array;
 
-  constructor(format: WireFormat) {
-    const capacity = format.layout.capacity;
+  /** `capacity`: entities it holds (the layout's by default; a client's view under interest management, fewer). */
+  constructor(format: WireFormat, capacity = format.layout.capacity) {
     this.codes = new Uint32Array(capacity * format.codesPerEntity);
     this.generation = new Uint32Array(capacity);
     this.game = new Float64Array(format.gameValues);
@@ -98,8 +98,9 @@ export class BaselineWindow {
   constructor(
     readonly format: WireFormat,
     readonly size: number = BASELINE_WINDOW,
+    capacity = format.layout.capacity,
   ) {
-    this.#spare = Array.from({ length: size + 1 }, () => new SnapshotCodes(format));
+    this.#spare = Array.from({ length: size + 1 }, () => new SnapshotCodes(format, capacity));
   }
 
   /** The state of tick `tick`, or null. */

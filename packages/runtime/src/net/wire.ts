@@ -130,9 +130,13 @@ export class SnapshotCoder {
   /** For the one-call `encodeSnapshot` / `decodeSnapshot`: a state's codes. */
   readonly codes: SnapshotCodes;
 
-  constructor(readonly format: WireFormat) {
-    this.scratch = new DeltaScratch(format);
-    this.codes = new SnapshotCodes(format);
+  /** `capacity`: the most entities a snapshot it codes has (the layout's by default). */
+  constructor(
+    readonly format: WireFormat,
+    capacity = format.layout.capacity,
+  ) {
+    this.scratch = new DeltaScratch(format, capacity);
+    this.codes = new SnapshotCodes(format, capacity);
   }
 }
 

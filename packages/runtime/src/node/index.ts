@@ -52,6 +52,10 @@ export type { Runtime, RuntimeEvents, RuntimeStats, Frame } from '../contracts/a
 export { createSnapshotPublisher } from '../net/publisher.ts';
 export type { PublisherEventOptions, PublisherOptions, PublisherClient, PublisherClientStats, PublisherRefusal, SnapshotPublisher } from '../net/publisher.ts';
 export { DEFAULT_EVENT_WINDOW } from '../net/event-window.ts';
+export { DEFAULT_INTEREST_LIMIT } from '../net/interest.ts';
+export type { InterestClient, InterestOptions, InterestState } from '../net/interest.ts';
+export { radiusInterest } from '../net/radius-interest.ts';
+export type { RadiusInterest, RadiusInterestOptions } from '../net/radius-interest.ts';
 export { CLOSE_GRACE_MS, DEFAULT_MAX_REFUSING_MS, hostSnapshots } from '../net/socket-host.ts';
 export type { HostClose, SocketHost, SocketHostOptions, SocketHostStats, SnapshotSocket, SnapshotSocketServer } from '../net/socket-host.ts';
 export type { ProtocolError } from '../net/socket-errors.ts';

@@ -46,8 +46,9 @@ export const enclosedFrameTime = (ts: number, before: number): number => (before
 
 /**
  * The distinct ticks a clean swap-stress run must see for its check to mean something: `floor` (a tenth of the
- * acquires, at most 1,000), or one in 25 of the ticks the worker `published` where it published fewer than that
- * makes. WebKitGTK's worker, on a CI machine running three engines at once, makes a few thousand ticks where the
+ * acquires, at most 1,000), or one in 25 of the ticks the worker `published` while the reader watched, where it
+ * published fewer than that makes (a CI run once failed by counting the ticks published before the reader began:
+ * 2,838 in all, of which the reader watched a fraction). WebKitGTK's worker, on a CI machine running three engines at once, makes a few thousand ticks where the
  * others make tens of thousands, and the reader cannot see ticks that were never made.
  */
 export const distinctTicksNeeded = (floor: number, published: number): number => Math.min(floor, published / 25);

@@ -95,8 +95,11 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
     return bad;
   };
   // the publish count the last check of the floor read (the worker publishes on after the loop ends)
+  // the ticks published while this reader watched: the ones before (start-up, the first ticks' wait, seconds on
+  // a loaded machine) no reader here could have seen
+  const before = rt.reader.publishCount();
   let published = 0;
-  const needed = (): number => distinctTicksNeeded(distinct, (published = rt.reader.publishCount()));
+  const needed = (): number => distinctTicksNeeded(distinct, (published = rt.reader.publishCount() - before));
   // on, past `acquires`, until the floor of distinct ticks is met and both an empty and a full world were seen (one
   // tick in eight each: a worker that publishes few ticks, WebKitGTK's under a CI run's load, may show neither in
   // the first few dozen)
