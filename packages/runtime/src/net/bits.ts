@@ -16,6 +16,7 @@ import { WireError } from './wire-head.ts';
 /** Unary runs at or past this many ones are an escape: the value follows raw. */
 export const RICE_ESCAPE = 24;
 const ESCAPE_ONES = (1 << RICE_ESCAPE) - 1;
+const POW2 = Float64Array.from({ length: 33 }, (_, k) => 2 ** k);
 
 export class BitWriter {
   #words: Uint32Array;
@@ -69,7 +70,7 @@ export class BitWriter {
   }
 
   rice(v: number, k: number, n: number): void {
-    const q = Math.floor(v / 2 ** k);
+    const q = Math.floor(v / POW2[k]!);
     if (q >= RICE_ESCAPE) {
       this.bits(ESCAPE_ONES, RICE_ESCAPE); // RICE_ESCAPE ones and no zero: the value follows raw
       this.bits(v, n);
@@ -163,7 +164,7 @@ export class BitReader {
     this.#check(q + 1);
     this.#bit += q + 1;
     const low = this.bits(k);
-    return q * 2 ** k + low;
+    return q * POW2[k]! + low;
   }
 
   gamma(): number {

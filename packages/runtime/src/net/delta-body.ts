@@ -103,20 +103,33 @@ export function encodeBody(format: WireFormat, state: SnapshotCodes, base: Snaps
       m++;
     }
     const bits = bitsOf[c]!;
-    const guess = m === 0 || sum === 0 ? 0 : Math.max(0, Math.min(bits, Math.round(Math.log2((sum / m) * Math.LN2))));
-    let best = guess;
-    let bestCost = Number.POSITIVE_INFINITY;
-    for (let k = Math.max(0, guess - 1); k <= Math.min(bits, guess + 1, 31); k++) {
-      let cost = 0;
-      for (let j = 0; j < n; j++) {
-        const i = s.changed[j]!;
-        if ((s.flags[i]! & (1 << (f + 1))) !== 0) cost += riceCost(s.zz[i * C + c]!, k, bits);
-      }
-      if (cost < bestCost) {
-        bestCost = cost;
-        best = k;
-      }
+    const guess = m === 0 || sum === 0 ? 0 : Math.max(0, Math.min(bits, 31, Math.round(Math.log2((sum / m) * Math.LN2))));
+    // the guess and its two neighbours, costed in one pass
+    const k0 = Math.max(0, guess - 1);
+    const k2 = Math.min(bits, 31, guess + 1);
+    const d0 = 2 ** k0;
+    let c0 = 0;
+    let c1 = 0;
+    let c2 = 0;
+    const bit = 1 << (f + 1);
+    for (let j = 0; j < n; j++) {
+      const i = s.changed[j]!;
+      if ((s.flags[i]! & bit) === 0) continue;
+      const q = Math.floor(s.zz[i * C + c]! / d0);
+      c0 += q >= RICE_ESCAPE ? RICE_ESCAPE + bits : q + 1 + k0;
+      const q1 = Math.floor(q / 2);
+      c1 += q1 >= RICE_ESCAPE ? RICE_ESCAPE + bits : q1 + 2 + k0;
+      const q2 = Math.floor(q / 4);
+      c2 += q2 >= RICE_ESCAPE ? RICE_ESCAPE + bits : q2 + 3 + k0;
     }
+    // k0, k0 + 1, k0 + 2 (those past k2 are not candidates)
+    let best = k0;
+    let bestCost = c0;
+    if (k0 + 1 <= k2 && c1 < bestCost) {
+      best = k0 + 1;
+      bestCost = c1;
+    }
+    if (k0 + 2 <= k2 && c2 < bestCost) best = k0 + 2;
     s.k[c] = best;
     w.bits(best, K_BITS);
   }
