@@ -53,6 +53,7 @@ export type { TickInput } from './tick-input.ts';
 export type { NonFinitePolicy } from './finite-check.ts';
 export type { BacklogPolicy } from '../core/fixed-step.ts';
 export { defineSchema, schema2d, schema3d, INTERPOLATION_KINDS } from '../core/schema.ts';
+export { quantizeFields } from '../core/quantize-world.ts';
 export { defineTables, tablesCapacity } from '../core/tables.ts';
 export type { TableName, TableSpec, TableSpecs, TablesSchema, TableViews } from '../core/tables.ts';
 export type { EntityField, EntityFieldSpec, FieldSpec, FieldViews, GameField, GameFieldSpec, GameState, InterpolationKind, Schema } from '../core/schema.ts';

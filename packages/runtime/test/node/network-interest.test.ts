@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 it('a client sees the entities within the radius of its own, as a world of its own, over a lossy link', async () => {
-  const server = await createNodeRuntime<typeof motionSchema, MotionCommands, MotionSetup>({ worker: await nodeFixture('motion'), schema: motionSchema, capacity: 4, setup: { count: 4 } });
+  const server = await createNodeRuntime<typeof motionSchema, MotionCommands, MotionSetup>({ worker: await nodeFixture('motion'), schema: motionSchema, capacity: 4, setup: { count: 4, label: 'interest' } });
   cleanups.push(() => server.dispose());
   await server.setTickRate(60);
   await server.start();

@@ -10,6 +10,7 @@ import { fieldQuantizer } from '../../src/core/quantize.ts';
 import { ClientBaseline, DeltaDecoder, DeltaEncoder } from '../../src/net/delta-stream.ts';
 import { decodeSnapshot, encodeSnapshot, quantizeState, SnapshotCodes, WireError, wireFormat, type WireFormat } from '../../src/net/wire.ts';
 import { gameView, generationView } from '../../src/core/layout.ts';
+import { quantizeFields } from 'steadyframe/worker';
 
 const schema = defineSchema({
   position: { width: 2, kind: 'linear', quantize: { min: -1000, max: 1000, precision: 1 / 64 } },
@@ -279,6 +280,25 @@ describe('deltas against acknowledged baselines', () => {
       }
     }
     expect(refusals).toBeGreaterThan(0);
+  });
+
+  it('a server that keeps the quantised values as its truth (quantizeFields) is drawn bit for bit, and quantising again changes nothing', () => {
+    const format = wireFormat(computeLayout(schema, 50));
+    const w = world(format, 12);
+    for (let n = 0; n < 10; n++) w.step();
+    const layout = format.layout;
+    const views = Object.fromEntries(layout.fields.map((f) => [f.name, w.state.block.subarray(f.offset / 4, f.offset / 4 + f.length)])) as never;
+    quantizeFields(schema, views, w.count);
+    const once = Array.from(new Uint32Array(w.state.block.buffer));
+    quantizeFields(schema, views, w.count);
+    expect(Array.from(new Uint32Array(w.state.block.buffer))).toEqual(once);
+    const bytes = encodeSnapshot(format, { tick: 1, time: 0, count: w.count, snaps: 0 }, w.state.block, w.state.generation);
+    const out = block(format);
+    decodeSnapshot(format, bytes, out.block, out.generation);
+    for (const f of layout.fields) {
+      const n = w.count * f.width;
+      expect(Array.from(new Uint32Array(out.block.buffer, f.offset, n)), f.name).toEqual(Array.from(new Uint32Array(w.state.block.buffer, f.offset, n)));
+    }
   });
 
   it('the full snapshot equals the quantised state, bit for bit', () => {
