@@ -86,6 +86,8 @@ export interface WireFormat {
   readonly codeBits: Uint8Array;
   /** The first code of each field, and one past the last field's. */
   readonly fieldCodes: Uint16Array;
+  /** How the fields are quantised, in words ('' when none is): in the hash, and in a refusal's message. */
+  readonly quantized: string;
 }
 
 export function wireFormat(layout: Layout): WireFormat {
@@ -104,6 +106,7 @@ export function wireFormat(layout: Layout): WireFormat {
     codesPerEntity: codeBits.length,
     codeBits,
     fieldCodes,
+    quantized,
   };
 }
 
@@ -132,7 +135,7 @@ export function messageType(format: WireFormat, bytes: Uint8Array): MessageType 
   if (hash !== format.hash) {
     throw new WireError(
       'signature',
-      `the sender's schema (hash ${hash.toString(16)}) is not this one (${format.layout.signature}, hash ${format.hash.toString(16)}): both ends must be built with the same schema`,
+      `the sender's schema (hash ${hash.toString(16)}) is not this one (${format.layout.signature}${format.quantized === '' ? '' : `, quantised ${format.quantized}`}, hash ${format.hash.toString(16)}): both ends must be built with the same schema, its quantize included`,
     );
   }
   const length = view.getUint32(12, true);
