@@ -140,12 +140,14 @@ process competes with the server for the cores: a guide, not a guarantee.
 | date | ${new Date().toISOString()} |
 | machine | ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version} |
 | load average at the start | ${load.map((x) => x.toFixed(2)).join(', ')} |
-| snapshot | ${snapshot} bytes: ${perEntity.toFixed(1)} bytes an entity (8 float32 values and a generation), a 40-byte head |
+| snapshot | the last sent: ${snapshot} bytes, ${perEntity.toFixed(1)} bytes an entity after the ${SNAPSHOT_HEAD_BYTES}-byte head (wire version 4: a delta against the newest state the client acknowledged; the motion fixture's 8 float32 values are not quantised, so they cross as their bits' differences) |
 
 ${table}
 
-Bandwidth is the snapshot's size times the send rate, per client (plus the WebSocket frame's few bytes). The
-publisher encodes each snapshot once for every client; what a client adds is the socket's send.
+Bandwidth is the snapshots' sizes times the send rate, per client (plus the WebSocket frame's few bytes). The
+clients acknowledge every snapshot (bench/net-clients.mjs), as decoding clients do. The publisher quantises each
+state once and encodes it once per baseline in use (clients that acknowledged the same tick share the bytes); what
+a client adds is the socket's send, its acks, and the encodings its baseline alone needs.
 `;
   writeFileSync(fileURLToPath(new URL('../../../docs/net-scale.md', import.meta.url)), doc);
   console.log(`${doc}\nwritten to docs/net-scale.md`);
