@@ -4,7 +4,7 @@
  * the network client and the publisher do (net/connection.ts acks every snapshot it decoded and kept).
  *
  * ```text
- *  publish(t): push (quantise once) ── per client: messageFor(its acked tick) ── down link: + delay, or lost
+ *  publish(t): push (quantise once) ── per client: messageFor(its acked tick, and the one before: motion carried on) ── down link: + delay, or lost
  *                                                                                     │
  *  client: decode against its window ── kept ── encodeAck(tick) ── up link: + delay, or lost ── decodeAck
  *                                                                                     │
@@ -152,7 +152,7 @@ export class DeltaRoom {
     const encodedBefore = encoder.stats.full + encoder.stats.deltas;
     const start = performance.now();
     encoder.push({ tick, time: now, count, snaps: 0 }, block, generation);
-    const messages = this.#clients.map((client) => encoder.messageFor(client.baseline.acked));
+    const messages = this.#clients.map((client) => client.baseline.message(encoder));
     t.serverMs += performance.now() - start;
     t.encodes += encoder.stats.full + encoder.stats.deltas - encodedBefore;
     t.pushes++;

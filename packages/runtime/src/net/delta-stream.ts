@@ -11,7 +11,7 @@
  * ```
  */
 import { BASELINE_WINDOW, BaselineWindow, CLIENT_BASELINE_WINDOW, quantizeState, type SnapshotCodes } from './snapshot-codes.ts';
-import { NO_BASELINE, SNAPSHOT_HEAD_BYTES } from './wire-head.ts';
+import { MAX_BASELINE_AGE, SNAPSHOT_HEAD_BYTES } from './wire-head.ts';
 import { decodeDelta, encodeDelta, SnapshotCoder, type SnapshotHead } from './wire.ts';
 import type { WireFormat } from './wire-head.ts';
 
@@ -27,8 +27,8 @@ export class DeltaEncoder {
   readonly #coder: SnapshotCoder;
   #head: SnapshotHead | null = null;
   #state: SnapshotCodes | null = null;
-  /** This push's messages by baseline tick (−1: the full one). */
-  readonly #messages = new Map<number, Uint8Array>();
+  /** This push's messages by their baselines' ticks ('': the full one). */
+  readonly #messages = new Map<string, Uint8Array>();
 
   /** `capacity`: the most entities a state pushed has (the layout's by default; a client's view, fewer). */
   constructor(
@@ -81,17 +81,23 @@ export class DeltaEncoder {
   }
 
   #baseOf(acked: number): SnapshotCodes | null {
-    return this.#head === null || acked < 0 || acked >= this.#head.tick ? null : this.window.find(acked);
+    const tick = this.#head?.tick ?? -1;
+    return acked < 0 || acked >= tick || tick - acked > MAX_BASELINE_AGE ? null : this.window.find(acked);
   }
 
-  /** The newest state, for a client whose newest acknowledged tick is `acked` (−1: none): a delta when the window has it (BASELINE_WINDOW − 1 sends old at most). */
-  messageFor(acked: number): Uint8Array {
+  /**
+   * The newest state, for a client whose newest acknowledged tick is `acked` (−1: none) and one it acknowledged
+   * before, `older` (−1: none): a delta when the window has `acked` (BASELINE_WINDOW − 1 sends old at most), its
+   * motion carried on from `older` when the window has that too.
+   */
+  messageFor(acked: number, older = -1): Uint8Array {
     if (this.#head === null) throw new Error('steadyframe: nothing pushed to send');
     const base = this.#baseOf(acked);
-    const key = base === null ? -1 : acked;
+    const before = base === null || older < 0 || older >= acked ? null : this.#baseOf(older);
+    const key = base === null ? '' : before === null ? `${acked}` : `${acked}:${older}`;
     let message = this.#messages.get(key);
     if (message === undefined) {
-      message = encodeDelta(this.#coder, this.#head, this.#state!, base);
+      message = encodeDelta(this.#coder, this.#head, this.#state!, base, before);
       this.#messages.set(key, message);
       if (base === null) this.stats.full++;
       else this.stats.deltas++;
@@ -100,13 +106,24 @@ export class DeltaEncoder {
   }
 }
 
-/** One client's baseline on the server: the newest tick it acknowledged that the window had when it said so. */
+/**
+ * One client's baselines on the server: the newest tick it acknowledged that the window had when it said so, and
+ * the one it acknowledged before that (the motion between them carries on: net/delta-body.ts).
+ */
 export class ClientBaseline {
   acked = -1;
+  older = -1;
 
   /** Takes an acknowledged tick (an older one than kept, or one the encoder lacks, changes nothing). */
   ack(encoder: DeltaEncoder, tick: number): void {
-    if (tick > this.acked && encoder.has(tick)) this.acked = tick;
+    if (tick <= this.acked || !encoder.has(tick)) return;
+    this.older = this.acked;
+    this.acked = tick;
+  }
+
+  /** The newest state for this client. */
+  message(encoder: DeltaEncoder): Uint8Array {
+    return encoder.messageFor(this.acked, this.older);
   }
 }
 
@@ -131,10 +148,12 @@ export class DeltaDecoder {
    * came first). Throws `WireError`, keeping nothing.
    */
   decode(bytes: Uint8Array): { readonly head: SnapshotHead; readonly state: SnapshotCodes; readonly kept: boolean } | null {
-    // a delta against a baseline let go for BASELINE_WINDOW newer snapshots: late (the head is checked on decoding)
+    // a delta against baselines let go for newer snapshots: late (the head is checked on decoding)
     if (bytes.byteLength >= SNAPSHOT_HEAD_BYTES) {
-      const base = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(40, true);
-      if (base !== NO_BASELINE && this.window.passed(base)) return null;
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const tick = view.getUint32(16, true);
+      const oldest = Math.max(view.getUint16(40, true), view.getUint16(42, true));
+      if (oldest !== 0 && this.window.passed(tick - oldest)) return null;
     }
     const entry = this.window.take();
     let head: SnapshotHead;

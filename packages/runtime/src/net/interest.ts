@@ -123,7 +123,7 @@ export class ClientView {
 
   /** The view's message for this client (a delta against the view it acknowledged last). */
   message(): Uint8Array {
-    return this.encoder.messageFor(this.baseline.acked);
+    return this.baseline.message(this.encoder);
   }
 }
 

@@ -250,9 +250,9 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
         const view = client.view;
         if (view !== null) views!.select(client, view, head, encoder.state!);
         const stream = view === null ? encoder : view.encoder;
-        const acked = view === null ? client.baseline.acked : view.baseline.acked;
-        const bytes = stream.messageFor(acked);
-        if (stream.isDelta(acked)) client.stats.deltas++;
+        const baseline = view === null ? client.baseline : view.baseline;
+        const bytes = baseline.message(stream);
+        if (stream.isDelta(baseline.acked)) client.stats.deltas++;
         else client.stats.full++;
         lastBytes = bytes.byteLength;
         const message = client.events.pending === 0 ? bytes : client.events.attach(bytes);

@@ -15,8 +15,10 @@ export const WIRE_VERSION = 4;
 export const HEAD_BYTES = 16;
 /** Bytes of a snapshot before its body. */
 export const SNAPSHOT_HEAD_BYTES = 48;
-/** A snapshot's baseline tick when it has none: a full snapshot. */
+/** A tick the wire never carries (an ack's tick when it has none). */
 export const NO_BASELINE = 0xffffffff;
+/** A snapshot's baselines are at most this many ticks older than it (the head says how many back, in a u16). */
+export const MAX_BASELINE_AGE = 0xffff;
 export const PING_BYTES = 32;
 export const PONG_BYTES = 48;
 export const ACK_BYTES = 24;

@@ -49,6 +49,7 @@ import {
   MAX_INPUT_PAYLOAD,
   MAX_INPUTS_PER_MESSAGE,
   MAX_INTERVAL_MS,
+  MAX_BASELINE_AGE,
   MESSAGE,
   messageType,
   NO_BASELINE,
@@ -78,6 +79,7 @@ export {
   PING_BYTES,
   PONG_BYTES,
   schemaHash,
+  MAX_BASELINE_AGE,
   NO_BASELINE,
   SNAPSHOT_HEAD_BYTES,
   snapshotEnd,
@@ -120,6 +122,8 @@ export interface SnapshotHead {
   readonly interval?: number;
   /** The tick of the state the snapshot is a delta against, or −1 for none (a full snapshot): decoding says it. */
   readonly baseline?: number;
+  /** The tick of the older state its motion is carried on from, or −1 for none: decoding says it. */
+  readonly older?: number;
 }
 
 /** What encoding and decoding snapshots reuse: made once per publisher or client, nothing allocated per snapshot but the message. */
@@ -155,17 +159,22 @@ function checkHead(format: WireFormat, head: SnapshotHead): number {
 }
 
 /**
- * Encodes `state` (its codes: net/snapshot-codes.ts) as a snapshot against `base` (a state the client
- * acknowledged; null: a full snapshot). Allocates the message: encode once per baseline and send the same bytes
- * to every client that has it.
+ * Encodes `state` (its codes: net/snapshot-codes.ts) as a snapshot against `base` (a state the client acknowledged;
+ * null: a full snapshot) and, to carry motion on, `older` (one it acknowledged before `base`; null: none). Each must
+ * be at most MAX_BASELINE_AGE ticks older than `state`. Allocates the message: encode once per pair of baselines and
+ * send the same bytes to every client that has them.
  */
-export function encodeDelta(coder: SnapshotCoder, head: SnapshotHead, state: SnapshotCodes, base: SnapshotCodes | null): Uint8Array {
+export function encodeDelta(coder: SnapshotCoder, head: SnapshotHead, state: SnapshotCodes, base: SnapshotCodes | null, older: SnapshotCodes | null = null): Uint8Array {
   const format = coder.format;
   const interval = checkHead(format, head);
   if (state.count !== head.count) throw new RangeError(`steadyframe: a snapshot's count (${head.count}) is not its state's (${state.count})`);
+  const back = base === null ? 0 : head.tick - base.tick;
+  const olderBack = base === null || older === null ? 0 : head.tick - older.tick;
+  if (base !== null && !(back >= 1 && back <= MAX_BASELINE_AGE)) throw new RangeError(`steadyframe: a baseline must be 1 to ${MAX_BASELINE_AGE} ticks older than the snapshot; tick ${base.tick} for tick ${head.tick}`);
+  if (olderBack !== 0 && !(olderBack > back && olderBack <= MAX_BASELINE_AGE)) throw new RangeError(`steadyframe: the older baseline (tick ${older!.tick}) must be older than the baseline (tick ${base!.tick}) and within ${MAX_BASELINE_AGE} ticks`);
   const w = coder.writer;
   w.reset();
-  encodeBody(format, state, base, w, coder.scratch);
+  encodeBody(format, state, { base, older: olderBack === 0 ? null : older, ahead: back, apart: olderBack - back }, w, coder.scratch);
   const body = w.byteLength;
   const bytes = new Uint8Array(SNAPSHOT_HEAD_BYTES + body);
   const view = new DataView(bytes.buffer);
@@ -175,7 +184,8 @@ export function encodeDelta(coder: SnapshotCoder, head: SnapshotHead, state: Sna
   view.setFloat64(24, head.time, true);
   view.setUint32(32, head.snaps >>> 0, true);
   view.setFloat32(36, interval, true);
-  view.setUint32(40, base === null ? NO_BASELINE : base.tick, true);
+  view.setUint16(40, back, true);
+  view.setUint16(42, olderBack, true);
   view.setUint32(44, body, true);
   w.copyTo(bytes, SNAPSHOT_HEAD_BYTES);
   return bytes;
@@ -197,7 +207,7 @@ export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Fl
   const coder = coderOf(format);
   quantizeState(format, block, generation, head.count, coder.codes);
   coder.codes.tick = head.tick;
-  return encodeDelta(coder, head, coder.codes, null);
+  return encodeDelta(coder, head, coder.codes, null, null);
 }
 
 /** A snapshot's tick as its head says it (NaN for a message too short to hold one), read before the snapshot is decoded. */
@@ -222,19 +232,24 @@ export function decodeDelta(coder: SnapshotCoder, bytes: Uint8Array, baselines: 
   const interval = view.getFloat32(36, true);
   if (!(interval >= 0 && interval < MAX_INTERVAL_MS)) throw new WireError('time', `the snapshot's send interval is ${interval} ms`);
   const tick = view.getUint32(16, true);
-  const baseTick = view.getUint32(40, true);
-  let base: SnapshotCodes | null = null;
-  if (baseTick !== NO_BASELINE) {
-    base = baselines?.find(baseTick) ?? null;
-    if (base === null) throw new WireError('baseline', `a delta against tick ${baseTick}, which this client does not have`);
-    if (baseTick >= tick) throw new WireError('baseline', `a delta of tick ${tick} against tick ${baseTick}, not an older one`);
-  }
+  const back = view.getUint16(40, true);
+  const olderBack = view.getUint16(42, true);
+  const find = (ticksBack: number, what: string): SnapshotCodes => {
+    const found = ticksBack > tick ? null : (baselines?.find(tick - ticksBack) ?? null);
+    if (found === null) throw new WireError('baseline', `a delta of tick ${tick} against ${what} ${ticksBack} ticks before it, which this client does not have`);
+    return found;
+  };
+  if (back === 0 && olderBack !== 0) throw new WireError('baseline', 'an older baseline with no baseline');
+  if (olderBack !== 0 && olderBack <= back) throw new WireError('baseline', `an older baseline ${olderBack} ticks back, not before the baseline's ${back}`);
+  const base = back === 0 ? null : find(back, 'a baseline');
+  const older = olderBack === 0 ? null : find(olderBack, 'an older baseline');
   const r = coder.reader.open(bytes, SNAPSHOT_HEAD_BYTES, end - SNAPSHOT_HEAD_BYTES);
-  decodeBody(format, r, count, base, out, coder.scratch);
+  decodeBody(format, r, count, { base, older, ahead: back, apart: olderBack - back }, out, coder.scratch);
   // whole bytes: what is left is the last byte's padding, never more
   if (r.remaining >= 8) throw new WireError('length', `${r.remaining} bits of the snapshot's body left unread`);
+  const baseTick = back === 0 ? -1 : tick - back;
   out.tick = tick;
-  return { tick, time, count, snaps: view.getUint32(32, true), interval, baseline: base === null ? -1 : baseTick };
+  return { tick, time, count, snaps: view.getUint32(32, true), interval, baseline: baseTick, older: olderBack === 0 ? -1 : tick - olderBack };
 }
 
 /**

@@ -223,13 +223,14 @@ describe('deltas against acknowledged baselines', () => {
     let decoded = 0;
     let late = 0;
     let wrong = 0;
+    let carried = 0;
     let deltas = 0;
     for (let t = 1; t <= SNAPSHOTS; t++) {
       w.step();
       encoder.push({ tick: t, time: t, count: w.count, snaps: 0 }, w.state.block, w.state.generation);
       truth.set(t, encoder.window.find(t)!.codes.slice(0, w.count * format.codesPerEntity));
       truth.delete(t - 200);
-      if (next() > 0.1) down.push([t + delay(), encoder.messageFor(client.acked)]);
+      if (next() > 0.1) down.push([t + delay(), client.message(encoder)]);
       for (let i = down.length - 1; i >= 0; i--) {
         if (down[i]![0] > t) continue;
         const bytes = down.splice(i, 1)[0]![1];
@@ -241,6 +242,7 @@ describe('deltas against acknowledged baselines', () => {
         const { head, state, kept } = result;
         decoded++;
         if (head.baseline! >= 0) deltas++;
+        if (head.older! >= 0) carried++;
         const expected = truth.get(head.tick)!;
         let same = state.count * format.codesPerEntity === expected.length;
         for (let j = 0; same && j < expected.length; j++) same = state.codes[j] === expected[j];
@@ -255,7 +257,41 @@ describe('deltas against acknowledged baselines', () => {
     // (a delay of 20 steps more than the others, 5% of them, never does that here)
     expect(late).toBe(0);
     expect(deltas / decoded).toBeGreaterThan(0.95);
+    // most carry motion on from an older baseline (the acks of two snapshots in a row)
+    expect(carried / decoded).toBeGreaterThan(0.8);
   }, 120_000);
+
+  it('motion carried on from two baselines: entities at a steady pace cost nothing, a turn costs its change', () => {
+    const steady = defineSchema({ position: { width: 2, kind: 'linear', quantize: { min: -1000, max: 1000, precision: 1 / 100 } }, angle: { width: 1, kind: 'angle', quantize: { bits: 12 } } });
+    const format = wireFormat(computeLayout(steady, 1000));
+    const state = block(format);
+    const encoder = new DeltaEncoder(format);
+    const decoder = new DeltaDecoder(format);
+    const client = new ClientBaseline();
+    const pos = format.layout.fields[0]!.offset / 4;
+    const angle = format.layout.fields[1]!.offset / 4;
+    const sizes: number[] = [];
+    for (let t = 1; t <= 12; t++) {
+      for (let i = 0; i < 1000; i++) {
+        // a whole number of steps a tick: the carried-on motion is exact; entity 7 turns at tick 10
+        state.block[pos + 2 * i] = -500 + i * 0.5 + t * 0.25;
+        state.block[pos + 2 * i + 1] = i === 7 && t >= 10 ? 3 - (t - 10) * 0.5 : t * 0.5 - 3;
+        // whole steps of a turn (4,096 of them), wrapping past π
+        state.block[angle + i] = ((t * (i % 5) * 40) % 4096) * ((2 * Math.PI) / 4096);
+      }
+      encoder.push({ tick: t, time: t, count: 1000, snaps: 0 }, state.block, state.generation);
+      const bytes = client.message(encoder);
+      const { head, state: got } = decoder.decode(bytes)!;
+      expect(got.codes).toEqual(encoder.window.find(t)!.codes);
+      sizes.push(bytes.byteLength - 48);
+      client.ack(encoder, head.tick);
+    }
+    // ticks 3 to 9: every entity where its two baselines put it: the body is its Rice parameters and an empty set
+    for (const size of sizes.slice(2, 9)) expect(size).toBeLessThan(6);
+    // tick 10: entity 7 turned: a few bytes for it (and tick 11, whose older baseline is before the turn)
+    expect(sizes[9]!).toBeLessThan(12);
+    expect(sizes[0]! / 1000).toBeGreaterThan(5);
+  });
 
   it('a hostile body costs a WireError, never another throw or a read past the message', () => {
     const format = wireFormat(computeLayout(schema, 64));

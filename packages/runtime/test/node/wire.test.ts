@@ -28,7 +28,6 @@ import {
   PING_BYTES,
   PONG_BYTES,
   schemaHash,
-  NO_BASELINE,
   SNAPSHOT_HEAD_BYTES,
   WireError,
   wireFormat,
@@ -119,7 +118,8 @@ describe('snapshots', () => {
     const view = new DataView(bytes.buffer);
     expect([view.getUint8(4), view.getUint8(5), view.getUint32(8, true), view.getUint32(12, true)]).toEqual([MESSAGE.SNAPSHOT, WIRE_VERSION, schemaHash('position:linear:2;angle:angle:1'), bytes.byteLength]);
     expect([view.getUint32(16, true), view.getUint32(20, true), view.getFloat64(24, true), view.getUint32(32, true), view.getFloat32(36, true)]).toEqual([10, 2, 1000.5, 1, 33.25]);
-    expect([view.getUint32(40, true), view.getUint32(44, true)]).toEqual([NO_BASELINE, bytes.byteLength - SNAPSHOT_HEAD_BYTES]);
+    // no baseline (0 ticks back), no older one, the body's bytes
+    expect([view.getUint16(40, true), view.getUint16(42, true), view.getUint32(44, true)]).toEqual([0, 0, bytes.byteLength - SNAPSHOT_HEAD_BYTES]);
     // unquantised: 2 entities of 3 float32s and a generation, each a Rice code against zeros, in fewer bytes than raw
     expect(bytes.byteLength - SNAPSHOT_HEAD_BYTES).toBeLessThan(2 * 4 * 4 + 8);
   });
