@@ -17,10 +17,24 @@ export const ORBS = 24;
 /** Most players at once. */
 export const MAX_PLAYERS = 16;
 
+/**
+ * How each field crosses the network (`quantize`: the server rounds every value to these steps and each client draws
+ * the same rounded values; unchanged ones cost next to nothing, since each snapshot is a delta against the newest
+ * state the client acknowledged). One range serves both axes of a field:
+ * - position: a hundredth of a unit (a 1000-unit arena drawn on a page about 1000 pixels wide: a hundredth of a
+ *   pixel) over −100..1100, the arena's 1000 × 600 with a 100-unit margin on every side (every disc stays inside the
+ *   arena; a value past the range would be drawn at its edge): 120,000 steps, 17 bits.
+ * - velocity: a hundredth of a unit a second over ±1000. A held key takes a player to about 640 units a second on
+ *   each axis (900 units/s² against a damping to a quarter each second) and an orb at most 288 (radius 160, 1.8
+ *   rad/s). Velocity only shapes the curve between two snapshots and the extrapolation past the newest: a hundredth
+ *   of a unit a second is a two-thousandth of a unit over a 50 ms interval. 200,000 steps, 18 bits.
+ * - heading: 12 bits, a turn in 4,096 steps (0.09°): the heading mark on a player's 18-unit disc moves 0.03 units
+ *   a step.
+ */
 const disc = {
-  position: { width: 2, kind: 'linear', velocity: 'velocity' },
-  velocity: { width: 2, kind: 'linear' },
-  heading: { width: 1, kind: 'angle' },
+  position: { width: 2, kind: 'linear', velocity: 'velocity', quantize: { min: -100, max: 1100, precision: 0.01 } },
+  velocity: { width: 2, kind: 'linear', quantize: { min: -1000, max: 1000, precision: 0.01 } },
+  heading: { width: 1, kind: 'angle', quantize: { bits: 12 } },
 } as const;
 
 export const schema = defineTables(
@@ -31,10 +45,10 @@ export const schema = defineTables(
       capacity: MAX_PLAYERS,
       fields: {
         ...disc,
-        /** The id its page picked (and draws itself by). */
-        id: { width: 1, kind: 'none' },
-        /** Orbs it has caught. */
-        score: { width: 1, kind: 'none' },
+        /** The id its page picked (and draws itself by): a whole number under a million, exact in whole steps (20 bits). */
+        id: { width: 1, kind: 'none', quantize: { min: 0, max: 2 ** 20 - 1, precision: 1 } },
+        /** Orbs it has caught: whole, exact up to 2^24 − 1 (the largest run of whole numbers a float32 holds). */
+        score: { width: 1, kind: 'none', quantize: { min: 0, max: 2 ** 24 - 1, precision: 1 } },
       },
     },
   },

@@ -3,7 +3,9 @@
  * `createNodeRuntime`), its states to every connection at 20 a second (`createSnapshotPublisher`, hosted on a
  * `ws` WebSocketServer by `hostSnapshots`), players' inputs back into it, and a player's disc gone when its
  * connection closes. `npm run multiplayer` starts it on the page's own server (the `/play` path); the e2e test
- * starts it on a port of its own, behind a shaped relay.
+ * starts it on a port of its own, behind a shaped relay, and reads what each connection was sent (`clients`).
+ * Each snapshot is quantised as the schema says and, to a connection, a delta against the newest state it
+ * acknowledged (the publisher does both: nothing here).
  */
 import type { Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { WebSocketServer } from 'ws';
-import { createNodeRuntime, createSnapshotPublisher, hostSnapshots, type Runtime, type SnapshotPublisher, type SocketHost } from 'steadyframe/node';
+import { createNodeRuntime, createSnapshotPublisher, hostSnapshots, type PublisherClient, type Runtime, type SnapshotPublisher, type SocketHost } from 'steadyframe/node';
 import type { GameCommands } from './game.worker.ts';
 import { CAPACITY, INPUT_CODES, schema, SEND_EVERY, type GameSchema } from './schema.ts';
 
@@ -29,6 +31,11 @@ export interface GameServer {
   readonly runtime: Runtime<GameSchema, GameCommands>;
   readonly publisher: SnapshotPublisher;
   readonly host: SocketHost;
+  /**
+   * The connections open now, in the order they came, each with what the publisher sent it (`stats`: snapshots and
+   * bytes, and how many went as deltas against a state it acknowledged, and how many whole).
+   */
+  readonly clients: readonly PublisherClient[];
   close(): Promise<void>;
 }
 
@@ -62,10 +69,15 @@ export async function startGameServer(options: GameServerOptions = {}): Promise<
   } else {
     await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   }
+  const clients: PublisherClient[] = [];
   const host = hostSnapshots(publisher, wss, {
     onClient(client, socket) {
+      clients.push(client);
       // the player's disc goes when its connection does
-      socket.on('close', () => void runtime.commands.leave(client.player).catch(() => {}));
+      socket.on('close', () => {
+        clients.splice(clients.indexOf(client), 1);
+        void runtime.commands.leave(client.player).catch(() => {});
+      });
     },
   });
   // faster than the ticks: a state goes out within a few ms of its tick
@@ -76,6 +88,7 @@ export async function startGameServer(options: GameServerOptions = {}): Promise<
     runtime,
     publisher,
     host,
+    clients,
     async close() {
       clearInterval(publishing);
       host.close();

@@ -168,6 +168,38 @@ it("draws the server's states in order, whole and true on both pages, the same t
   for (const e of errors) expect(e).toEqual([]);
 }, 120_000);
 
+it("sends each page deltas against the states it acknowledged, at a fraction of the old wire's bytes", async () => {
+  // the old wire's snapshot (version 3: a 40-byte head, each live entity's values as float32 and its uint32
+  // generation, 8 bytes a game field), at the fewest entities any snapshot of this run had: the orbs alone (the
+  // players' table follows them, so a player in it makes every snapshot longer)
+  const format = server.publisher.format;
+  const v3 = 40 + ORBS * (format.valuesPerEntity + 1) * 4 + format.gameValues * 8;
+  // the server's side: what the publisher sent each connection (both pages, and no other, are connected)
+  expect(server.clients).toHaveLength(2);
+  for (const [p, client] of server.clients.entries()) {
+    const label = `page ${'AB'[p]}`;
+    const { snapshots, bytes, deltas, full, acks } = client.stats;
+    console.log(
+      `${label}: ${snapshots} snapshots sent, ${deltas} as deltas, ${full} whole; ${acks} acks; ${(bytes / snapshots).toFixed(0)} bytes a snapshot ` +
+        `(wire version 3: at least ${v3}, ×${(bytes / snapshots / v3).toFixed(3)})`,
+    );
+    expect(deltas + full, label).toBe(snapshots);
+    // whole until its first ack came back (a round trip of the shaped link), and again only if none of a
+    // BASELINE_WINDOW of acks in a row arrived (or the page did not decode for as long): deltas, nearly all
+    expect(full, label).toBeGreaterThan(0);
+    expect(deltas, label).toBeGreaterThan(snapshots / 2);
+    expect(bytes / snapshots, label).toBeLessThan(v3 / 2);
+  }
+  // the pages' side: every byte that arrived (pongs and the copies a frame could not use too), a snapshot kept
+  for (const [p, page] of pages.entries()) {
+    const label = `page ${'AB'[p]}`;
+    const link = await page.evaluate<{ bytesIn: number; snapshots: number }>('window.multiplayer.network');
+    console.log(`${label}: ${link.snapshots} snapshots kept, ${(link.bytesIn / link.snapshots).toFixed(0)} bytes in a snapshot kept`);
+    expect(link.snapshots, label).toBeGreaterThan(0);
+    expect(link.bytesIn / link.snapshots, label).toBeLessThan(v3 / 2);
+  }
+});
+
 it("a coin collected on the server: its pickup event reaches both pages once, with the server's count of coins", async () => {
   const a = pages[0]!;
   const idA = await a.evaluate<number>('window.multiplayer.id');

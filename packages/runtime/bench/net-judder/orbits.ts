@@ -15,12 +15,45 @@
  */
 import { defineSchema } from 'steadyframe';
 import { mulberry32 } from 'steadyframe/testing';
+import type { RangeQuantize } from '../../src/core/quantize.ts';
 
-export const orbitSchema = defineSchema({
-  position: { width: 2, kind: 'linear', velocity: 'velocity' },
-  velocity: { width: 2, kind: 'linear' },
-});
-export type OrbitSchema = typeof orbitSchema;
+/** How the orbits' two fields cross the wire (core/quantize.ts), or null: as their float32 bits. */
+export interface OrbitQuantize {
+  readonly position: RangeQuantize;
+  readonly velocity: RangeQuantize;
+}
+
+/**
+ * The benchmark's quantisation, stated in docs/net-judder.md. Every centre lies within ±50 units and every radius
+ * is at most 12, so every position is within ±62: the range ±64 leaves a margin. A thousandth of a unit is
+ * 128,000 steps (17 bits): 0.7% of the slowest entity's motion between two snapshots (0.15 units, what judder
+ * is counted in) and 2% of its motion in one 60 Hz frame (0.05 units). The fastest entity moves r·|ω|·(1 + m) ≤
+ * 12 × 3 × 1.5 = 54 units a second: the same ±64, in hundredths (12,800 steps, 14 bits). Velocity only shapes the
+ * Hermite curve between two snapshots (its slope at each end), where a hundredth of a unit a second moves the
+ * curve by under 0.001 units in a 50 ms interval.
+ */
+export const ORBIT_QUANTIZE: OrbitQuantize = {
+  position: { min: -64, max: 64, precision: 1 / 1000 },
+  velocity: { min: -64, max: 64, precision: 1 / 100 },
+};
+
+/** The orbits' schema, quantised or not (one type: `quantize` changes the wire, not the layout). */
+export type OrbitSchema = {
+  readonly position: { readonly width: 2; readonly kind: 'linear'; readonly velocity: 'velocity'; readonly quantize?: RangeQuantize };
+  readonly velocity: { readonly width: 2; readonly kind: 'linear'; readonly quantize?: RangeQuantize };
+};
+
+/** The orbits' schema with `quantize` (null: none; the fields cross as their float32 bits). */
+export function orbitSchemaWith(quantize: OrbitQuantize | null): OrbitSchema {
+  const position = { width: 2, kind: 'linear', velocity: 'velocity' } as const;
+  const velocity = { width: 2, kind: 'linear' } as const;
+  return defineSchema<OrbitSchema>(
+    quantize === null ? { position, velocity } : { position: { ...position, quantize: quantize.position }, velocity: { ...velocity, quantize: quantize.velocity } },
+  );
+}
+
+/** The schema the server and its clients use: quantised as ORBIT_QUANTIZE says. */
+export const orbitSchema = orbitSchemaWith(ORBIT_QUANTIZE);
 
 /** The server's ticks a second and its snapshots: every third tick (20 Hz). */
 export const ORBIT_TICK_RATE = 60;

@@ -15,6 +15,17 @@
  *   `step` per 120 Hz tick one tick ahead of its time (`maxLeadTicks` 1), its socket a simulated one (pings
  *   answered by a simulated server over links of the condition's shape), its timers on the simulated time; each
  *   frame blends the two ticks around it as the page does (linear fields: a lerp; a changed generation: the newer).
+ *   The server's side of the wire is the publisher's own (net/publisher.ts): at each traced send the state is
+ *   pushed into a `DeltaEncoder` (quantised as the schema says) and the client is sent `messageFor` the newest
+ *   tick it acknowledged; the client's acks (one per snapshot decoded) cross an up-link of the condition's shape
+ *   and reach a `ClientBaseline`. So a lost snapshot or a lost ack costs what it costs a real client: a delta
+ *   against an older baseline, or a full snapshot.
+ *
+ * ```text
+ *  send k (traced time) ── encoder.push(state k) ── messageFor(acked) ── down-link ──▶ client ── decode, draw
+ *                                     ▲                                                 │
+ *                     baseline.ack(tick) ◀── ack link (its own draws) ◀── ack(tick) ───┘
+ * ```
  * - **geckos**: @geckos.io/snapshot-interpolation 1.1.1 as its README uses it: the server's
  *   `SI.snapshot.create(state)` (its time stamped the tick's time: its best case), sent as JSON; the client's
  *   `JSON.parse` and `SI.snapshot.add`, and `SI.calcInterpolation('x y')` each frame (undefined: the last
@@ -22,15 +33,16 @@
  * - **latest**: the newest snapshot that arrived, as it is.
  */
 import { SnapshotInterpolation } from '@geckos.io/snapshot-interpolation';
-import { fieldViews, generationView } from '../../src/core/layout.ts';
+import { computeLayout, fieldViews, generationView } from '../../src/core/layout.ts';
 import { SeededRandom } from '../../src/core/random.ts';
 import type { SocketLike } from '../../src/net/connection.ts';
+import { ClientBaseline, DeltaEncoder } from '../../src/net/delta-stream.ts';
 import { networkClient } from '../../src/net/network-client.ts';
-import { decodePing, encodePong, messageType, MESSAGE } from '../../src/net/wire.ts';
+import { decodeAck, decodePing, encodePong, messageType, MESSAGE, wireFormat } from '../../src/net/wire.ts';
 import { TickInputBuffer } from '../../src/worker/tick-input.ts';
 import { createWorld } from '../../src/worker/world.ts';
 import { createLink, EventQueue } from '../../test/node/support/net-link.ts';
-import { ORBIT_SEND_EVERY, ORBIT_TICK_RATE, orbitSchema } from './orbits.ts';
+import { ORBIT_SEND_EVERY, ORBIT_TICK_RATE, type OrbitSchema } from './orbits.ts';
 import type { Condition, Trace } from './trace.ts';
 
 /** True ms of the trace's first send: after the client's socket has opened (a round trip). */
@@ -79,10 +91,29 @@ function drawnOf(setup: ReplaySetup) {
   return { out, serverOffset, n };
 }
 
-/** Ours: the network client's step at 120 Hz, the page's blend at each frame. */
-export function replayOurs(setup: ReplaySetup, options: { readonly hermite: boolean }): Drawn {
+/** What the server sent the client in one replay of ours. */
+export interface WireCounts {
+  /** Snapshots sent (lost ones too), and their bytes. */
+  snapshots: number;
+  bytes: number;
+  /** Of them: deltas against an acknowledged state, and full snapshots. */
+  deltas: number;
+  full: number;
+  /** Acks that reached the server. */
+  acks: number;
+}
+
+/** Ours' options: Hermite on or off, and the schema both ends use (its `quantize` is the wire's). */
+export interface OursOptions {
+  readonly hermite: boolean;
+  readonly schema: OrbitSchema;
+}
+
+/** Ours: the network client's step at 120 Hz, the page's blend at each frame; the server's side the wire's encoder. */
+export function replayOurs(setup: ReplaySetup, options: OursOptions): Drawn & { readonly wire: WireCounts } {
   const { trace, condition } = setup;
   const { out, serverOffset, n } = drawnOf(setup);
+  const wire: WireCounts = { snapshots: 0, bytes: 0, deltas: 0, full: 0, acks: 0 };
   const time = new EventQueue();
   const realSetTimeout = globalThis.setTimeout;
   const realClearTimeout = globalThis.clearTimeout;
@@ -92,7 +123,13 @@ export function replayOurs(setup: ReplaySetup, options: { readonly hermite: bool
   try {
     const up = createLink(condition.seed + 1, condition);
     const down = createLink(condition.seed + 2, condition);
-    const format = trace.format;
+    // acks have a link of their own: the pings' draws stay those of the runs before acks existed
+    const ackLink = createLink(condition.seed + 3, condition);
+    const layout = computeLayout(options.schema, n);
+    const format = wireFormat(layout);
+    // the publisher's side of the wire, for this one client
+    const encoder = new DeltaEncoder(format);
+    const baseline = new ClientBaseline();
     const socket: SocketLike = {
       binaryType: 'blob',
       onopen: null,
@@ -100,7 +137,19 @@ export function replayOurs(setup: ReplaySetup, options: { readonly hermite: bool
       onclose: null,
       onerror: null,
       send(bytes) {
-        if (messageType(format, bytes) !== MESSAGE.PING) return;
+        const type = messageType(format, bytes);
+        if (type === MESSAGE.ACK) {
+          const ack = decodeAck(format, bytes);
+          const there = ackLink();
+          if (there !== null) {
+            time.schedule(time.now + there, () => {
+              wire.acks++;
+              if (ack.tick >= 0) baseline.ack(encoder, ack.tick);
+            });
+          }
+          return;
+        }
+        if (type !== MESSAGE.PING) return;
         const ping = decodePing(format, bytes);
         const there = up();
         if (there === null) return;
@@ -114,13 +163,23 @@ export function replayOurs(setup: ReplaySetup, options: { readonly hermite: bool
       close() {},
     };
     time.schedule(2 * condition.baseMs, () => socket.onopen?.({}));
+    // each traced send, at its own time: encoded for the newest state the client acknowledged by then
+    const first = trace.snapshots[0]!.sent;
     setup.arrivals.forEach((at, k) => {
-      if (at !== null) time.schedule(at, () => socket.onmessage?.({ data: trace.snapshots[k]!.bytes.slice().buffer }));
+      const sent = trace.snapshots[k]!;
+      time.schedule(LEAD + sent.sent - first, () => {
+        encoder.push(sent.head, sent.block, sent.generation);
+        const bytes = encoder.messageFor(baseline.acked);
+        if (encoder.isDelta(baseline.acked)) wire.deltas++;
+        else wire.full++;
+        wire.snapshots++;
+        wire.bytes += bytes.byteLength;
+        if (at !== null) time.schedule(at, () => socket.onmessage?.({ data: bytes.slice().buffer }));
+      });
     });
-    const client = networkClient({ schema: orbitSchema, url: 'bench://server', socket: () => socket, hermite: options.hermite, reconnect: false });
-    const layout = format.layout;
+    const client = networkClient({ schema: options.schema, url: 'bench://server', socket: () => socket, hermite: options.hermite, reconnect: false });
     const memory = new ArrayBuffer(layout.blockBytes);
-    const { world } = createWorld(layout, new Float32Array(memory), fieldViews<typeof orbitSchema>(memory, 0, layout), generationView(memory, 0, layout));
+    const { world } = createWorld(layout, new Float32Array(memory), fieldViews<OrbitSchema>(memory, 0, layout), generationView(memory, 0, layout));
     const random = new SeededRandom(1).next; // the client never draws; a worker would hand it its generator
     client.init!(world, undefined, { clock: () => time.now + CLIENT_OFFSET, random });
 
@@ -159,11 +218,14 @@ export function replayOurs(setup: ReplaySetup, options: { readonly hermite: bool
         for (let j = 2 * i; j < 2 * i + 2; j++) out.position[o + j] = snap ? cur.position[j]! : prev.position[j]! + (cur.position[j]! - prev.position[j]!) * alpha;
       }
     }
+    // a client that refused what the encoder sent (a delta it could not decode) drew something else: stop the run
+    const link = client.commands.network();
+    if (link.refused > 0) throw new Error(`the replay's client refused ${link.refused} messages (${link.lastRefusal ?? ''})`);
   } finally {
     globalThis.setTimeout = realSetTimeout;
     globalThis.clearTimeout = realClearTimeout;
   }
-  return out;
+  return { ...out, wire };
 }
 
 /** Each snapshot as geckos's server sends it: `SI.snapshot.create(state)` at the tick's time, as JSON. */

@@ -1,9 +1,16 @@
 /**
  * The network benchmark's recorded trace: what a real server sent. A Node runtime simulates the orbits at 60
  * ticks a second (fixtures/orbits.worker.ts); the snapshot publisher, polled every millisecond as a host's loop
- * would, sends every third tick to one client that records each message's bytes and the server's clock when it
- * went out. Every snapshot is then checked against the orbits' truth at its time, so a trace that does not
- * hold what the benchmark thinks it holds stops the run instead of skewing it.
+ * would, sends every third tick to one client that records each message and the server's clock when it went out.
+ * Every snapshot is then checked against the orbits' truth at its time, so a trace that does not hold what the
+ * benchmark thinks it holds stops the run instead of skewing it.
+ *
+ * The trace keeps the server's states exactly: its runtime is given the schema with quantisation off (the same
+ * layout as the worker's: `quantize` lives on the wire only), so the publisher sends every value as its float32
+ * bits, and the recording client never acknowledges, so every message is a full snapshot. What each client is
+ * sent depends on its link (a delta against the newest state it acknowledged: net/delta-stream.ts), so the
+ * replays (replay.ts) encode these states again, per link, with the wire's own encoder and the quantisation
+ * under test.
  *
  * The links: one seeded draw per message of a one-way delay (base plus uniform jitter) or a loss, the same
  * draws for every pipeline replayed over a condition.
@@ -12,24 +19,26 @@ import { fileURLToPath } from 'node:url';
 import { createNodeRuntime, createSnapshotPublisher } from 'steadyframe/node';
 import { buildWorkerModule } from 'steadyframe/testing/node';
 import { computeLayout, generationView } from '../../src/core/layout.ts';
-import { decodeSnapshot, wireFormat, type WireFormat } from '../../src/net/wire.ts';
+import { decodeSnapshot, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
 import { createLink } from '../../test/node/support/net-link.ts';
-import { makeOrbits, ORBIT_SEND_EVERY, orbitSchema, writeOrbit, type Orbit, type OrbitSetup } from './orbits.ts';
+import { makeOrbits, ORBIT_SEND_EVERY, orbitSchemaWith, writeOrbit, type Orbit, type OrbitSetup } from './orbits.ts';
 
 export interface TracedSnapshot {
+  /** Its head as the server sent it: tick, time (the server time the state stands for, its tick's, ms), count... */
+  readonly head: SnapshotHead;
   readonly tick: number;
-  /** The server time the state stands for (its tick's), ms. */
   readonly time: number;
   /** The server's clock when the publisher sent it, ms. */
   readonly sent: number;
-  readonly bytes: Uint8Array;
-  /** Its entities' positions, decoded (2 floats an entity). */
+  /** The state, exactly: a block of the orbits' layout (`computeLayout(schema, count)`) and its generations. */
+  readonly block: Float32Array;
+  readonly generation: Uint32Array;
+  /** Its entities' positions (2 floats an entity). */
   readonly position: Float32Array;
 }
 
 export interface Trace {
   readonly orbits: readonly Orbit[];
-  readonly format: WireFormat;
   readonly snapshots: readonly TracedSnapshot[];
   /** The largest distance between a decoded position and the truth at its snapshot's time (float32 rounding). */
   readonly worstMismatch: number;
@@ -50,7 +59,8 @@ export function benchWorker(name: 'orbits' | 'orbits-client'): Promise<string> {
 /** Records `seconds` of snapshots of `count` orbits (the first second after start is left out: the loop settling). */
 export async function recordTrace(count: number, seconds: number, seed: number): Promise<Trace> {
   const worker = await benchWorker('orbits');
-  const rt = await createNodeRuntime<typeof orbitSchema, object, OrbitSetup>({ worker, schema: orbitSchema, capacity: count, setup: { count, seed } });
+  const exact = orbitSchemaWith(null);
+  const rt = await createNodeRuntime<typeof exact, object, OrbitSetup>({ worker, schema: exact, capacity: count, setup: { count, seed } });
   const recorded: Array<{ bytes: Uint8Array; sent: number }> = [];
   try {
     await rt.start();
@@ -63,30 +73,31 @@ export async function recordTrace(count: number, seconds: number, seed: number):
   } finally {
     rt.dispose();
   }
-  const layout = computeLayout(orbitSchema, count);
+  const layout = computeLayout(exact, count);
   const format = wireFormat(layout);
   const orbits = makeOrbits(count, seed);
-  const memory = new ArrayBuffer(layout.blockBytes);
-  const block = new Float32Array(memory);
-  const generation = generationView(memory, 0, layout);
   const truth = new Float64Array(2 * count);
   const start = layout.fields.find((f) => f.name === 'position')!.offset / 4;
   let worstMismatch = 0;
-  const snapshots = recorded.map(({ bytes, sent }) => {
+  const snapshots = recorded.map(({ bytes, sent }): TracedSnapshot => {
+    const memory = new ArrayBuffer(layout.blockBytes);
+    const block = new Float32Array(memory);
+    const generation = generationView(memory, 0, layout);
     const head = decodeSnapshot(format, bytes, block, generation);
     if (head.count !== count) throw new Error(`the trace's snapshot of tick ${head.tick} has ${head.count} entities, not ${count}`);
+    if (head.baseline !== -1) throw new Error(`the trace's snapshot of tick ${head.tick} is a delta: the recording client acknowledged nothing`);
     const position = block.slice(start, start + 2 * count);
     for (let i = 0; i < count; i++) {
       writeOrbit(orbits[i]!, head.time, truth, i);
       worstMismatch = Math.max(worstMismatch, Math.hypot(position[2 * i]! - truth[2 * i]!, position[2 * i + 1]! - truth[2 * i + 1]!));
     }
-    return { tick: head.tick, time: head.time, sent, bytes, position };
+    return { head, tick: head.tick, time: head.time, sent, block, generation, position };
   });
   // float32 positions within ±62 units: rounding is under 1e-5; anything more is a state of another time
   if (worstMismatch > 1e-4) throw new Error(`the trace's states are not the orbits at their snapshots' times (off by up to ${worstMismatch} units)`);
   let serverGaps = 0;
   for (let k = 1; k < snapshots.length; k++) serverGaps += Math.round((snapshots[k]!.tick - snapshots[k - 1]!.tick) / ORBIT_SEND_EVERY) - 1;
-  return { orbits, format, snapshots, worstMismatch, serverGaps };
+  return { orbits, snapshots, worstMismatch, serverGaps };
 }
 
 /** One link condition: every message's one-way delay, ms, from a mean `baseMs`. */
