@@ -8,11 +8,12 @@
  *
  *  snapshot (type 1): the head, then
  *    16 u32 tick   20 u32 count   24 f64 server time (ms)   32 u32 snaps   36 f32 send interval (ms; 0 unknown)
- *    40 each schema field's live part, in schema order: count × width float32 (entity i's components together)
- *       then the live generations: count × uint32
- *       then the game fields (`scope: 'game'`), in schema order: one float64 each (none: nothing; wire version 3)
- *       then, to a client with server events it has not acknowledged, those events (wire version 3; E is where
- *       the section begins, not 8-aligned):
+ *    40 u16 the baseline, ticks before this one (0: none, a full snapshot)   42 u16 the older baseline's (0: none)
+ *    44 u32 the body's bytes
+ *    48 the body (net/delta-body.ts): the state's codes (core/quantize.ts) as changes from the baseline, its
+ *       motion since the older one carried on; the game fields exact
+ *       then, to a client with server events it has not acknowledged, those events (E = 48 + the body's bytes,
+ *       not 8-aligned):
  *       E+0 u32 count   E+4 u32 payload width   E+8 u32 first event's sequence
  *       E+12 u32 lost: events for this client its window had no room for, since the connection opened
  *       E+16 count records of (3 + width) float64: the server tick that emitted it, that tick's time (server ms),
@@ -28,16 +29,18 @@
  *                  (a client's count of its events, wrapping at 2^32; the first message on a connection sets where it
  *                  stands): a client sends each event in more than one message, and the server takes each number
  *                  once (net/client-inputs.ts)
- *  ack (type 5, client to server; wire version 3):
- *                  16 u32 next: every event numbered below it has arrived   20 u32 reserved (0)       (24 bytes)
+ *  ack (type 5, client to server):
+ *                  16 u32 next: every event numbered below it has arrived
+ *                  20 u32 the tick of the snapshot it decoded (0xffffffff: none)                      (24 bytes)
  * ```
  *
- * The schema hash (FNV-1a of the schema's signature, the string the shared buffer's layout is checked by) makes a
- * client of another build refuse the server's messages instead of drawing them as garbage. Decoding trusts
- * nothing it read: the head's length must be the length that arrived, and a snapshot's count must fit both the
- * length and the receiver's capacity before one field is read. A message that fails says why (`WireError.reason`,
- * which the receiver counts): a broken or hostile peer costs the receiver the check, never a crash or a read out
- * of bounds. Field values are copied bit for bit (a NaN the simulation wrote arrives as written).
+ * The schema hash (FNV-1a of the schema's signature, the string the shared buffer's layout is checked by, and of
+ * each field's quantisation) makes a client of another build refuse the server's messages instead of drawing them
+ * as garbage. Decoding trusts nothing it read: the head's length must be the length that arrived, a snapshot's
+ * count must fit the receiver's capacity, its baselines must be states it has, and every read of the body is
+ * checked against the body's end. A message that fails says why (`WireError.reason`, which the receiver counts): a
+ * broken or hostile peer costs the receiver the check, never a crash or a read out of bounds. A field without
+ * `quantize` crosses bit for bit (a NaN the simulation wrote arrives as written).
  */
 import { BitReader, BitWriter } from './bits.ts';
 import { decodeBody, DeltaScratch, encodeBody } from './delta-body.ts';
