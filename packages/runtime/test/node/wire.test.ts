@@ -92,7 +92,7 @@ describe('snapshots', () => {
         // what the receiver held before: untouched past the live entities
         const into = randomBlock(format.layout, mulberry32(99));
         const before = bitsOf(into.values);
-        expect(decodeSnapshot(format, bytes, into.values, into.generation)).toEqual({ tick: 0xfffffffe, time: -0.5, count, snaps: count, interval: 50 + count, baseline: -1 });
+        expect(decodeSnapshot(format, bytes, into.values, into.generation)).toEqual({ tick: 0xfffffffe, time: -0.5, count, snaps: count, interval: 50 + count, baseline: -1, older: -1 });
         const after = bitsOf(into.values);
         for (const field of format.layout.fields) {
           const start = field.offset / 4;
