@@ -6,7 +6,8 @@
  * and, for the 2D scene, @colyseus/schema 5 on the same motion:
  * 1. Gaffer on Games' 901 cubes in Rapier, 60 Hz, one minute (net-compression/cubes.ts, cube-run.ts);
  * 2. 1,000 moving 2D entities at 20 Hz (walkers.ts, walkers-run.ts, colyseus-mirror.ts);
- * 3. 10,000 entities, 1 and 100 clients: bytes and the server's encode time per client (crowd-run.ts).
+ * 3. 10,000 entities, 1 and 100 clients: bytes and the server's encode time per client (crowd-run.ts), and 100
+ *    clients each seeing about 200 of them (interest management: crowd-interest-run.ts).
  * Writes docs/net-compression.md (net-compression/report.ts). Bytes do not depend on the machine; the µs and ms
  * do. Not part of `npm test`.
  */
@@ -14,6 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { runCrowdInterest } from './net-compression/crowd-interest-run.ts';
 import { runCrowd } from './net-compression/crowd-run.ts';
 import { runCubes } from './net-compression/cube-run.ts';
 import { CUBE_SECONDS } from './net-compression/cubes.ts';
@@ -37,6 +39,7 @@ it('measures snapshot bytes and encode time on wire version 4 in three scenes', 
   const one = [runCrowd(1, CROWD_SECONDS, CROWD_WARM_UP)];
   const many = runCrowd(CROWD_CLIENTS, CROWD_SECONDS, CROWD_WARM_UP);
   one.push(runCrowd(1, CROWD_SECONDS, CROWD_WARM_UP));
+  const seeing = runCrowdInterest(CROWD_CLIENTS, CROWD_SECONDS, CROWD_WARM_UP);
 
   const c = cubeFigures(cubes);
   const t = walkers.ours.totals;
@@ -65,14 +68,15 @@ frame's or TCP/IP's; kbps are 1,000 bits a second.
 | Gaffer's cubes: under ${CUBE_GOAL_KBPS} kbps on average | ${c.kbps.toFixed(1)} kbps | **${met(c.kbps < CUBE_GOAL_KBPS)}** |
 | Gaffer's cubes: at most ${CUBE_GOAL_BYTES_PER_CHANGED} bytes per changed cube | ${c.bytesPerChanged.toFixed(2)} body bytes | **${met(c.bytesPerChanged <= CUBE_GOAL_BYTES_PER_CHANGED)}** |
 | 1,000 2D entities at 20 Hz: at most ${WALKER_GOAL_BYTES} bytes an entity | ${perEntity.toFixed(2)} bytes | **${met(perEntity <= WALKER_GOAL_BYTES)}** |
-| 10,000 entities, 100 clients each seeing about 200 | measured without interest management only | the interest rows come with it |
+| 10,000 entities, 100 clients each seeing about 200: bytes and server CPU a client, against sending everything | ${(seeing.bytes / seeing.clients / seeing.seconds / 1024).toFixed(1)} KiB/s and ${((seeing.serverMs / seeing.pushes / seeing.clients) * 1000).toFixed(0)} µs a push a client, against ${((many.fullBytes * 20) / 1024).toFixed(0)} KiB/s of full snapshots | measured (no goal set) |
 
 ${cubeSection(cubes)}
 ${walkerSection(walkers)}
-${crowdSection(one, many)}`;
+${crowdSection(one, many, seeing)}`;
   writeFileSync(fileURLToPath(new URL('../../../docs/net-compression.md', import.meta.url)), doc);
   console.log(`${doc}\nwritten to docs/net-compression.md`);
   // what the numbers rest on: every decoded state the server's (not a timing)
+  expect(seeing.wrong).toBe(0);
   for (const totals of [cubes.totals, walkers.ours.totals, walkers.withVelocity.totals, many.totals, ...one.map((r) => r.totals)]) {
     expect(totals.wrong).toBe(0);
     expect(totals.decoded).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import type { CubeRun } from './cube-run.ts';
 import { CUBE_LINK } from './cube-run.ts';
 import { CUBE_TICK_RATE, CUBES, type CubePhase } from './cubes.ts';
 import { CROWD, CROWD_LINK, CROWD_SEND_EVERY, type CrowdRun } from './crowd-run.ts';
+import { CROWD_LIMIT, CROWD_RADIUS, type CrowdInterestRun } from './crowd-interest-run.ts';
 import type { RoomTotals } from './delta-room.ts';
 import { WALK_LINK, WALK_SEND_EVERY, WALKERS, type WalkersRun } from './walkers-run.ts';
 import { WALK_TICK_RATE } from './walkers.ts';
@@ -154,7 +155,7 @@ encode; decode: the client's.
 `;
 }
 
-export function crowdSection(one: readonly CrowdRun[], many: CrowdRun): string {
+export function crowdSection(one: readonly CrowdRun[], many: CrowdRun, seeing: CrowdInterestRun): string {
   const rate = WALK_TICK_RATE / CROWD_SEND_EVERY;
   const perPush = (r: CrowdRun) => r.totals.serverMs / r.totals.pushes;
   const baseline = one.reduce((s, r) => s + perPush(r), 0) / one.length;
@@ -177,12 +178,18 @@ clients' decoding is not counted in it. A client's cost: what ${many.clients - 1
 | version 4, a full snapshot to everyone (encoded once a push) | any | ${f(many.fullBytes * rate, 0)} | ${f(fullMs, 2)} + the push | 1 | — | ≈ 0 (a send) |
 | version 4, deltas | 1 | ${f(perSecond(one[0]!), 0)} | ${one.map((r) => f(perPush(r), 2)).join(', ')} | ${f(one[0]!.totals.encodes / one[0]!.totals.pushes, 2)} | ${f(core(baseline), 2)} | — |
 | **version 4, deltas** | ${many.clients} | **${f(perSecond(many), 0)}** | ${f(perPush(many), 2)} | ${f(many.totals.encodes / many.totals.pushes, 2)} | ${f(core(perPush(many)), 2)} | **${f(core(perClient), 3)}** (${f(perClient * 1000, 0)} µs a push) |
-| version 4, deltas, each client seeing about 200 (interest management) | ${many.clients} | *not measured: comes with the publisher's interest management, being built* | | | | |
+| **version 4, deltas, each client seeing the walkers within ${CROWD_RADIUS} m of its own** (interest management) | ${seeing.clients} | **${f(seeing.bytes / seeing.clients / seeing.seconds, 0)}** | ${f(seeing.serverMs / seeing.pushes, 2)} | ${seeing.clients} (a view each) | ${f(core(seeing.serverMs / seeing.pushes), 2)} | **${f(core(seeing.serverMs / seeing.pushes / seeing.clients), 3)}** (${f((seeing.serverMs / seeing.pushes / seeing.clients) * 1000, 0)} µs a push) |
 
 - Deltas: ${f(many.totals.deltaBodyBytes / many.totals.deltas / CROWD, 2)} body bytes an entity a snapshot, every entity changed in every one; ${f(perSecond(many) / (many.v3Bytes * rate) * 100, 1)}% of
   version 3's bytes, ${f(perSecond(many) / (many.fullBytes * rate) * 100, 1)}% of a full version 4 snapshot's. ${many.totals.lost} snapshots lost, ${many.totals.late} late,
   **${many.totals.wrong + one.reduce((s, r) => s + r.totals.wrong, 0)} decoded wrong**. A client's decode: ${f(many.totals.decodeMs / many.totals.decoded, 2)} ms a snapshot.
 - Without interest management every client needs every entity, so a delta cannot be shared beyond the clients on one
   baseline; the encodes a push (one per baseline in use) are what 100 clients cost over one.
+- Under interest management (bench/net-compression/crowd-interest-run.ts: \`radiusInterest\`, client c's avatar walker
+  97·c, a limit of ${CROWD_LIMIT}): ${f(seeing.visible / seeing.messages, 0)} walkers a client on average; ${f(seeing.entered / seeing.seconds / seeing.clients, 1)} came into and ${f(seeing.left / seeing.seconds / seeing.clients, 1)} left a client's view
+  a second; ${seeing.deltas} deltas and ${seeing.full} full views, ${seeing.lost} lost, ${seeing.late} late, **${seeing.wrong} decoded wrong**; ${seeing.dropped} left out for
+  the limit. ${f((seeing.bytes / seeing.clients / seeing.seconds / (many.fullBytes * rate)) * 100, 2)}% of a full snapshot's bytes, ${f((seeing.bytes / seeing.clients / seeing.seconds / perSecond(many)) * 100, 1)}% of everything's deltas. The server's
+  time a push is the quantisation, the copy of the positions, and every client's selection, view and encode (nothing is
+  shared between views); a client's decode: ${f(seeing.decodeMs / Math.max(1, seeing.deltas + seeing.full - seeing.lost), 3)} ms a snapshot.
 `;
 }
