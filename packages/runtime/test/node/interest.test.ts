@@ -4,6 +4,7 @@
  * client draws snapped (a new generation there); over a lossy link the views decode to what the server meant.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { mulberry32 as random } from 'steadyframe/testing';
 import { defineSchema, defineTables } from 'steadyframe';
 import { computeLayout, generationView } from '../../src/core/layout.ts';
 import { DeltaDecoder } from '../../src/net/delta-stream.ts';
@@ -18,15 +19,6 @@ afterEach(disposeRuntimes);
 
 const schema = defineSchema({ position: { width: 2, kind: 'linear', quantize: { min: -100, max: 100, precision: 1 / 16 } } });
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('a client view', () => {
   it('keeps each entity in its slot while seen; one that leaves gives its slot to the last, which is a new generation there', () => {

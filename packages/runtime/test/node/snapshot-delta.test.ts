@@ -4,6 +4,7 @@
  * every snapshot the client decodes equals the server's quantised state of its tick, bit for bit.
  */
 import { describe, expect, it } from 'vitest';
+import { mulberry32 as random } from 'steadyframe/testing';
 import { defineSchema, defineTables } from 'steadyframe';
 import { computeLayout } from '../../src/core/layout.ts';
 import { fieldQuantizer } from '../../src/core/quantize.ts';
@@ -20,17 +21,6 @@ const schema = defineSchema({
   score: { kind: 'none', scope: 'game' },
 });
 
-/** A seeded generator (mulberry32): the same run every time. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function block(format: WireFormat) {
   const buffer = new ArrayBuffer(format.layout.blockBytes);
