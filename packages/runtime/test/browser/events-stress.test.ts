@@ -25,8 +25,8 @@ const MIN_EVENTS = 10_000;
 let runtime: Runtime<typeof stressSchema> | undefined;
 afterEach(() => runtime?.dispose());
 
-async function start(fault?: TestFault): Promise<Runtime<typeof stressSchema>> {
-  const made = await createTestRuntime({ worker: fixtureWorker('events-stress', fault), schema: stressSchema, capacity: 4, events: { capacity: 8192 } }, fault ?? 'none');
+async function start(fault?: TestFault, ring = 8192): Promise<Runtime<typeof stressSchema>> {
+  const made = await createTestRuntime({ worker: fixtureWorker('events-stress', fault), schema: stressSchema, capacity: 4, events: { capacity: ring } }, fault ?? 'none');
   const rt = (runtime = made.runtime);
   await rt.start();
   await waitFor('the first ticks', () => rt.reader.publishCount() > 10);
@@ -56,13 +56,30 @@ describe('events stress across real threads', () => {
     const stats = await rt.stats();
     console.log(
       `events stress: ${verdict.frames} frames, ${verdict.events} events, worker at tick ${stats.worker.tick}; ` +
-        `lost ${stats.events.lost}, reader spins ${stats.lock.spins}, misses ${stats.lock.misses}`,
+        `lost ${stats.events.lost} (reported ${verdict.lost}), reader spins ${stats.lock.spins}, misses ${stats.lock.misses}`,
     );
     expect(verdict.firstViolation).toBeNull();
     expect(verdict.violations).toBe(0);
-    expect(stats.events.lost).toBe(0);
+    // nothing lost silently: the verifier took every event up to the last frame's tick, or its loss in its place (a
+    // clean-clone CI run at a load average of 12 lost 6,079 to this thread's stalls; an idle one loses none); a loss
+    // after the last frame may not have been reported yet
+    expect(verdict.lost).toBeLessThanOrEqual(stats.events.lost);
+    // the last frames' missing event, if any, was a loss not reported yet, never a late one
+    if (verdict.pendingLate !== null) expect(stats.events.lost, verdict.pendingLate).toBeGreaterThan(verdict.lost);
     // the threads really ran against each other: many ticks' events went by
     expect(verdict.events).toBeGreaterThan(MIN_EVENTS);
+  }, 120_000);
+
+  it('a ring too small for the pace loses events, and reports each loss in its place: nothing lost silently', async () => {
+    // 64 events: a few ticks of the worker's 20 kHz, so this thread's every yield overflows it
+    const rt = await start(undefined, 64);
+    const verdict = await hammer(rt, 5_000, false);
+    const stats = await rt.stats();
+    console.log(`events stress, ring of 64: ${verdict.frames} frames, ${verdict.events} events, ${verdict.lost} reported lost of ${stats.events.lost}`);
+    expect(verdict.firstViolation).toBeNull();
+    expect(verdict.lost).toBeGreaterThan(0);
+    expect(verdict.lost).toBeLessThanOrEqual(stats.events.lost);
+    expect(verdict.events).toBeGreaterThan(0);
   }, 120_000);
 
   it('catches the broken discipline "late-events" (a tick\'s events committed after its flip)', async () => {
