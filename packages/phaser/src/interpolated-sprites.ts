@@ -7,12 +7,12 @@
  * ```text
  *   update(time): keeps the frame's time (attachToGame calls it after runtime.pace(time), on drawn refreshes)
  *   Phaser's render reaches the Extern ──▶ YieldContext (Phaser flushes its batch, hands over the GL state)
- *     render(): acquire the pair ──▶ new publish since the last upload? (the GPU pair tracker)
+ *     render(): acquire the pair ──▶ new publish since the last upload? (the GPU pair mirror decides)
  *                  one  ('swap'): overwrite the older state's buffers with the current state, flip
  *                  more ('full'): upload previous and current runs (fields, entities 0 .. count; given a
  *                                 table, its entities base .. base + count, at 0 in the buffers)
  *                  the tick marked snaps: the pair's generations too
- *               release; alpha = tracker.place(time, runtime.interpolation)
+ *               release; alpha = mirror.place(time, runtime.interpolation)
  *               uniforms: camera × projection, the frame's size, alpha, flip ... ; one drawArrays(POINTS, count)
  *   ──▶ RebindContext (Phaser takes its GL state back)
  * ```
@@ -20,18 +20,19 @@
  * Uploads are `gl.bufferSubData` of the runtime's own views of the shared memory, under the lock: after the
  * release the worker may publish twice and write into the slot these views show; the GL client copies the bytes
  * in the call. Phaser renders only inside its render, so the upload waits for it: a refresh the pacer skips
- * uploads nothing and draws nothing.
+ * uploads nothing and draws nothing. This file is the mirror's backend: two WebGL buffers per channel (position,
+ * angle, frame, generations) in the context it draws in, sized and copied into by `gl.bufferData`/`bufferSubData`.
  */
-import type { EntityField, Runtime, Schema, TableName } from 'steadyframe';
+import type { Runtime, Schema, TableName } from 'steadyframe';
 import {
   angleModeOf,
-  createGpuPairTracker,
+  createGpuPairMirror,
+  GENERATIONS,
   pointSpriteLayout,
   schemaField,
   type FieldOf,
   type GpuFrameStats,
   type LateOptions,
-  type StatePair,
 } from 'steadyframe/adapter';
 import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
 import { createSpriteGl, type SpriteChannel, type SpriteGl as Gl } from './sprite-program.ts';
@@ -206,35 +207,25 @@ export function createInterpolatedSprites<S extends Schema>(
     throw new TypeError(`${PREFIX} options.frames needs fields.frame, the field that picks one per entity`);
   }
   const frame = frames[0] ?? frameOf(options.frame);
-  // the entities the buffers may have to hold, and the first one uploaded: the table's range, or every entity
+  // the entities the buffers may have to hold: the table's, or every entity
   const capacity = table?.layout.capacity ?? runtime.capacity;
-  const first = table?.layout.base ?? 0;
   const { quad, bufferCapacity: initial } = pointSpriteLayout(
     { width: options.width ?? frame.width, height: options.height ?? frame.height, pivot: options.origin, pivotName: 'origin', initialCapacity: options.initialCapacity, capacity },
     PREFIX,
   );
-  let bufferCapacity = initial;
   const angleMode = angleModeOf(runtime.schema, resolved.angle);
-  /** The channels: [schema field or null for the generations, floats per entity, attribute name less A/B]. */
-  const channels: SpriteChannel[] = [[resolved.position, 2, 'aPos']];
-  if (resolved.angle !== null) channels.push([resolved.angle, 1, 'aAngle']);
-  if (frameField !== null) channels.push([frameField, 1, 'aFrame']);
-  channels.push([null, 1, 'aGen']);
-  const GEN = channels.length - 1;
+  /** The mirror's channels, each with its attributes' name less A/B. */
+  const channels: SpriteChannel[] = [{ field: resolved.position, width: 2, attribute: 'aPos' }];
+  if (resolved.angle !== null) channels.push({ field: resolved.angle, width: 1, attribute: 'aAngle' });
+  if (frameField !== null) channels.push({ field: frameField, width: 1, attribute: 'aFrame' });
+  channels.push({ ...GENERATIONS, attribute: 'aGen' });
   const frameRects = new Float32Array(4 * frames.length);
   frames.forEach((f, i) => frameRects.set([f.u0, f.v0, f.u1, f.v1], 4 * i));
 
   const stats: InterpolatedSpritesStats = { fullUploads: 0, swaps: 0, generationUploads: 0, misses: 0, grows: 0, draws: 0, late: 0, extrapolated: 0, overtaken: 0 };
-  const tracker = createGpuPairTracker(stats, table?.layout ?? null);
-  let flip = 0; // which buffer of each channel holds the previous state: flip; the current one: 1 - flip
-  // live entities in the pair last tracked (the table's, given one): current and previous state
-  let count = 0;
-  let previousCount = 0;
-  const generationsOf = [-1, -1]; // the publish whose current state each generation buffer holds
   let time = Number.NEGATIVE_INFINITY;
   let alpha = 0;
-  let snaps = false;
-  let ctx: Gl | null = null;
+  let ctx: Gl | null = null; // the program and buffers in the context drawn in (made at the first render in it)
   let renderer: SpritesRenderer | null = null;
   const mvp = new Float32Array(9);
   // corners 0 (u0, v0) and 1 (u1, v0) along x; 2 (u1, v1) and 3 (u0, v1): the frame's uvs as Phaser keeps them
@@ -243,96 +234,36 @@ export function createInterpolatedSprites<S extends Schema>(
   const colour = new Float32Array(4);
   const resolution = new Float32Array(2);
 
-  const forget = (): void => {
-    tracker.forget();
-    generationsOf[0] = generationsOf[1] = -1;
-  };
-
-  /** Sizes every buffer for `entities` (their contents go: the caller uploads both states next). */
-  const allocate = (c: Gl, entities: number): void => {
-    const { gl } = c;
-    channels.forEach(([, w], k) => {
-      for (const b of c.buffers[k]!) {
-        gl.bindBuffer(gl.ARRAY_BUFFER, b);
-        gl.bufferData(gl.ARRAY_BUFFER, entities * w * 4, gl.DYNAMIC_DRAW);
-      }
-    });
-    const indices = new Float32Array(entities);
-    for (let e = 0; e < entities; e++) indices[e] = e;
-    gl.bindBuffer(gl.ARRAY_BUFFER, c.index);
-    gl.bufferData(gl.ARRAY_BUFFER, indices, gl.STATIC_DRAW);
-    generationsOf[0] = generationsOf[1] = -1;
-  };
-
-  const make = (gl: WebGLRenderingContext): Gl => {
-    const c = createSpriteGl(gl, angleMode, frames.length, channels);
-    allocate(c, bufferCapacity);
-    forget(); // a new context: nothing of the pair is on the GPU
-    return c;
-  };
-
-  /**
-   * Uploads `entities` of `from` from entity `first` on (the table's first; 0 without one) into buffer `which` of
-   * channel `k`, straight from the shared memory.
-   */
-  const copyRun = (c: Gl, k: number, which: number, from: Float32Array | Uint32Array, entities: number): void => {
-    if (entities === 0) return;
-    const { gl } = c;
-    const width = channels[k]![1];
-    gl.bindBuffer(gl.ARRAY_BUFFER, c.buffers[k]![which]!);
-    gl.bufferSubData(gl.ARRAY_BUFFER, 0, from.subarray(first * width, (first + entities) * width));
-  };
-
-  /** Under the lock (`reader.read` takes and releases it): uploads what changed since the last publish seen. */
-  const upload = (pair: StatePair<S>, published: number): true => {
-    const c = ctx!;
-    const what = tracker.track(pair, published);
-    // the live entities of each state: the table's (the tracker reads its word in the pair's game run), or every entity's
-    count = tracker.count;
-    previousCount = tracker.previousCount;
-    if (what === 'none') return true;
-    let full = what === 'full';
-    const needed = Math.max(count, previousCount);
-    if (needed > bufferCapacity) {
-      while (bufferCapacity < needed) bufferCapacity = Math.min(bufferCapacity * 2, capacity);
-      allocate(c, bufferCapacity);
-      stats.grows++;
-      full = true;
-    }
-    if (full) {
-      channels.forEach(([name], k) => {
-        if (name !== null) copyRun(c, k, flip, pair.previous[name as EntityField<S>], previousCount);
-      });
-      stats.fullUploads++;
-    } else {
-      flip = 1 - flip; // one publish on: its previous state is the current one uploaded last time
-      stats.swaps++;
-    }
-    channels.forEach(([name], k) => {
-      if (name !== null) copyRun(c, k, 1 - flip, pair.current[name as EntityField<S>], count);
-    });
-    snaps = tracker.snaps > 0;
-    if (snaps) {
-      // the shader compares the pair's generations: both must be on the GPU
-      const before = (published - 1) >>> 0;
-      if (generationsOf[flip] !== before) {
-        copyRun(c, GEN, flip, pair.previousGeneration, previousCount);
-        generationsOf[flip] = before;
-        stats.generationUploads++;
-      }
-      copyRun(c, GEN, 1 - flip, pair.currentGeneration, count);
-      generationsOf[1 - flip] = published;
-      stats.generationUploads++;
-    } else {
-      generationsOf[1 - flip] = -1;
-    }
-    return true;
-  };
-
+  // which publish is on the GPU, what to upload, the pair's times and counts, where each frame falls (counted into stats)
+  const mirror = createGpuPairMirror(
+    { channels, table, capacity: runtime.capacity, initialCapacity: initial, stats },
+    {
+      /** Sizes every buffer of the context's for `entities`, and the index buffer (0, 1, 2 ...). */
+      allocate(entities) {
+        const { gl } = ctx!;
+        channels.forEach(({ width }, k) => {
+          for (const b of ctx!.buffers[k]!) {
+            gl.bindBuffer(gl.ARRAY_BUFFER, b);
+            gl.bufferData(gl.ARRAY_BUFFER, entities * width * 4, gl.DYNAMIC_DRAW);
+          }
+        });
+        const indices = new Float32Array(entities);
+        for (let e = 0; e < entities; e++) indices[e] = e;
+        gl.bindBuffer(gl.ARRAY_BUFFER, ctx!.index);
+        gl.bufferData(gl.ARRAY_BUFFER, indices, gl.STATIC_DRAW);
+      },
+      /** Straight from the shared memory (WebGL 1's bufferSubData takes the view whole). */
+      copy(k, which, from, offset, elements) {
+        const { gl } = ctx!;
+        gl.bindBuffer(gl.ARRAY_BUFFER, ctx!.buffers[k]![which]!);
+        gl.bufferSubData(gl.ARRAY_BUFFER, 0, from.subarray(offset, offset + elements));
+      },
+    },
+  );
 
   const restored = (): void => {
     ctx = null; // made again in the new context at the next render
-    forget();
+    mirror.forget();
   };
 
   const extern = scene.add.extern();
@@ -345,14 +276,18 @@ export function createInterpolatedSprites<S extends Schema>(
       renderer = r;
       r.on('restorewebgl', restored);
       ctx = null;
-      forget();
     }
-    if (ctx === null) ctx = make(r.gl);
+    if (ctx === null) {
+      // a new context: nothing of the pair is on the GPU; the buffers sized as the mirror has them now
+      ctx = createSpriteGl(r.gl, angleMode, frames.length, channels);
+      mirror.reallocate();
+    }
     const c = ctx;
     const { gl } = c;
-    if (runtime.reader.read(upload) !== true) stats.misses++;
+    mirror.read(runtime.reader);
     if (time === Number.NEGATIVE_INFINITY) return; // never updated: no frame time to draw at yet
-    alpha = tracker.place(time, runtime.interpolation);
+    alpha = mirror.place(time, runtime.interpolation);
+    const count = mirror.count;
     const texture = frame.source.glTexture?.webGLTexture ?? null;
     if (count === 0 || texture === null || gl.isContextLost()) return;
     // clip space from the sprites' world units: Phaser's projection for this drawing context (2D part of its
@@ -382,9 +317,9 @@ export function createInterpolatedSprites<S extends Schema>(
     gl.uniform2fv(u.uResolution, resolution);
     gl.uniform4fv(u.uColor, colour);
     gl.uniform1f(u.sfAlpha, alpha);
-    gl.uniform1f(u.sfPrevCount, previousCount);
-    gl.uniform1f(u.sfFlip, flip);
-    gl.uniform1f(u.sfSnaps, snaps ? 1 : 0);
+    gl.uniform1f(u.sfPrevCount, mirror.previousCount);
+    gl.uniform1f(u.sfFlip, mirror.flip);
+    gl.uniform1f(u.sfSnaps, mirror.snaps ? 1 : 0);
     gl.uniform4fv(u.sfQuad, quad);
     gl.uniform4fv(u.sfUv01, uv01);
     gl.uniform4fv(u.sfUv23, uv23);
@@ -413,10 +348,10 @@ export function createInterpolatedSprites<S extends Schema>(
       return alpha;
     },
     get count() {
-      return count;
+      return mirror.count;
     },
     get bufferCapacity() {
-      return bufferCapacity;
+      return mirror.bufferCapacity;
     },
     stats,
     dispose() {

@@ -4,7 +4,7 @@
  * drawing context's size (`uResolution`) and one colour (`uColor`: the Extern's alpha, premultiplied); the state
  * buffers and where each attribute points, made once per context.
  */
-import { pointSpriteFragmentShader, pointSpriteVertexShader, type AngleMode } from 'steadyframe/adapter';
+import { pointSpriteFragmentShader, pointSpriteVertexShader, type AngleMode, type MirrorChannel } from 'steadyframe/adapter';
 
 const HOST = {
   declarations: 'uniform mat3 uMvp;\nuniform vec2 uResolution;\nuniform vec4 uColor;',
@@ -51,8 +51,10 @@ export function createSpriteProgram(gl: WebGLRenderingContext, angle: AngleMode,
   return { gl, program, uniforms, attributes };
 }
 
-/** A state channel: its schema field (null: the generations), floats per entity, its attributes' name less A/B. */
-export type SpriteChannel = [field: string | null, width: number, attribute: 'aPos' | 'aAngle' | 'aFrame' | 'aGen'];
+/** A state channel of the GPU pair mirror (its schema field, or null: the generations; values per entity), and its attributes' name less A/B. */
+export interface SpriteChannel extends MirrorChannel {
+  readonly attribute: 'aPos' | 'aAngle' | 'aFrame' | 'aGen';
+}
 
 /** The GL objects a sprite set draws with in one context (made again after a lost context is restored). */
 export interface SpriteGl extends SpriteProgram {
@@ -70,7 +72,7 @@ export function createSpriteGl(gl: WebGLRenderingContext, angle: AngleMode, fram
   const buffers = channels.map(() => [gl.createBuffer()!, gl.createBuffer()!]);
   const index = gl.createBuffer()!;
   const pointers: SpriteGl['pointers'][number][] = [{ at: program.attributes.aIndex, buffer: index, size: 1, type: gl.FLOAT }];
-  channels.forEach(([field, width, base], k) => {
+  channels.forEach(({ field, width, attribute: base }, k) => {
     // a generation (uint32) as its two 16-bit halves: exact in float, compared as a vec2
     const [size, type]: [number, number] = field === null ? [2, gl.UNSIGNED_SHORT] : [width, gl.FLOAT];
     pointers.push({ at: program.attributes[`${base}A`], buffer: buffers[k]![0]!, size, type });

@@ -6,15 +6,18 @@
  *
  * ```text
  *   update(time):
- *     acquire the pair ──▶ new publish since the last upload? (steadyframe/adapter's GPU pair tracker)
+ *     acquire the pair ──▶ new publish since the last upload? (steadyframe/adapter's GPU pair mirror decides)
  *                            one  ('swap'): overwrite the older state's buffers with the current state, flip
  *                            more ('full'): upload previous and current runs (fields, entities 0 .. count;
  *                                           given a table, its entities base .. base + count, at 0 in the buffers)
  *                          the tick marked snaps (SNAPS > 0)? upload the pair's generations too (those not on the GPU)
  *                            none ('none'): upload nothing
- *                          the tracker notes PREV_TIME, CUR_TIME, COUNT, PREV_COUNT, SNAPS
+ *                          its tracker notes PREV_TIME, CUR_TIME, COUNT, PREV_COUNT, SNAPS
  *     release
- *     sfAlpha = tracker.place(time, runtime.interpolation); sfPrevCount; points drawn = COUNT
+ *     sfAlpha = mirror.place(time, runtime.interpolation); sfFlip, sfPrevCount, sfSnaps; points drawn = COUNT
+ *
+ *   this file is the mirror's backend: two Pixi Buffers per channel (A and B: position, angle, generations),
+ *   grown in place, copied into as below
  *
  *   an upload, once a WebGL renderer has drawn the mesh (the mesh's onRender tells which):
  *     gl.bufferSubData(the GL buffer, the runtime's own view of the run in the shared memory)   ── under the lock
@@ -36,8 +39,8 @@
  * `renderDelay` and `snapDistance` do not apply here.
  */
 import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type Renderer, type Shader } from 'pixi.js';
-import type { EntityField, Runtime, Schema, TableName } from 'steadyframe';
-import { angleModeOf, createGpuPairTracker, pointSpriteLayout, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
+import type { Runtime, Schema, TableName } from 'steadyframe';
+import { angleModeOf, createGpuPairMirror, GENERATIONS, pointSpriteLayout, type GpuFrameStats, type LateOptions, type MirrorChannel } from 'steadyframe/adapter';
 import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
 import { createSpriteShader } from './sprite-shader.ts';
 
@@ -114,13 +117,6 @@ export interface InterpolatedSprites {
   dispose(): void;
 }
 
-/** One field's two vertex buffers (A and B) and the run of the state they are copied from. */
-interface Channel {
-  readonly name: string | null; // the schema field; null for the generations
-  readonly width: number;
-  readonly buffers: readonly [Buffer, Buffer];
-}
-
 const PREFIX = '@steadyframe/pixi:';
 
 /** What the GPU path needs of the runtime (a render worker's context fits). */
@@ -180,37 +176,32 @@ export function createInterpolatedSprites<S extends Schema>(
   }
   const { table, fields: resolved } = resolveBinding(runtime.schema, fields, options.table, 'createInterpolatedSprites');
   const texture = options.texture ?? Texture.WHITE;
-  // the entities the buffers may have to hold, and the first one uploaded: the table's range, or every entity
+  // the entities the buffers may have to hold: the table's, or every entity
   const capacity = table?.layout.capacity ?? runtime.capacity;
-  const first = table?.layout.base ?? 0;
   const layout = pointSpriteLayout(
     { width: options.width ?? texture.width, height: options.height ?? texture.height, pivot: options.anchor, pivotName: 'anchor', initialCapacity: options.initialCapacity, capacity },
     PREFIX,
   );
-  let bufferCapacity = layout.bufferCapacity;
   const angleMode = angleModeOf(runtime.schema, resolved.angle);
-  const channel = (name: string | null, width: number): Channel => ({
-    name,
-    width,
-    buffers: [vertexBuffer(name === null, bufferCapacity * width), vertexBuffer(name === null, bufferCapacity * width)],
-  });
-  const channels: Channel[] = [channel(resolved.position, 2)];
-  if (resolved.angle !== null) channels.push(channel(resolved.angle, 1));
-  const gen = channel(null, 1);
-  channels.push(gen);
-  const pos = channels[0]!.buffers;
+  const channels: MirrorChannel[] = [{ field: resolved.position, width: 2 }];
+  if (resolved.angle !== null) channels.push({ field: resolved.angle, width: 1 });
+  channels.push(GENERATIONS);
+  /** Each channel's two vertex buffers, A and B (the mirror's 0 and 1), made at the first size and grown in place. */
+  const buffers = channels.map((c) => [vertexBuffer(c.field === null, layout.bufferCapacity * c.width), vertexBuffer(c.field === null, layout.bufferCapacity * c.width)] as const);
+  const pos = buffers[0]!;
+  const gen = buffers[buffers.length - 1]!;
   const attributes: Record<string, { buffer: Buffer; format: 'float32' | 'float32x2' | 'uint32' }> = {
     aPosA: { buffer: pos[0], format: 'float32x2' },
     aPosB: { buffer: pos[1], format: 'float32x2' },
-    aGenA: { buffer: gen.buffers[0], format: 'uint32' },
-    aGenB: { buffer: gen.buffers[1], format: 'uint32' },
+    aGenA: { buffer: gen[0], format: 'uint32' },
+    aGenB: { buffer: gen[1], format: 'uint32' },
   };
   if (resolved.angle !== null) {
-    const angle = channels[1]!.buffers;
+    const angle = buffers[1]!;
     attributes.aAngleA = { buffer: angle[0], format: 'float32' };
     attributes.aAngleB = { buffer: angle[1], format: 'float32' };
   }
-  const geometry = new Geometry({ attributes, indexBuffer: pointIndices(bufferCapacity), topology: 'point-list' });
+  const geometry = new Geometry({ attributes, indexBuffer: pointIndices(layout.bufferCapacity), topology: 'point-list' });
   const { shader, uniforms } = createSpriteShader(angleMode, texture);
   const values = uniforms.uniforms as unknown as {
     sfAlpha: number;
@@ -228,14 +219,6 @@ export function createInterpolatedSprites<S extends Schema>(
   const mesh = new Mesh({ geometry, shader, texture, label: 'steadyframe sprites' });
   mesh.renderable = false; // no entities yet: an index count of 0 would draw the whole index buffer
 
-  /** Buffers for `entities` entities (the same GL buffers, re-allocated: the vertex array stays valid). */
-  const grow = (entities: number): void => {
-    for (const c of channels) {
-      for (const b of c.buffers) b.data = c.name === null ? new Uint32Array(entities) : new Float32Array(entities * c.width);
-    }
-    geometry.indexBuffer.data = pointIndices(entities);
-  };
-
   const stats: InterpolatedSpritesStats = {
     fullUploads: 0,
     swaps: 0,
@@ -248,26 +231,48 @@ export function createInterpolatedSprites<S extends Schema>(
     overtaken: 0,
   };
   const reader = runtime.reader;
-  // which publish is on the GPU, the pair's times and counts, and where each frame falls (counted into stats)
-  const tracker = createGpuPairTracker(stats, table?.layout ?? null);
-  let flip = 0; // which buffer of each channel holds the previous state: flip, the current one: 1 - flip
-  let count = 0; // live entities in the current state of the pair last tracked (the table's, given one)
-  // the publish whose current state each generation buffer holds (-1: none known); the previous state of
-  // publish p is the current state of publish p - 1
-  const generationsOf = [-1, -1];
   // the WebGL context and buffer system of the one renderer that draws the mesh (null: copy for Pixi to upload)
   let gl: WebGL2RenderingContext | null = null;
   let bufferSystem: GlBufferSystem | null = null;
   let drawnBy: Renderer | null = null;
   let shared = false; // a second renderer drew the mesh: each keeps its own GL buffers, so Pixi uploads for both
+  // which publish is on the GPU, what to upload, the pair's times and counts, where each frame falls (counted into stats)
+  const mirror = createGpuPairMirror(
+    { channels, table, capacity: runtime.capacity, initialCapacity: layout.bufferCapacity, stats },
+    {
+      /** Buffers for `entities` entities (the same GL buffers, re-allocated: the vertex array stays valid). */
+      allocate(entities) {
+        channels.forEach((c, k) => {
+          for (const b of buffers[k]!) b.data = c.field === null ? new Uint32Array(entities) : new Float32Array(entities * c.width);
+        });
+        geometry.indexBuffer.data = pointIndices(entities);
+      },
+      /**
+       * Straight from the shared memory when a WebGL renderer is known, else copied into the Pixi Buffer's array
+       * and marked for Pixi to upload.
+       */
+      copy(k, which, from, offset, elements) {
+        const buffer = buffers[k]![which];
+        if (gl !== null) {
+          // Pixi first (re)allocates the GL buffer to the size of buffer.data, or sends a copy still pending
+          const glBuffer = bufferSystem!.updateBuffer(buffer);
+          gl.bindBuffer(gl.ARRAY_BUFFER, glBuffer.buffer); // not vertex-array state: Pixi's VAOs are untouched
+          gl.bufferSubData(gl.ARRAY_BUFFER, 0, from, offset, elements);
+          return;
+        }
+        (buffer.data as Float32Array | Uint32Array).set(offset === 0 && elements === from.length ? from : from.subarray(offset, offset + elements));
+        buffer.update(elements * 4);
+      },
+      get direct() {
+        return gl !== null;
+      },
+    },
+  );
   // Pixi rebuilds a GL buffer from the Buffer's own array, which the direct uploads never fill, after its GC
   // unloads it (a mesh not drawn for gcMaxUnusedTime: behind a menu, a paused game) and after a lost context is
   // restored: the next update uploads both states again instead of drawing what that array holds
-  const forget = (): void => {
-    tracker.forget();
-    generationsOf[0] = generationsOf[1] = -1;
-  };
-  for (const c of channels) for (const b of c.buffers) b.on('unload', forget);
+  const forget = (): void => mirror.forget();
+  for (const pair of buffers) for (const b of pair) b.on('unload', forget);
   const contextListener = {
     contextChange(): void {
       if (gl !== null && drawnBy !== null) gl = (drawnBy as Renderer & { gl: WebGL2RenderingContext }).gl;
@@ -293,99 +298,26 @@ export function createInterpolatedSprites<S extends Schema>(
     }
   };
 
-  /**
-   * Uploads `entities` of `from` from entity `first` on (the table's first; 0 without one) into buffer `which`
-   * of `c`: straight from the shared memory when a WebGL renderer is known, else copied into the Pixi Buffer's
-   * array and marked for Pixi to upload.
-   */
-  const copyRun = (c: Channel, which: number, from: Float32Array | Uint32Array, entities: number): void => {
-    if (entities === 0) return;
-    const buffer = c.buffers[which]!;
-    const elements = entities * c.width;
-    const offset = first * c.width;
-    if (gl !== null) {
-      // Pixi first (re)allocates the GL buffer to the size of buffer.data, or sends a copy still pending
-      const glBuffer = bufferSystem!.updateBuffer(buffer);
-      gl.bindBuffer(gl.ARRAY_BUFFER, glBuffer.buffer); // not vertex-array state: Pixi's VAOs are untouched
-      gl.bufferSubData(gl.ARRAY_BUFFER, 0, from, offset, elements);
-      return;
-    }
-    (buffer.data as Float32Array | Uint32Array).set(offset === 0 && elements === from.length ? from : from.subarray(offset, offset + elements));
-    buffer.update(elements * 4);
-  };
-
-  /** Under the lock (`reader.read` takes and releases it): uploads what changed since the last publish seen. */
-  const upload = (pair: StatePair<S>, published: number): true => {
-    const what = tracker.track(pair, published);
-    // the live entities of each state: the table's (the tracker reads its word in the pair's game run), or every entity's
-    count = tracker.count;
-    const previousCount = tracker.previousCount;
-    if (what !== 'none') {
-      // one publish on swaps; anything else uploads both states
-      let full = what === 'full';
-      const needed = Math.max(count, previousCount);
-      if (needed > bufferCapacity) {
-        // both states of every channel grow together
-        while (bufferCapacity < needed) bufferCapacity = Math.min(bufferCapacity * 2, capacity);
-        grow(bufferCapacity);
-        stats.grows++;
-        full = true; // the new buffers hold nothing yet
-        generationsOf[0] = generationsOf[1] = -1;
-      }
-      if (full) {
-        for (const c of channels) {
-          if (c.name !== null) copyRun(c, flip, pair.previous[c.name as EntityField<S>], previousCount);
-        }
-        stats.fullUploads++;
-      } else {
-        // one publish on: its previous state is the current state uploaded last time; the older
-        // buffers take the new current state
-        flip = 1 - flip;
-        stats.swaps++;
-      }
-      for (const c of channels) {
-        if (c.name !== null) copyRun(c, 1 - flip, pair.current[c.name as EntityField<S>], count);
-      }
-      const snaps = tracker.snaps > 0; // the tick marked snaps: the shader compares generations
-      if (snaps) {
-        // the shader compares the pair's generations: both must be on the GPU
-        const before = (published - 1) >>> 0;
-        if (generationsOf[flip] !== before) {
-          copyRun(gen, flip, pair.previousGeneration, previousCount);
-          generationsOf[flip] = before;
-          stats.generationUploads++;
-        }
-        copyRun(gen, 1 - flip, pair.currentGeneration, count);
-        generationsOf[1 - flip] = published;
-        stats.generationUploads++;
-      } else {
-        generationsOf[1 - flip] = -1; // still an older state's, or nothing
-      }
-      values.sfSnaps = snaps ? 1 : 0;
-      if (gl !== null) stats.directUploads++;
-    }
-    values.sfPrevCount = previousCount;
-    return true;
-  };
-
   return {
     mesh,
     get alpha() {
-      return tracker.alpha;
+      return mirror.alpha;
     },
     get count() {
-      return count;
+      return mirror.count;
     },
     get bufferCapacity() {
-      return bufferCapacity;
+      return mirror.bufferCapacity;
     },
     stats,
     update(time) {
-      const fresh = reader.read(upload) === true;
-      if (!fresh) stats.misses++;
+      const fresh = mirror.read(reader);
       // late and overtaken frames as the sampler places them (the options read every frame: setInterpolation)
-      values.sfAlpha = tracker.place(time, runtime.interpolation);
-      values.sfFlip = flip;
+      values.sfAlpha = mirror.place(time, runtime.interpolation);
+      values.sfFlip = mirror.flip;
+      values.sfPrevCount = mirror.previousCount;
+      values.sfSnaps = mirror.snaps ? 1 : 0; // the tick marked snaps: the shader compares generations
+      const count = mirror.count;
       if (count > 0) geometry.indexCount = count;
       if (mesh.renderable !== count > 0) mesh.renderable = count > 0;
       return fresh;
@@ -394,7 +326,7 @@ export function createInterpolatedSprites<S extends Schema>(
       mesh.onRender = null;
       drawnBy?.runners.contextChange.remove(contextListener);
       drawnBy = null;
-      for (const c of channels) for (const b of c.buffers) b.off('unload', forget);
+      for (const pair of buffers) for (const b of pair) b.off('unload', forget);
       gl = null;
       bufferSystem = null;
       mesh.destroy();

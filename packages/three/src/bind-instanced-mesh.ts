@@ -8,8 +8,7 @@
  */
 import { DynamicDrawUsage, type InstancedMesh } from 'three';
 import type { Frame, Runtime, Schema, TableName } from 'steadyframe';
-import { frameSource } from 'steadyframe/adapter';
-import { readTransform, transformViews, writeMatrix, type TransformViews } from './compose.ts';
+import { frameSource, readTransform, transformViews, writeMatrix, type TransformViews } from 'steadyframe/adapter';
 import { resolveBinding, type BoundSchema, type TableOption, type TransformFields } from './fields.ts';
 
 /** What `bindInstancedMesh` returns. */

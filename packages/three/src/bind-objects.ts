@@ -14,8 +14,7 @@
  */
 import type { Object3D } from 'three';
 import type { Frame, FrameTable, Runtime, Schema, TableName } from 'steadyframe';
-import { createTableObjects, frameSource, type BindingTable } from 'steadyframe/adapter';
-import { readTransform, transformViews, type TransformViews } from './compose.ts';
+import { createTableObjects, frameSource, readTransform, transformViews, type BindingTable, type TransformViews } from 'steadyframe/adapter';
 import { resolveBinding, type BoundSchema, type ResolvedFields, type TableOption, type TransformFields } from './fields.ts';
 
 const PREFIX = '@steadyframe/three:';

@@ -4,13 +4,16 @@
  *
  * ```text
  *   update(time):
- *     acquire the pair ──▶ new publish since the last upload? (steadyframe/adapter's GPU pair tracker)
- *                            one  ('swap'): the old current attributes become the previous ones; upload current runs
+ *     acquire the pair ──▶ new publish since the last upload? (steadyframe/adapter's GPU pair mirror decides)
+ *                            one  ('swap'): the old current attributes become the previous ones (flipped); upload current runs
  *                            more ('full'): upload previous and current runs (fields and generations, entities 0 .. count)
  *                            none ('none'): upload nothing
- *                          the tracker notes PREV_TIME, CUR_TIME, COUNT, PREV_COUNT
+ *                          its tracker notes PREV_TIME, CUR_TIME, COUNT, PREV_COUNT, SNAPS
  *     release
- *     sfAlpha = tracker.place(time, runtime.interpolation); sfPrevCount; instanceCount = COUNT
+ *     sfAlpha = mirror.place(time, runtime.interpolation); sfPrevCount; sfSnaps; instanceCount = COUNT
+ *
+ *   this file is the mirror's backend: two attributes per channel (position, rotation, scale, generations: the
+ *   adapter's transformChannels), re-pointed on the geometry when the mirror flips, copied into as below
  *
  *   an upload, given the renderer (options.renderer): the attributes are GLBufferAttributes over WebGL buffers
  *     made here, and gl.bufferSubData(buffer, the runtime's own view of the run in the shared memory)   ── under the lock
@@ -42,22 +45,13 @@ import {
   type BufferGeometry,
   type Material,
 } from 'three';
-import type { EntityField, Runtime, Schema, TableName } from 'steadyframe';
-import { createGpuPairTracker, type GpuFrameStats, type LateOptions, type StatePair } from 'steadyframe/adapter';
-import { resolveBinding, type BoundSchema, type ResolvedFields, type TableOption, type TransformFields } from './fields.ts';
+import type { Runtime, Schema, TableName } from 'steadyframe';
+import { createGpuPairMirror, transformChannels, type GpuFrameStats, type LateOptions, type MirrorBuffer, type TransformChannel } from 'steadyframe/adapter';
+import { resolveBinding, type BoundSchema, type TableOption, type TransformFields } from './fields.ts';
 import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
 
 /** An instanced attribute: three.js's own (copied into), or one over a WebGL buffer of ours (uploaded straight). */
 type StateAttribute = InstancedBufferAttribute | GLBufferAttribute;
-
-/** One pair of attributes (previous, current) and the run of the state it is copied from. */
-interface Channel {
-  readonly name: string | null; // the schema field; null for the generations
-  readonly width: number;
-  readonly names: readonly [string, string];
-  previous: StateAttribute;
-  current: StateAttribute;
-}
 
 /** The part of a three.js `WebGLRenderer` the direct uploads use. */
 export interface UploadRenderer {
@@ -145,19 +139,11 @@ function setState(geometry: InstancedBufferGeometry, name: string, attribute: St
   geometry.setAttribute(name, attribute as InstancedBufferAttribute);
 }
 
-function channels(fields: ResolvedFields, capacity: number, gl: WebGL2RenderingContext | null): Channel[] {
-  const list: Array<[string | null, number, readonly [string, string]]> = [[fields.position.name, fields.position.width, ATTRIBUTES.position]];
-  if (fields.rotation !== null) list.push([fields.rotation.name, fields.rotation.kind === 'quaternion' ? 4 : 1, ATTRIBUTES.rotation]);
-  if (fields.scale !== null) list.push([fields.scale.name, fields.scale.width, ATTRIBUTES.scale]);
-  list.push([null, 1, ATTRIBUTES.generation]);
-  const make = gl === null ? attribute : (n: number, w: number, integer: boolean) => glAttribute(gl, n, w, integer);
-  return list.map(([name, width, names]) => ({
-    name,
-    width,
-    names,
-    previous: make(capacity, width, name === null),
-    current: make(capacity, width, name === null),
-  }));
+/** A channel's two attributes (the mirror's buffers 0 and 1), over WebGL buffers of ours given a context. */
+function attributes(c: TransformChannel, capacity: number, gl: WebGL2RenderingContext | null): [StateAttribute, StateAttribute] {
+  const integer = c.field === null;
+  const make = (): StateAttribute => (gl === null ? attribute(capacity, c.width, integer) : glAttribute(gl, capacity, c.width, integer));
+  return [make(), make()];
 }
 
 /**
@@ -222,10 +208,8 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   options: InterpolatedMeshOptions<N> = {},
 ): InterpolatedInstancedMesh<M> {
   const { table, fields: resolved } = resolveBinding(runtime.schema, fields as TransformFields<S>, options.table, 'createInterpolatedInstancedMesh');
-  // a table's range of each state (entities base .. base + capacity - 1), or every entity
-  const layout = table?.layout ?? null;
-  const base = layout?.base ?? 0;
-  const capacity = layout?.capacity ?? runtime.capacity;
+  // a table's range of each state (entities base .. base + capacity - 1), or every entity: the buffers hold its capacity
+  const capacity = table?.layout.capacity ?? runtime.capacity;
   const reader = runtime.reader;
   const renderer = options.renderer ?? null;
   let gl: WebGL2RenderingContext | null = null;
@@ -246,11 +230,18 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   instanced.morphTargetsRelative = geometry.morphTargetsRelative;
   for (const group of geometry.groups) instanced.addGroup(group.start, group.count, group.materialIndex);
   instanced.setDrawRange(geometry.drawRange.start, geometry.drawRange.count);
-  const list = channels(resolved, capacity, gl);
-  for (const c of list) {
-    setState(instanced, c.names[0], c.previous);
-    setState(instanced, c.names[1], c.current);
-  }
+  const channels = transformChannels(resolved);
+  let states = channels.map((c) => attributes(c, capacity, gl));
+  let previous: MirrorBuffer = 0; // which attribute of each channel holds the previous state
+  /** Puts each channel's previous and current attribute where the shader reads them. */
+  const point = (): void => {
+    for (let k = 0; k < channels.length; k++) {
+      const names = ATTRIBUTES[channels[k]!.role];
+      setState(instanced, names[0], states[k]![previous]);
+      setState(instanced, names[1], states[k]![previous === 0 ? 1 : 0]);
+    }
+  };
+  point();
   instanced.instanceCount = 0;
 
   const unpatch = patchMaterial(material, resolved, uniforms);
@@ -264,97 +255,56 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   mesh.frustumCulled = false;
 
   const stats: InterpolatedMeshStats = { fullUploads: 0, swaps: 0, misses: 0, directUploads: 0, generationUploads: 0, late: 0, extrapolated: 0, overtaken: 0 };
-  // the publish whose current state's generations each generation attribute holds (absent: none known); the
-  // previous state of publish p is the current state of publish p - 1
-  const generationsOf = new Map<StateAttribute, number>();
-  // which publish is on the GPU, the pair's times and counts, and where each frame falls (counted into stats)
-  const tracker = createGpuPairTracker(stats, layout);
-  // live entities drawn (the table's, given one) in the pair on the GPU, and in its previous state
-  let count = 0;
-  let previousCount = 0;
-  /** Under the lock (`reader.read` releases it after): uploads a new pair; the tracker notes its times. */
-  const upload = (pair: StatePair<S>, published: number): true => {
-    // `published` is exact while we hold the pair; counts checked by the reader (whole, within the capacity), or,
-    // the tracker being the table's, from its word in the pair's game run (within its capacity, by the worker)
-    const what = tracker.track(pair, published);
-    count = Math.min(tracker.count, capacity);
-    previousCount = Math.min(tracker.previousCount, capacity);
-    if (what !== 'none') {
-      // one publish on: its previous state is the current state we uploaded last time, byte for byte
-      const swap = what === 'swap';
-      const snaps = tracker.snaps > 0; // the tick marked snaps: the shader compares generations
-      for (const c of list) {
-        if (swap) {
-          const old = c.previous;
-          c.previous = c.current;
-          c.current = old;
-          setState(instanced, c.names[0], c.previous);
-          setState(instanced, c.names[1], c.current);
-        }
-        if (c.name === null) {
-          // generations only for a tick that marked snaps (a ninth of the bytes stays home otherwise)
-          if (!snaps) {
-            generationsOf.delete(c.current); // still an older state's, or nothing
-            continue;
-          }
-          const before = (published - 1) >>> 0;
-          if (generationsOf.get(c.previous) !== before) {
-            copyRun(gl, c.previous, pair.previousGeneration, base, previousCount);
-            generationsOf.set(c.previous, before);
-            stats.generationUploads++;
-          }
-          copyRun(gl, c.current, pair.currentGeneration, base, count);
-          generationsOf.set(c.current, published);
-          stats.generationUploads++;
-          continue;
-        }
-        if (!swap) copyRun(gl, c.previous, pair.previous[c.name as EntityField<S>], base * c.width, previousCount * c.width);
-        copyRun(gl, c.current, pair.current[c.name as EntityField<S>], base * c.width, count * c.width);
-      }
-      uniforms.sfSnaps.value = snaps ? 1 : 0;
-      if (swap) stats.swaps++;
-      else stats.fullUploads++;
-      if (gl !== null) stats.directUploads++;
-    }
-    uniforms.sfPrevCount.value = previousCount;
-    return true;
-  };
+  // which publish is on the GPU, what to upload, the pair's times and counts, where each frame falls (counted into stats)
+  const mirror = createGpuPairMirror(
+    { channels, table, capacity, stats },
+    {
+      // the buffers never grow (they hold the capacity): only a restored context makes new ones
+      allocate(entities) {
+        states = channels.map((c) => attributes(c, entities, gl));
+        point();
+      },
+      copy(k, buffer, from, offset, elements) {
+        copyRun(gl, states[k]![buffer], from, offset, elements);
+      },
+      flipped(p) {
+        previous = p;
+        point();
+      },
+      get direct() {
+        return gl !== null;
+      },
+    },
+  );
 
   // a lost context takes our buffers with it: when it is restored, new ones, and both states again
   const restored = (): void => {
-    if (gl === null) return;
-    for (const c of list) {
-      c.previous = glAttribute(gl, capacity, c.width, c.name === null);
-      c.current = glAttribute(gl, capacity, c.width, c.name === null);
-      setState(instanced, c.names[0], c.previous);
-      setState(instanced, c.names[1], c.current);
-    }
-    generationsOf.clear();
-    tracker.forget();
+    if (gl !== null) mirror.reallocate();
   };
   renderer?.domElement.addEventListener('webglcontextrestored', restored);
 
   return {
     mesh,
     get alpha() {
-      return tracker.alpha;
+      return mirror.alpha;
     },
     get count() {
-      return count;
+      return mirror.count;
     },
     stats,
     update(time = frameTime(runtime)) {
-      const fresh = reader.read(upload) === true;
-      if (!fresh) stats.misses++;
+      const fresh = mirror.read(reader);
       // late and overtaken frames as the sampler places them (the options read every frame: setInterpolation)
-      uniforms.sfAlpha.value = tracker.place(time, runtime.interpolation);
-      instanced.instanceCount = count;
+      uniforms.sfAlpha.value = mirror.place(time, runtime.interpolation);
+      uniforms.sfPrevCount.value = mirror.previousCount;
+      uniforms.sfSnaps.value = mirror.snaps ? 1 : 0; // the tick marked snaps: the shader compares generations
+      instanced.instanceCount = mirror.count;
       return fresh;
     },
     dispose() {
       renderer?.domElement.removeEventListener('webglcontextrestored', restored);
       if (gl !== null && !gl.isContextLost()) {
-        for (const c of list) for (const a of [c.previous, c.current]) if (a instanceof GLBufferAttribute) gl.deleteBuffer(a.buffer);
+        for (const pair of states) for (const a of pair) if (a instanceof GLBufferAttribute) gl.deleteBuffer(a.buffer);
       }
       // three.js frees the buffers of what the geometry holds when it is disposed: leave it only the
       // instanced attributes, so the source geometry's buffers stay for whoever else draws it

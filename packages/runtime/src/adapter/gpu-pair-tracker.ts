@@ -1,9 +1,9 @@
 /**
- * The GPU pair tracker: what a renderer that blends on the GPU (`@steadyframe/three`'s
- * `createInterpolatedInstancedMesh`, `@steadyframe/pixi`'s `createInterpolatedSprites`) must know between
- * frames. Which publish is on the GPU, so a new pair costs one state's upload when it is one publish on; and
- * where each frame falls against that pair, by the sampler's own decision (`placeFrame`,
- * core/frame-placement.ts), late and overtaken frames included. Pure logic over a `StatePair`: no GPU, no clock.
+ * The GPU pair tracker: what a renderer that blends on the GPU must know between frames (the GPU pair mirror's,
+ * `gpu-pair-mirror.ts`, on which `@steadyframe/three`, `@steadyframe/pixi` and `@steadyframe/phaser` draw).
+ * Which publish is on the GPU, so a new pair costs one state's upload when it is one publish on; and where each
+ * frame falls against that pair, by the sampler's own decision (`placeFrame`, core/frame-placement.ts), late
+ * and overtaken frames included. Pure logic over a `StatePair`: no GPU, no clock.
  *
  * ```text
  *   each frame, under the lock:

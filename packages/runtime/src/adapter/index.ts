@@ -1,22 +1,33 @@
 /**
  * steadyframe/adapter: for renderers and tools that read the published states themselves (`runtime.reader`)
- * rather than the runtime's interpolated `Frame`: `@steadyframe/three` and `@steadyframe/pixi` are built on it.
- * A game needs none of this; its API is 'steadyframe'.
+ * rather than the runtime's interpolated `Frame`: `@steadyframe/three`, `@steadyframe/pixi` and
+ * `@steadyframe/phaser` are built on it. A game needs none of this; its API is 'steadyframe'.
+ *
+ * A GPU path is a backend of the pair mirror plus its shader: the mirror decides what to upload, when, and counts
+ * it; the backend owns two buffers per channel and copies into them (`createGpuPairTracker`, the mirror's own
+ * tracker, is here too for a renderer that uploads its own way).
  *
  * ```ts
- * import { createGpuPairTracker, type StatePair } from 'steadyframe/adapter';
- * const tracker = createGpuPairTracker();
- * const upload = (pair: StatePair<typeof schema>, publishCount: number) => {
- *   const what = tracker.track(pair, publishCount); // under the lock: copy out of the pair now
- *   if (what === 'full') copyPrevious(pair.previous);
- *   if (what === 'swap') swapBuffers(); // the current state on the GPU becomes the previous one
- *   if (what !== 'none') copyCurrent(pair.current);
- * };
+ * import { createGpuPairMirror, GENERATIONS } from 'steadyframe/adapter';
+ * const channels = [{ field: 'position', width: 2 }, GENERATIONS];
+ * const buffers = channels.map((c) => [buffer(capacity * c.width), buffer(capacity * c.width)]); // yours
+ * const stats = { fullUploads: 0, swaps: 0, generationUploads: 0, misses: 0, late: 0, extrapolated: 0, overtaken: 0 };
+ * const mirror = createGpuPairMirror({ channels, table: null, capacity, stats }, {
+ *   allocate(entities) { ... }, // grow every buffer (only when initialCapacity is below the capacity)
+ *   copy(k, b, from, offset, elements) {
+ *     gl.bindBuffer(gl.ARRAY_BUFFER, buffers[k][b]); // under the lock: straight from the shared memory
+ *     gl.bufferSubData(gl.ARRAY_BUFFER, 0, from, offset, elements);
+ *   },
+ * });
  * // each frame, after runtime.pace():
- * runtime.reader.read(upload);
- * alphaUniform.value = tracker.place(runtime.frameTime, runtime.interpolation); // late, overtaken: counted
+ * mirror.read(runtime.reader);
+ * gl.uniform1f(uAlpha, mirror.place(runtime.frameTime, runtime.interpolation)); // late, overtaken: counted
+ * gl.uniform1f(uFlip, mirror.flip); // buffer flip holds the previous state; also mirror.previousCount, snaps
+ * gl.drawArrays(gl.POINTS, 0, mirror.count);
  * ```
  */
+export { createGpuPairMirror, GENERATIONS } from './gpu-pair-mirror.ts';
+export type { GpuMirrorBackend, GpuMirrorStats, GpuPairMirror, GpuPairMirrorOptions, MirrorBuffer, MirrorChannel } from './gpu-pair-mirror.ts';
 export { createGpuPairTracker } from './gpu-pair-tracker.ts';
 export type { GpuFrameStats, GpuPairTracker, LateOptions, PairUpload, TrackedPair } from './gpu-pair-tracker.ts';
 export { countOf, currentTimeOf, previousCountOf, previousTickOf, previousTimeOf, simSecondsOf, snapsOf, tickOf, timeScaleOf } from './pair-words.ts';
@@ -41,4 +52,8 @@ export type { TableObjects, TableObjectsOptions, TableSchema } from './table-obj
 export { angleModeOf, pointSpriteFragmentShader, pointSpriteLayout, pointSpriteVertexShader } from './point-sprites.ts';
 export type { AngleMode, GlslDialect, PointSpriteHost, PointSpriteOptions } from './point-sprites.ts';
 export type { BindingPose, FieldOf, PoseFieldNames, PoseFields, ResolvedPoseFields } from './pose-2d.ts';
+export { resolveBindingTransform, resolveTransformFields, transformChannels } from './pose-3d.ts';
+export type { BindingTransform, FieldOfKind, ResolvedTransformFields, TransformChannel, TransformFields } from './pose-3d.ts';
+export { readTransform, transformViews, writeMatrix } from './transform-3d.ts';
+export type { TransformViews } from './transform-3d.ts';
 export { angleField, extrapolateField, interpolateField, lerpField, quaternionField, snapField, wrapAngle } from '../core/interpolate.ts';

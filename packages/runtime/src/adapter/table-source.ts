@@ -6,7 +6,7 @@
  * const table = bindingTable(runtime.schema, options.table, '@steadyframe/three: bindInstancedMesh');
  * const schema = table?.schema ?? runtime.schema; // resolve the binding's fields against it
  * // each frame: const { fields, count } = frameSource(frame, table);
- * // a binding that reads the raw pairs: createGpuPairTracker(stats, table?.layout ?? null) counts the table's
+ * // a binding that reads the raw pairs: createGpuPairMirror({ table, ... }) uploads the table's range, by its counts
  * ```
  */
 import type { Frame } from '../contracts/app.ts';

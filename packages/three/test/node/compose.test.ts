@@ -3,7 +3,7 @@ import { Matrix4, Quaternion, Vector3 } from 'three';
 import { defineSchema } from 'steadyframe';
 import { mulberry32 as prng } from 'steadyframe/testing';
 import { resolveFields } from '@steadyframe/three';
-import { readTransform, transformViews, writeMatrix } from '../../src/compose.ts';
+import { readTransform, transformViews, writeMatrix } from 'steadyframe/adapter';
 
 const schema = defineSchema({
   position: { width: 3, kind: 'linear' },

@@ -1,8 +1,18 @@
 /**
- * Reads one entity's transform from a frame's interpolated fields and writes it as a column-major 4x4 matrix
- * (three.js order), or into an Object3D. Plain arithmetic on typed arrays: nothing is allocated.
+ * The 3D adapters' pose arithmetic on the CPU: one entity's transform read from a frame's interpolated fields
+ * (`readTransform`: a position, a rotation quaternion, a scale) and written as a column-major 4x4 matrix
+ * (`writeMatrix`: three.js's `Matrix4.elements` order, translation in 12..14), for an engine's instance matrices
+ * or its objects' position, quaternion and scale. Plain arithmetic on typed arrays: nothing is allocated.
+ *
+ * ```text
+ *   views (once a frame)   entity i                       matrix at out[o .. o + 15]
+ *   position [3i ..] ───▶  px py pz   (width 2: pz = 0)   │ R·sx  R·sy  R·sz  p │   R: the quaternion's
+ *   rotation [4i ..] ───▶  qx qy qz qw (angle a: about +z, │                     │   rotation matrix,
+ *                          q = (0, 0, sin a/2, cos a/2))  │  0     0     0    1 │   columns scaled
+ *   scale    [3i ..] ───▶  sx sy sz   (width 1: uniform)
+ * ```
  */
-import type { ResolvedFields } from './fields.ts';
+import type { ResolvedTransformFields } from './pose-3d.ts';
 
 /** The field views an entity's transform is read from, resolved once per frame. */
 export interface TransformViews {
@@ -12,7 +22,7 @@ export interface TransformViews {
 }
 
 /** Points `out` at the frame's views for the resolved fields. */
-export function transformViews(fields: ResolvedFields, views: { readonly [name: string]: Float32Array }, out: TransformViews): TransformViews {
+export function transformViews(fields: ResolvedTransformFields, views: { readonly [name: string]: Float32Array }, out: TransformViews): TransformViews {
   out.position = views[fields.position.name]!;
   out.rotation = fields.rotation === null ? null : views[fields.rotation.name]!;
   out.scale = fields.scale === null ? null : views[fields.scale.name]!;
@@ -26,7 +36,7 @@ export function transformViews(fields: ResolvedFields, views: { readonly [name: 
 export const scratch = { px: 0, py: 0, pz: 0, qx: 0, qy: 0, qz: 0, qw: 1, sx: 1, sy: 1, sz: 1 };
 
 /** Unpacks entity `i` into `scratch`. An `angle` rotation becomes a quaternion about +z. */
-export function readTransform(fields: ResolvedFields, views: TransformViews, i: number): typeof scratch {
+export function readTransform(fields: ResolvedTransformFields, views: TransformViews, i: number): typeof scratch {
   const t = scratch;
   const p = views.position;
   if (fields.position.width === 3) {
