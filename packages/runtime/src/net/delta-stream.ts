@@ -4,8 +4,9 @@
  * decoder, which keeps what it decoded as baselines and says which tick to acknowledge.
  *
  * ```text
- *  server: push(state) ── quantise into the window ── messageFor(client's acknowledged tick):
- *            the window has it ── a delta against it (encoded once per baseline per push, shared by every client on it)
+ *  server: push(state) ── quantise into the window ── messageFor(client's acknowledged tick, and the one before):
+ *            the window has it ── a delta against it, the motion since the one before carried on (encoded once per
+ *            pair of baselines per push, shared by every client on it)
  *            it does not (none yet, or BASELINE_WINDOW sends old) ── the full snapshot (encoded once per push)
  *  client: decode(bytes) ── against window.find(its baseline) ── kept ── ack(tick)
  * ```
