@@ -168,8 +168,6 @@ export function interestViews(format: WireFormat, options: InterestOptions) {
       const n = options.select(client, state, selected);
       if (!Number.isInteger(n) || n < 0 || n > limit) throw new RangeError(`steadyframe: interest select returned ${String(n)}; a count from 0 to the limit (${limit})`);
       view.update(head, quantized, selected, n);
-      const stats = (client as { stats?: { visible: number; entered: number; left: number } }).stats;
-      if (stats !== undefined) Object.assign(stats, view.stats);
     },
   };
 }

@@ -178,7 +178,8 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   const windowSize = eventOptions?.window ?? DEFAULT_EVENT_WINDOW;
   new EventWindow(windowSize, eventWidth); // checks the size at set-up, not at the first connection
   const target = eventOptions?.target ?? null;
-  const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats; player: number; events: EventWindow; baseline: ClientBaseline; view: ClientView | null }>();
+  // a client's stream: the shared encoder and its own baseline, or (under interest) its view's own of both
+  const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats; player: number; events: EventWindow; stream: { readonly encoder: DeltaEncoder; readonly baseline: ClientBaseline }; view: ClientView | null }>();
   const encoder = new DeltaEncoder(format);
   const interest = options.interest ?? null;
   const views = interest === null ? null : interestViews(format, interest);
@@ -248,9 +249,11 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       for (const client of clients) {
         // a delta against the newest state it acknowledged (encoded once for every client on that baseline)
         const view = client.view;
-        if (view !== null) views!.select(client, view, head, encoder.state!);
-        const stream = view === null ? encoder : view.encoder;
-        const baseline = view === null ? client.baseline : view.baseline;
+        if (view !== null) {
+          views!.select(client, view, head, encoder.state!);
+          Object.assign(client.stats, view.stats);
+        }
+        const { encoder: stream, baseline } = client.stream;
         const bytes = baseline.message(stream);
         if (stream.isDelta(baseline.acked)) client.stats.deltas++;
         else client.stats.full++;
@@ -266,12 +269,13 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     connect(send, player = nextPlayer) {
       if (!Number.isInteger(player) || player < 0) throw new RangeError(`steadyframe: a player is a whole number from 0; got ${String(player)}`);
       nextPlayer = Math.max(nextPlayer, player + 1);
+      const view = views === null ? null : new ClientView(format, views.limit);
       const client = {
         send,
         player,
         events: new EventWindow(windowSize, eventWidth),
-        baseline: new ClientBaseline(),
-        view: views === null ? null : new ClientView(format, views.limit),
+        view,
+        stream: view ?? { encoder, baseline: new ClientBaseline() },
         stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null as string | null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0, deltas: 0, full: 0, visible: 0, entered: 0, left: 0 },
       };
       const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now());
@@ -299,8 +303,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
               const ack = decodeAck(format, bytes);
               if (!client.events.ack(ack.next)) throw new WireError('count', `player ${player} acknowledged events up to ${ack.next}, past the ${client.events.next} sent`);
               if (ack.tick >= 0) {
-                if (client.view === null) client.baseline.ack(encoder, ack.tick);
-                else client.view.baseline.ack(client.view.encoder, ack.tick);
+                client.stream.baseline.ack(client.stream.encoder, ack.tick);
               }
               client.stats.acks++;
               client.stats.eventsPending = client.events.pending;

@@ -93,7 +93,9 @@ export function radiusInterest(options: RadiusInterestOptions): RadiusInterest {
       for (let dy = -1; dy <= 1; dy++) {
         for (let dz = -zr; dz <= zr; dz++) {
           const b = hash(cx + dx, cy + dy, cz + dz);
-          if (visited.subarray(0, buckets).includes(b)) continue;
+          let seen = false;
+          for (let v = 0; v < buckets && !seen; v++) seen = visited[v] === b;
+          if (seen) continue;
           visited[buckets++] = b;
           for (let k = start[b]!; k < start[b + 1]!; k++) {
             const i = order[k]!;
