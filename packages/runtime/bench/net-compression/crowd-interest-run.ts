@@ -15,9 +15,8 @@ import { DeltaDecoder, DeltaEncoder } from '../../src/net/delta-stream.ts';
 import { ClientView, type InterestState } from '../../src/net/interest.ts';
 import { radiusInterest } from '../../src/net/radius-interest.ts';
 import { createLink, EventQueue } from '../../test/node/support/net-link.ts';
-import { CROWD, CROWD_HALF, CROWD_LINK, CROWD_SEND_EVERY, crowdSchema } from './crowd-run.ts';
-import { stateBlock } from './state-block.ts';
-import { createWalkers, WALK_TICK_RATE } from './walkers.ts';
+import { CROWD, CROWD_LINK, CROWD_SEND_EVERY, crowdWorld } from './crowd-run.ts';
+import { WALK_TICK_RATE } from './walkers.ts';
 
 /** Metres: π × 160² of a 2 km square's 10,000 walkers is about 200 of them. */
 export const CROWD_RADIUS = 160;
@@ -46,11 +45,9 @@ export interface CrowdInterestRun {
 }
 
 export function runCrowdInterest(clients: number, seconds: number, warmUpSeconds: number): CrowdInterestRun {
-  const walkers = createWalkers(CROWD, CROWD_HALF, 3_000);
-  const state = stateBlock(crowdSchema, CROWD);
+  const { walkers, state, write } = crowdWorld();
   const format = state.format;
   const p = state.base('position');
-  const a = state.base('angle');
   const encoder = new DeltaEncoder(format);
   const interest = radiusInterest({ radius: CROWD_RADIUS, focus: (client) => client.player * 97, limit: CROWD_LIMIT });
   const queue = new EventQueue();
@@ -79,12 +76,8 @@ export function runCrowdInterest(clients: number, seconds: number, warmUpSeconds
       enteredBefore = list.reduce((s, c) => s + c.view.stats.entered, 0);
       leftBefore = list.reduce((s, c) => s + c.view.stats.left, 0);
     }
+    write();
     const block = state.block;
-    for (let i = 0; i < CROWD; i++) {
-      block[p + 2 * i] = walkers.x[i]!;
-      block[p + 2 * i + 1] = walkers.y[i]!;
-      block[a + i] = walkers.heading[i]!;
-    }
     const start = performance.now();
     const head = { tick, time: now, count: CROWD, snaps: 0 };
     encoder.push(head, block, state.generation);

@@ -33,11 +33,29 @@ export interface CrowdRun {
   readonly v3Bytes: number;
 }
 
-export function runCrowd(clients: number, seconds: number, warmUpSeconds: number): CrowdRun {
+/** The crowd's walkers (the same seed for every run) and the state block they are written into before each push. */
+export function crowdWorld() {
   const walkers = createWalkers(CROWD, CROWD_HALF, 3_000);
   const state = stateBlock(crowdSchema, CROWD);
   const p = state.base('position');
   const a = state.base('angle');
+  return {
+    walkers,
+    state,
+    /** The walkers' positions and headings into the state block. */
+    write(): void {
+      const block = state.block;
+      for (let i = 0; i < CROWD; i++) {
+        block[p + 2 * i] = walkers.x[i]!;
+        block[p + 2 * i + 1] = walkers.y[i]!;
+        block[a + i] = walkers.heading[i]!;
+      }
+    },
+  };
+}
+
+export function runCrowd(clients: number, seconds: number, warmUpSeconds: number): CrowdRun {
+  const { walkers, state, write } = crowdWorld();
   const room = new DeltaRoom(state.format, clients, CROWD_LINK, 40_300);
   let fullBytes = 0;
   let fullMs = 0;
@@ -49,13 +67,8 @@ export function runCrowd(clients: number, seconds: number, warmUpSeconds: number
       room.resetTotals();
       fullMs = 0;
     }
-    const block = state.block;
-    for (let i = 0; i < CROWD; i++) {
-      block[p + 2 * i] = walkers.x[i]!;
-      block[p + 2 * i + 1] = walkers.y[i]!;
-      block[a + i] = walkers.heading[i]!;
-    }
-    room.publish(tick, (tick * 1000) / WALK_TICK_RATE, CROWD, block, state.generation);
+    write();
+    room.publish(tick, (tick * 1000) / WALK_TICK_RATE, CROWD, state.block, state.generation);
     // sending everything instead: one full snapshot a push (what the publisher encodes for a client with no baseline)
     const start = performance.now();
     fullBytes = room.encoder.messageFor(-1).byteLength;
