@@ -181,8 +181,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   // a client's stream: the shared encoder and its own baseline, or (under interest) its view's own of both
   const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats; player: number; events: EventWindow; stream: { readonly encoder: DeltaEncoder; readonly baseline: ClientBaseline }; view: ClientView | null }>();
   const encoder = new DeltaEncoder(format);
-  const interest = options.interest ?? null;
-  const views = interest === null ? null : interestViews(format, interest);
+  const views = options.interest === undefined ? null : interestViews(format, options.interest);
   let events = 0;
   let unaddressed = 0;
   /** The state sent last: its tick and time, and the ms a tick takes, from which an event's tick gets its time. */
