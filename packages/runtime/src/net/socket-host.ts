@@ -9,8 +9,8 @@
  *  socket 'error'  ── a frame ws refused (bad UTF-8, unmasked, reserved opcode, past maxPayload...): ws has closed
  *                     it with the error's close code; counted by reason (socket-errors.ts)          → `protocol`
  *  socket 'ping'   ── past MAX_PINGS_PER_SECOND (ws has answered it already): closed, 1008            → `pings`
- *  'message'       ── refused by the publisher (counted there, by reason), and nothing taken for
- *                     maxRefusingMs: closed, 1008                                                     → `refusals`
+ *  'message'       ── refused by the publisher (counted there, by reason), and nothing taken from the
+ *                     first refusal on for maxRefusingMs: closed, 1008                                → `refusals`
  *                  ── its handling threw (a bug of ours, not a refusal): closed, 1011                → `failed`
  *  then, whatever closed it: the TCP socket is dropped CLOSE_GRACE_MS later if the peer has not finished the close
  * ```
@@ -148,8 +148,13 @@ export function hostSnapshots(publisher: SnapshotPublisher, server: SnapshotSock
     });
     live.add(client);
     const pings = new RateBucket(pingsPerSecond, now());
-    /** When the last message was taken (or the connection opened). */
-    let takenAt = now();
+    /**
+     * When this run of refusals began: the first message refused since the last one taken (NaN: none refused
+     * since). Measured from a refusal, not from the last message taken: a server that stalled (its event loop
+     * busy for seconds) finds messages queued by then, inputs among them stale; the first of those must not
+     * close a connection whose pongs wait right behind it.
+     */
+    let refusingSince = Number.NaN;
     /** The host has ended this connection (counted once), or the socket has closed. */
     let ended = false;
     let grace: ReturnType<typeof setTimeout> | undefined;
@@ -181,9 +186,13 @@ export function hostSnapshots(publisher: SnapshotPublisher, server: SnapshotSock
         end('failed', 1011, 'steadyframe: the server failed on a message from this connection');
         return;
       }
+      if (taken(client.stats) !== before) {
+        refusingSince = Number.NaN;
+        return;
+      }
       const t = now();
-      if (taken(client.stats) !== before) takenAt = t;
-      else if (t - takenAt >= maxRefusingMs) end('refusals', 1008, `steadyframe: nothing but refused messages for ${maxRefusingMs} ms (last: ${client.stats.lastRefusal ?? 'none'})`);
+      if (Number.isNaN(refusingSince)) refusingSince = t;
+      else if (t - refusingSince >= maxRefusingMs) end('refusals', 1008, `steadyframe: nothing but refused messages for ${maxRefusingMs} ms (last: ${client.stats.lastRefusal ?? 'none'})`);
     });
     socket.on('ping', () => {
       if (!ended && !pings.take(now())) end('pings', 1008, `steadyframe: more than ${pingsPerSecond} pings a second`);
