@@ -3,6 +3,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { installDependencies, pnpm, run, VITEST_REPORT } from './bootstrap.mjs';
 import { ensureEngines } from './engines.mjs';
+import { stallReport } from './runner-stalls.mjs';
 
 installDependencies();
 // Chromium, Firefox and WebKit (each a Debian package, installed here when missing): README, "Compatibility"
@@ -20,4 +21,5 @@ const result = run(command, [...prefix, 'exec', 'vitest', 'run', '--reporter=def
 // one plain closing line, whatever reporter the CI reads
 const summary = JSON.parse(readFileSync(report, 'utf8'));
 console.log(`steadyframe: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped`);
+console.log(stallReport());
 process.exit(result.status ?? 0);
