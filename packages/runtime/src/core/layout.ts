@@ -11,7 +11,7 @@
  *  byte 128  ├─ slot 0 meta (16 x Float64) ───────────┬─ slot 1 meta (16 x Float64) ─────────────────────┤
  *            │ PREV_TICK CUR_TICK PREV_TIME CUR_TIME   │ (same words)                                    │
  *            │ COUNT SIM_TIME SCALE PREV_COUNT SNAPS   │                                                 │
- *            │ 7 reserved                              │                                                 │
+ *            │ INPUTS_THROUGH  6 reserved              │                                                 │
  *  byte 384  ├─ slot 0 ───────────────────────────────┴─────────────┬─ slot 1 ──────────────────────────┤
  *            │ previous_state[0] block │ current_state[0] block      │ previous_state[1] │ current_state[1] │
  *  + 4 blocks├─ world (1 block) ────────────────────────────────────────────────────────────────────────┤
@@ -110,6 +110,8 @@ export const META = {
   PREV_COUNT: 7,
   /** Entities the simulation marked to snap this tick; 0 lets the renderer skip its snap pass. */
   SNAPS: 8,
+  /** One past the input ring sequence of the last event a tick up to this state consumed (0 before any; net/input-ledger.ts). */
+  INPUTS_THROUGH: 9,
 } as const;
 export const META_WORDS = 16;
 

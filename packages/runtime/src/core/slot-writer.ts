@@ -37,6 +37,11 @@ export interface PublishMeta {
   simTime: number;
   scale: number;
   snaps: number;
+  /**
+   * The meta word INPUTS_THROUGH: one past the ring sequence of the last input event a tick consumed. Absent: 0
+   * (a writer with no input ring: the render worker's states, tests' hand-made ones).
+   */
+  inputsThrough?: number;
 }
 
 /** Stamps `meta` on the slot whose meta words start at `m` (outside the lock: the slot is the back one). */
@@ -50,6 +55,7 @@ export function writeMeta(f64: Float64Array, m: number, meta: PublishMeta): void
   f64[m + META.SIM_TIME] = meta.simTime;
   f64[m + META.SCALE] = meta.scale;
   f64[m + META.SNAPS] = meta.snaps;
+  f64[m + META.INPUTS_THROUGH] = meta.inputsThrough ?? 0;
 }
 
 /**

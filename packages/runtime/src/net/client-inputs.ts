@@ -18,6 +18,7 @@
  * `ClientInputs`: the first message on it sets where the numbers stand.
  */
 import type { InputWriter } from '../core/input-writer.ts';
+import { InputLedger } from './input-ledger.ts';
 import type { InputBatch } from './wire.ts';
 
 export type InputRefusal = 'code' | 'when' | 'flood' | 'full';
@@ -85,6 +86,8 @@ export class ClientInputs {
   #next = -1;
   /** Which of the 32 numbers below `#next` arrived: bit k for `#next` − 1 − k (a late one is still taken). */
   #seen = 0;
+  /** Each event taken: its ring sequence and this client's number for it, until a state consumes it. */
+  readonly #ledger: InputLedger;
 
   constructor(
     readonly player: number,
@@ -95,6 +98,15 @@ export class ClientInputs {
     this.#allowance = rules.perSecond;
     this.#refilledAt = now();
     this.#payload = new Float64Array(writer.layout.payloadWidth);
+    this.#ledger = new InputLedger(writer.layout.capacity);
+  }
+
+  /**
+   * The newest of this client's event numbers a state consumed, given the state's INPUTS_THROUGH (one past the
+   * ring sequence of the last event its ticks consumed); -1 before any (net/input-ledger.ts).
+   */
+  reflected(through: number): number {
+    return this.#ledger.reflect(through);
   }
 
   /**
@@ -139,7 +151,9 @@ export class ClientInputs {
       payload[0] = this.player;
       for (let j = 0; j < width; j++) payload[1 + j] = batch.values[at + 2 + j]!;
       for (let j = 1 + width; j < payload.length; j++) payload[j] = 0;
+      const sequence = writer.nextSequence;
       if (writer.pushPayload(time, code, payload)) {
+        this.#ledger.note(sequence, (batch.first + i) >>> 0);
         taken++;
       } else {
         refused.full++;

@@ -83,6 +83,11 @@ export interface PublisherClientStats {
   inputRepeats: number;
   /** Input events the client numbered that have not come in any message that carried them (lost on the way). */
   inputsMissed: number;
+  /**
+   * The newest of the client's input numbers the last state sent to it reflects (its ticks consumed it), -1
+   * before any: what reconciliation replays after (net/input-ledger.ts). Not on the wire yet (issue 41).
+   */
+  inputsReflected: number;
   /** Messages (and input events) from this client refused, by reason (`flood`: input events past the allowance, and pings past MAX_PINGS_PER_SECOND). */
   readonly refused: Record<PublisherRefusal, number>;
   /** What the last refusal was, in words (for the server's log), or null. */
@@ -179,7 +184,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   new EventWindow(windowSize, eventWidth); // checks the size at set-up, not at the first connection
   const target = eventOptions?.target ?? null;
   // a client's stream: the shared encoder and its own baseline, or (under interest) its view's own of both
-  const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats; player: number; events: EventWindow; stream: { readonly encoder: DeltaEncoder; readonly baseline: ClientBaseline }; view: ClientView | null }>();
+  const clients = new Set<{ send: (bytes: Uint8Array) => void; stats: PublisherClientStats; player: number; events: EventWindow; stream: { readonly encoder: DeltaEncoder; readonly baseline: ClientBaseline }; view: ClientView | null; inputs: ClientInputs | null }>();
   const encoder = new DeltaEncoder(format);
   const views = options.interest === undefined ? null : interestViews(format, options.interest);
   let events = 0;
@@ -210,6 +215,8 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   let pushed = false;
   let head: SnapshotHead = { tick: 0, time: 0, count: 0, snaps: 0 };
   let messageTick = 0;
+  /** The state sent last: one past the ring sequence of the last input its ticks consumed (META.INPUTS_THROUGH). */
+  let inputsThrough = 0;
   // made once: read() allocates nothing for it
   const encodeNewest = (pair: StatePair<S>): void => {
     const meta = pair.metaWords;
@@ -217,6 +224,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     // tick numbers only go on (a restart keeps counting)
     if (tick - lastTick < every) return;
     messageTick = tick;
+    inputsThrough = meta[META.INPUTS_THROUGH]!;
     const time = meta[META.CUR_TIME]!;
     // the wall ms a tick takes now (the pair's two times: the time scale included), else the nominal one
     const ticks = tick - meta[META.PREV_TICK]!;
@@ -261,6 +269,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
         client.stats.eventsPending = client.events.pending;
         client.stats.snapshots++;
         client.stats.bytes += message.byteLength;
+        if (client.inputs !== null) client.stats.inputsReflected = client.inputs.reflected(inputsThrough);
         client.send(message);
       }
       return true;
@@ -269,15 +278,16 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       if (!Number.isInteger(player) || player < 0) throw new RangeError(`steadyframe: a player is a whole number from 0; got ${String(player)}`);
       nextPlayer = Math.max(nextPlayer, player + 1);
       const view = views === null ? null : new ClientView(format, views.limit);
+      const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now());
       const client = {
         send,
         player,
         events: new EventWindow(windowSize, eventWidth),
         view,
+        inputs,
         stream: view ?? { encoder, baseline: new ClientBaseline() },
-        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, refused: emptyRefusals(), lastRefusal: null as string | null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0, deltas: 0, full: 0, visible: 0, entered: 0, left: 0 },
+        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, inputsReflected: -1, refused: emptyRefusals(), lastRefusal: null as string | null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0, deltas: 0, full: 0, visible: 0, entered: 0, left: 0 },
       };
-      const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now());
       const pings = new RateBucket(MAX_PINGS_PER_SECOND, runtime.now());
       clients.add(client);
       return {

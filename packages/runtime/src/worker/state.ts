@@ -131,6 +131,7 @@ export class SimulationState<S extends Schema> {
     simTime: 0,
     scale: 1,
     snaps: 0,
+    inputsThrough: 0,
   };
 
   constructor(definition: SimulationDefinition<S, unknown, PrivateFieldSpec>, settings: SimulationSettings) {

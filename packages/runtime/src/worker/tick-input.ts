@@ -44,6 +44,8 @@ export class TickInputBuffer implements TickInput {
   #length = 0;
   #previousTime = 0;
   #lateCount = 0;
+  /** One past the sequence of the last event taken, over every fill (0 before any). */
+  #through = 0;
   readonly #visit = (event: InputEvent): void => {
     const base = this.#length * this.#stride;
     const data = this.#data;
@@ -52,6 +54,7 @@ export class TickInputBuffer implements TickInput {
     data[base + SEQUENCE] = event.sequence;
     for (let j = 0; j < this.#width; j++) data[base + PAYLOAD + j] = event.payload(j);
     if (event.time <= this.#previousTime) this.#lateCount++;
+    this.#through = event.sequence + 1;
     this.#length++;
   };
 
@@ -76,6 +79,14 @@ export class TickInputBuffer implements TickInput {
 
   get length(): number {
     return this.#length;
+  }
+
+  /**
+   * One past the ring sequence of the last event any fill took (0 before any): the inputs the states from this
+   * tick on reflect (the slot meta word INPUTS_THROUGH).
+   */
+  get through(): number {
+    return this.#through;
   }
 
   time(i: number): number {

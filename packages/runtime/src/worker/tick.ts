@@ -96,7 +96,7 @@ export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached
   return true;
 }
 
-/** Stamps the publish's meta: the pair's ticks, times and counts, the simulated time, the scale, the snaps. */
+/** Stamps the publish's meta: the pair's ticks, times and counts, the simulated time, the scale, the snaps, the inputs consumed. */
 export function fillMeta<S extends Schema>(state: SimulationState<S>, a: Attached<S>, previousTick: number, previousTime: number, previousCount: number, snaps: number): void {
   const meta = state.meta;
   meta.previousTick = previousTick;
@@ -108,4 +108,5 @@ export function fillMeta<S extends Schema>(state: SimulationState<S>, a: Attache
   meta.simTime = state.simTime;
   meta.scale = state.timeScale;
   meta.snaps = snaps;
+  meta.inputsThrough = a.input.through;
 }

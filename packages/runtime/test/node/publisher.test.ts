@@ -229,6 +229,45 @@ describe('the snapshot publisher', () => {
     expect(alice.stats.lastRefusal).toBeNull();
   });
 
+  it('says, in each client\'s stats, the newest of its inputs the state sent reflects: exactly the ticks that consumed them', async () => {
+    const { rt, clock } = await onManualClock({ capacity: CAPACITY });
+    const publisher = createSnapshotPublisher(rt, { input: { codes: 4 } });
+    const a = clientEnd();
+    const b = clientEnd();
+    const alice = publisher.connect(a.send);
+    const bob = publisher.connect(b.send);
+    await rt.start();
+    await clock.advance(10 * TICK_MS);
+    expect(publisher.publish()).toBe(true);
+    expect([alice.stats.inputsReflected, bob.stats.inputsReflected]).toEqual([-1, -1]);
+    const now = () => rt.now() - 100;
+    // alice's 0 and 1; bob's numbers wrap on the way: 2^32 − 1, then 0
+    alice.receive(encodeInputs(a.format, [{ time: now(), code: 1 }, { time: now(), code: 2 }], 0, 0));
+    bob.receive(encodeInputs(b.format, [{ time: now(), code: 1 }, { time: now(), code: 2 }], 0, 2 ** 32 - 1));
+    // no tick since: the state is the one sent, which has none of them
+    expect(publisher.publish()).toBe(false);
+    expect([alice.stats.inputsReflected, bob.stats.inputsReflected]).toEqual([-1, -1]);
+    await clock.advance(TICK_MS);
+    expect(publisher.publish()).toBe(true);
+    expect([alice.stats.inputsReflected, bob.stats.inputsReflected]).toEqual([1, 0]);
+    // a tick made, then alice's 2 pushed before that state is published: the state does not reflect it
+    await clock.advance(TICK_MS);
+    alice.receive(encodeInputs(a.format, [{ time: now(), code: 3 }], 0, 2));
+    expect(publisher.publish()).toBe(true);
+    expect(alice.stats.inputsReflected).toBe(1);
+    await clock.advance(TICK_MS);
+    expect(publisher.publish()).toBe(true);
+    expect([alice.stats.inputsReflected, bob.stats.inputsReflected]).toEqual([2, 0]);
+    // the ticks that took them: 11 for the first three, 13 for alice's 2 (the ring's order: alice's, then bob's)
+    expect((await rt.commands.inputs()).map(([tick, , code, player]) => [tick, code, player])).toEqual([
+      [11, 1, 0],
+      [11, 2, 0],
+      [11, 1, 1],
+      [11, 2, 1],
+      [13, 3, 0],
+    ]);
+  });
+
   it("refuses a hostile client's input events, each counted by reason with a message, and takes the others'", async () => {
     const { rt, clock } = await onManualClock({ capacity: CAPACITY });
     const publisher = createSnapshotPublisher(rt, { input: { codes: 4, perSecond: 100 } });
