@@ -3,7 +3,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import type { BrowserInstanceOption, TestProjectInlineConfiguration } from 'vitest/config';
 // @ts-expect-error: plain .mjs helpers shared with the scripts; they have no type declarations.
-import { CHROMIUM_ARGS, enginesToRun, findChromium, MISSING_CHROMIUM_MESSAGE } from './scripts/engines.mjs';
+import { CHROMIUM_ARGS, enginesToRun, findChromium, MISSING_CHROMIUM_MESSAGE, WEBGPU_CHROMIUM_ARGS } from './scripts/engines.mjs';
 // @ts-expect-error: as above.
 import { firefox, webkit } from './scripts/vitest-providers.mjs';
 
@@ -62,15 +62,31 @@ function instances(project: string, include: string, isolated: boolean): Browser
   return all;
 }
 
+/**
+ * The WebGPU tests' one instance: Chromium with WebGPU on (WEBGPU_CHROMIUM_ARGS: Dawn's SwiftShader adapter on
+ * a machine without a GPU; `node scripts/probe-webgpu.mjs` says what works here, docs/webgpu.md what it found).
+ * Their renderers draw into render targets and read them back: presenting a WebGPU canvas loses the device in
+ * this headless Chromium (docs/webgpu.md). Chromium only: Firefox ESR and WebKitGTK were not probed for WebGPU.
+ */
+function webgpuInstances(): BrowserInstanceOption[] {
+  return [
+    {
+      browser: 'chromium',
+      provide: { engine: 'chromium', sharedArrayBuffer: true },
+      provider: playwright({ launchOptions: { executablePath: chromium(), args: WEBGPU_CHROMIUM_ARGS } }),
+    },
+  ];
+}
+
 /** A browser-mode project in every engine, its pages cross-origin isolated or not. */
-function browserProject(name: string, include: string, isolated: boolean): TestProjectInlineConfiguration {
+function browserProject(name: string, include: string, isolated: boolean, only?: BrowserInstanceOption[]): TestProjectInlineConfiguration {
   return {
     // Vitest serves its tester pages itself, with `server.headers`; the plugin covers every other response
     server: { headers: isolated ? { ...ISOLATION_HEADERS } : {} },
     plugins: isolated ? [crossOriginIsolation()] : [],
     // bundled once up front: a dependency discovered mid-run makes Vite reload the page under a running test
     // (they are root devDependencies so that they resolve from here)
-    optimizeDeps: { include: ['three', 'comlink', 'pixi.js', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'react-dom/client', '@react-three/fiber', 'phaser'] },
+    optimizeDeps: { include: ['three', 'three/webgpu', 'three/tsl', 'comlink', 'pixi.js', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'react-dom/client', '@react-three/fiber', 'phaser'] },
     define: {
       // the swap stress test; raise them for a long soak: STEADYFRAME_STRESS_ACQUIRES=10000000
       __STRESS_ACQUIRES__: String(Number(process.env.STEADYFRAME_STRESS_ACQUIRES ?? 100_000)),
@@ -87,7 +103,7 @@ function browserProject(name: string, include: string, isolated: boolean): TestP
         enabled: true,
         headless: true,
         screenshotFailures: false,
-        instances: instances(name, include, isolated),
+        instances: only ?? instances(name, include, isolated),
       },
     },
   };
@@ -120,6 +136,8 @@ export const projects: TestProjectInlineConfiguration[] = [
         browserProject('browser', 'packages/*/test/browser/**/*.test.{ts,tsx}', true),
         // served without COOP/COEP: no SharedArrayBuffer, so the runtime must fall back to messages
         browserProject('browser-plain', 'packages/*/test/browser-plain/**/*.test.ts', false),
+        // three.js's WebGPURenderer on a real WebGPU device (Chromium only)
+        ...(engines.includes('chromium') ? [browserProject('browser-webgpu', 'packages/*/test/browser-webgpu/**/*.test.ts', true, webgpuInstances())] : []),
       ]
     : []),
 ];

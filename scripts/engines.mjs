@@ -30,6 +30,14 @@ export const MISSING_CHROMIUM_MESSAGE = `steadyframe: no Chromium found.
 /** Launch arguments: headless, and no QUIC (this network has no route for it). */
 export const CHROMIUM_ARGS = ['--disable-quic', '--no-sandbox'];
 
+/**
+ * The launch arguments of a Chromium that exposes WebGPU headless: Linux Chromium keeps WebGPU behind
+ * `--enable-unsafe-webgpu`, and with it a machine without a GPU gets Dawn's SwiftShader adapter (Vulkan on
+ * the CPU, `isFallbackAdapter` true). Without the flag requestAdapter() answers null. `node
+ * scripts/probe-webgpu.mjs` tries this and the other flags (docs/webgpu.md has its findings).
+ */
+export const WEBGPU_CHROMIUM_ARGS = [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'];
+
 /** The Firefox executable (FIREFOX_PATH, else Debian's firefox-esr), or null. */
 export function findFirefox() {
   return firstExisting(process.env.FIREFOX_PATH, ['/usr/bin/firefox-esr', '/usr/bin/firefox']);

@@ -38,8 +38,8 @@ import {
   DynamicDrawUsage,
   GLBufferAttribute,
   InstancedBufferAttribute,
-  InstancedBufferGeometry,
   Mesh,
+  type InstancedBufferGeometry,
   MeshDepthMaterial,
   MeshDistanceMaterial,
   type BufferGeometry,
@@ -48,6 +48,7 @@ import {
 import type { Runtime, Schema, TableName } from 'steadyframe';
 import { createGpuPairMirror, transformChannels, type GpuFrameStats, type LateOptions, type MirrorBuffer, type TransformChannel } from 'steadyframe/adapter';
 import { resolveBinding, type BoundSchema, type TableOption, type TransformFields } from './fields.ts';
+import { releaseGeometry, shareGeometry } from './instanced-geometry.ts';
 import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
 
 /** An instanced attribute: three.js's own (copied into), or one over a WebGL buffer of ours (uploaded straight). */
@@ -223,13 +224,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
   const uniforms: InstanceUniforms = { sfAlpha: { value: 1 }, sfPrevCount: { value: 0 }, sfSnaps: { value: 0 } };
 
   // the source geometry's own attributes and index, shared rather than copied, plus the instanced ones
-  const instanced = new InstancedBufferGeometry();
-  instanced.setIndex(geometry.index);
-  for (const [name, value] of Object.entries(geometry.attributes)) instanced.setAttribute(name, value);
-  instanced.morphAttributes = { ...geometry.morphAttributes };
-  instanced.morphTargetsRelative = geometry.morphTargetsRelative;
-  for (const group of geometry.groups) instanced.addGroup(group.start, group.count, group.materialIndex);
-  instanced.setDrawRange(geometry.drawRange.start, geometry.drawRange.count);
+  const instanced = shareGeometry(geometry);
   const channels = transformChannels(resolved);
   let states = channels.map((c) => attributes(c, capacity, gl));
   let previous: MirrorBuffer = 0; // which attribute of each channel holds the previous state
@@ -306,12 +301,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
       if (gl !== null && !gl.isContextLost()) {
         for (const pair of states) for (const a of pair) if (a instanceof GLBufferAttribute) gl.deleteBuffer(a.buffer);
       }
-      // three.js frees the buffers of what the geometry holds when it is disposed: leave it only the
-      // instanced attributes, so the source geometry's buffers stay for whoever else draws it
-      instanced.setIndex(null);
-      for (const name of Object.keys(geometry.attributes)) instanced.deleteAttribute(name);
-      instanced.morphAttributes = {};
-      instanced.dispose();
+      releaseGeometry(instanced, geometry); // the instanced attributes freed, the source geometry's kept
       depth.dispose();
       distance.dispose();
       unpatch();

@@ -73,7 +73,7 @@ export interface View {
 }
 
 /** The motion fixture's window: its rows of entities as they move along x. */
-const VIEW: View = { left: -3, right: 20, bottom: -2.5, top: 14.5, scale: 16 };
+export const VIEW: View = { left: -3, right: 20, bottom: -2.5, top: 14.5, scale: 16 };
 
 /** What was drawn in one entity's row: lit pixels' centroid (world units), their count, mean red, red-weighted centroid. */
 export interface Marker {
@@ -117,29 +117,7 @@ export function createStage(view: View = VIEW) {
    * alpha: the motion moves a marker a whole unit (16 pixels) per tick.
    */
   function markers(rows: number): Array<Marker | null> {
-    render();
-    const sums = Array.from({ length: rows }, () => ({ x: 0, y: 0, n: 0, red: 0, rx: 0, ry: 0 }));
-    for (let py = 0; py < height; py++) {
-      const wy = view.bottom + (py + 0.5) / view.scale;
-      const row = Math.round(wy / ROW);
-      if (row < 0 || row >= rows) continue;
-      for (let px = 0; px < width; px++) {
-        const o = 4 * (py * width + px);
-        const lit = Math.max(pixels[o]!, pixels[o + 1]!, pixels[o + 2]!);
-        if (lit < 8) continue;
-        const s = sums[row]!;
-        const wx = view.left + (px + 0.5) / view.scale;
-        s.x += wx;
-        s.y += wy;
-        s.n++;
-        s.red += pixels[o]!;
-        s.rx += wx * pixels[o]!;
-        s.ry += wy * pixels[o]!;
-      }
-    }
-    return sums.map((s) =>
-      s.n === 0 ? null : { x: s.x / s.n, y: s.y / s.n, pixels: s.n, red: s.red / s.n, redX: s.rx / s.red, redY: s.ry / s.red },
-    );
+    return markersIn(render(), view, rows);
   }
 
   return {
@@ -156,6 +134,38 @@ export function createStage(view: View = VIEW) {
       renderer.dispose();
     },
   };
+}
+
+/**
+ * Each row's drawn marker in `pixels` (RGBA, bottom row first, of `view`'s window at its scale): the centroid of
+ * the lit pixels in the band around y = ROW * i, in world units, with their count and mean red; null where
+ * nothing was drawn.
+ */
+export function markersIn(pixels: Uint8Array, view: View, rows: number): Array<Marker | null> {
+  const width = (view.right - view.left) * view.scale;
+  const height = (view.top - view.bottom) * view.scale;
+  const sums = Array.from({ length: rows }, () => ({ x: 0, y: 0, n: 0, red: 0, rx: 0, ry: 0 }));
+  for (let py = 0; py < height; py++) {
+    const wy = view.bottom + (py + 0.5) / view.scale;
+    const row = Math.round(wy / ROW);
+    if (row < 0 || row >= rows) continue;
+    for (let px = 0; px < width; px++) {
+      const o = 4 * (py * width + px);
+      const lit = Math.max(pixels[o]!, pixels[o + 1]!, pixels[o + 2]!);
+      if (lit < 8) continue;
+      const s = sums[row]!;
+      const wx = view.left + (px + 0.5) / view.scale;
+      s.x += wx;
+      s.y += wy;
+      s.n++;
+      s.red += pixels[o]!;
+      s.rx += wx * pixels[o]!;
+      s.ry += wy * pixels[o]!;
+    }
+  }
+  return sums.map((s) =>
+    s.n === 0 ? null : { x: s.x / s.n, y: s.y / s.n, pixels: s.n, red: s.red / s.n, redX: s.rx / s.red, redY: s.ry / s.red },
+  );
 }
 
 /** Asserts, in world units, that a marker was drawn at `expected`. */
