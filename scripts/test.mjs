@@ -17,6 +17,7 @@ const report = VITEST_REPORT;
 rmSync(report, { force: true });
 const result = run(command, [...prefix, 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
   stdio: 'inherit',
+  allowFailure: true,
 });
 // one plain closing line, whatever reporter the CI reads
 const summary = JSON.parse(readFileSync(report, 'utf8'));
