@@ -110,6 +110,8 @@ async function attachRuntime<S extends Schema, C extends object>(host: PageHost,
       seed: checked.seed,
       ...(options.setup === undefined ? {} : { setup: options.setup }),
       ...(role.clock === undefined ? {} : { clock: role.clock }),
+      // no animation frames here (Node): the worker's lead is only for the frames the app makes
+      ...(host.frames === null ? { frameless: true } : {}),
     };
     info = await Promise.race([remote.attach(transfer(config, transport.transfer)), failed]);
     skew = await Promise.race([alignClocks(remote, clock), failed]);

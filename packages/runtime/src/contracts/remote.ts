@@ -37,6 +37,12 @@ export interface AttachConfig<K extends TransportKind = TransportKind> {
   readonly clock?: ManualClockConfig;
   /** The seed of the simulation's generator (core/random.ts); absent: the worker picks one. */
   readonly seed?: number;
+  /**
+   * True where the page side has no animation frames (Node: a frame comes only when the app calls `frame()` or
+   * `frameAt()`; a server makes none): with no frame expected, the loop runs each tick at its time rather than
+   * ahead (worker/settings.ts, `leadTicks`). Absent: a page's frames.
+   */
+  readonly frameless?: boolean;
 }
 
 /** The shared transport's config: the buffer laid out by layout.ts for this schema and capacity. */
@@ -73,7 +79,10 @@ export interface SimulationInfo {
   readonly tickRate: number;
   readonly timeScale: number;
   readonly maxCatchUpSteps: number;
-  /** Most ticks the newest state may be ahead of the wall clock. */
+  /**
+   * Most ticks the newest state may be ahead of the wall clock while a frame is expected. A frameless host
+   * (`AttachConfig.frameless`) with none expected runs none ahead, unless the game set `maxLeadTicks`.
+   */
   readonly maxLeadTicks: number;
   readonly backlog: BacklogPolicy;
   /** Under 'catch-up', the most backlog (ms) kept to be caught up. */

@@ -58,7 +58,12 @@ export function reanchor(timeline: Timeline, time: number, tickLength: number = 
  * alpha clamps to 0 and the picture jumps).
  */
 export function stepTarget(now: number, nextFrame: number, hold = 0): number {
-  return nextFrame > now || now - nextFrame <= hold ? nextFrame : now;
+  return frameExpected(now, nextFrame, hold) ? nextFrame : now;
+}
+
+/** Whether a frame is expected at `nextFrame`: ahead of `now`, or overdue by no more than `hold` ms (see `stepTarget`). */
+export function frameExpected(now: number, nextFrame: number, hold = 0): boolean {
+  return nextFrame > now || now - nextFrame <= hold;
 }
 
 /** How long the simulation waits for an overdue frame before it follows the wall clock again, ms. */

@@ -70,7 +70,7 @@ export function attachSimulation<S extends Schema>(state: SimulationState<S>, co
   runInit(state, world, { clock, random: state.random.next });
   world.takeSnaps(); // tick 0 has nothing to blend from anyway
   const now = clock();
-  const a = (state.attached = { views, writer, clock, host, world, block: worldBlock, input, transport, timeline: createTimeline(0, now, state.tickLength) });
+  const a = (state.attached = { views, writer, clock, host, world, block: worldBlock, input, transport, timeline: createTimeline(0, now, state.tickLength), frameless: config.frameless === true });
   fillMeta(state, a, 0, now, world.world.count, 0);
   writer.publishInitial(state.meta);
   transport.published(writer.front);

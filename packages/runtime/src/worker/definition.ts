@@ -90,7 +90,8 @@ export interface SimulationDefinition<S extends Schema, Setup = undefined, P ext
   /**
    * Most ticks the newest state may be ahead of the wall clock. Running ahead lets every frame be drawn at its
    * own time; running further decides ticks before the input that should shape them (ARCHITECTURE.md, Source
-   * notes: "Simulating ahead and input"). Default 2.
+   * notes: "Simulating ahead and input"). Default 2; on a frameless host (Node) while no frame is expected
+   * (a server that makes none), 0: each tick starts at its time. A value set here holds in both.
    */
   readonly maxLeadTicks?: number;
   /** What happens to time the simulation falls behind by (see `BacklogPolicy`). Default 'catch-up'. */

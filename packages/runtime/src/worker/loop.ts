@@ -2,8 +2,9 @@
  * The simulation loop (ARCHITECTURE.md, "The loop"). Each time it wakes:
  *   1. reads when the main thread expects its next frame (NEXT_FRAME);
  *   2. runs ticks until the newest state is just past that time, at most `maxLeadTicks` ahead of the wall
- *      clock and at most `maxCatchUpSteps` in one go, yielding to its event loop every BURST_MS of them;
- *      backlog beyond that follows the `backlog` policy;
+ *      clock (on a frameless host with no frame expected, none ahead by default: settings.ts, `leadTicks`) and at
+ *      most `maxCatchUpSteps` in one go, yielding to its event loop every BURST_MS of them; backlog beyond that
+ *      follows the `backlog` policy;
  *   3. asks `decideLoop` what next: plan again, yield, run a tick due within the warm-up, or sleep on the
  *      FRAME_SEQ doorbell until the next frame is published, the next tick falls due, or a control call rings
  *      it. The worker's event loop stays free while it sleeps, so comlink calls are served at once, and an
@@ -16,6 +17,7 @@ import {
   decideLoop,
   endOfPass,
   FRAME_HOLD_MS,
+  frameExpected,
   LOOP_ACTION,
   loopSpin,
   nextWakeTime,
@@ -32,6 +34,7 @@ import {
 import { readNextFrame, writeCovered } from '../core/doorbell.ts';
 import { I32 } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
+import { leadTicks } from './settings.ts';
 import type { SimulationState } from './state.ts';
 import { runTick } from './tick.ts';
 
@@ -67,8 +70,9 @@ async function loop<S extends Schema>(state: SimulationState<S>, generation: num
     // read the doorbell before the frame time, so a frame published after this read cuts the sleep short
     const doorbell = Atomics.load(i32, I32.FRAME_SEQ);
     nextFrame = readNextFrame(a.views);
-    maxLead = settings.maxLeadTicks * timeline.tickLength;
     let now = a.clock();
+    // the lead is for frames: a frameless host (a server) with none expected runs each tick at its time
+    maxLead = leadTicks(settings, a.frameless, frameExpected(now, nextFrame, FRAME_HOLD_MS)) * timeline.tickLength;
     const target = stepTarget(now, nextFrame, FRAME_HOLD_MS);
     // holding for an overdue frame falls behind the wall clock on purpose: that is not backlog to drop
     if (target >= now) state.countDrop(settleBacklogBefore(settings.backlog, timeline, now));

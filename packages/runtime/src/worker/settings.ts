@@ -13,7 +13,10 @@ export interface SimulationSettings {
   readonly tickRate: number;
   /** The catch-up cap the game set, or null: the default, which follows the tick length. */
   readonly maxCatchUpSteps: number | null;
+  /** Most ticks ahead of the wall clock while a frame is expected (the game's, default 2). */
   readonly maxLeadTicks: number;
+  /** Most ticks ahead of the wall clock on a frameless host with no frame expected (the game's, default 0): `leadTicks`. */
+  readonly framelessLeadTicks: number;
   readonly backlog: BacklogPolicy;
   readonly maxBacklog: number;
   /** The game's spin budget, or undefined for the default (fixed-step.ts, `loopSpin`). */
@@ -55,6 +58,7 @@ export function checkDefinition<S extends Schema>(definition: SimulationDefiniti
     tickRate,
     maxCatchUpSteps,
     maxLeadTicks: checkNumber('maxLeadTicks', definition.maxLeadTicks ?? 2, 0),
+    framelessLeadTicks: checkNumber('maxLeadTicks', definition.maxLeadTicks ?? 0, 0),
     backlog,
     maxBacklog: checkNumber('maxBacklog', definition.maxBacklog ?? 250, 0),
     spinMs: definition.spinMs === undefined ? undefined : checkNumber('spinMs', definition.spinMs, 0),
@@ -66,4 +70,24 @@ export function checkDefinition<S extends Schema>(definition: SimulationDefiniti
 /** The catch-up cap in effect for a tick length: the game's, or a quarter second's worth (at least 4). */
 export function catchUpSteps(settings: SimulationSettings, tickLength: number): number {
   return settings.maxCatchUpSteps ?? defaultMaxCatchUpSteps(tickLength);
+}
+
+/**
+ * The lead cap of one pass of the loop, in ticks. The lead is for frames: a frame needs the state past its time
+ * made before it draws. So it is `maxLeadTicks` on a page (its next frame may come at any refresh) and wherever a
+ * frame is expected; on a frameless host (Node: a frame comes only when the app calls `frame()` or `frameAt()`; a
+ * server, none) with none expected, `framelessLeadTicks`: 0 unless the game set `maxLeadTicks`, so each tick
+ * starts at its time. With the wall clock as the target (no frame), the loop makes the newest state reach it
+ * (core/fixed-step.ts, `stepTarget`, `planSteps`): past it, a tick early, unless the cap is 0.
+ *
+ * ```text
+ *  shared clock  ──|─────────|─────────|─────────|──▶   tick k stands for Tk
+ *                  T1        T2        T3        T4
+ *  lead ≥ 1        U2        U3        U4        U5     each tick made a tick before its time: an input at
+ *                                                       T2 - 1 ms misses tick 2 (made at T1) and goes, late, to tick 3
+ *  lead 0          U1        U2        U3        U4     each tick made at its time: that input is in tick 2
+ * ```
+ */
+export function leadTicks(settings: SimulationSettings, frameless: boolean, frameExpected: boolean): number {
+  return frameless && !frameExpected ? settings.framelessLeadTicks : settings.maxLeadTicks;
 }

@@ -29,6 +29,8 @@ export interface Attached<S extends Schema> {
   /** The world's block, in the buffer's world region (laid out like a published one). */
   readonly block: Float32Array;
   readonly timeline: Timeline;
+  /** The page side has no animation frames (`AttachConfig.frameless`: Node): the lead is only for the frames it announces. */
+  readonly frameless: boolean;
   readonly input: TickInputBuffer;
   /** How states reach the page: the shared buffer, messages, or an app's own. */
   readonly transport: WorkerTransport<S>;

@@ -79,6 +79,25 @@ describe('steadyframe/node, real clock', () => {
     for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThanOrEqual(times[i - 1]!);
   });
 
+  it('a server (no frames) publishes no state ahead of now: its ticks start at their time', async () => {
+    const rt = (runtime = await createNodeRuntime<typeof motionSchema, MotionCommands>({ worker: await nodeFixture('motion'), schema: motionSchema, capacity: 2 }));
+    await rt.setTickRate(60);
+    await rt.start();
+    // the newest state's time, read before now: never past it, but for what the clocks' alignment cannot tell
+    // apart (half its shortest probe's round trip). The lead pages have put it a tick ahead: 16.7 ms
+    const slack = rt.clock.uncertainty;
+    let reads = 0;
+    while (rt.sample().tick < 30) {
+      const newest = rt.sample().currentTime;
+      expect(newest).toBeLessThanOrEqual(rt.now() + slack);
+      reads++;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(reads).toBeGreaterThan(10);
+    // the lead for frames is still there for a loop that makes them (frame(), frameAt())
+    expect(rt.info.maxLeadTicks).toBe(2);
+  });
+
   it('rejects, naming the cause, when the module cannot be loaded, and for a wrong worker option', async () => {
     await expect(createNodeRuntime({ worker: '/no/such/sim.worker.js', schema: motionSchema, capacity: 2 })).rejects.toThrow(
       /the worker failed before it attached: .*no\/such\/sim\.worker\.js/,

@@ -12,64 +12,10 @@ import type { SharedViews } from '../../src/core/layout.ts';
 import type { Schema } from '../../src/core/schema.ts';
 import { allocateInputRing } from '../../src/core/input-ring.ts';
 import { InputWriter } from '../../src/core/input-writer.ts';
+import { manualHost } from './support/manual-host.ts';
 
 const schema = defineSchema({ x: { width: 1, kind: 'linear' } });
 const CAPACITY = 4;
-
-/** A host whose clock the test moves by hand; every sleep or yield lasts until the test calls `wake`. */
-function manualHost(start = 1000) {
-  let now = start;
-  let wake: (() => void) | null = null;
-  const sleeps: number[] = [];
-  /** The heartbeat callbacks; the test calls them to pass HEARTBEAT_MS. */
-  const beats: Array<() => void> = [];
-  /** A pending yield to the event loop: `wake` lets it through by itself, as a real event loop would. */
-  let yielded: (() => void) | null = null;
-  let yields = 0;
-  const pause = (record: number) => {
-    sleeps.push(record);
-    return new Promise<void>((resolve) => (wake = resolve));
-  };
-  const host: WorkerHost = {
-    clock: () => () => now,
-    sleep: (_i32, _index, _value, ms) => pause(ms).then(() => ({ yielded: true, spunMs: 0 })),
-    yieldToEvents: () => {
-      yields++;
-      return new Promise<void>((resolve) => (yielded = resolve));
-    },
-    every: (_ms, fn) => {
-      beats.push(fn);
-      return () => beats.splice(beats.indexOf(fn), 1);
-    },
-  };
-  return {
-    host,
-    sleeps,
-    beats,
-    get yields() {
-      return yields;
-    },
-    get now() {
-      return now;
-    },
-    set now(t: number) {
-      now = t;
-    },
-    /** Ends the current sleep and lets the loop run (through any yields) until it sleeps again. */
-    async wake() {
-      const resume = wake;
-      wake = null;
-      resume?.();
-      for (let turn = 0; turn < 1000; turn++) {
-        for (let i = 0; i < 20; i++) await Promise.resolve();
-        const pass = yielded;
-        if (pass === null) break;
-        yielded = null;
-        pass();
-      }
-    },
-  };
-}
 
 type Options = Partial<Omit<SimulationDefinition<typeof schema>, 'schema' | 'init'>>;
 
