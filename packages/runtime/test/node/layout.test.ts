@@ -37,7 +37,7 @@ describe('memory map', () => {
     expect(F64.CLOCK_ANCHOR * 8).toBe(64); // 64...71
     expect(slotMetaIndex(0) * 8).toBe(128); // 128...255
     expect(slotMetaIndex(1) * 8).toBe(256); // 256...383
-    expect(META).toEqual({ PREV_TICK: 0, CUR_TICK: 1, PREV_TIME: 2, CUR_TIME: 3, COUNT: 4, SIM_TIME: 5, SCALE: 6, PREV_COUNT: 7, SNAPS: 8 });
+    expect(META).toEqual({ PREV_TICK: 0, CUR_TICK: 1, PREV_TIME: 2, CUR_TIME: 3, COUNT: 4, SIM_TIME: 5, SCALE: 6, PREV_COUNT: 7, SNAPS: 8, INPUTS_THROUGH: 9 });
     expect(DATA_OFFSET).toBe(384);
   });
 
