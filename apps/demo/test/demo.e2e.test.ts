@@ -125,21 +125,33 @@ describe('the demo, built and served by vite preview', () => {
     // (packages/runtime/test/node/pacing.test.ts: a quarter second plus at most two intervals); on a loaded
     // machine frames can overrun by themselves after the slow one, and each such overrun rightly holds n up
     // longer (and may back off the next shrink), so it is not asserted here.
-    // from every refresh (a loaded machine can hold n up by itself: then the slow frame would have nothing to move)
-    await until('every refresh before the slow frame', "window.demo.plotData('interval')[1].values.at(-1) === 1", 60_000);
-    const bandBefore = await read<number>("window.demo.plotData('interval')[0].times.at(-1) ?? -Infinity");
-    await page.evaluate('window.pacerChanges = []');
-    const slow = await read<number>('window.demo.metrics.slowFrames');
-    await page.locator('#slowFrame').click();
-    await until('the slow frame', `window.demo.metrics.slowFrames === ${slow + 1}`);
-    // (a hang guard: back-offs after self-made overruns can take seconds)
-    await until('every refresh again', '!Number.isNaN(window.demo.metrics.slowFrameRecoveryMs)', 60_000);
-    const frames = await read<number>('window.demo.metrics.frames');
-    await until('twenty more frames', `window.demo.metrics.frames > ${frames + 20}`);
-    // what the render interval plot draws now (its 5 s window), and what the pacer decided, read together
-    const { plot, changes: all } = await read<{ plot: { times: number[]; values: number[] }[]; changes: Change[] }>(
-      "({ plot: window.demo.plotData('interval'), changes: window.pacerChanges })",
-    );
+    // from every refresh (a loaded machine can hold n up by itself: then the slow frame would have nothing to move).
+    // The premise is n = 1 when the slow frame comes, read from the plot's frames: a loaded machine's own overrun
+    // between the check and the click once had n at its cap (4) already, so the slow frame grew nothing (a clean-
+    // clone CI run). Then the slow frame is made again, from every refresh again (at most five times).
+    let plot: { times: number[]; values: number[] }[] = [];
+    let all: Change[] = [];
+    let bandBefore = Number.NEGATIVE_INFINITY;
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await until('every refresh before the slow frame', "window.demo.plotData('interval')[1].values.at(-1) === 1", 60_000);
+      bandBefore = await read<number>("window.demo.plotData('interval')[0].times.at(-1) ?? -Infinity");
+      await page.evaluate('window.pacerChanges = []');
+      const slow = await read<number>('window.demo.metrics.slowFrames');
+      await page.locator('#slowFrame').click();
+      await until('the slow frame', `window.demo.metrics.slowFrames === ${slow + 1}`);
+      // (a hang guard: back-offs after self-made overruns can take seconds)
+      await until('every refresh again', '!Number.isNaN(window.demo.metrics.slowFrameRecoveryMs)', 60_000);
+      const frames = await read<number>('window.demo.metrics.frames');
+      await until('twenty more frames', `window.demo.metrics.frames > ${frames + 20}`);
+      // what the render interval plot draws now (its 5 s window), and what the pacer decided, read together
+      ({ plot, changes: all } = await read<{ plot: { times: number[]; values: number[] }[]; changes: Change[] }>(
+        "({ plot: window.demo.plotData('interval'), changes: window.pacerChanges })",
+      ));
+      const band = plot[0]!.times.find((t) => t > bandBefore);
+      const nAt = plot[1]!.values.findLast((_, i) => plot[1]!.times[i]! < (band ?? Number.POSITIVE_INFINITY));
+      if (band === undefined || nAt === undefined || nAt === 1) break;
+      console.log(`slow frame: n was ${nAt} when it came (the machine's own overruns): again`);
+    }
     const [spans, n] = plot;
     // the slow frame's band: one, as long as the frame took
     const bands = spans!.times.filter((t) => t > bandBefore);
