@@ -7,7 +7,7 @@ import { MeshBasicNodeMaterial, MeshStandardNodeMaterial } from 'three/webgpu';
 import { positionLocal, vec3 } from 'three/tsl';
 import { createInterpolatedInstancedMesh, WEBGL_BACKEND } from '@steadyframe/three/webgpu';
 import { motionAt } from '../browser/fixtures/schema.ts';
-import { ARM, expectNear, frameCentre, markerCentre, markerGeometry, motionRuntime, timeAt, type Marker, type MotionFrame, type MotionRuntime } from '../browser/helpers.ts';
+import { ARM, expectDrawnLike, expectNear, frameCentre, markerCentre, markerGeometry, motionRuntime, steps, timeAt, type Marker, type MotionFrame, type MotionRuntime } from '../browser/helpers.ts';
 import { createWebGpuStage } from './stage.ts';
 
 /** World units (1/16 of a unit is a pixel): a wrong alpha or angle misses by far more. */
@@ -21,15 +21,6 @@ afterEach(() => {
   stage = undefined;
   runtime = undefined;
 });
-
-async function steps(rt: MotionRuntime, n: number): Promise<void> {
-  for (let k = 0; k < n; k++) await rt.stepOnce();
-}
-
-/** Every drawn marker sits where the runtime's own interpolation puts the entity. */
-function expectDrawnLike(frame: MotionFrame, drawn: Array<Marker | null>, what: string): void {
-  for (let i = 0; i < frame.count; i++) expectNear(drawn[i]!, frameCentre(frame, i), TOLERANCE, `${what}, entity ${i} vs runtime.sample`);
-}
 
 /** Where the motion puts entity i's marker at (fractional) tick k, moved `dx` along x. */
 function motionCentre(i: number, k: number, dx = 0): [number, number] {

@@ -9,6 +9,7 @@ import {
   frameCentre,
   markerGeometry,
   motionRuntime,
+  steps,
   timeAt,
   waitFor,
   type MotionFrame,
@@ -24,9 +25,6 @@ afterEach(() => {
   runtime = undefined;
 });
 
-async function steps(rt: MotionRuntime, n: number): Promise<void> {
-  for (let k = 0; k < n; k++) await rt.stepOnce();
-}
 
 const m4 = new Matrix4();
 const p = new Vector3();

@@ -6,11 +6,13 @@ import { motionAt } from './fixtures/schema.ts';
 import {
   ARM,
   createStage,
+  expectDrawnLike,
   expectNear,
   frameCentre,
   markerCentre,
   markerGeometry,
   motionRuntime,
+  steps,
   timeAt,
   type MotionFrame,
   type MotionRuntime,
@@ -27,17 +29,6 @@ afterEach(() => {
   stage = undefined;
   runtime = undefined;
 });
-
-async function steps(rt: MotionRuntime, n: number): Promise<void> {
-  for (let k = 0; k < n; k++) await rt.stepOnce();
-}
-
-/** Every drawn marker sits where the runtime's own interpolation puts the entity, and where the analytic motion does. */
-function expectDrawnLike(frame: MotionFrame, drawn: ReturnType<NonNullable<typeof stage>['markers']>, what: string): void {
-  for (let i = 0; i < frame.count; i++) {
-    expectNear(drawn[i]!, frameCentre(frame, i), TOLERANCE, `${what}, entity ${i} vs runtime.sample`);
-  }
-}
 
 function white(): MeshBasicMaterial {
   return new MeshBasicMaterial({ color: 0xffffff });

@@ -26,6 +26,11 @@ export async function motionRuntime(): Promise<MotionRuntime> {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Runs `n` ticks of a runtime that is not started, one after another. */
+export async function steps(rt: MotionRuntime, n: number): Promise<void> {
+  for (let k = 0; k < n; k++) await rt.stepOnce();
+}
+
 /** Polls until `predicate` holds; fails with `what` after `timeoutMs` (a hang guard, not a timing check). */
 export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
@@ -182,3 +187,10 @@ export function expectNear(
   }
 }
 
+/**
+ * Every drawn marker sits where the runtime's own interpolation puts the entity, within `tolerance` world units
+ * (a pixel is 1/16 of a unit: a wrong alpha or angle misses by far more).
+ */
+export function expectDrawnLike(frame: MotionFrame, drawn: ReadonlyArray<{ x: number; y: number } | null>, what: string, tolerance = 0.05): void {
+  for (let i = 0; i < frame.count; i++) expectNear(drawn[i]!, frameCentre(frame, i), tolerance, `${what}, entity ${i} vs runtime.sample`);
+}
