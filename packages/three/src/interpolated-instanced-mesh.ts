@@ -48,6 +48,7 @@ import {
 import type { Runtime, Schema, TableName } from 'steadyframe';
 import { createGpuPairMirror, transformChannels, type GpuFrameStats, type LateOptions, type MirrorBuffer, type TransformChannel } from 'steadyframe/adapter';
 import { resolveBinding, type BoundSchema, type TableOption, type TransformFields } from './fields.ts';
+import { frameTime } from './frame-time.ts';
 import { releaseGeometry, shareGeometry } from './instanced-geometry.ts';
 import { ATTRIBUTES, patchMaterial, type InstanceUniforms } from './instance-shader.ts';
 
@@ -307,10 +308,4 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Mate
       unpatch();
     },
   };
-}
-
-/** The time of the runtime's newest paced frame, or now for a runtime that has none. */
-function frameTime(runtime: Partial<Pick<Runtime<Schema>, 'frameTime'>>): number {
-  const time = runtime.frameTime;
-  return time === undefined || Number.isNaN(time) ? performance.now() : time;
 }

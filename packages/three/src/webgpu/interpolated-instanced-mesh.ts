@@ -26,6 +26,7 @@ import type { Runtime, Schema, TableName } from 'steadyframe';
 import { createGpuPairMirror, transformChannels, type LateOptions, type MirrorBuffer } from 'steadyframe/adapter';
 import { resolveBinding, type BoundSchema, type TableOption, type TransformFields } from '../fields.ts';
 import { releaseGeometry, shareGeometry } from '../instanced-geometry.ts';
+import { frameTime } from '../frame-time.ts';
 import type { InterpolatedMeshStats } from '../interpolated-instanced-mesh.ts';
 import { createInstanceNode, type NodeChannel } from './instance-node.ts';
 
@@ -161,10 +162,4 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Node
       }
     },
   };
-}
-
-/** The time of the runtime's newest paced frame, or now for a runtime that has none. */
-function frameTime(runtime: Partial<Pick<Runtime<Schema>, 'frameTime'>>): number {
-  const time = runtime.frameTime;
-  return time === undefined || Number.isNaN(time) ? performance.now() : time;
 }
