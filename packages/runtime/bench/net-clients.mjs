@@ -2,10 +2,10 @@
 // server's. `node net-clients.mjs <port> <count>`: opens `count` WebSocket connections to the server and counts
 // what arrives on each. Reads commands on stdin, one a line: `report` prints one JSON line (messages and bytes
 // received since the last report, over all connections) and starts counting again; `exit` closes them and ends.
-// Each connection acknowledges every snapshot's tick as a client that decoded it does (the wire's ack, version 4:
+// Each connection acknowledges every snapshot's tick as a client that decoded it does (the wire's ack, version 5:
 // 16 u32 events wanted next, 20 u32 the tick), so the server sends the deltas real clients get; it decodes nothing
 // (its cost is not the server's).
-const WIRE_VERSION = 4;
+const WIRE_VERSION = 5;
 const ACK = 5;
 const SNAPSHOT = 1;
 import { createInterface } from 'node:readline';

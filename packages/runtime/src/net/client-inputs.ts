@@ -5,11 +5,17 @@
  *
  * Every check is per event and counted by reason; nothing a client sends can throw here or reach another client:
  * - `code`: not a whole number from 0 to `codes` − 1 (the game's own codes);
- * - `when`: a time more than `maxAheadMs` past the server's now (a client draws behind the server, never ahead:
- *   a time in the future would hold every later event of every player back, since the ring keeps times in
- *   order) or more than `maxAgeMs` before it;
+ * - `when`: made at a time (the client's render time) more than `maxAheadMs` past the server's now (a client
+ *   draws behind the server, never ahead) or more than `maxAgeMs` before it; or due more than `maxLeadMs` past it;
  * - `flood`: past the client's allowance (a bucket of `perSecond` events that refills at `perSecond` a second);
- * - `full`: the server's input ring was full (the simulation is behind): refused, never dropped later.
+ * - `full`: the server's input ring was full (the simulation is behind), or the client's schedule: refused,
+ *   never dropped later.
+ *
+ * An event due past the next tick the simulation makes (a predicting client stamps it for the tick its prediction
+ * put it in) waits in the client's schedule (net/input-schedule.ts) and goes into the ring once the tick before
+ * its own is made, or its due time has come (`release`, from each publish); one due at a tick already made goes in at once, for the next
+ * tick, and a predicted one (due past its render time) is counted `inputsLate`: the client's reconciliation
+ * corrects what it predicted. Every event goes into the ring stamped with its due time.
  *
  * A client sends each event in more than one message (net/network-client.ts: in INPUT_REPEATS messages in a
  * row), numbered, so one lost message loses nothing: each number is taken once (`inputRepeats` counts the copies
@@ -19,7 +25,8 @@
  */
 import type { InputWriter } from '../core/input-writer.ts';
 import { InputLedger } from './input-ledger.ts';
-import type { InputBatch } from './wire.ts';
+import { InputSchedule } from './input-schedule.ts';
+import { INPUT_RECORD_VALUES, type InputBatch } from './wire.ts';
 
 export type InputRefusal = 'code' | 'when' | 'flood' | 'full';
 
@@ -30,6 +37,10 @@ export interface InputCounts {
   inputRepeats: number;
   /** Events the client numbered that came in none of the messages that carried them (lost on the way). */
   inputsMissed: number;
+  /** Predicted events that came after the tick they were due at was made: taken for the next tick. */
+  inputsLate: number;
+  /** Events waiting in the client's schedule for their tick. */
+  inputsHeld: number;
   readonly refused: Record<InputRefusal, number>;
   lastRefusal: string | null;
 }
@@ -41,8 +52,13 @@ export interface ClientInputOptions {
   readonly perSecond?: number;
   /** How far before the server's now an event may be, ms (clients draw a playout delay behind). Default 2000. */
   readonly maxAgeMs?: number;
-  /** How far past the server's now an event may be, ms (clock error only). Default 50. */
+  /** How far past the server's now an event may be made, ms (clock error only). Default 50. */
   readonly maxAheadMs?: number;
+  /**
+   * How far past the server's now an event may be due, ms (a predicting client's one-way delay and margin).
+   * Default 1000.
+   */
+  readonly maxLeadMs?: number;
 }
 
 /** Events a second a client may send by default: two a frame at 60 Hz, past any human's key rate. */
@@ -54,7 +70,17 @@ export interface InputRules {
   readonly perSecond: number;
   readonly maxAgeMs: number;
   readonly maxAheadMs: number;
+  readonly maxLeadMs: number;
 }
+
+/** The server's ticks as the publisher last read them: when the newest was made (server ms), and a tick's ms. */
+export interface ServerTicks {
+  readonly made: number;
+  readonly tickMs: number;
+}
+
+/** Events a client's schedule holds at most: a second of its allowance past its lead, within 16 and 4096. */
+const scheduleCapacity = (rules: InputRules): number => Math.min(4096, Math.max(16, Math.ceil(rules.perSecond * (1 + rules.maxLeadMs / 1000))));
 
 export function inputRules(options: ClientInputOptions, writer: InputWriter | null): InputRules {
   if (writer === null) throw new Error("steadyframe: the publisher takes clients' inputs into the runtime's input ring, and this runtime has none (it was made with input: false)");
@@ -66,6 +92,7 @@ export function inputRules(options: ClientInputOptions, writer: InputWriter | nu
     perSecond: options.perSecond ?? DEFAULT_INPUTS_PER_SECOND,
     maxAgeMs: options.maxAgeMs ?? 2000,
     maxAheadMs: options.maxAheadMs ?? 50,
+    maxLeadMs: options.maxLeadMs ?? 1000,
   };
   for (const [name, value] of Object.entries(rules)) {
     if (!(typeof value === 'number' && value >= 0 && Number.isFinite(value)) || (name === 'codes' && !Number.isInteger(value))) {
@@ -75,7 +102,7 @@ export function inputRules(options: ClientInputOptions, writer: InputWriter | nu
   return rules;
 }
 
-/** One client's inputs: its player number, its allowance, and the ring they go into. */
+/** One client's inputs: its player number, its allowance, its schedule and the ring they go into. */
 export class ClientInputs {
   /** Events the client may still send now (refilled with time). */
   #allowance: number;
@@ -88,17 +115,23 @@ export class ClientInputs {
   #seen = 0;
   /** Each event taken: its ring sequence and this client's number for it, until a state consumes it. */
   readonly #ledger: InputLedger;
+  /** Events due past the next tick, until the tick before theirs is made. */
+  readonly #schedule: InputSchedule;
+  /** Pushes a held event (made once: releasing allocates nothing). */
+  readonly #pushHeld = (due: number, code: number, payload: Float64Array, number: number): boolean => this.#push(due, code, payload, number);
 
   constructor(
     readonly player: number,
     private readonly rules: InputRules,
     private readonly writer: InputWriter,
     private readonly now: () => number,
+    private readonly ticks: ServerTicks,
   ) {
     this.#allowance = rules.perSecond;
     this.#refilledAt = now();
     this.#payload = new Float64Array(writer.layout.payloadWidth);
     this.#ledger = new InputLedger(writer.layout.capacity);
+    this.#schedule = new InputSchedule(writer.layout.payloadWidth, scheduleCapacity(rules));
   }
 
   /**
@@ -110,28 +143,42 @@ export class ClientInputs {
   }
 
   /**
-   * Checks and pushes a batch's events: counts those taken in `counts.inputs`, each refusal in `counts.refused`,
-   * and says the last refusal in `counts.lastRefusal`.
+   * Pushes the held events whose tick is the next the simulation makes (due within a tick of the newest made,
+   * `ticks`, or by now), in due order; updates `counts.inputsHeld`. Call it after each read of the newest state.
+   */
+  release(counts: InputCounts): void {
+    const schedule = this.#schedule;
+    if (schedule.size === 0) return;
+    schedule.release(this.#nextTick(this.now()), this.#pushHeld);
+    counts.inputsHeld = schedule.size;
+  }
+
+  /**
+   * Checks a batch's events, and pushes or holds each taken: counts those taken in `counts.inputs`, each refusal
+   * in `counts.refused`, and says the last refusal in `counts.lastRefusal`.
    */
   take(batch: InputBatch, counts: InputCounts): void {
     const refused = counts.refused;
-    const { rules, writer } = this;
+    const { rules, ticks } = this;
     const now = this.now();
     this.#allowance = Math.min(rules.perSecond, this.#allowance + ((now - this.#refilledAt) * rules.perSecond) / 1000);
     this.#refilledAt = now;
-    const stride = 2 + batch.width;
+    const stride = INPUT_RECORD_VALUES + batch.width;
     const payload = this.#payload;
     const width = Math.min(batch.width, payload.length - 1);
+    const next = this.#nextTick(now);
     let why: string | null = null;
     let taken = 0;
     for (let i = 0; i < batch.count; i++) {
-      if (!this.#arrived((batch.first + i) >>> 0, counts)) {
+      const number = (batch.first + i) >>> 0;
+      if (!this.#arrived(number, counts)) {
         counts.inputRepeats++;
         continue;
       }
       const at = i * stride;
-      const time = batch.values[at]!;
-      const code = batch.values[at + 1]!;
+      const due = batch.values[at]!;
+      const time = batch.values[at + 1]!;
+      const code = batch.values[at + 2]!;
       if (this.#allowance < 1) {
         refused.flood++;
         why = `player ${this.player} sent more than ${rules.perSecond} input events a second`;
@@ -148,20 +195,49 @@ export class ClientInputs {
         why = `player ${this.player} sent an input stamped ${(time - now).toFixed(1)} ms from the server's now (allowed: ${-rules.maxAgeMs} to +${rules.maxAheadMs})`;
         continue;
       }
+      if (due > now + rules.maxLeadMs) {
+        refused.when++;
+        why = `player ${this.player} sent an input due ${(due - now).toFixed(1)} ms past the server's now (allowed: up to +${rules.maxLeadMs})`;
+        continue;
+      }
       payload[0] = this.player;
-      for (let j = 0; j < width; j++) payload[1 + j] = batch.values[at + 2 + j]!;
+      for (let j = 0; j < width; j++) payload[1 + j] = batch.values[at + INPUT_RECORD_VALUES + j]!;
       for (let j = 1 + width; j < payload.length; j++) payload[j] = 0;
-      const sequence = writer.nextSequence;
-      if (writer.pushPayload(time, code, payload)) {
-        this.#ledger.note(sequence, (batch.first + i) >>> 0);
-        taken++;
-      } else {
+      if (due > next) {
+        if (this.#schedule.hold(due, code, payload, number)) taken++;
+        else {
+          refused.full++;
+          why = `player ${this.player} has ${this.#schedule.capacity} inputs waiting for their ticks: an input was refused`;
+        }
+        continue;
+      }
+      // predicted for a tick already made: it goes to the next one, and the client's reconciliation corrects it
+      if (due > time && due <= ticks.made) counts.inputsLate++;
+      if (this.#push(due, code, payload, number)) taken++;
+      else {
         refused.full++;
         why = "the server's input ring is full (the simulation is behind): an input was refused";
       }
     }
     counts.inputs += taken;
+    counts.inputsHeld = this.#schedule.size;
     if (why !== null) counts.lastRefusal = why;
+  }
+
+  /**
+   * Events due up to this time go into the ring now: the next tick's (within a tick of the newest made), or any
+   * due by the server's now (its tick is being made, or the publisher has not read the newest yet).
+   */
+  #nextTick(now: number): number {
+    return Math.max(this.ticks.made + this.ticks.tickMs, now);
+  }
+
+  /** Pushes one event into the ring, stamped with its due time, and notes it in the ledger; false when full. */
+  #push(due: number, code: number, payload: Float64Array, number: number): boolean {
+    const sequence = this.writer.nextSequence;
+    if (!this.writer.pushPayload(due, code, payload)) return false;
+    this.#ledger.note(sequence, number);
+    return true;
   }
 
   /**

@@ -24,7 +24,7 @@ import { Playout, type PlayoutOptions } from './playout.ts';
 import { ServerClock, type ServerClockOptions } from './server-clock.ts';
 import { ServerEvents } from './server-events.ts';
 import { SnapshotBuffer } from './snapshot-buffer.ts';
-import { decodePong, snapshotEvents, encodeAck, encodeInputs, encodePing, messageType, MESSAGE, snapshotTick, WireError, type InputEvent, type WireFormat } from './wire.ts';
+import { decodePong, snapshotClientPart, encodeAck, encodeInputs, encodePing, messageType, MESSAGE, snapshotTick, WireError, type ClientPart, type InputEvent, type WireFormat } from './wire.ts';
 
 /** A handler both a DOM WebSocket and the `ws` package's accept, whatever their event types (bivariant). */
 type Handler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
@@ -84,7 +84,15 @@ export interface ConnectionCounters {
   lastRefusal: string | null;
   /** Times the server came back started over (its ticks went back): the buffer and the playout began again. */
   restarts: number;
+  /**
+   * The newest of the client's input numbers that the newest snapshot received reflects (the server's ticks
+   * consumed it), −1 for none on this connection: each kept snapshot says its own (`KeptSnapshot.reflected`).
+   */
+  inputsReflected: number;
 }
+
+/** A snapshot's client part when it has none. */
+const NO_PART: ClientPart = { reflected: -1, events: null };
 
 const DEFAULT_SEND_INTERVAL_MS = 50;
 /** Snapshots timed against a synced clock before the first state is drawn. */
@@ -98,7 +106,7 @@ export class Connection {
   readonly events = new ServerEvents();
   /** Made at the first snapshot, when the server has said its send interval. */
   playout: Playout | null = null;
-  readonly counters: ConnectionCounters = { connects: 0, disconnects: 0, lost: 0, bytesIn: 0, bytesOut: 0, refusedPongs: 0, lastRefusal: null, restarts: 0 };
+  readonly counters: ConnectionCounters = { connects: 0, disconnects: 0, lost: 0, bytesIn: 0, bytesOut: 0, refusedPongs: 0, lastRefusal: null, restarts: 0, inputsReflected: -1 };
   /** The socket is open. */
   connected = false;
   readonly #options: ConnectionOptions;
@@ -151,6 +159,8 @@ export class Connection {
       this.#fresh = true;
       // what the server sent while this client was away is not the link's loss
       this.#highest = Number.NEGATIVE_INFINITY;
+      // nothing of this connection's is reflected yet
+      this.counters.inputsReflected = -1;
       // the server numbers each connection's events from 0, and sends a new connection a full snapshot first
       this.events.connected();
       this.buffer.decoder.clear();
@@ -238,34 +248,34 @@ export class Connection {
       this.#pong(bytes, received);
       return;
     }
-    // a snapshot whose events are refused is refused whole (decoding it would refuse it for the same reason)
-    const events = type === MESSAGE.SNAPSHOT ? this.#events(bytes) : null;
-    if (events === null) return;
-    this.#snapshot(bytes, received);
+    // a snapshot whose client part is refused is refused whole (decoding it would refuse it for the same reason)
+    const part = type === MESSAGE.SNAPSHOT ? this.#clientPart(bytes) : null;
+    if (part === null) return;
+    this.#snapshot(bytes, received, part.reflected);
     // what this client has, so the server stops sending it: the events, and the state decoded (its next
     // snapshot's baseline). A lost ack loses nothing: the next snapshot carries the events again, and is a delta
     // against an older baseline
     const tick = this.buffer.decodedTick;
-    if (events || tick >= 0) this.#send(encodeAck(this.#options.format, { next: this.events.expected, tick }));
+    if (part.events !== null || tick >= 0) this.#send(encodeAck(this.#options.format, { next: this.events.expected, tick }));
   }
 
   /**
-   * The events a snapshot carries (even one too late for a frame, or a copy: they are the client's either way):
-   * whether it had any, or null when they are refused.
+   * What a snapshot says to this client alone (even one too late for a frame, or a copy: its events are the
+   * client's either way), its events taken; null when it is refused.
    */
-  #events(bytes: Uint8Array): boolean | null {
+  #clientPart(bytes: Uint8Array): ClientPart | null {
     try {
-      const batch = snapshotEvents(this.#options.format, bytes);
-      if (batch === null) return false;
-      if (!this.events.receive(batch)) {
+      const part = snapshotClientPart(this.#options.format, bytes);
+      if (part === null) return NO_PART;
+      if (part.events !== null && !this.events.receive(part.events)) {
         throw new WireError('count', `events numbered from past ${this.events.expected}, the next one wanted: a hole no message fills`);
       }
+      return part;
     } catch (error) {
       this.#refused(error);
       if (error instanceof WireError) this.counters.lastRefusal = `a snapshot refused (${error.reason}): ${error.message}`;
       return null;
     }
-    return true;
   }
 
   #pong(bytes: Uint8Array, received: number): void {
@@ -284,7 +294,7 @@ export class Connection {
     }
   }
 
-  #snapshot(bytes: Uint8Array, received: number): void {
+  #snapshot(bytes: Uint8Array, received: number, reflected: number): void {
     const buffer = this.buffer;
     const arrived = this.serverClock.synced ? this.serverClock.serverTime(received) : Number.NaN;
     // the first snapshot after a (re)connect older than the newest kept: the server started over (one that kept
@@ -304,6 +314,8 @@ export class Connection {
     }
     this.#fresh = false;
     const kept = buffer.lastStored!;
+    kept.reflected = reflected;
+    if (kept === buffer.newest) this.counters.inputsReflected = reflected;
     if (this.playout === null) {
       const sendInterval = kept.interval > 0 ? kept.interval : DEFAULT_SEND_INTERVAL_MS;
       this.playout = new Playout({ ...this.#options.playout, sendInterval });

@@ -89,10 +89,10 @@ export class EventWindow {
   }
 
   /**
-   * `snapshot` with the window's events after it (a copy: allocates), or `snapshot` itself when everything is
-   * acknowledged.
+   * `snapshot` with its client part after it: the window's events and `reflected`, the newest of the client's
+   * inputs the state reflects (−1: none) (a copy: allocates), or `snapshot` itself when there is neither.
    */
-  attach(snapshot: Uint8Array): Uint8Array {
-    return withEvents(snapshot, { count: this.pending, width: this.width, first: this.#acked, lost: this.lost, values: this.#records }, this.#head, this.capacity);
+  attach(snapshot: Uint8Array, reflected = -1): Uint8Array {
+    return withEvents(snapshot, { count: this.pending, width: this.width, first: this.#acked, lost: this.lost, values: this.#records }, this.#head, this.capacity, reflected);
   }
 }

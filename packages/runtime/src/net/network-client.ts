@@ -102,6 +102,11 @@ export interface NetworkStats {
   readonly bytesOut: number;
   /** Input events sent to the server (each once, however many messages carried it). */
   readonly inputsSent: number;
+  /**
+   * The newest of this client's input numbers (0 for the first it sent, then 1, 2...) that the newest snapshot's
+   * state reflects: the server's ticks consumed it. −1 for none on this connection.
+   */
+  readonly inputsReflected: number;
   /** Times the server came back started over. */
   readonly restarts: number;
   /** Server events: taken (each once), copies let go, waiting for the playout, re-emitted into this worker's ring. */
@@ -242,6 +247,7 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
           bytesIn: c.bytesIn,
           bytesOut: c.bytesOut,
           inputsSent,
+          inputsReflected: c.inputsReflected,
           restarts: c.restarts,
           events: link.events.taken,
           eventRepeats: link.events.repeats,

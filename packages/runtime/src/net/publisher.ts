@@ -12,7 +12,8 @@
  *                                                         acknowledged; the same bytes when it has them all)
  *  a connection ─── client.receive(bytes) ── ping ── pong: the ping echoed, the server's receive and send times
  *                                         │         (MAX_PINGS_PER_SECOND: past it refused as `flood`, unanswered)
- *                                         ├─ inputs ── checked per event (client-inputs.ts) ──▶ runtime.input
+ *                                         ├─ inputs ── checked per event (client-inputs.ts) ──▶ runtime.input, or
+ *                                         │            held until the tick before theirs is made (input-schedule.ts)
  *                                         ├─ ack ── frees the client's window up to the number it has
  *                                         └─ anything else: refused, counted by reason, never thrown
  * ```
@@ -24,7 +25,7 @@ import type { Runtime } from '../contracts/app.ts';
 import type { GameEvent } from '../core/event-reader.ts';
 import { computeLayout, META, type StatePair } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
-import { ClientInputs, inputRules, type ClientInputOptions, type InputRefusal, type InputRules } from './client-inputs.ts';
+import { ClientInputs, inputRules, type ClientInputOptions, type InputRefusal, type InputRules, type ServerTicks } from './client-inputs.ts';
 import { DEFAULT_EVENT_WINDOW, EventWindow } from './event-window.ts';
 import { MAX_PINGS_PER_SECOND } from './ping-schedule.ts';
 import { RateBucket } from './rate-bucket.ts';
@@ -83,9 +84,13 @@ export interface PublisherClientStats {
   inputRepeats: number;
   /** Input events the client numbered that have not come in any message that carried them (lost on the way). */
   inputsMissed: number;
+  /** Predicted input events that came after their tick was made (taken for the next one). */
+  inputsLate: number;
+  /** Input events waiting in the client's schedule for their tick (net/input-schedule.ts). */
+  inputsHeld: number;
   /**
    * The newest of the client's input numbers the last state sent to it reflects (its ticks consumed it), -1
-   * before any: what reconciliation replays after (net/input-ledger.ts). Not on the wire yet (issue 41).
+   * before any: what reconciliation replays after (net/input-ledger.ts); each snapshot tells the client.
    */
   inputsReflected: number;
   /** Messages (and input events) from this client refused, by reason (`flood`: input events past the allowance, and pings past MAX_PINGS_PER_SECOND). */
@@ -217,19 +222,23 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   let messageTick = 0;
   /** The state sent last: one past the ring sequence of the last input its ticks consumed (META.INPUTS_THROUGH). */
   let inputsThrough = 0;
+  /** The newest state read (sent or not): when it was made, and a tick's ms; held inputs go in by it. */
+  const ticks = { made: Number.NEGATIVE_INFINITY, tickMs: 1000 / runtime.info.tickRate } satisfies ServerTicks;
   // made once: read() allocates nothing for it
   const encodeNewest = (pair: StatePair<S>): void => {
     const meta = pair.metaWords;
     const tick = meta[META.CUR_TICK]!;
+    ticks.made = meta[META.CUR_TIME]!;
     // tick numbers only go on (a restart keeps counting)
     if (tick - lastTick < every) return;
     messageTick = tick;
     inputsThrough = meta[META.INPUTS_THROUGH]!;
     const time = meta[META.CUR_TIME]!;
     // the wall ms a tick takes now (the pair's two times: the time scale included), else the nominal one
-    const ticks = tick - meta[META.PREV_TICK]!;
+    const apart = tick - meta[META.PREV_TICK]!;
     messageTime = time;
-    tickMs = ticks > 0 && time > meta[META.PREV_TIME]! ? (time - meta[META.PREV_TIME]!) / ticks : 1000 / runtime.info.tickRate;
+    tickMs = apart > 0 && time > meta[META.PREV_TIME]! ? (time - meta[META.PREV_TIME]!) / apart : 1000 / runtime.info.tickRate;
+    ticks.tickMs = tickMs;
     const interval = Math.min(every * tickMs, MAX_INTERVAL_MS / 2);
     // quantised once, under the lock (the copy out of the slot); encoded per baseline in use below
     head = { tick, time, count: meta[META.COUNT]!, snaps: meta[META.SNAPS]!, interval };
@@ -246,6 +255,8 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     publish() {
       pushed = false;
       runtime.reader.read(encodeNewest);
+      // the held inputs whose tick is the next to be made, before the state goes out (it cannot reflect them)
+      if (rules !== null) for (const client of clients) client.inputs!.release(client.stats);
       if (!pushed) return false;
       lastTick = messageTick;
       sent++;
@@ -265,11 +276,13 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
         if (stream.isDelta(baseline.acked)) client.stats.deltas++;
         else client.stats.full++;
         lastBytes = bytes.byteLength;
-        const message = client.events.pending === 0 ? bytes : client.events.attach(bytes);
+        // what it says to this client alone: its inputs the state reflects, its events not acknowledged
+        const reflected = client.inputs === null ? -1 : client.inputs.reflected(inputsThrough);
+        client.stats.inputsReflected = reflected;
+        const message = client.events.pending === 0 && reflected === -1 ? bytes : client.events.attach(bytes, reflected);
         client.stats.eventsPending = client.events.pending;
         client.stats.snapshots++;
         client.stats.bytes += message.byteLength;
-        if (client.inputs !== null) client.stats.inputsReflected = client.inputs.reflected(inputsThrough);
         client.send(message);
       }
       return true;
@@ -278,7 +291,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
       if (!Number.isInteger(player) || player < 0) throw new RangeError(`steadyframe: a player is a whole number from 0; got ${String(player)}`);
       nextPlayer = Math.max(nextPlayer, player + 1);
       const view = views === null ? null : new ClientView(format, views.limit);
-      const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now());
+      const inputs = rules === null ? null : new ClientInputs(player, rules, runtime.input!, () => runtime.now(), ticks);
       const client = {
         send,
         player,
@@ -286,7 +299,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
         view,
         inputs,
         stream: view ?? { encoder, baseline: new ClientBaseline() },
-        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, inputsReflected: -1, refused: emptyRefusals(), lastRefusal: null as string | null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0, deltas: 0, full: 0, visible: 0, entered: 0, left: 0 },
+        stats: { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, inputsLate: 0, inputsHeld: 0, inputsReflected: -1, refused: emptyRefusals(), lastRefusal: null as string | null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0, deltas: 0, full: 0, visible: 0, entered: 0, left: 0 },
       };
       const pings = new RateBucket(MAX_PINGS_PER_SECOND, runtime.now());
       clients.add(client);

@@ -28,6 +28,8 @@ export interface KeptSnapshot {
   /** The server's send interval as the snapshot said it (ms; 0: unknown). */
   interval: number;
   arrived: number;
+  /** The newest of this client's input numbers the state reflects, −1 for none (the connection sets it). */
+  reflected: number;
   readonly block: Float32Array;
   readonly generation: Uint32Array;
   /** The block's game run: one float64 per game field. */
@@ -96,7 +98,7 @@ export class SnapshotBuffer {
     this.decoder = new DeltaDecoder(format);
     for (let i = 0; i < capacity; i++) {
       const buffer = new ArrayBuffer(format.layout.blockBytes);
-      this.#free.push({ tick: 0, time: 0, count: 0, snaps: 0, interval: 0, arrived: 0, block: new Float32Array(buffer), generation: generationView(buffer, 0, format.layout), game: gameView(buffer, 0, format.layout) });
+      this.#free.push({ tick: 0, time: 0, count: 0, snaps: 0, interval: 0, arrived: 0, reflected: -1, block: new Float32Array(buffer), generation: generationView(buffer, 0, format.layout), game: gameView(buffer, 0, format.layout) });
     }
   }
 
@@ -156,6 +158,7 @@ export class SnapshotBuffer {
     into.snaps = head.snaps;
     into.interval = head.interval ?? 0;
     into.arrived = arrived;
+    into.reflected = -1;
     // in tick order: nearly always at the end
     let at = kept.length;
     while (at > 0 && kept[at - 1]!.tick > head.tick) at--;

@@ -1,9 +1,16 @@
 /**
- * Server events on the wire (net/wire.ts's comment draws the bytes): one client's events after the snapshot they
- * ride in, and the client's ack. A snapshot carries them so that they are lost or kept with the state: a client
- * that has a snapshot has every event up to its tick (ARCHITECTURE.md, "Multiplayer": events).
+ * A snapshot's client part on the wire (net/wire.ts's comment draws the bytes): what the server says to one client
+ * after the state it shares with the others: the newest of the client's inputs the state reflects (what
+ * reconciliation replays after), and the client's server events; and the client's ack. A snapshot carries them so
+ * that they are lost or kept with the state: a client that has a snapshot has every event up to its tick, and
+ * knows which of its inputs made it (ARCHITECTURE.md, "Multiplayer": events; "Prediction, reconciliation and lag
+ * compensation").
  */
-import { ACK_BYTES, EVENTS_HEAD_BYTES, fixed, MAX_EVENT_PAYLOAD, MAX_EVENTS_PER_MESSAGE, MESSAGE, NO_BASELINE, opened, snapshotEnd, SNAPSHOT_HEAD_BYTES, WireError, writeHead, type WireFormat } from './wire-head.ts';
+import { ACK_BYTES, CLIENT_PART_BYTES, EVENTS_HEAD_BYTES, fixed, MAX_EVENT_PAYLOAD, MAX_EVENTS_PER_MESSAGE, MESSAGE, NO_BASELINE, opened, snapshotEnd, SNAPSHOT_HEAD_BYTES, WireError, writeHead, type WireFormat } from './wire-head.ts';
+
+/** The client part's first word: which of its parts follow. */
+const HAS_REFLECTED = 1;
+const HAS_EVENTS = 2;
 
 /**
  * Server events for one client as they travel (`values`: `count` records of `3 + width` numbers: server tick,
@@ -23,31 +30,49 @@ export function eventsBytes(count: number, width: number): number {
   return EVENTS_HEAD_BYTES + count * (3 + width) * 8;
 }
 
+/** What a snapshot says to one client besides the state it shares with the others. */
+export interface ClientPart {
+  /** The newest of the client's input numbers the state reflects (its ticks consumed it), or −1 for none. */
+  readonly reflected: number;
+  /** The client's server events it has not acknowledged, or null for none. */
+  readonly events: EventBatch | null;
+}
+
 /**
- * A snapshot (as `encodeSnapshot` made it) with one client's events after it: `batch.count` records laid out as
- * in `EventBatch.values`, read from record `from` of a ring of `ring` records (a window's records wrap); the
- * snapshot itself when there are none. Allocates the message: one copy of the snapshot per client with events.
+ * A snapshot (as `encodeSnapshot` made it) with one client's part after it: `reflected` (−1: none) and
+ * `batch.count` events laid out as in `EventBatch.values`, read from record `from` of a ring of `ring` records (a
+ * window's records wrap); the snapshot itself when it has nothing to say to the client. Allocates the message: one
+ * copy of the snapshot per client with a part.
  */
-export function withEvents(snapshot: Uint8Array, batch: EventBatch, from = 0, ring = batch.count): Uint8Array {
-  const { count, width, first, lost, values } = batch;
+export function withEvents(snapshot: Uint8Array, batch: EventBatch | null, from = 0, ring = batch?.count ?? 0, reflected = -1): Uint8Array {
+  const count = batch?.count ?? 0;
+  const width = batch?.width ?? 0;
   if (!Number.isInteger(width) || width < 0 || width > MAX_EVENT_PAYLOAD) {
     throw new RangeError(`steadyframe: an event's payload width must be a whole number from 0 to ${MAX_EVENT_PAYLOAD}; got ${width}`);
   }
   if (!Number.isInteger(count) || count < 0 || count > MAX_EVENTS_PER_MESSAGE) throw new RangeError(`steadyframe: at most ${MAX_EVENTS_PER_MESSAGE} events a snapshot; got ${count}`);
-  if (count === 0) return snapshot;
+  if (!(reflected === -1 || (Number.isInteger(reflected) && reflected >= 0 && reflected <= 0xffffffff))) {
+    throw new RangeError(`steadyframe: the input a snapshot reflects is a whole number from 0 to 2^32 - 1, or -1 for none; got ${reflected}`);
+  }
+  if (count === 0 && reflected === -1) return snapshot;
   const at = snapshot.byteLength;
-  const bytes = new Uint8Array(at + eventsBytes(count, width));
+  const bytes = new Uint8Array(at + CLIENT_PART_BYTES + (count === 0 ? 0 : eventsBytes(count, width)));
   bytes.set(snapshot);
   const view = new DataView(bytes.buffer);
   view.setUint32(12, bytes.byteLength, true);
-  view.setUint32(at, count, true);
-  view.setUint32(at + 4, width, true);
-  view.setUint32(at + 8, first >>> 0, true);
-  view.setUint32(at + 12, Math.min(lost, 0xffffffff) >>> 0, true);
+  view.setUint32(at, (reflected === -1 ? 0 : HAS_REFLECTED) | (count === 0 ? 0 : HAS_EVENTS), true);
+  view.setUint32(at + 4, reflected === -1 ? 0 : reflected, true);
+  if (count === 0) return bytes;
+  const { first, lost, values } = batch!;
+  const events = at + CLIENT_PART_BYTES;
+  view.setUint32(events, count, true);
+  view.setUint32(events + 4, width, true);
+  view.setUint32(events + 8, first >>> 0, true);
+  view.setUint32(events + 12, Math.min(lost, 0xffffffff) >>> 0, true);
   const stride = 3 + width;
   for (let i = 0; i < count; i++) {
     const record = ((from + i) % ring) * stride;
-    for (let j = 0; j < stride; j++) view.setFloat64(at + EVENTS_HEAD_BYTES + (i * stride + j) * 8, values[record + j]!, true);
+    for (let j = 0; j < stride; j++) view.setFloat64(events + EVENTS_HEAD_BYTES + (i * stride + j) * 8, values[record + j]!, true);
   }
   return bytes;
 }
@@ -59,15 +84,35 @@ export function withEvents(snapshot: Uint8Array, batch: EventBatch, from = 0, ri
  * the batch's values (a copy: the section is not 8-aligned). Throws `WireError`.
  */
 export function snapshotEvents(format: WireFormat, bytes: Uint8Array): EventBatch | null {
+  return snapshotClientPart(format, bytes)?.events ?? null;
+}
+
+/** The client part a snapshot carries (`snapshotEvents`' checks), or null when it carries none. Throws `WireError`. */
+export function snapshotClientPart(format: WireFormat, bytes: Uint8Array): ClientPart | null {
   const view = opened(format, bytes, MESSAGE.SNAPSHOT, SNAPSHOT_HEAD_BYTES);
   const count = view.getUint32(20, true);
   if (count > format.layout.capacity) throw new WireError('count', `${count} entities, more than this client's capacity of ${format.layout.capacity}`);
   const end = snapshotEnd(view);
-  return bytes.byteLength === end ? null : eventsSection(view, end);
+  return bytes.byteLength === end ? null : clientPart(view, end);
 }
 
-/** Checks and reads the events section at byte `at` of a snapshot, which must end the message. Throws `WireError`. */
-export function eventsSection(view: DataView, at: number): EventBatch {
+/** Checks and reads the client part at byte `at` of a snapshot, which must end the message. Throws `WireError`. */
+export function clientPart(view: DataView, at: number): ClientPart {
+  const length = view.byteLength;
+  if (length < at + CLIENT_PART_BYTES) throw new WireError('length', `the snapshot's entities take ${at} bytes, and the message has ${length}: not room for a client part`);
+  const has = view.getUint32(at, true);
+  if (has === 0 || (has & ~(HAS_REFLECTED | HAS_EVENTS)) !== 0) throw new WireError('length', `a client part that says ${has} of what follows (1: the inputs reflected, 2: events)`);
+  const reflected = (has & HAS_REFLECTED) === 0 ? -1 : view.getUint32(at + 4, true);
+  const events = at + CLIENT_PART_BYTES;
+  if ((has & HAS_EVENTS) === 0) {
+    if (length !== events) throw new WireError('length', `${length - events} bytes past a client part with no events`);
+    return { reflected, events: null };
+  }
+  return { reflected, events: eventsSection(view, events) };
+}
+
+/** Checks and reads the events section at byte `at` of a snapshot's client part, which must end the message. Throws `WireError`. */
+function eventsSection(view: DataView, at: number): EventBatch {
   const length = view.byteLength;
   if (length < at + EVENTS_HEAD_BYTES) throw new WireError('length', `the snapshot's entities take ${at} bytes, and the message has ${length}: not room for an events section`);
   const count = view.getUint32(at, true);

@@ -1,8 +1,8 @@
 /**
  * The wire's common part (the format itself: net/wire.ts's comment): every message's 16-byte head, its checks, the
  * message types and refusal reasons, and the wire format both ends compute from the schema and capacity. The
- * message kinds build on it: snapshots, pings, pongs and inputs (net/wire.ts), a client's events in a snapshot
- * and the ack (net/wire-events.ts).
+ * message kinds build on it: snapshots, pings and pongs (net/wire.ts), inputs (net/wire-inputs.ts), a snapshot's
+ * client part and the ack (net/wire-events.ts).
  */
 import type { Layout } from '../core/layout.ts';
 import { fieldQuantizer, quantizeSignature, type FieldQuantizer } from '../core/quantize.ts';
@@ -10,7 +10,7 @@ import { fieldQuantizer, quantizeSignature, type FieldQuantizer } from '../core/
 /** 'SFN1' as a little-endian u32: the bytes 0x53 0x46 0x4e 0x31. */
 export const WIRE_MAGIC = 0x314e4653;
 /** The wire's version: a receiver refuses any other (the layout of every message may change with it). */
-export const WIRE_VERSION = 4;
+export const WIRE_VERSION = 5;
 /** Bytes of the head every message begins with. */
 export const HEAD_BYTES = 16;
 /** Bytes of a snapshot before its body. */
@@ -22,6 +22,8 @@ export const MAX_BASELINE_AGE = 0xffff;
 export const PING_BYTES = 32;
 export const PONG_BYTES = 48;
 export const ACK_BYTES = 24;
+/** Bytes of a snapshot's client part before its events section (what follows, and the input reflected). */
+export const CLIENT_PART_BYTES = 8;
 /** Bytes of a snapshot's events section before its records. */
 export const EVENTS_HEAD_BYTES = 16;
 /** Most events one snapshot may carry (a server's window per client is at most this), and most payload values. */
@@ -29,6 +31,8 @@ export const MAX_EVENTS_PER_MESSAGE = 1024;
 export const MAX_EVENT_PAYLOAD = 16;
 /** Bytes of an input message before its records. */
 export const INPUTS_HEAD_BYTES = 32;
+/** Values of an input record before its payload: when it is due, when it was made, its code. */
+export const INPUT_RECORD_VALUES = 3;
 /** Most input events one message may carry, and most payload values an event may have. */
 export const MAX_INPUTS_PER_MESSAGE = 256;
 export const MAX_INPUT_PAYLOAD = 16;

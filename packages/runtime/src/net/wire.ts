@@ -12,11 +12,16 @@
  *    44 u32 the body's bytes
  *    48 the body (net/delta-body.ts): the state's codes (core/quantize.ts) as changes from the baseline, its
  *       motion since the older one carried on; the game fields exact
- *       then, to a client with server events it has not acknowledged, those events (E = 48 + the body's bytes,
- *       not 8-aligned):
- *       E+0 u32 count   E+4 u32 payload width   E+8 u32 first event's sequence
- *       E+12 u32 lost: events for this client its window had no room for, since the connection opened
- *       E+16 count records of (3 + width) float64: the server tick that emitted it, that tick's time (server ms),
+ *       then, to a client the server has something to say to alone, its client part (E = 48 + the body's
+ *       bytes, not 8-aligned; net/wire-events.ts):
+ *       E+0 u32 what follows: bit 0 the input reflected, bit 1 events (other bits 0; a part saying neither is
+ *           refused)
+ *       E+4 u32 the newest of this client's input numbers the state reflects: its ticks consumed it (0 without
+ *           bit 0): what the client's reconciliation replays after
+ *       E+8 (bit 1) the client's server events it has not acknowledged, to the message's end:
+ *         +0 u32 count   +4 u32 payload width   +8 u32 first event's sequence
+ *         +12 u32 lost: events for this client its window had no room for, since the connection opened
+ *         +16 count records of (3 + width) float64: the server tick that emitted it, that tick's time (server ms),
  *            its code, its payload. Numbered in a row from the first's sequence (the server's count of this
  *            connection's events, from 0, wrapping at 2^32). They ride in the snapshot so that they are lost or
  *            kept with it: a client that has a snapshot has every event up to its tick (net/event-window.ts)
@@ -24,9 +29,11 @@
  *  pong (type 3):  16 u32 sequence   20 u32 reserved   24 f64 client send time (echoed)
  *                  32 f64 server receive time   40 f64 server send time                                (48 bytes)
  *  inputs (type 4): 16 u32 count   20 u32 payload width   24 u32 first event's sequence   28 u32 reserved (0)
- *                  32 count records of (2 + width) float64: the event's time (the client's render time, in
- *                  server ms), its code, its payload. The events are numbered in a row from the first's sequence
- *                  (a client's count of its events, wrapping at 2^32; the first message on a connection sets where it
+ *                  32 count records of (3 + width) float64: when it is due (server ms: the tick the client's
+ *                  prediction put it in, or its render time: at the server's next tick), when it was made (the
+ *                  client's render time, in server ms: what lag compensation looks back to), its code, its
+ *                  payload (net/wire-inputs.ts). The events are numbered in a row from the first's sequence (a
+ *                  client's count of its events, wrapping at 2^32; the first message on a connection sets where it
  *                  stands): a client sends each event in more than one message, and the server takes each number
  *                  once (net/client-inputs.ts)
  *  ack (type 5, client to server):
@@ -45,12 +52,9 @@
 import { BitReader, BitWriter } from './bits.ts';
 import { decodeBody, DeltaScratch, encodeBody } from './delta-body.ts';
 import { dequantizeState, quantizeState, SnapshotCodes, type BaselineWindow } from './snapshot-codes.ts';
-import { eventsSection } from './wire-events.ts';
+import { clientPart } from './wire-events.ts';
 import {
   fixed,
-  INPUTS_HEAD_BYTES,
-  MAX_INPUT_PAYLOAD,
-  MAX_INPUTS_PER_MESSAGE,
   MAX_INTERVAL_MS,
   MAX_BASELINE_AGE,
   MESSAGE,
@@ -69,8 +73,10 @@ import {
 // the whole wire from one module: its head and format, and the events in a snapshot
 export {
   ACK_BYTES,
+  CLIENT_PART_BYTES,
   EVENTS_HEAD_BYTES,
   HEAD_BYTES,
+  INPUT_RECORD_VALUES,
   INPUTS_HEAD_BYTES,
   MAX_EVENT_PAYLOAD,
   MAX_EVENTS_PER_MESSAGE,
@@ -92,21 +98,11 @@ export {
   wireFormat,
 } from './wire-head.ts';
 export type { MessageType, WireFormat, WireRefusal } from './wire-head.ts';
-export { decodeAck, encodeAck, eventsBytes, snapshotEvents, withEvents } from './wire-events.ts';
-export type { Ack, EventBatch } from './wire-events.ts';
+export { decodeAck, encodeAck, eventsBytes, snapshotClientPart, snapshotEvents, withEvents } from './wire-events.ts';
+export type { Ack, ClientPart, EventBatch } from './wire-events.ts';
+export { decodeInputs, encodeInputs, maxClientMessageBytes } from './wire-inputs.ts';
+export type { InputBatch, InputEvent } from './wire-inputs.ts';
 export { BASELINE_WINDOW, BaselineWindow, dequantizeState, quantizeState, SnapshotCodes } from './snapshot-codes.ts';
-
-/**
- * The largest message a client sends (net/network-client.ts): an input message of MAX_INPUTS_PER_MESSAGE events
- * with `inputWidth` payload values each, or a ping, whichever is larger. A server's WebSocket `maxPayload` set to
- * this refuses anything bigger in the frame's header, before a byte of it is buffered (`ws` defaults to 100 MiB).
- */
-export function maxClientMessageBytes(inputWidth: number): number {
-  if (!Number.isInteger(inputWidth) || inputWidth < 0 || inputWidth > MAX_INPUT_PAYLOAD) {
-    throw new RangeError(`steadyframe: an input's payload width must be a whole number from 0 to ${MAX_INPUT_PAYLOAD}; got ${String(inputWidth)}`);
-  }
-  return Math.max(PING_BYTES, INPUTS_HEAD_BYTES + MAX_INPUTS_PER_MESSAGE * (2 + inputWidth) * 8);
-}
 
 /** What a snapshot says besides its fields. */
 export interface SnapshotHead {
@@ -229,7 +225,7 @@ export function decodeDelta(coder: SnapshotCoder, bytes: Uint8Array, baselines: 
   const count = view.getUint32(20, true);
   if (count > format.layout.capacity) throw new WireError('count', `${count} entities, more than this client's capacity of ${format.layout.capacity}`);
   const end = snapshotEnd(view);
-  if (bytes.byteLength !== end) eventsSection(view, end);
+  if (bytes.byteLength !== end) clientPart(view, end);
   const time = view.getFloat64(24, true);
   if (!Number.isFinite(time)) throw new WireError('time', `the snapshot's time is ${time}`);
   const interval = view.getFloat32(36, true);
@@ -312,74 +308,4 @@ export function decodePong(format: WireFormat, bytes: Uint8Array): Pong {
     throw new WireError('time', `the pong's times are ${pong.clientSent}, ${pong.serverReceived}, ${pong.serverSent}`);
   }
   return pong;
-}
-
-/** One input event as a client sends it: when (the client's render time, in server ms), its code, its payload. */
-export interface InputEvent {
-  readonly time: number;
-  readonly code: number;
-  readonly payload?: ArrayLike<number>;
-}
-
-/**
- * Input events as they arrived: `values` holds `count` records of `2 + width` numbers (time, code, payload); the
- * first is the client's event number `first`, the next `first + 1` and so on (mod 2^32).
- */
-export interface InputBatch {
-  readonly count: number;
-  readonly width: number;
-  readonly first: number;
-  readonly values: Float64Array;
-}
-
-/**
- * Encodes input events with `width` payload values each (missing values are 0, extra ones dropped), numbered in
- * a row from `first` (a whole number from 0 to 2^32 − 1).
- */
-export function encodeInputs(format: WireFormat, events: readonly InputEvent[], width: number, first = 0): Uint8Array {
-  if (!Number.isInteger(width) || width < 0 || width > MAX_INPUT_PAYLOAD) {
-    throw new RangeError(`steadyframe: an input's payload width must be a whole number from 0 to ${MAX_INPUT_PAYLOAD}; got ${width}`);
-  }
-  if (events.length > MAX_INPUTS_PER_MESSAGE) throw new RangeError(`steadyframe: at most ${MAX_INPUTS_PER_MESSAGE} input events a message; got ${events.length}`);
-  if (!Number.isInteger(first) || first < 0 || first > 0xffffffff) throw new RangeError(`steadyframe: an input message's first sequence must be a whole number from 0 to 2^32 - 1; got ${first}`);
-  const stride = 2 + width;
-  const bytes = INPUTS_HEAD_BYTES + events.length * stride * 8;
-  const buffer = new ArrayBuffer(bytes);
-  const view = new DataView(buffer);
-  writeHead(view, MESSAGE.INPUTS, format.hash, bytes);
-  view.setUint32(16, events.length, true);
-  view.setUint32(20, width, true);
-  view.setUint32(24, first, true);
-  const values = new Float64Array(buffer, INPUTS_HEAD_BYTES);
-  events.forEach((event, i) => {
-    values[i * stride] = event.time;
-    values[i * stride + 1] = event.code;
-    const payload = event.payload ?? [];
-    for (let j = 0; j < width; j++) values[i * stride + 2 + j] = j < payload.length ? payload[j]! : 0;
-  });
-  return new Uint8Array(buffer);
-}
-
-/**
- * Checks and reads an input message. Times must be finite; codes and payloads are the receiver's to judge (it
- * knows which codes its game has). `values` is a view of the message (a copy where the message is not 8-byte
- * aligned): read it before the message's buffer is reused. Throws `WireError`.
- */
-export function decodeInputs(format: WireFormat, bytes: Uint8Array): InputBatch {
-  const view = opened(format, bytes, MESSAGE.INPUTS, INPUTS_HEAD_BYTES);
-  const count = view.getUint32(16, true);
-  const width = view.getUint32(20, true);
-  const first = view.getUint32(24, true);
-  if (count > MAX_INPUTS_PER_MESSAGE) throw new WireError('count', `${count} input events in one message, more than the ${MAX_INPUTS_PER_MESSAGE} allowed`);
-  if (width > MAX_INPUT_PAYLOAD) throw new WireError('count', `${width} payload values an event, more than the ${MAX_INPUT_PAYLOAD} allowed`);
-  const expected = INPUTS_HEAD_BYTES + count * (2 + width) * 8;
-  if (bytes.byteLength !== expected) throw new WireError('length', `${count} events of ${width} payload values take ${expected} bytes, and the message has ${bytes.byteLength}`);
-  // as decodeSnapshot: float64 views need 8-byte alignment
-  const aligned = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
-  const values = new Float64Array(aligned.buffer, aligned.byteOffset + INPUTS_HEAD_BYTES, count * (2 + width));
-  for (let i = 0; i < count; i++) {
-    const time = values[i * (2 + width)]!;
-    if (!Number.isFinite(time)) throw new WireError('time', `input event ${i}'s time is ${time}`);
-  }
-  return { count, width, first, values };
 }

@@ -11,7 +11,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { computeLayout, generationView } from '../../src/core/layout.ts';
 import { Connection, type ConnectionOptions, type SocketLike } from '../../src/net/connection.ts';
-import { decodeInputs, decodePing, encodePong, encodeSnapshot, messageType, MESSAGE, wireFormat, type Ping } from '../../src/net/wire.ts';
+import { decodeInputs, decodePing, encodePong, encodeSnapshot, messageType, MESSAGE, wireFormat, withEvents, type Ping } from '../../src/net/wire.ts';
 import { motionSchema } from '../browser/fixtures/schemas.ts';
 
 const format = wireFormat(computeLayout(motionSchema, 4));
@@ -185,6 +185,26 @@ describe('snapshots', () => {
     send(9);
     expect(connection.counters.lost).toBe(1);
     expect(connection.buffer.stats).toMatchObject({ stored: 6, reordered: 1, duplicates: 1 });
+  });
+
+  it("keeps what each snapshot says of the client's inputs with it, and the newest snapshot's in the counters; a new connection starts at none", () => {
+    const c = connect();
+    c.socket().accept();
+    c.socket().pong();
+    const send = (tick: number, reflected: number) => c.socket().deliver(withEvents(new Uint8Array(snapshot(tick, 10 * tick)), null, 0, 0, reflected));
+    send(1, -1);
+    expect(c.connection.counters.inputsReflected).toBe(-1);
+    send(2, 7);
+    send(4, 2 ** 32 - 1);
+    expect(c.connection.counters.inputsReflected).toBe(2 ** 32 - 1);
+    // an older snapshot, late: kept with its own, and the newest's stays
+    send(3, 9);
+    expect(c.connection.buffer.kept.map((k) => [k.tick, k.reflected])).toEqual([[1, -1], [2, 7], [3, 9], [4, 2 ** 32 - 1]]);
+    expect(c.connection.counters.inputsReflected).toBe(2 ** 32 - 1);
+    c.socket().drop();
+    vi.advanceTimersToNextTimer();
+    c.socket().accept();
+    expect(c.connection.counters.inputsReflected).toBe(-1);
   });
 });
 
@@ -388,7 +408,7 @@ describe('close and inputs', () => {
     expect(connection.sendInputs([], 1)).toBe(false);
     expect(connection.sendInputs(events, 1)).toBe(true);
     const sent = socket().sent.at(-1)!;
-    expect(Array.from(decodeInputs(format, sent).values)).toEqual([5, 2, 7]);
+    expect(Array.from(decodeInputs(format, sent).values)).toEqual([5, 5, 2, 7]);
     expect(connection.counters.bytesOut).toBe(out + sent.byteLength);
     socket().drop();
     expect(connection.sendInputs(events, 1)).toBe(false);

@@ -143,6 +143,13 @@ it('sends each input event in three messages, numbered, which the server takes o
   await waitFor('every copy', () => first().inputRepeats >= 10, 15_000);
   expect(first()).toMatchObject({ inputs: 5, inputRepeats: 10, inputsMissed: 0, lastRefusal: null });
   expect((await c.network()).inputsSent).toBe(5);
+  // the snapshots after the server's ticks took them say so: the newest, number 4 (0 to 4 on this connection)
+  const reflected = async (want: number) => {
+    let n = await c.network();
+    for (const deadline = performance.now() + 15_000; n.inputsReflected !== want && performance.now() < deadline; n = await c.network()) await new Promise((resolve) => setTimeout(resolve, 20));
+    return n.inputsReflected;
+  };
+  expect(await reflected(4)).toBe(4);
   // a new connection: the events before it are not sent again, and the server starts counting anew
   c.relay.dropConnections();
   await waitFor('the second connection', () => s.clients.length === 2, 20_000);
@@ -160,6 +167,8 @@ it('sends each input event in three messages, numbered, which the server takes o
   }
   expect(codes.filter((code) => code === 2)).toHaveLength(5);
   expect(codes.filter((code) => code === 1)).toHaveLength(1);
+  // the client numbers its inputs on across connections: the sixth is number 5
+  expect(await reflected(5)).toBe(5);
 }, 90_000);
 
 it('a lost connection holds the last state, reconnects with backoff, and says so through watchNetwork', async () => {

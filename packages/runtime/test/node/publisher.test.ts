@@ -9,7 +9,7 @@ import { computeLayout, generationView } from '../../src/core/layout.ts';
 import { createSnapshotPublisher } from '../../src/net/publisher.ts';
 import { MAX_PINGS_PER_SECOND } from '../../src/net/ping-schedule.ts';
 import { DeltaDecoder } from '../../src/net/delta-stream.ts';
-import { decodePong, decodeSnapshot, dequantizeState, encodeAck, encodeInputs, snapshotEvents, encodePing, encodeSnapshot, INPUTS_HEAD_BYTES, MAX_INPUTS_PER_MESSAGE, maxClientMessageBytes, PING_BYTES, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
+import { decodePong, decodeSnapshot, dequantizeState, encodeAck, encodeInputs, snapshotClientPart, snapshotEvents, encodePing, encodeSnapshot, INPUTS_HEAD_BYTES, MAX_INPUTS_PER_MESSAGE, maxClientMessageBytes, PING_BYTES, wireFormat, type SnapshotHead } from '../../src/net/wire.ts';
 import { motionAt, motionSchema, MOTION_TICK_RATE } from '../browser/fixtures/schemas.ts';
 import { createManualClock, createNodeRuntime } from 'steadyframe/node';
 import { ALL, NET_GAME_TICK_RATE, netGameSchema, WHISPER } from './fixtures/net-game-schema.ts';
@@ -201,11 +201,11 @@ describe('the snapshot publisher', () => {
 
   it("says the largest message a client sends: a full input message of the ring's width, else a ping", async () => {
     const { rt } = await onManualClock({ capacity: CAPACITY, input: { payloadWidth: 3 } });
-    expect(createSnapshotPublisher(rt, { input: { codes: 2 } }).maxMessageBytes).toBe(INPUTS_HEAD_BYTES + MAX_INPUTS_PER_MESSAGE * (2 + 2) * 8);
+    expect(createSnapshotPublisher(rt, { input: { codes: 2 } }).maxMessageBytes).toBe(INPUTS_HEAD_BYTES + MAX_INPUTS_PER_MESSAGE * (3 + 2) * 8);
     expect(createSnapshotPublisher(rt).maxMessageBytes).toBe(PING_BYTES);
     const width2 = encodeInputs(clientEnd().format, Array.from({ length: MAX_INPUTS_PER_MESSAGE }, () => ({ time: 0, code: 0 })), 2);
-    expect(width2.byteLength).toBe(8224);
-    expect(maxClientMessageBytes(2)).toBe(8224);
+    expect(width2.byteLength).toBe(10272);
+    expect(maxClientMessageBytes(2)).toBe(10272);
   });
 
   it('refuses an `every` that is not a whole number of ticks', async () => {
@@ -269,6 +269,8 @@ describe('the snapshot publisher', () => {
     await clock.advance(TICK_MS);
     expect(publisher.publish()).toBe(true);
     expect([alice.stats.inputsReflected, bob.stats.inputsReflected]).toEqual([2, 0]);
+    // each client's snapshot says the same
+    expect([a, b].map((end) => snapshotClientPart(end.format, end.received.at(-1)!)?.reflected)).toEqual([2, 0]);
     // the ticks that took them: 11 for the first three, 13 for alice's 2 (the ring's order: alice's, then bob's)
     expect((await rt.commands.inputs()).map(([tick, , code, player]) => [tick, code, player])).toEqual([
       [11, 1, 0],
@@ -277,6 +279,49 @@ describe('the snapshot publisher', () => {
       [11, 2, 1],
       [13, 3, 0],
     ]);
+  });
+
+  it("holds an input due at a later tick until the tick before it is made, so that its tick takes it and nobody else's waits; late ones counted", async () => {
+    const { rt, clock } = await onManualClock({ capacity: CAPACITY });
+    const publisher = createSnapshotPublisher(rt, { input: { codes: 4, maxLeadMs: 300 } });
+    const a = clientEnd();
+    const b = clientEnd();
+    const alice = publisher.connect(a.send);
+    const bob = publisher.connect(b.send);
+    await rt.start();
+    await clock.advance(10 * TICK_MS);
+    expect(publisher.publish()).toBe(true);
+    // tick 10 is made at the server's now; alice predicts: her input is due in tick 13 (its time: now + 150)
+    const now = rt.now();
+    alice.receive(encodeInputs(a.format, [{ time: now - 100, due: now + 2.5 * TICK_MS, code: 1 }], 0, 0));
+    bob.receive(encodeInputs(b.format, [{ time: now - 100, code: 2 }], 0, 0));
+    expect([alice.stats.inputs, alice.stats.inputsHeld, bob.stats.inputs, bob.stats.inputsHeld]).toEqual([1, 1, 1, 0]);
+    // due past the lead allowed: refused, saying why
+    alice.receive(encodeInputs(a.format, [{ time: now - 100, due: now + 301, code: 1 }], 0, 1));
+    expect([alice.stats.refused.when, alice.stats.lastRefusal]).toEqual([1, expect.stringMatching(/an input due 301\.0 ms past the server's now \(allowed: up to \+300\)/)]);
+    await clock.advance(TICK_MS);
+    expect(publisher.publish()).toBe(true);
+    // tick 11 made: tick 12 is next, and hers is 13's
+    expect(alice.stats.inputsHeld).toBe(1);
+    await clock.advance(TICK_MS);
+    expect(publisher.publish()).toBe(true);
+    expect(alice.stats.inputsHeld).toBe(0);
+    // pushed after hers (its time clamped up to hers in the ring): tick 13, as it would have been anyway
+    bob.receive(encodeInputs(b.format, [{ time: rt.now() - 100, code: 3 }], 0, 1));
+    // predicted for tick 12, which is made: taken for the next tick, and counted late
+    alice.receive(encodeInputs(a.format, [{ time: now - 100, due: now + 1.5 * TICK_MS, code: 2 }], 0, 2));
+    expect([alice.stats.inputsLate, bob.stats.inputsLate]).toEqual([1, 0]);
+    await clock.advance(TICK_MS);
+    expect(publisher.publish()).toBe(true);
+    expect((await rt.commands.inputs()).map(([tick, time, code, player, late]) => [tick, time - now, code, player, late])).toEqual([
+      [11, -100, 2, 1, true],
+      [13, 2.5 * TICK_MS, 1, 0, false],
+      [13, 2.5 * TICK_MS, 3, 1, false],
+      [13, 2.5 * TICK_MS, 2, 0, false],
+    ]);
+    // and each client's snapshot says so: alice's 0 and 2 (1 was refused), bob's 1
+    const part = (end: ReturnType<typeof clientEnd>) => snapshotClientPart(end.format, end.received.at(-1)!)?.reflected;
+    expect([alice.stats.inputsReflected, bob.stats.inputsReflected, part(a), part(b)]).toEqual([2, 1, 2, 1]);
   });
 
   it("refuses a hostile client's input events, each counted by reason with a message, and takes the others'", async () => {

@@ -35,7 +35,7 @@ function fakePublisher() {
   const publisher = {
     connect(send: (bytes: Uint8Array) => void): PublisherClient {
       const player = sends.push(send) - 1;
-      const stats = { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, inputsReflected: -1, refused: emptyRefusals(), lastRefusal: null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0, deltas: 0, full: 0, visible: 0, entered: 0, left: 0 };
+      const stats = { snapshots: 0, bytes: 0, pongs: 0, inputs: 0, inputRepeats: 0, inputsMissed: 0, inputsLate: 0, inputsHeld: 0, inputsReflected: -1, refused: emptyRefusals(), lastRefusal: null, events: 0, eventsLost: 0, eventsPending: 0, acks: 0, deltas: 0, full: 0, visible: 0, entered: 0, left: 0 };
       return {
         player,
         stats,

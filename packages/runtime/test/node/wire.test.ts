@@ -13,7 +13,9 @@ import {
   encodeAck,
   eventsBytes,
   snapshotEvents,
+  snapshotClientPart,
   withEvents,
+  CLIENT_PART_BYTES,
   decodeInputs,
   decodePing,
   decodePong,
@@ -292,9 +294,9 @@ describe('pings and pongs', () => {
 describe('input events', () => {
   const format = wireFormat(computeLayout(flat, 8));
 
-  it('carry time, code and payload exactly, missing payload values as 0, from any offset', () => {
-    const bytes = encodeInputs(format, [{ time: 1234.5, code: 3, payload: [1, 2, 3, 4] }, { time: -0.25, code: 0 }], 3);
-    expect(bytes.byteLength).toBe(INPUTS_HEAD_BYTES + 2 * 5 * 8);
+  it('carry due time, time made, code and payload exactly (due: the time made when not given), missing payload values as 0, from any offset', () => {
+    const bytes = encodeInputs(format, [{ time: 1234.5, due: 1300.25, code: 3, payload: [1, 2, 3, 4] }, { time: -0.25, code: 0 }], 3);
+    expect(bytes.byteLength).toBe(INPUTS_HEAD_BYTES + 2 * 6 * 8);
     expect(messageType(format, bytes)).toBe(MESSAGE.INPUTS);
     const pooled = new Uint8Array(bytes.byteLength + 4);
     pooled.set(bytes, 4);
@@ -302,13 +304,13 @@ describe('input events', () => {
     node.set(bytes, 5);
     for (const message of [bytes, pooled.subarray(4), node.subarray(5)]) {
       const batch = decodeInputs(format, message);
-      expect([batch.count, batch.width, batch.first, Array.from(batch.values)]).toEqual([2, 3, 0, [1234.5, 3, 1, 2, 3, -0.25, 0, 0, 0, 0]]);
+      expect([batch.count, batch.width, batch.first, Array.from(batch.values)]).toEqual([2, 3, 0, [1300.25, 1234.5, 3, 1, 2, 3, -0.25, -0.25, 0, 0, 0, 0]]);
     }
     // numbered from the first event's sequence, a u32
     for (const first of [1, 2 ** 32 - 1]) expect(decodeInputs(format, encodeInputs(format, [{ time: 1, code: 1 }], 0, first)).first).toBe(first);
   });
 
-  it('are refused too many, too wide, cut, or at a time that is not a number; and not encoded so', () => {
+  it('are refused too many, too wide, cut, or due or made at a time that is not a number; and not encoded so', () => {
     const many = encodeInputs(format, [], 0);
     new DataView(many.buffer).setUint32(16, 257, true);
     refused(() => decodeInputs(format, many), 'count');
@@ -319,6 +321,8 @@ describe('input events', () => {
     new DataView(lying.buffer).setUint32(16, 2, true);
     refused(() => decodeInputs(format, lying), 'length');
     refused(() => decodeInputs(format, encodeInputs(format, [{ time: Number.NEGATIVE_INFINITY, code: 1 }], 0)), 'time');
+    refused(() => decodeInputs(format, encodeInputs(format, [{ time: 1, due: Number.NaN, code: 1 }], 0)), 'time');
+    refused(() => decodeInputs(format, encodeInputs(format, [{ time: Number.NaN, due: 1, code: 1 }], 0)), 'time');
     refused(() => decodeInputs(format, encodePing(format, { sequence: 1, clientSent: 1 })), 'type');
     expect(() => encodeInputs(format, [], 17)).toThrow(/payload width must be a whole number from 0 to 16; got 17/);
     expect(() => encodeInputs(format, Array.from({ length: 257 }, () => ({ time: 0, code: 0 })), 0)).toThrow(/at most 256 input events a message; got 257/);
@@ -380,8 +384,9 @@ describe('server events in a snapshot, and acks', () => {
     const ring = new Float64Array([10, 100.5, 1, 1, 2, 11, 101.5, 2, 3, 4, 9, 99.25, 0, -1, 0.5]);
     const { state, bytes: alone } = snapshot(format, 3, 4);
     const bytes = withEvents(alone, { count: 3, width: 2, first: 2 ** 32 - 1, lost: 7, values: ring }, 2, 3);
-    expect(bytes.byteLength).toBe(alone.byteLength + eventsBytes(3, 2));
+    expect(bytes.byteLength).toBe(alone.byteLength + CLIENT_PART_BYTES + eventsBytes(3, 2));
     expect(snapshotEvents(format, alone)).toBeNull();
+    expect(snapshotClientPart(format, bytes)!.reflected).toBe(-1);
     // none: the same bytes
     expect(withEvents(alone, { count: 0, width: 2, first: 0, lost: 0, values: ring })).toBe(alone);
     const node = Buffer.alloc(bytes.byteLength + 1);
@@ -413,7 +418,7 @@ describe('server events in a snapshot, and acks', () => {
     both(one(1, Number.NaN, 0), 'time');
     both(one(1, 0, -1), 'count');
     both(one(1, 0, 0.5), 'count');
-    const at = plain().byteLength;
+    const at = plain().byteLength + CLIENT_PART_BYTES;
     const many = one(1, 0, 0);
     new DataView(many.buffer).setUint32(at, 1025, true);
     both(many, 'count');
@@ -428,6 +433,48 @@ describe('server events in a snapshot, and acks', () => {
     refused(() => decodeAck(format, withLength(encodeAck(format, { next: 1, tick: -1 }).slice(0, 20))), 'length');
     refused(() => decodeAck(format, encodePing(format, { sequence: 1, clientSent: 1 })), 'type');
     expect(() => withEvents(plain(), { count: 1, width: 17, first: 0, lost: 0, values: new Float64Array(20) })).toThrow(/payload width must be a whole number from 0 to 16/);
+  });
+
+  it("say the newest of the client's inputs the state reflects, alone or with events, exactly across the u32 range; refuse a part that says nothing or what it cannot", () => {
+    const { state, bytes: alone } = snapshot(format, 3, 4);
+    const events = { count: 1, width: 1, first: 5, lost: 0, values: new Float64Array([7, 70.5, 2, 9]) };
+    for (const reflected of [0, 1, 2 ** 31, 2 ** 32 - 1]) {
+      const only = withEvents(alone, null, 0, 0, reflected);
+      expect(only.byteLength).toBe(alone.byteLength + CLIENT_PART_BYTES);
+      expect(snapshotClientPart(format, only)).toEqual({ reflected, events: null });
+      expect(snapshotEvents(format, only)).toBeNull();
+      const both = withEvents(alone, events, 0, 1, reflected);
+      const part = snapshotClientPart(format, both)!;
+      expect([part.reflected, part.events!.first, Array.from(part.events!.values)]).toEqual([reflected, 5, [7, 70.5, 2, 9]]);
+      for (const message of [only, both]) {
+        const into = block(format.layout);
+        expect(decodeSnapshot(format, message, into.values, into.generation).count).toBe(3);
+        expect(bitsOf(into.values.subarray(0, 6))).toEqual(bitsOf(state.values.subarray(0, 6)));
+      }
+    }
+    expect(snapshotClientPart(format, alone)).toBeNull();
+    expect(withEvents(alone, null)).toBe(alone);
+    for (const bad of [-2, 0.5, 2 ** 32]) expect(() => withEvents(alone, null, 0, 0, bad)).toThrow(/input a snapshot reflects is a whole number from 0 to 2\^32 - 1, or -1 for none/);
+    const both = (bytes: Uint8Array, reason: WireError['reason']) => {
+      refused(() => snapshotClientPart(format, bytes), reason);
+      const into = block(format.layout);
+      refused(() => decodeSnapshot(format, bytes, into.values, into.generation), reason);
+    };
+    const at = alone.byteLength;
+    for (const has of [0, 4, 0x80000001]) {
+      const bytes = withEvents(alone, null, 0, 0, 3);
+      new DataView(bytes.buffer).setUint32(at, has, true);
+      both(bytes, 'length');
+    }
+    // bytes past a part that says no events follow, and a part cut short
+    const long = new Uint8Array(at + CLIENT_PART_BYTES + 8);
+    long.set(withEvents(alone, null, 0, 0, 3));
+    both(withLength(long), 'length');
+    both(withLength(withEvents(alone, null, 0, 0, 3).slice(0, -4)), 'length');
+    // a part that says events follow, and has none
+    const none = withEvents(alone, null, 0, 0, 3);
+    new DataView(none.buffer).setUint32(at, 3, true);
+    both(none, 'length');
   });
 });
 
