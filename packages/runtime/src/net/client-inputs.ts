@@ -117,8 +117,16 @@ export class ClientInputs {
   readonly #ledger: InputLedger;
   /** Events due past the next tick, until the tick before theirs is made. */
   readonly #schedule: InputSchedule;
-  /** Pushes a held event (made once: releasing allocates nothing). */
-  readonly #pushHeld = (due: number, code: number, payload: Float64Array, number: number): boolean => this.#push(due, code, payload, number);
+  /** Predicted events whose tick was made before they went into the ring (on arrival, or held too long). */
+  #late = 0;
+  /**
+   * Pushes a held event (made once: releasing allocates nothing). Its tick made already (the publisher read the
+   * newest state after the simulation made more than one tick): late, to the next tick.
+   */
+  readonly #pushHeld = (due: number, code: number, payload: Float64Array, number: number): boolean => {
+    if (due <= this.ticks.made) this.#late++;
+    return this.#push(due, code, payload, number);
+  };
 
   constructor(
     readonly player: number,
@@ -151,6 +159,7 @@ export class ClientInputs {
     if (schedule.size === 0) return;
     schedule.release(this.#nextTick(this.now()), this.#pushHeld);
     counts.inputsHeld = schedule.size;
+    counts.inputsLate = this.#late;
   }
 
   /**
@@ -212,7 +221,7 @@ export class ClientInputs {
         continue;
       }
       // predicted for a tick already made: it goes to the next one, and the client's reconciliation corrects it
-      if (due > time && due <= ticks.made) counts.inputsLate++;
+      if (due > time && due <= ticks.made) counts.inputsLate = ++this.#late;
       if (this.#push(due, code, payload, number)) taken++;
       else {
         refused.full++;
