@@ -89,10 +89,12 @@ export interface ConnectionCounters {
    * consumed it), −1 for none on this connection: each kept snapshot says its own (`KeptSnapshot.reflected`).
    */
   inputsReflected: number;
+  /** The player the server numbers this client's inputs as, as its newest snapshot said (−1: not said). */
+  player: number;
 }
 
 /** A snapshot's client part when it has none. */
-const NO_PART: ClientPart = { reflected: -1, events: null };
+const NO_PART: ClientPart = { player: -1, reflected: -1, events: null };
 
 const DEFAULT_SEND_INTERVAL_MS = 50;
 /** Snapshots timed against a synced clock before the first state is drawn. */
@@ -106,7 +108,7 @@ export class Connection {
   readonly events = new ServerEvents();
   /** Made at the first snapshot, when the server has said its send interval. */
   playout: Playout | null = null;
-  readonly counters: ConnectionCounters = { connects: 0, disconnects: 0, lost: 0, bytesIn: 0, bytesOut: 0, refusedPongs: 0, lastRefusal: null, restarts: 0, inputsReflected: -1 };
+  readonly counters: ConnectionCounters = { connects: 0, disconnects: 0, lost: 0, bytesIn: 0, bytesOut: 0, refusedPongs: 0, lastRefusal: null, restarts: 0, inputsReflected: -1, player: -1 };
   /** The socket is open. */
   connected = false;
   readonly #options: ConnectionOptions;
@@ -251,7 +253,7 @@ export class Connection {
     // a snapshot whose client part is refused is refused whole (decoding it would refuse it for the same reason)
     const part = type === MESSAGE.SNAPSHOT ? this.#clientPart(bytes) : null;
     if (part === null) return;
-    this.#snapshot(bytes, received, part.reflected);
+    this.#snapshot(bytes, received, part);
     // what this client has, so the server stops sending it: the events, and the state decoded (its next
     // snapshot's baseline). A lost ack loses nothing: the next snapshot carries the events again, and is a delta
     // against an older baseline
@@ -294,7 +296,7 @@ export class Connection {
     }
   }
 
-  #snapshot(bytes: Uint8Array, received: number, reflected: number): void {
+  #snapshot(bytes: Uint8Array, received: number, part: ClientPart): void {
     const buffer = this.buffer;
     const arrived = this.serverClock.synced ? this.serverClock.serverTime(received) : Number.NaN;
     // the first snapshot after a (re)connect older than the newest kept: the server started over (one that kept
@@ -314,8 +316,11 @@ export class Connection {
     }
     this.#fresh = false;
     const kept = buffer.lastStored!;
-    kept.reflected = reflected;
-    if (kept === buffer.newest) this.counters.inputsReflected = reflected;
+    kept.reflected = part.reflected;
+    if (kept === buffer.newest) {
+      this.counters.inputsReflected = part.reflected;
+      if (part.player !== -1) this.counters.player = part.player;
+    }
     if (this.playout === null) {
       const sendInterval = kept.interval > 0 ? kept.interval : DEFAULT_SEND_INTERVAL_MS;
       this.playout = new Playout({ ...this.#options.playout, sendInterval });

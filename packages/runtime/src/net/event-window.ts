@@ -17,7 +17,7 @@
  * client could never acknowledge past). Records are made once; nothing is allocated per event.
  */
 import type { GameEvent } from '../core/event-reader.ts';
-import { MAX_EVENTS_PER_MESSAGE, withEvents } from './wire.ts';
+import { MAX_EVENTS_PER_MESSAGE, withClientPart } from './wire.ts';
 
 /** Events a client's window holds by default: over 2 s of 60 ticks with two events each. */
 export const DEFAULT_EVENT_WINDOW = 256;
@@ -89,10 +89,12 @@ export class EventWindow {
   }
 
   /**
-   * `snapshot` with its client part after it: the window's events and `reflected`, the newest of the client's
-   * inputs the state reflects (−1: none) (a copy: allocates), or `snapshot` itself when there is neither.
+   * `snapshot` with its client part after it: the window's events, the client's `player` and `reflected`, the
+   * newest of its inputs the state reflects (each −1: not said) (a copy: allocates), or `snapshot` itself when it
+   * says nothing.
    */
-  attach(snapshot: Uint8Array, reflected = -1): Uint8Array {
-    return withEvents(snapshot, { count: this.pending, width: this.width, first: this.#acked, lost: this.lost, values: this.#records }, this.#head, this.capacity, reflected);
+  attach(snapshot: Uint8Array, player = -1, reflected = -1): Uint8Array {
+    const events = this.pending === 0 ? null : { count: this.pending, width: this.width, first: this.#acked, lost: this.lost, values: this.#records };
+    return withClientPart(snapshot, { player, reflected, events, from: this.#head, ring: this.capacity });
   }
 }

@@ -276,10 +276,11 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
         if (stream.isDelta(baseline.acked)) client.stats.deltas++;
         else client.stats.full++;
         lastBytes = bytes.byteLength;
-        // what it says to this client alone: its inputs the state reflects, its events not acknowledged
+        // what it says to this client alone: its player and its inputs the state reflects (where it takes
+        // inputs), its events not acknowledged
         const reflected = client.inputs === null ? -1 : client.inputs.reflected(inputsThrough);
         client.stats.inputsReflected = reflected;
-        const message = client.events.pending === 0 && reflected === -1 ? bytes : client.events.attach(bytes, reflected);
+        const message = client.events.pending === 0 && client.inputs === null ? bytes : client.events.attach(bytes, client.inputs === null ? -1 : client.player, reflected);
         client.stats.eventsPending = client.events.pending;
         client.stats.snapshots++;
         client.stats.bytes += message.byteLength;

@@ -9,8 +9,9 @@
 import { ACK_BYTES, CLIENT_PART_BYTES, EVENTS_HEAD_BYTES, fixed, MAX_EVENT_PAYLOAD, MAX_EVENTS_PER_MESSAGE, MESSAGE, NO_BASELINE, opened, snapshotEnd, SNAPSHOT_HEAD_BYTES, WireError, writeHead, type WireFormat } from './wire-head.ts';
 
 /** The client part's first word: which of its parts follow. */
-const HAS_REFLECTED = 1;
-const HAS_EVENTS = 2;
+const HAS_PLAYER = 1;
+const HAS_REFLECTED = 2;
+const HAS_EVENTS = 4;
 
 /**
  * Server events for one client as they travel (`values`: `count` records of `3 + width` numbers: server tick,
@@ -32,38 +33,55 @@ export function eventsBytes(count: number, width: number): number {
 
 /** What a snapshot says to one client besides the state it shares with the others. */
 export interface ClientPart {
+  /** The player the server numbers this client's inputs as (their first payload value), or −1 for none said. */
+  readonly player: number;
   /** The newest of the client's input numbers the state reflects (its ticks consumed it), or −1 for none. */
   readonly reflected: number;
   /** The client's server events it has not acknowledged, or null for none. */
   readonly events: EventBatch | null;
 }
 
+/** A client part to write: `events` read from record `from` of a ring of `ring` records (a window's records wrap). */
+export interface ClientPartOut extends ClientPart {
+  readonly from?: number;
+  readonly ring?: number;
+}
+
+const u32OrNone = (value: number, what: string): number => {
+  if (value === -1 || (Number.isInteger(value) && value >= 0 && value <= 0xffffffff)) return value;
+  throw new RangeError(`steadyframe: ${what} is a whole number from 0 to 2^32 - 1, or -1 for none; got ${value}`);
+};
+
 /**
- * A snapshot (as `encodeSnapshot` made it) with one client's part after it: `reflected` (−1: none) and
- * `batch.count` events laid out as in `EventBatch.values`, read from record `from` of a ring of `ring` records (a
- * window's records wrap); the snapshot itself when it has nothing to say to the client. Allocates the message: one
- * copy of the snapshot per client with a part.
+ * A snapshot (as `encodeSnapshot` made it) with one client's part after it: its player and the newest of its
+ * inputs the state reflects (each −1: not said), and `events.count` events laid out as in `EventBatch.values`; the
+ * snapshot itself when it says nothing to the client. Allocates the message: one copy of the snapshot per client
+ * with a part.
  */
-export function withEvents(snapshot: Uint8Array, batch: EventBatch | null, from = 0, ring = batch?.count ?? 0, reflected = -1): Uint8Array {
+export function withClientPart(snapshot: Uint8Array, part: ClientPartOut): Uint8Array {
+  const batch = part.events;
   const count = batch?.count ?? 0;
   const width = batch?.width ?? 0;
   if (!Number.isInteger(width) || width < 0 || width > MAX_EVENT_PAYLOAD) {
     throw new RangeError(`steadyframe: an event's payload width must be a whole number from 0 to ${MAX_EVENT_PAYLOAD}; got ${width}`);
   }
   if (!Number.isInteger(count) || count < 0 || count > MAX_EVENTS_PER_MESSAGE) throw new RangeError(`steadyframe: at most ${MAX_EVENTS_PER_MESSAGE} events a snapshot; got ${count}`);
-  if (!(reflected === -1 || (Number.isInteger(reflected) && reflected >= 0 && reflected <= 0xffffffff))) {
-    throw new RangeError(`steadyframe: the input a snapshot reflects is a whole number from 0 to 2^32 - 1, or -1 for none; got ${reflected}`);
-  }
-  if (count === 0 && reflected === -1) return snapshot;
+  const player = u32OrNone(part.player, "a snapshot's player");
+  const reflected = u32OrNone(part.reflected, 'the input a snapshot reflects');
+  const has = (player === -1 ? 0 : HAS_PLAYER) | (reflected === -1 ? 0 : HAS_REFLECTED) | (count === 0 ? 0 : HAS_EVENTS);
+  if (has === 0) return snapshot;
   const at = snapshot.byteLength;
   const bytes = new Uint8Array(at + CLIENT_PART_BYTES + (count === 0 ? 0 : eventsBytes(count, width)));
   bytes.set(snapshot);
   const view = new DataView(bytes.buffer);
   view.setUint32(12, bytes.byteLength, true);
-  view.setUint32(at, (reflected === -1 ? 0 : HAS_REFLECTED) | (count === 0 ? 0 : HAS_EVENTS), true);
-  view.setUint32(at + 4, reflected === -1 ? 0 : reflected, true);
+  view.setUint32(at, has, true);
+  view.setUint32(at + 4, player === -1 ? 0 : player, true);
+  view.setUint32(at + 8, reflected === -1 ? 0 : reflected, true);
   if (count === 0) return bytes;
   const { first, lost, values } = batch!;
+  const from = part.from ?? 0;
+  const ring = part.ring ?? count;
   const events = at + CLIENT_PART_BYTES;
   view.setUint32(events, count, true);
   view.setUint32(events + 4, width, true);
@@ -101,14 +119,15 @@ export function clientPart(view: DataView, at: number): ClientPart {
   const length = view.byteLength;
   if (length < at + CLIENT_PART_BYTES) throw new WireError('length', `the snapshot's entities take ${at} bytes, and the message has ${length}: not room for a client part`);
   const has = view.getUint32(at, true);
-  if (has === 0 || (has & ~(HAS_REFLECTED | HAS_EVENTS)) !== 0) throw new WireError('length', `a client part that says ${has} of what follows (1: the inputs reflected, 2: events)`);
-  const reflected = (has & HAS_REFLECTED) === 0 ? -1 : view.getUint32(at + 4, true);
+  if (has === 0 || (has & ~(HAS_PLAYER | HAS_REFLECTED | HAS_EVENTS)) !== 0) throw new WireError('length', `a client part that says ${has} of what follows (1: the player, 2: the input reflected, 4: events)`);
+  const player = (has & HAS_PLAYER) === 0 ? -1 : view.getUint32(at + 4, true);
+  const reflected = (has & HAS_REFLECTED) === 0 ? -1 : view.getUint32(at + 8, true);
   const events = at + CLIENT_PART_BYTES;
   if ((has & HAS_EVENTS) === 0) {
     if (length !== events) throw new WireError('length', `${length - events} bytes past a client part with no events`);
-    return { reflected, events: null };
+    return { player, reflected, events: null };
   }
-  return { reflected, events: eventsSection(view, events) };
+  return { player, reflected, events: eventsSection(view, events) };
 }
 
 /** Checks and reads the events section at byte `at` of a snapshot's client part, which must end the message. Throws `WireError`. */

@@ -22,8 +22,8 @@ export const MAX_BASELINE_AGE = 0xffff;
 export const PING_BYTES = 32;
 export const PONG_BYTES = 48;
 export const ACK_BYTES = 24;
-/** Bytes of a snapshot's client part before its events section (what follows, and the input reflected). */
-export const CLIENT_PART_BYTES = 8;
+/** Bytes of a snapshot's client part before its events section (what follows, the player, the input reflected). */
+export const CLIENT_PART_BYTES = 12;
 /** Bytes of a snapshot's events section before its records. */
 export const EVENTS_HEAD_BYTES = 16;
 /** Most events one snapshot may carry (a server's window per client is at most this), and most payload values. */

@@ -14,11 +14,12 @@
  *       motion since the older one carried on; the game fields exact
  *       then, to a client the server has something to say to alone, its client part (E = 48 + the body's
  *       bytes, not 8-aligned; net/wire-events.ts):
- *       E+0 u32 what follows: bit 0 the input reflected, bit 1 events (other bits 0; a part saying neither is
- *           refused)
- *       E+4 u32 the newest of this client's input numbers the state reflects: its ticks consumed it (0 without
- *           bit 0): what the client's reconciliation replays after
- *       E+8 (bit 1) the client's server events it has not acknowledged, to the message's end:
+ *       E+0 u32 what follows: bit 0 the player, bit 1 the input reflected, bit 2 events (other bits 0; a part
+ *           saying none is refused)
+ *       E+4 u32 the player the server numbers this client's inputs as (their first payload value; 0 without bit 0)
+ *       E+8 u32 the newest of this client's input numbers the state reflects: its ticks consumed it (0 without
+ *           bit 1): what the client's reconciliation replays after
+ *       E+12 (bit 2) the client's server events it has not acknowledged, to the message's end:
  *         +0 u32 count   +4 u32 payload width   +8 u32 first event's sequence
  *         +12 u32 lost: events for this client its window had no room for, since the connection opened
  *         +16 count records of (3 + width) float64: the server tick that emitted it, that tick's time (server ms),
@@ -98,8 +99,8 @@ export {
   wireFormat,
 } from './wire-head.ts';
 export type { MessageType, WireFormat, WireRefusal } from './wire-head.ts';
-export { decodeAck, encodeAck, eventsBytes, snapshotClientPart, snapshotEvents, withEvents } from './wire-events.ts';
-export type { Ack, ClientPart, EventBatch } from './wire-events.ts';
+export { decodeAck, encodeAck, eventsBytes, snapshotClientPart, snapshotEvents, withClientPart } from './wire-events.ts';
+export type { Ack, ClientPart, ClientPartOut, EventBatch } from './wire-events.ts';
 export { decodeInputs, encodeInputs, maxClientMessageBytes } from './wire-inputs.ts';
 export type { InputBatch, InputEvent } from './wire-inputs.ts';
 export { BASELINE_WINDOW, BaselineWindow, dequantizeState, quantizeState, SnapshotCodes } from './snapshot-codes.ts';

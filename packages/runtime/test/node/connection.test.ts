@@ -11,7 +11,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { computeLayout, generationView } from '../../src/core/layout.ts';
 import { Connection, type ConnectionOptions, type SocketLike } from '../../src/net/connection.ts';
-import { decodeInputs, decodePing, encodePong, encodeSnapshot, messageType, MESSAGE, wireFormat, withEvents, type Ping } from '../../src/net/wire.ts';
+import { decodeInputs, decodePing, encodePong, encodeSnapshot, messageType, MESSAGE, wireFormat, withClientPart, type Ping } from '../../src/net/wire.ts';
 import { motionSchema } from '../browser/fixtures/schemas.ts';
 
 const format = wireFormat(computeLayout(motionSchema, 4));
@@ -187,11 +187,11 @@ describe('snapshots', () => {
     expect(connection.buffer.stats).toMatchObject({ stored: 6, reordered: 1, duplicates: 1 });
   });
 
-  it("keeps what each snapshot says of the client's inputs with it, and the newest snapshot's in the counters; a new connection starts at none", () => {
+  it("keeps what each snapshot says of the client's inputs with it, and the newest snapshot's (and its player) in the counters; a new connection starts at none", () => {
     const c = connect();
     c.socket().accept();
     c.socket().pong();
-    const send = (tick: number, reflected: number) => c.socket().deliver(withEvents(new Uint8Array(snapshot(tick, 10 * tick)), null, 0, 0, reflected));
+    const send = (tick: number, reflected: number) => c.socket().deliver(withClientPart(new Uint8Array(snapshot(tick, 10 * tick)), { player: 2, reflected, events: null }));
     send(1, -1);
     expect(c.connection.counters.inputsReflected).toBe(-1);
     send(2, 7);
@@ -201,6 +201,7 @@ describe('snapshots', () => {
     send(3, 9);
     expect(c.connection.buffer.kept.map((k) => [k.tick, k.reflected])).toEqual([[1, -1], [2, 7], [3, 9], [4, 2 ** 32 - 1]]);
     expect(c.connection.counters.inputsReflected).toBe(2 ** 32 - 1);
+    expect(c.connection.counters.player).toBe(2);
     c.socket().drop();
     vi.advanceTimersToNextTimer();
     c.socket().accept();

@@ -319,9 +319,13 @@ describe('the snapshot publisher', () => {
       [13, 2.5 * TICK_MS, 3, 1, false],
       [13, 2.5 * TICK_MS, 2, 0, false],
     ]);
-    // and each client's snapshot says so: alice's 0 and 2 (1 was refused), bob's 1
-    const part = (end: ReturnType<typeof clientEnd>) => snapshotClientPart(end.format, end.received.at(-1)!)?.reflected;
-    expect([alice.stats.inputsReflected, bob.stats.inputsReflected, part(a), part(b)]).toEqual([2, 1, 2, 1]);
+    // and each client's snapshot says so, with its player: alice's 0 and 2 (1 was refused), bob's 1
+    const part = (end: ReturnType<typeof clientEnd>) => snapshotClientPart(end.format, end.received.at(-1)!);
+    expect([alice.stats.inputsReflected, bob.stats.inputsReflected]).toEqual([2, 1]);
+    expect([part(a), part(b)]).toEqual([
+      { player: 0, reflected: 2, events: null },
+      { player: 1, reflected: 1, events: null },
+    ]);
   });
 
   it("refuses a hostile client's input events, each counted by reason with a message, and takes the others'", async () => {

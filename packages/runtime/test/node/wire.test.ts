@@ -14,7 +14,7 @@ import {
   eventsBytes,
   snapshotEvents,
   snapshotClientPart,
-  withEvents,
+  withClientPart,
   CLIENT_PART_BYTES,
   decodeInputs,
   decodePing,
@@ -383,12 +383,12 @@ describe('server events in a snapshot, and acks', () => {
     // a ring of 3 records of width 2, read from record 2: records 2, 0, 1
     const ring = new Float64Array([10, 100.5, 1, 1, 2, 11, 101.5, 2, 3, 4, 9, 99.25, 0, -1, 0.5]);
     const { state, bytes: alone } = snapshot(format, 3, 4);
-    const bytes = withEvents(alone, { count: 3, width: 2, first: 2 ** 32 - 1, lost: 7, values: ring }, 2, 3);
+    const bytes = withClientPart(alone, { player: -1, reflected: -1, events: { count: 3, width: 2, first: 2 ** 32 - 1, lost: 7, values: ring }, from: 2, ring: 3 });
     expect(bytes.byteLength).toBe(alone.byteLength + CLIENT_PART_BYTES + eventsBytes(3, 2));
     expect(snapshotEvents(format, alone)).toBeNull();
     expect(snapshotClientPart(format, bytes)!.reflected).toBe(-1);
     // none: the same bytes
-    expect(withEvents(alone, { count: 0, width: 2, first: 0, lost: 0, values: ring })).toBe(alone);
+    expect(withClientPart(alone, { player: -1, reflected: -1, events: { count: 0, width: 2, first: 0, lost: 0, values: ring } })).toBe(alone);
     const node = Buffer.alloc(bytes.byteLength + 1);
     node.set(bytes, 1);
     for (const message of [bytes, node.subarray(1)]) {
@@ -407,7 +407,7 @@ describe('server events in a snapshot, and acks', () => {
   });
 
   it('are refused with a tick, time or code that is not one, too many, too wide, cut, or none; the snapshot with them', () => {
-    const one = (tick: number, time: number, code: number) => withEvents(plain(), { count: 1, width: 1, first: 0, lost: 0, values: new Float64Array([tick, time, code, 5]) });
+    const one = (tick: number, time: number, code: number) => withClientPart(plain(), { player: -1, reflected: -1, events: { count: 1, width: 1, first: 0, lost: 0, values: new Float64Array([tick, time, code, 5]) } });
     const both = (bytes: Uint8Array, reason: WireError['reason']) => {
       refused(() => snapshotEvents(format, bytes), reason);
       const into = block(format.layout);
@@ -432,20 +432,20 @@ describe('server events in a snapshot, and acks', () => {
     both(withLength(padded), 'length');
     refused(() => decodeAck(format, withLength(encodeAck(format, { next: 1, tick: -1 }).slice(0, 20))), 'length');
     refused(() => decodeAck(format, encodePing(format, { sequence: 1, clientSent: 1 })), 'type');
-    expect(() => withEvents(plain(), { count: 1, width: 17, first: 0, lost: 0, values: new Float64Array(20) })).toThrow(/payload width must be a whole number from 0 to 16/);
+    expect(() => withClientPart(plain(), { player: -1, reflected: -1, events: { count: 1, width: 17, first: 0, lost: 0, values: new Float64Array(20) } })).toThrow(/payload width must be a whole number from 0 to 16/);
   });
 
-  it("say the newest of the client's inputs the state reflects, alone or with events, exactly across the u32 range; refuse a part that says nothing or what it cannot", () => {
+  it("say the client's player and the newest of its inputs the state reflects, alone or with events, exactly across the u32 range; refuse a part that says nothing or what it cannot", () => {
     const { state, bytes: alone } = snapshot(format, 3, 4);
     const events = { count: 1, width: 1, first: 5, lost: 0, values: new Float64Array([7, 70.5, 2, 9]) };
-    for (const reflected of [0, 1, 2 ** 31, 2 ** 32 - 1]) {
-      const only = withEvents(alone, null, 0, 0, reflected);
+    for (const [player, reflected] of [[0, -1], [3, 0], [-1, 1], [2 ** 32 - 1, 2 ** 31], [7, 2 ** 32 - 1]] as const) {
+      const only = withClientPart(alone, { player, reflected, events: null });
       expect(only.byteLength).toBe(alone.byteLength + CLIENT_PART_BYTES);
-      expect(snapshotClientPart(format, only)).toEqual({ reflected, events: null });
+      expect(snapshotClientPart(format, only)).toEqual({ player, reflected, events: null });
       expect(snapshotEvents(format, only)).toBeNull();
-      const both = withEvents(alone, events, 0, 1, reflected);
+      const both = withClientPart(alone, { player, reflected, events });
       const part = snapshotClientPart(format, both)!;
-      expect([part.reflected, part.events!.first, Array.from(part.events!.values)]).toEqual([reflected, 5, [7, 70.5, 2, 9]]);
+      expect([part.player, part.reflected, part.events!.first, Array.from(part.events!.values)]).toEqual([player, reflected, 5, [7, 70.5, 2, 9]]);
       for (const message of [only, both]) {
         const into = block(format.layout);
         expect(decodeSnapshot(format, message, into.values, into.generation).count).toBe(3);
@@ -453,27 +453,31 @@ describe('server events in a snapshot, and acks', () => {
       }
     }
     expect(snapshotClientPart(format, alone)).toBeNull();
-    expect(withEvents(alone, null)).toBe(alone);
-    for (const bad of [-2, 0.5, 2 ** 32]) expect(() => withEvents(alone, null, 0, 0, bad)).toThrow(/input a snapshot reflects is a whole number from 0 to 2\^32 - 1, or -1 for none/);
+    expect(withClientPart(alone, { player: -1, reflected: -1, events: null })).toBe(alone);
+    for (const bad of [-2, 0.5, 2 ** 32]) {
+      expect(() => withClientPart(alone, { player: -1, reflected: bad, events: null })).toThrow(/input a snapshot reflects is a whole number from 0 to 2\^32 - 1, or -1 for none/);
+      expect(() => withClientPart(alone, { player: bad, reflected: -1, events: null })).toThrow(/snapshot's player is a whole number from 0 to 2\^32 - 1, or -1 for none/);
+    }
     const both = (bytes: Uint8Array, reason: WireError['reason']) => {
       refused(() => snapshotClientPart(format, bytes), reason);
       const into = block(format.layout);
       refused(() => decodeSnapshot(format, bytes, into.values, into.generation), reason);
     };
     const at = alone.byteLength;
-    for (const has of [0, 4, 0x80000001]) {
-      const bytes = withEvents(alone, null, 0, 0, 3);
+    const said = () => withClientPart(alone, { player: 1, reflected: 3, events: null });
+    for (const has of [0, 8, 0x80000001]) {
+      const bytes = said();
       new DataView(bytes.buffer).setUint32(at, has, true);
       both(bytes, 'length');
     }
     // bytes past a part that says no events follow, and a part cut short
     const long = new Uint8Array(at + CLIENT_PART_BYTES + 8);
-    long.set(withEvents(alone, null, 0, 0, 3));
+    long.set(said());
     both(withLength(long), 'length');
-    both(withLength(withEvents(alone, null, 0, 0, 3).slice(0, -4)), 'length');
+    both(withLength(said().slice(0, -4)), 'length');
     // a part that says events follow, and has none
-    const none = withEvents(alone, null, 0, 0, 3);
-    new DataView(none.buffer).setUint32(at, 3, true);
+    const none = said();
+    new DataView(none.buffer).setUint32(at, 7, true);
     both(none, 'length');
   });
 });
