@@ -33,6 +33,7 @@ import type { Schema } from '../core/schema.ts';
 import type { SimulationDefinition, TickInfo } from '../worker/definition.ts';
 import { Connection, type ReconnectOptions, type SocketFactory } from './connection.ts';
 import type { PlayoutOptions } from './playout.ts';
+import { ClientPrediction, type PredictionStats, type PredictOptions } from './prediction.ts';
 import { RESAMPLED, Resampler } from './resample.ts';
 import type { ServerClockOptions } from './server-clock.ts';
 import { MAX_INPUT_PAYLOAD, MAX_INPUTS_PER_MESSAGE, wireFormat, type InputEvent } from './wire.ts';
@@ -61,6 +62,13 @@ export interface NetworkClientOptions<S extends Schema> {
   readonly serverClock?: ServerClockOptions;
   /** Reconnects after a lost connection, with a backoff (default 250 ms doubling to 5 s); false: never. */
   readonly reconnect?: ReconnectOptions | false;
+  /**
+   * Predicts the entities `entities` chooses (the client's avatar, its shots) ahead of the server with the game's
+   * own `simulation`, from this client's inputs, reconciled with each snapshot (net/prediction.ts); the rest stay
+   * a playout delay behind. Needs a server that takes inputs (it tells each client its player).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly predict?: PredictOptions<S, any>;
 }
 
 /** How the link is doing: `runtime.commands.network()`. */
@@ -116,6 +124,10 @@ export interface NetworkStats {
   readonly eventsEmitted: number;
   /** Server events for this client that the server's window had no room for (this client did not acknowledge in time). */
   readonly eventsLost: number;
+  /** The player the server numbers this client's inputs as (−1 until a snapshot says). */
+  readonly player: number;
+  /** What prediction has done (null without `predict`). */
+  readonly predicted: Readonly<PredictionStats> | null;
 }
 
 /** The network client's commands (`createRuntime<typeof schema, NetworkCommands>`). */
@@ -129,6 +141,8 @@ export const INPUT_REPEATS = 3;
 /** An input event on its way: numbered `sequence`, sent in `sends` messages so far. */
 interface Outgoing {
   time: number;
+  /** When the server is to apply it (the tick the prediction put it in), or undefined: at its next tick. */
+  due: number | undefined;
   code: number;
   readonly payload: number[];
   sequence: number;
@@ -141,6 +155,8 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
   const maxExtrapolateMs = checkNumber('networkClient maxExtrapolateMs', options.maxExtrapolateMs ?? 100, 0);
   let connection: Connection | null = null;
   let resampler: Resampler | null = null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let prediction: ClientPrediction<S, any> | null = null;
   let url = options.url ?? '';
   let inputsSent = 0;
   let restarts = 0;
@@ -178,6 +194,7 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
       }
       const layout = computeLayout(options.schema, world.capacity);
       resampler = new Resampler(layout, options.schema, maxExtrapolateMs, options.hermite ?? true);
+      if (options.predict !== undefined) prediction = new ClientPrediction(options.predict, world.capacity, 1 + inputWidth);
       connection = new Connection({
         url,
         socket: options.socket,
@@ -195,7 +212,12 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
       const render = link.renderTime(tick.at);
       // not synced yet: nothing to draw, and the tick's inputs have no server time to be stamped with (not sent)
       if (!Number.isFinite(render)) return;
-      if (tick.input.length > 0 || outgoing.length > 0) forward(link, tick, render);
+      // predicting: from the newest snapshot (if newer), before this tick's inputs go into the next tick predicted
+      const newest = link.buffer.newest;
+      const player = link.counters.player;
+      const predicting = prediction !== null && newest !== null && player >= 0 ? prediction : null;
+      predicting?.reconcile(newest!, player);
+      if (tick.input.length > 0 || outgoing.length > 0) forward(link, tick, render, predicting, player);
       const pair = link.buffer.pairAt(render);
       if (pair === null) return; // the last state held
       if (link.counters.restarts !== restarts) {
@@ -211,6 +233,11 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
       stepping = tick;
       link.events.due(shown, emitEvent);
       stepping = null;
+      if (predicting !== null) {
+        const clock = link.serverClock;
+        const lead = predicting.leadMs(clock.roundTrip, link.playout?.jitter ?? 0);
+        predicting.advance(clock.serverTime(tick.at) + lead, tick.at, lead, newest!.tick, world, player);
+      }
     },
     commands: {
       network(): NetworkStats {
@@ -254,6 +281,8 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
           eventsWaiting: link.events.length,
           eventsEmitted,
           eventsLost: link.events.lost,
+          player: c.player,
+          predicted: prediction === null ? null : { ...prediction.stats },
         };
       },
     },
@@ -264,17 +293,25 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
    * ticks before that have not gone out INPUT_REPEATS times (256 a message). Events a connection did not take
    * (none open) are let go, as are those of a connection that closed: the server would refuse them late.
    */
-  function forward(link: Connection, tick: TickInfo, render: number): void {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function forward(link: Connection, tick: TickInfo, render: number, predicting: ClientPrediction<S, any> | null, player: number): void {
     if (numberedOn !== link.counters.connects) {
       numberedOn = link.counters.connects;
       release(outgoing.length);
     }
     const input = tick.input;
     for (let i = 0; i < input.length; i++) {
-      const event = spare.pop() ?? { time: 0, code: 0, payload: new Array<number>(inputWidth).fill(0), sequence: 0, sends: 0 };
+      const event = spare.pop() ?? { time: 0, due: undefined, code: 0, payload: new Array<number>(inputWidth).fill(0), sequence: 0, sends: 0 };
       event.time = render - (tick.at - input.time(i));
       event.code = input.code(i);
       for (let j = 0; j < inputWidth; j++) event.payload[j] = input.payload(i, j);
+      event.due = undefined;
+      if (predicting !== null) {
+        // into the next tick the prediction steps, and due at the server in time for it
+        const at = predicting.inputTick();
+        event.due = predicting.dueOf(at);
+        predicting.predictor.input(nextSequence, at, event.due, event.code, [player, ...event.payload]);
+      }
       event.sequence = nextSequence;
       event.sends = 0;
       nextSequence = (nextSequence + 1) >>> 0;

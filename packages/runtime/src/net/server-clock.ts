@@ -258,6 +258,11 @@ export class ServerClock {
     return clientNow + this.#applied;
   }
 
+  /** The round trip of the exchange the estimate comes from, ms (what `stats().roundTrip` says, allocating nothing). */
+  get roundTrip(): number {
+    return this.#estimateRoundTrip;
+  }
+
   /** The counters and the estimate as they stand. Allocates the record: for a stats panel, not every frame. */
   stats(): ServerClockStats {
     return {

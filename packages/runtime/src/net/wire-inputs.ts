@@ -26,7 +26,7 @@ export interface InputEvent {
   /** The client's render time when it was made: the server time of the state it was showing. */
   readonly time: number;
   /** When the server is to apply it (default `time`: at the server's next tick). */
-  readonly due?: number;
+  readonly due?: number | undefined;
   readonly code: number;
   readonly payload?: ArrayLike<number>;
 }
