@@ -3,6 +3,7 @@
  * bodies, blended on the GPU by @steadyframe/babylon through the box's own StandardMaterial.
  */
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera.js';
+import { Camera } from '@babylonjs/core/Cameras/camera.js';
 import '@babylonjs/core/Cameras/Inputs/arcRotateCameraPointersInput.js';
 import type { AbstractEngine } from '@babylonjs/core/Engines/abstractEngine.js';
 import { Engine } from '@babylonjs/core/Engines/engine.js';
@@ -32,7 +33,7 @@ export async function createEngine(canvas: HTMLCanvasElement, choice: EngineChoi
 export function createSwarmScene(engine: AbstractEngine): { scene: Scene; bodies: Mesh; camera: ArcRotateCamera } {
   const scene = new Scene(engine);
   scene.clearColor = new Color4(0.027, 0.031, 0.06, 1);
-  const camera = new ArcRotateCamera('camera', -Math.PI / 2.6, Math.PI / 2.9, 62, Vector3.Zero(), scene);
+  const camera = new ArcRotateCamera('camera', -Math.PI / 2.6, Math.PI / 2.9, 78, new Vector3(0, -2, 0), scene);
   camera.lowerRadiusLimit = 15;
   camera.upperRadiusLimit = 160;
   camera.attachControl(true);
@@ -50,8 +51,11 @@ export function createSwarmScene(engine: AbstractEngine): { scene: Scene; bodies
   return { scene, bodies, camera };
 }
 
-/** Fits the camera's distance to the canvas: a narrow (phone) screen sees the whole swarm too. */
+/**
+ * Fits the view to the canvas: the field of view held across the screen's shorter side, so a narrow (phone)
+ * screen sees the whole swarm as a wide one does.
+ */
 export function fitCamera(camera: ArcRotateCamera, engine: AbstractEngine): void {
-  const aspect = engine.getRenderWidth() / Math.max(1, engine.getRenderHeight());
-  camera.radius = aspect < 1 ? 62 / Math.max(aspect, 0.4) : 62;
+  const portrait = engine.getRenderWidth() < engine.getRenderHeight();
+  camera.fovMode = portrait ? Camera.FOVMODE_HORIZONTAL_FIXED : Camera.FOVMODE_VERTICAL_FIXED;
 }
