@@ -89,6 +89,7 @@ const BABYLON_MODULES = [
   'Cameras/freeCamera.js',
   'Engines/constants.js',
   'Engines/engine.js',
+  'Engines/nullEngine.js',
   'Engines/webgpuEngine.js',
   'Materials/materialPluginBase.js',
   'Materials/materialPluginManager.js',
