@@ -3,7 +3,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import type { BrowserInstanceOption, TestProjectInlineConfiguration } from 'vitest/config';
 // @ts-expect-error: plain .mjs helpers shared with the scripts; they have no type declarations.
-import { CHROMIUM_ARGS, enginesToRun, findChromium, MISSING_CHROMIUM_MESSAGE, WEBGPU_CHROMIUM_ARGS } from './scripts/engines.mjs';
+import { CHROMIUM_ARGS, enginesToRun, findChromium, MISSING_CHROMIUM_MESSAGE, WEBGPU_CHROMIUM_ARGS, WEBGPU_PRESENT_CHROMIUM_ARGS } from './scripts/engines.mjs';
 // @ts-expect-error: as above.
 import { firefox, webkit } from './scripts/vitest-providers.mjs';
 
@@ -68,15 +68,42 @@ function instances(project: string, include: string, isolated: boolean): Browser
  * Their renderers draw into render targets and read them back: presenting a WebGPU canvas loses the device in
  * this headless Chromium (docs/webgpu.md). Chromium only: Firefox ESR and WebKitGTK were not probed for WebGPU.
  */
-function webgpuInstances(): BrowserInstanceOption[] {
+function webgpuInstances(args: readonly string[] = WEBGPU_CHROMIUM_ARGS): BrowserInstanceOption[] {
   return [
     {
       browser: 'chromium',
       provide: { engine: 'chromium', sharedArrayBuffer: true },
-      provider: playwright({ launchOptions: { executablePath: chromium(), args: WEBGPU_CHROMIUM_ARGS } }),
+      provider: playwright({ launchOptions: { executablePath: chromium(), args: [...args] } }),
     },
   ];
 }
+
+/**
+ * Babylon.js's modules the tests and @steadyframe/babylon import (it has no barrel worth bundling whole: deep
+ * imports, bundled together so that they share one copy of each module Babylon's side effects register on).
+ */
+const BABYLON_MODULES = [
+  'Buffers/buffer.js',
+  'Buffers/storageBuffer.js',
+  'Cameras/camera.js',
+  'Cameras/freeCamera.js',
+  'Engines/constants.js',
+  'Engines/engine.js',
+  'Engines/nullEngine.js',
+  'Engines/webgpuEngine.js',
+  'Materials/materialPluginBase.js',
+  'Materials/materialPluginManager.js',
+  'Materials/shaderLanguage.js',
+  'Materials/standardMaterial.js',
+  'Materials/Textures/renderTargetTexture.js',
+  'Maths/math.color.js',
+  'Maths/math.vector.js',
+  'Meshes/Builders/boxBuilder.js',
+  'Meshes/Builders/planeBuilder.js',
+  'Meshes/mesh.js',
+  'Meshes/thinInstanceMesh.js',
+  'scene.js',
+].map((m) => `@babylonjs/core/${m}`);
 
 /** A browser-mode project in every engine, its pages cross-origin isolated or not. */
 function browserProject(name: string, include: string, isolated: boolean, only?: BrowserInstanceOption[]): TestProjectInlineConfiguration {
@@ -86,7 +113,7 @@ function browserProject(name: string, include: string, isolated: boolean, only?:
     plugins: isolated ? [crossOriginIsolation()] : [],
     // bundled once up front: a dependency discovered mid-run makes Vite reload the page under a running test
     // (they are root devDependencies so that they resolve from here)
-    optimizeDeps: { include: ['three', 'three/webgpu', 'three/tsl', 'comlink', 'pixi.js', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'react-dom/client', '@react-three/fiber', 'phaser'] },
+    optimizeDeps: { include: ['three', 'three/webgpu', 'three/tsl', 'comlink', 'pixi.js', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'react-dom/client', '@react-three/fiber', 'phaser', ...BABYLON_MODULES] },
     define: {
       // the swap stress test; raise them for a long soak: STEADYFRAME_STRESS_ACQUIRES=10000000
       __STRESS_ACQUIRES__: String(Number(process.env.STEADYFRAME_STRESS_ACQUIRES ?? 100_000)),
@@ -138,6 +165,11 @@ export const projects: TestProjectInlineConfiguration[] = [
         browserProject('browser-plain', 'packages/*/test/browser-plain/**/*.test.ts', false),
         // three.js's WebGPURenderer on a real WebGPU device (Chromium only)
         ...(engines.includes('chromium') ? [browserProject('browser-webgpu', 'packages/*/test/browser-webgpu/**/*.test.ts', true, webgpuInstances())] : []),
+        // an engine that presents its WebGPU canvas (Babylon's WebGPUEngine) in the Chromium where that works
+        // (ANGLE on Vulkan: no WebGL 2 there; WEBGPU_PRESENT_CHROMIUM_ARGS, docs/webgpu.md)
+        ...(engines.includes('chromium')
+          ? [browserProject('browser-webgpu-present', 'packages/*/test/browser-webgpu-present/**/*.test.ts', true, webgpuInstances(WEBGPU_PRESENT_CHROMIUM_ARGS))]
+          : []),
       ]
     : []),
 ];

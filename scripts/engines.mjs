@@ -38,6 +38,14 @@ export const CHROMIUM_ARGS = ['--disable-quic', '--no-sandbox'];
  */
 export const WEBGPU_CHROMIUM_ARGS = [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'];
 
+/**
+ * A Chromium whose WebGPU canvases present: ANGLE on Vulkan beside Dawn's Vulkan (both SwiftShader here), so the
+ * compositor and WebGPU share the swap chain's images. It has no WebGL 2 (docs/webgpu.md): only the tests of an
+ * engine that presents a WebGPU canvas whatever it draws into (Babylon's WebGPUEngine does from its first frame)
+ * run in it.
+ */
+export const WEBGPU_PRESENT_CHROMIUM_ARGS = [...WEBGPU_CHROMIUM_ARGS, '--use-angle=vulkan', '--enable-features=Vulkan', '--use-vulkan=swiftshader'];
+
 /** The Firefox executable (FIREFOX_PATH, else Debian's firefox-esr), or null. */
 export function findFirefox() {
   return firstExisting(process.env.FIREFOX_PATH, ['/usr/bin/firefox-esr', '/usr/bin/firefox']);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { installDependencies, pnpm, ROOT, run } from './bootstrap.mjs';
 import { serveApp } from './serve.mjs';
 
-const PACKAGES = ['packages/runtime', 'packages/three', 'packages/pixi', 'packages/rapier', 'packages/react-three-fiber', 'packages/phaser'];
+const PACKAGES = ['packages/runtime', 'packages/three', 'packages/pixi', 'packages/rapier', 'packages/react-three-fiber', 'packages/phaser', 'packages/babylon'];
 
 /**
  * Task name -> what it says, and what it runs (after the install). The servers print the URL they listen on
@@ -16,6 +16,7 @@ const TASKS = {
   demo: ['serves the demo', (args) => serveApp('demo', 'dev', 'serving the demo', args)],
   'demo:preview': ['builds the demo and serves the build', (args) => serveApp('demo', 'preview', 'serving the built demo', args)],
   arena: ['serves the arena', (args) => serveApp('arena', 'dev', 'serving the arena', args)],
+  babylon: ['serves the Babylon.js example (thin instances blended on the GPU; ?engine=webgpu)', (args) => serveApp('babylon-instances', 'dev', 'serving the Babylon.js example', args)],
   r3f: ['serves the React Three Fiber example', (args) => serveApp('r3f-bodies', 'dev', 'serving the React Three Fiber example', args)],
   phaser: ['serves the Phaser example (?mode=arcade: the same scene on Arcade physics)', (args) => serveApp('phaser-balls', 'dev', 'serving the Phaser example', args)],
   platforms: ['serves the Phaser platforms example (Rapier 2D in the worker)', (args) => serveApp('phaser-platforms', 'dev', 'serving the Phaser platforms example', args)],
@@ -29,7 +30,7 @@ const TASKS = {
     (args) => pnpmRun(['exec', 'vitest', 'run', '--project', 'bench-net', ...args], ROOT, { STEADYFRAME_BENCH_NET: '1' }),
   ],
   build: ['builds each package into its dist/ (what a tarball ships)', () => PACKAGES.forEach((dir) => pnpmRun(['run', 'build'], join(ROOT, dir)))],
-  pack: ['packs steadyframe and its adapters (three, pixi, rapier, react-three-fiber, phaser) into packs/', () => pack()],
+  pack: ['packs steadyframe and its adapters (three, pixi, rapier, react-three-fiber, phaser, babylon) into packs/', () => pack()],
 };
 
 /** The multiplayer example: its page on Vite's server, and the game server on the same port's `/play`. */

@@ -3,7 +3,8 @@
  * exports map), and the tarballs' own package.json and files are checked. Then fresh apps OUTSIDE the workspace
  * install them with npm: a minimal one built with Vite's API (served by `vite preview` with the headers, by the
  * README's Express recipe, and, as a host that sends no headers, with coi-serviceworker), and the README's
- * examples ("Use it", three.js, the render worker, PixiJS, Rapier) in
+ * examples ("Use it", three.js, the render worker, PixiJS, Rapier; the Phaser, Babylon.js and React Three Fiber
+ * adapters' own READMEs) in
  * the layout `npm create vite@latest -- --template vanilla-ts` makes (its index.html, tsconfig.json and
  * package.json, reproduced below so that this runs offline), installed with the README's install lines and
  * built with the template's own `npm run build` (`tsc && vite build`). Each is served with the isolation headers
@@ -37,6 +38,7 @@ const pixiDir = join(packageDir, '..', 'pixi');
 const rapierDir = join(packageDir, '..', 'rapier');
 const r3fDir = join(packageDir, '..', 'react-three-fiber');
 const phaserDir = join(packageDir, '..', 'phaser');
+const babylonDir = join(packageDir, '..', 'babylon');
 const work = mkdtempSync(join(tmpdir(), 'steadyframe-packed-'));
 const packs = join(work, 'packs');
 const servers: PreviewServer[] = [];
@@ -386,7 +388,7 @@ beforeAll(async () => {
   // the browser first: no point packing and building without one
   browser = await launchChromium();
   mkdirSync(packs);
-  for (const dir of [packageDir, threeDir, pixiDir, rapierDir, r3fDir, phaserDir]) {
+  for (const dir of [packageDir, threeDir, pixiDir, rapierDir, r3fDir, phaserDir, babylonDir]) {
     const path = pack(dir);
     tarballs.set((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name, path);
   }
@@ -413,6 +415,9 @@ beforeAll(async () => {
   // @steadyframe/phaser's README example, in the same template (Phaser's own templates are Vite ones too)
   const phaser = `phaser@${versionIn(phaserDir, 'phaser')}`;
   const phaserExamples = readmeExamples(readFileSync(join(phaserDir, 'README.md'), 'utf8')) as Map<string, Map<string, string>>;
+  // @steadyframe/babylon's README example, in the same template: Babylon from the registry at the workspace's version
+  const babylon = `@babylonjs/core@${versionIn(babylonDir, '@babylonjs/core')}`;
+  const babylonExamples = readmeExamples(readFileSync(join(babylonDir, 'README.md'), 'utf8')) as Map<string, Map<string, string>>;
   // @steadyframe/react-three-fiber's README example in Vite's react-ts template, its install line with the tarballs
   const r3fPeers = ['three', '@react-three/fiber', 'react', 'react-dom'].map((name) => `${name}@${versionIn(root, name)}`);
   const apps = await inParallel(
@@ -425,6 +430,7 @@ beforeAll(async () => {
       () => makeTemplateApp(join(work, 'rapier-app'), ['With Rapier'], [...threeInstall, tarballs.get('@steadyframe/rapier')!, rapier], [threeTypes]),
       () => makeTemplateApp(join(work, 'phaser-app'), ['A scene'], [runtime, tarballs.get('@steadyframe/phaser')!, phaser], [], phaserExamples),
       () => makeReactTemplateApp(join(work, 'r3f-app'), [runtime, tarballs.get('@steadyframe/three')!, tarballs.get('@steadyframe/react-three-fiber')!, ...r3fPeers]),
+      () => makeTemplateApp(join(work, 'babylon-app'), ['A scene'], [runtime, tarballs.get('@steadyframe/babylon')!, babylon], [], babylonExamples),
     ],
     2,
   );
@@ -454,7 +460,7 @@ function filesUnder(dir: string, prefix = ''): string[] {
 
 describe('the tarballs', () => {
   const license = readFileSync(join(root, 'LICENSE'), 'utf8');
-  for (const name of ['steadyframe', '@steadyframe/three', '@steadyframe/pixi', '@steadyframe/rapier', '@steadyframe/react-three-fiber', '@steadyframe/phaser']) {
+  for (const name of ['steadyframe', '@steadyframe/three', '@steadyframe/pixi', '@steadyframe/rapier', '@steadyframe/react-three-fiber', '@steadyframe/phaser', '@steadyframe/babylon']) {
     it(`${name}: a package.json npm can install, exports that resolve, LICENSE and maps inside`, () => {
       const out = join(work, 'unpacked', name.replace('/', '+'));
       mkdirSync(out, { recursive: true });
@@ -621,6 +627,11 @@ it("runs the README's Rapier example from the packed tarballs: boxes falling", a
 
 it("runs @steadyframe/react-three-fiber's README example from the packed tarballs in Vite's react-ts template: a moving scene", async () => {
   const page = await expectMovingScene(urls[8]!, 5_000); // a thousand boxes around a sphere
+  await page.close();
+});
+
+it("runs @steadyframe/babylon's README example from the packed tarballs: thin instances blended on the GPU, moving", async () => {
+  const page = await expectMovingScene(urls[9]!, 5_000); // five thousand lit boxes
   await page.close();
 });
 
