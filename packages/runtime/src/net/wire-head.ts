@@ -10,7 +10,7 @@ import { fieldQuantizer, quantizeSignature, type FieldQuantizer } from '../core/
 /** 'SFN1' as a little-endian u32: the bytes 0x53 0x46 0x4e 0x31. */
 export const WIRE_MAGIC = 0x314e4653;
 /** The wire's version: a receiver refuses any other (the layout of every message may change with it). */
-export const WIRE_VERSION = 4;
+export const WIRE_VERSION = 5;
 /** Bytes of the head every message begins with. */
 export const HEAD_BYTES = 16;
 /** Bytes of a snapshot before its body. */
@@ -152,7 +152,7 @@ export function writeHead(view: DataView, type: MessageType, hash: number, lengt
   view.setUint32(0, WIRE_MAGIC, true);
   view.setUint8(4, type);
   view.setUint8(5, WIRE_VERSION);
-  view.setUint16(6, 0, true);
+  view.setUint16(6, 0, true); // a snapshot's send number: its encoder writes it
   view.setUint32(8, hash, true);
   view.setUint32(12, length, true);
 }
