@@ -45,16 +45,25 @@ export async function buildAndPreview(root, configFile = undefined) {
   };
 }
 
-/** Builds and serves `root`, opens it in a new headless Chromium page; returns the page, its errors, its URL, a closer. */
+/** Collects the page's console warnings into the returned array (a library's deprecation notices among them). */
+export function watchWarnings(page) {
+  const warnings = [];
+  page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+  return warnings;
+}
+
+/** Builds and serves `root`, opens it in a new headless Chromium page; returns the page, its errors and warnings, its URL, a closer. */
 export async function openBuiltApp(root, viewport = { width: 1200, height: 820 }) {
   const served = await buildAndPreview(root);
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport });
   const errors = watchErrors(page);
+  const warnings = watchWarnings(page);
   await page.goto(served.url);
   return {
     page,
     errors,
+    warnings,
     url: served.url,
     async close() {
       await browser.close();

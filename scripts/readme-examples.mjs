@@ -1,12 +1,13 @@
 // A README's examples: every ```ts or ```tsx block that begins with a `// name.ts` (or `.tsx`) line, grouped by
-// `## ` section; and a type-check of them as a user's app would compile them. Used by the tests that type-check
-// them and that build the three.js one from the packed tarballs.
+// `## ` section; a type-check of them as a user's app would compile them; and a Vite build of each section, read
+// for the worker runtime on the page. Used by the tests that type-check and build them (each README's
+// test/node/readme.test.ts) and that build the three.js one from the packed tarballs.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const README = join(ROOT, 'README.md');
 
 /** @returns {Map<string, Map<string, string>>} section heading -> file name -> source */
@@ -87,4 +88,80 @@ export function typeCheckExamples(examples, scratchName, compilerOptions = {}) {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * A string of steadyframe/worker's `exposeSimulation` (its refusal to serve on a window) that survives
+ * minification: a bundle that holds it holds the worker runtime.
+ */
+export const WORKER_RUNTIME_MARK = 'refuses to serve on a window';
+
+/** Examples that run in Node (a server, a headless runtime), not on a page. */
+const NODE_ONLY = /from '(steadyframe\/node|node:[\w/]+|ws)'/;
+
+/**
+ * Builds each section of the examples (`readmeExamples`' map) with Vite as a user's app builds them, in a folder
+ * of its own in a scratch folder at the workspace root: every page module of the section (neither a worker nor a
+ * render worker, nor `vite.config.ts`, nor one for Node, nor one whose worker the section leaves out) an entry, its workers (`new Worker(new URL(...))`)
+ * bundled by Vite's worker plugin. Returns, per section, the page's JavaScript (the entry chunks and theirs) and
+ * each worker bundle's, minified as `vite build` ships them.
+ * @param {Map<string, Map<string, string>>} examples
+ * @param {string} scratchName
+ * @returns {Promise<Array<{ section: string, entries: string[], page: Map<string, string>, workers: Map<string, string> }>>}
+ */
+export async function buildExamples(examples, scratchName) {
+  const { build } = await import('vite');
+  const react = (await import('@vitejs/plugin-react')).default;
+  const scratch = join(ROOT, scratchName);
+  rmSync(scratch, { recursive: true, force: true });
+  const results = [];
+  try {
+    let n = 0;
+    for (const [section, files] of examples) {
+      const dir = join(scratch, `example-${n++}`);
+      mkdirSync(dir, { recursive: true });
+      for (const [name, source] of files) writeFileSync(join(dir, name), source);
+      // a page module whose worker the section leaves out (shown in an earlier section) is not built here
+      const complete = (source) => [...source.matchAll(/new URL\('\.\/([\w.-]+)'/g)].every((m) => files.has(m[1]));
+      const entries = [...files]
+        .filter(([name, source]) => name !== 'vite.config.ts' && !/\.(worker|render)\.tsx?$/.test(name) && !NODE_ONLY.test(source) && complete(source))
+        .map(([name]) => name);
+      if (entries.length === 0) continue;
+      const output = await build({
+        root: dir,
+        configFile: false,
+        logLevel: 'silent',
+        plugins: [...files.keys()].some((name) => name.endsWith('.tsx')) ? [react()] : [],
+        worker: { format: 'es' },
+        build: { write: false, target: 'esnext', rollupOptions: { input: Object.fromEntries(entries.map((name) => [name, join(dir, name)])) } },
+      });
+      const page = new Map();
+      const workers = new Map();
+      for (const item of (Array.isArray(output) ? output : [output]).flatMap((o) => o.output)) {
+        if (item.type === 'chunk') page.set(item.fileName, item.code);
+        // Vite's worker plugin emits each worker's bundle as an asset of the page's build
+        else if (item.fileName.endsWith('.js')) workers.set(item.fileName, String(item.source));
+      }
+      results.push({ section, entries, page, workers });
+    }
+    return results;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What `buildExamples` built, read for the worker runtime: the page chunks that hold it (none, for a page that
+ * imports only what it shares with its worker from a module of their own) and the worker bundles that do (the
+ * check's control: the mark is found where it is).
+ * @param {Awaited<ReturnType<typeof buildExamples>>} built
+ */
+export function workerRuntimeIn(built) {
+  const pages = [];
+  const workers = [];
+  for (const { section, page, workers: bundles } of built) {
+    for (const [file, code] of page) if (code.includes(WORKER_RUNTIME_MARK)) pages.push(`${section}: ${file}`);
+    for (const [file, code] of bundles) if (code.includes(WORKER_RUNTIME_MARK)) workers.push(`${section}: ${file}`);
+  }
+  return { pages, workers };
 }

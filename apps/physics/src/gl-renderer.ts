@@ -25,11 +25,14 @@ export function glRenderer(gl: WebGLRenderingContext | WebGL2RenderingContext): 
   return { name, software: SOFTWARE.exec(name)?.[0] ?? null };
 }
 
-/** What the fps and interval readings mean on a software rasteriser, for the HUD. */
-export function softwareNote(software: string): string {
+/** What the fps and interval readings mean on a software rasteriser, and which scene runs there, for the HUD. */
+export function softwareNote(software: string, scene: 'pile' | 'rain'): string {
   return (
     `The CPU draws every pixel (${software}), so the browser runs only as many frames as it can rasterise, and ` +
     'fps counts those. The interval is what the pacer asks for, from the page\u2019s own work per frame. With a ' +
-    'GPU, fps follows the interval.'
+    'GPU, fps follows the interval. ' +
+    (scene === 'rain'
+      ? 'So this is the rain: 300 bodies and a heap of 40 every 2 s, which moves between two frames (?scene=pile: the 3,000-body pile, which settles between them).'
+      : 'The pile settles between two frames here (?scene=rain: a scene that keeps moving).')
   );
 }

@@ -12,7 +12,8 @@ import { createRuntime, type Runtime } from 'steadyframe';
 import { glRenderer, softwareNote, type GlRenderer } from './gl-renderer.ts';
 import { createImpactSounds, type ImpactSounds } from './impact-sounds.ts';
 import { createPileScene } from './scene.ts';
-import { CAPACITY, EVENT_CAPACITY, HALF_FLOOR, INPUT, SHAPES, START_BODIES, schema, type PhysicsSchema, type Shape } from './schema.ts';
+import { chooseScene, type Scene } from './scenes.ts';
+import { CAPACITY, EVENT_CAPACITY, HALF_FLOOR, INPUT, SHAPES, schema, type PhysicsSchema, type Shape } from './schema.ts';
 import type { Commands, PileState, Setup } from './sim.worker.ts';
 
 export interface PileHooks {
@@ -23,6 +24,10 @@ export interface PileHooks {
   state: PileState | null;
   /** The GL renderer, and whether it rasterises in software (then fps is its rate, not the runtime's). */
   gl: GlRenderer;
+  /** The scene running: the pile, or the rain a software GL gets (scenes.ts). */
+  scene: Scene;
+  /** Frames a second over the last two seconds, as the HUD shows it. */
+  fps: number;
   /** The impact sounds: contact starts presented with drawn frames, knocks chosen. */
   sounds: ImpactSounds;
 }
@@ -34,9 +39,14 @@ declare global {
 }
 
 const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'physics' });
-// `?bodies=N` starts with N bodies instead of START_BODIES: init gets it as set-up data
-const asked = Number(new URLSearchParams(location.search).get('bodies') ?? START_BODIES);
-const bodies = Number.isFinite(asked) ? Math.max(0, Math.min(CAPACITY - 8, asked)) : START_BODIES;
+const canvas = document.getElementById('view') as HTMLCanvasElement;
+// which GL will draw, asked of a context of its own before the scene is chosen (then let go)
+const probe = document.createElement('canvas').getContext('webgl2');
+const software = probe === null ? null : glRenderer(probe).software;
+probe?.getExtension('WEBGL_lose_context')?.loseContext();
+// `?scene=pile|rain`, else the one that moves visibly here; `?bodies=N` its start count: init gets it as set-up data
+const scene = chooseScene(new URLSearchParams(location.search), software, CAPACITY - 8);
+const bodies = scene.bodies;
 // `?seed=N` (0 .. 2^32 - 1) draws the same heaps on every load: a pile that settles the same way each time
 const seeded = new URLSearchParams(location.search).get('seed');
 const seed = seeded === null || !/^\d+$/.test(seeded) || Number(seeded) > 0xffff_ffff ? undefined : Number(seeded);
@@ -48,13 +58,12 @@ const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({
   events: { capacity: EVENT_CAPACITY, payloadWidth: 4 },
   ...(seed === undefined ? {} : { seed }),
 });
-const canvas = document.getElementById('view') as HTMLCanvasElement;
 const view = createPileScene(runtime, canvas);
 addEventListener('resize', () => view.resize());
 const gl = glRenderer(view.renderer.getContext());
 
 const sounds = createImpactSounds();
-const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null, gl, sounds };
+const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null, gl, scene, fps: 0, sounds };
 window.pile = hooks;
 
 canvas.addEventListener('pointerdown', (event) => {
@@ -86,22 +95,34 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('#help button[
   });
 }
 
-let fps = 0;
-let fpsFrames = 0;
-let fpsSince = performance.now();
+/**
+ * Frames a second over the last FPS_WINDOW_MS, read at any time: at a frame or two a second (a software GL) a
+ * reading taken per frame over half a second rounded to 0, and stood still between frames.
+ */
+const FPS_WINDOW_MS = 2000;
+const drawnAt: number[] = [];
+const startedAt = performance.now();
+const framesPerSecond = (now: number): number => {
+  while (drawnAt.length > 0 && drawnAt[0]! <= now - FPS_WINDOW_MS) drawnAt.shift();
+  return (1000 * drawnAt.length) / Math.min(FPS_WINDOW_MS, Math.max(1, now - startedAt));
+};
 await runtime.start();
-view.renderer.setAnimationLoop((ts) => {
+view.renderer.setAnimationLoop(() => {
   if (!runtime.pace()) return;
   view.draw(runtime.frameTime); // the frame's time (ts here)
   sounds.present(runtime.events); // this frame's impacts: pace() presented them
   hooks.frames++;
-  fpsFrames++;
-  if (ts - fpsSince >= 500) {
-    fps = (1000 * fpsFrames) / (ts - fpsSince);
-    fpsFrames = 0;
-    fpsSince = ts;
-  }
+  drawnAt.push(performance.now());
 });
+
+// the rain (scenes.ts): a heap now and then, a reset once the floor is full; input events, so a recording has them
+const rain = scene.rain;
+if (rain !== null) {
+  setInterval(() => {
+    if ((hooks.state?.bodies ?? 0) > rain.max) void runtime.sendInput(INPUT.reset, scene.bodies);
+    else drop(rain.heap, spot() * 0.6, spot() * 0.6, SHAPES.mixed);
+  }, rain.everyMs);
+}
 
 const hud = document.getElementById('hud')!;
 /** " (every refresh)", " (every 3 refreshes)": the pacer's n; nothing before the refresh period is known. */
@@ -122,19 +143,20 @@ if (gl.software !== null) {
   const note = hud.appendChild(document.createElement('details'));
   note.className = 'note';
   note.open = matchMedia('(min-width: 700px)').matches;
-  note.innerHTML = `<summary>software GL: fps is what it can rasterise</summary><p>${escape(softwareNote(gl.software))}</p>`;
+  note.innerHTML = `<summary>software GL: fps is what it can rasterise</summary><p>${escape(softwareNote(gl.software, scene.name))}</p>`;
 }
 async function poll(): Promise<void> {
   const [stats, state] = await Promise.all([runtime.stats(), runtime.commands.state()]);
   hooks.state = state;
   hooks.ready = hooks.frames > 0;
+  const fps = (hooks.fps = framesPerSecond(performance.now()));
   readings.innerHTML = `<dl>
     <dt>transport</dt><dd id="transport">${runtime.transport}</dd>
     <dt>bodies</dt><dd>${state.bodies} (${state.sleeping} asleep)</dd>
     <dt>fallen off</dt><dd>${state.fallen}</dd>
     <dt>sound</dt><dd id="sound">${SOUND[sounds.sound]}</dd>
     <dt>tick</dt><dd>${state.tick}</dd>
-    <dt>fps</dt><dd>${fps.toFixed(0)}</dd>
+    <dt>fps</dt><dd id="fps">${fps.toFixed(fps < 10 ? 1 : 0)}</dd>
     <dt>interval</dt><dd>${stats.pacing.interval.toFixed(1)} ms${everyNth(stats.pacing.interval, stats.pacing.refreshPeriod)}</dd>
     ${glRow}
   </dl>`;

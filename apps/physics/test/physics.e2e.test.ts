@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with the other e2e tests; it has no type declarations.
-import { buildAndPreview, launchChromium, RECORD_SECONDS, untilSimulated as waitSimulated, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
+import { buildAndPreview, launchChromium, RECORD_SECONDS, screenshotsOfMotion, untilSimulated as waitSimulated, waitUntil, watchErrors } from '../../../scripts/e2e-support.mjs';
 import { replayRecording } from 'steadyframe/node';
 import { buildWorkerModule, mulberry32 } from 'steadyframe/testing/node';
 
@@ -41,7 +41,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
   errors = watchErrors(page);
-  await page.goto(`${served!.url}?bodies=${BODIES}&seed=${SEED}`);
+  // the pile, whatever GL draws (a software one gets the rain by default: the last describe)
+  await page.goto(`${served!.url}?scene=pile&bodies=${BODIES}&seed=${SEED}`);
   await until('the first frame and pile state', `window.pile?.ready === true && window.pile.state?.bodies === ${BODIES}`, 30_000);
 }, 120_000);
 
@@ -187,4 +188,26 @@ describe('the physics example, built and served by vite preview', () => {
   it('logged no console errors', () => {
     expect(errors).toEqual([]);
   });
+});
+
+describe('the physics example as a first visit opens it (no query)', () => {
+  it('on a software GL, picks the rain: the picture still moves once a pile would have settled, and fps reads above 0', async () => {
+    await page.goto(served!.url);
+    await until('the first frame and pile state', 'window.pile?.ready === true && window.pile.state !== null', 60_000);
+    const software = await read<string | null>('window.pile.gl.software');
+    expect(await read<string>('window.pile.scene.name')).toBe(software === null ? 'pile' : 'rain');
+    if (software === null) return; // a GPU: the pile, drawn at the display's rate
+    expect(await read<number>('window.pile.scene.bodies')).toBe(300);
+    // ten simulated seconds: the first bodies have long landed, and heaps have come since
+    await untilSimulated('ten seconds simulated', 'window.pile.state.tick >= 600', 0, 30);
+    const [first, second] = await screenshotsOfMotion(page, 20_000, 30_000);
+    expect(Buffer.compare(first, second)).not.toBe(0);
+    expect(await read<number>('window.pile.state.bodies')).toBeGreaterThan(300);
+    // a frame or more a second over the last two: read from the HUD as a visitor reads it
+    await until('an fps reading', "document.querySelector('#fps') !== null");
+    const fps = Number(await read<string>("document.querySelector('#fps').textContent"));
+    console.log(`software GL (${software}): the rain, ${await read<number>('window.pile.state.bodies')} bodies, fps ${fps}`);
+    expect(fps).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  }, 120_000);
 });

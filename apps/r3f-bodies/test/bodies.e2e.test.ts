@@ -2,7 +2,8 @@
  * End to end: the BUILT React Three Fiber example (Vite with @vitejs/plugin-react, as the react-ts template
  * builds), served by `vite preview` with its COOP/COEP headers, in headless Chromium: cross-origin isolated on the
  * shared transport, under StrictMode one runtime left running, boxes drawn that move, a click on the floor drops
- * a heap in the worker, at 420 px wide nothing wider than the screen, and a clean console.
+ * a heap in the worker, at 420 px wide nothing wider than the screen, and a clean console (no errors, no three.js
+ * deprecation warnings).
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keepScreenshot, openBuiltApp, screenshotsOfMotion, waitUntil } from '../../../scripts/e2e-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-let app: { page: Page; errors: string[]; url: string; close(): Promise<void> };
+let app: { page: Page; errors: string[]; warnings: string[]; url: string; close(): Promise<void> };
 const until = (what: string, expression: string, timeout?: number): Promise<void> => waitUntil(app.page, what, expression, timeout);
 const read = <T>(expression: string): Promise<T> => app.page.evaluate(expression) as Promise<T>;
 
@@ -61,5 +62,9 @@ describe('the React Three Fiber example, built and served by vite preview', () =
 
   it('logged no console errors', () => {
     expect(app.errors).toEqual([]);
+  });
+
+  it("logged no three.js warnings: no deprecation (r3f's THREE.Clock, the shadow map type) on a user's console", () => {
+    expect(app.warnings.filter((warning) => warning.startsWith('THREE.'))).toEqual([]);
   });
 });

@@ -24,7 +24,7 @@ import { warnFallback } from '../main/isolation-warning.ts';
 import { MainRuntime } from '../main/main-runtime.ts';
 import { checkOptions } from '../main/runtime-options.ts';
 import { Watchdog, type WatchdogEvents } from '../main/watchdog.ts';
-import { chooseTransport, transportList } from '../transports/registry.ts';
+import { chooseTransport, PAGE_TRANSPORTS, transportList } from '../transports/registry.ts';
 
 /** What `composeRuntime` takes: the options every host shares, and the host's own name for the worker. */
 export type ComposeOptions<S extends Schema> = RuntimeOptionsBase<S> & {
@@ -65,11 +65,12 @@ async function attachRuntime<S extends Schema, C extends object>(host: PageHost,
     throw new TypeError(`steadyframe: draw needs animation frames, and this host (${host.kind}) has none: leave draw out and call runtime.frame() from your own loop`);
   }
   const wanted = role.transport ?? checked.transport;
-  const { transport: chosen, passedOver } = chooseTransport(transportList(options.transports), wanted, host);
+  const { transport: chosen, passedOver } = chooseTransport(transportList(options.transports, PAGE_TRANSPORTS), wanted, host);
   warnFallback(wanted, chosen.kind, passedOver);
   const layout = computeLayout(options.schema, options.capacity);
   const anchor = host.timeOrigin();
-  const transport = chosen.page<S>({ schema: options.schema, layout, anchor, maxSpins: checked.maxSpins, input: checked.input, events: checked.events, kernels: checked.kernels, host });
+  // awaited: the message transport's page half loads on demand
+  const transport = await chosen.page<S>({ schema: options.schema, layout, anchor, maxSpins: checked.maxSpins, input: checked.input, events: checked.events, kernels: checked.kernels, host });
   let link;
   try {
     link = host.startWorker(options.worker);

@@ -158,7 +158,8 @@ export interface WorkerStats extends FlipStats {
 /** The calls the main thread may make. All are cheap and return once the worker has acted. */
 export interface SimulationRemote {
   /** Lays the world over the buffer, runs `init`, publishes tick 0. Once per worker. */
-  attach(config: BuiltInAttachConfig | AttachConfig): SimulationInfo;
+  // served asynchronously (exposeSimulation loads the transport's worker half first); a Simulation's own is synchronous
+  attach(config: BuiltInAttachConfig | AttachConfig): SimulationInfo | Promise<SimulationInfo>;
   /** The worker's shared clock now; the main thread brackets it with its own readings to measure skew. */
   clockProbe(): number;
   /** Subtracts `ms` from the worker's shared clock (it read that far ahead of the page's). */
@@ -184,20 +185,23 @@ export interface SimulationRemote {
   /** Stops the heartbeat and the loop before the worker is terminated. */
   detach(): void;
   stats(): WorkerStats;
-  /** Starts recording every tick from the state as it stands (`runtime.record`). */
-  recordStart(options?: RecordOptions): void;
+  /**
+   * Starts recording every tick from the state as it stands (`runtime.record`). The record-and-replay calls are
+   * asynchronous in the worker too: their code loads at the first (worker/session-parts.ts).
+   */
+  recordStart(options?: RecordOptions): Promise<void>;
   /** Stops recording and returns the recording. */
   recordStop(): Uint8Array;
   /** Replays a recording on the held simulation. */
-  replay(recording: Uint8Array): ReplayReport;
+  replay(recording: Uint8Array): Promise<ReplayReport>;
   /** Plays a recording back live (held first; running after): a tick of the recording per tick. */
-  playStart(recording: Uint8Array): void;
+  playStart(recording: Uint8Array): Promise<void>;
   /** Resolves when the playback `playStart` began ends: at the recording's end, or cut short. */
   playEnd(): Promise<ReplayReport>;
   /** The simulation between two ticks, as a recording with no ticks (its head). */
-  snapshot(): Uint8Array;
+  snapshot(): Promise<Uint8Array>;
   /** Puts a snapshot back, held. */
-  restore(snapshot: Uint8Array): void;
+  restore(snapshot: Uint8Array): Promise<void>;
 }
 
 export interface RecordOptions {

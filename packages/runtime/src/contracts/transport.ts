@@ -140,6 +140,29 @@ export interface WorkerTransport<S extends Schema> {
   wake(): void;
 }
 
+/**
+ * A transport's page half, as the page's registry lists the library's (transports/registry.ts): `page` may load
+ * the half's code on demand and resolve to it (the message transport's, which an isolated page never runs). A
+ * `Transport` is one.
+ */
+export interface PageHalf<C extends AttachConfig = AttachConfig> {
+  readonly kind: C['kind'];
+  available(host: PageHost): string | null;
+  page<S extends Schema>(context: PageTransportContext<S>): PageTransport<S, C> | Promise<PageTransport<S, C>>;
+  join?<S extends Schema>(context: Pick<PageTransportContext<S>, 'schema' | 'layout' | 'maxSpins'>, config: C): PageTransport<S, C>;
+}
+
+/**
+ * A transport's worker half, as the worker's registry lists the library's. A `Transport` is one. `load`, where
+ * there is one, loads the half's code, and `worker` may be called once it has resolved (the simulation's
+ * `prepare` awaits it before the synchronous attach).
+ */
+export interface WorkerHalf<C extends AttachConfig = AttachConfig> {
+  readonly kind: C['kind'];
+  load?(): Promise<void>;
+  worker<S extends Schema>(schema: S, config: C): WorkerTransport<S>;
+}
+
 /** A transport: its kind and its two halves. */
 export interface Transport<C extends AttachConfig = AttachConfig> {
   readonly kind: C['kind'];

@@ -24,7 +24,7 @@ import { Playout, type PlayoutOptions } from './playout.ts';
 import { ServerClock, type ServerClockOptions } from './server-clock.ts';
 import { ServerEvents } from './server-events.ts';
 import { SnapshotBuffer } from './snapshot-buffer.ts';
-import { decodePong, snapshotClientPart, encodeAck, encodeInputs, encodePing, messageType, MESSAGE, snapshotTick, WireError, type ClientPart, type InputEvent, type WireFormat } from './wire.ts';
+import { decodePong, snapshotClientPart, encodeAck, encodeInputs, encodePing, messageType, MESSAGE, snapshotSend, snapshotTick, WireError, type ClientPart, type InputEvent, type WireFormat } from './wire.ts';
 
 /** A handler both a DOM WebSocket and the `ws` package's accept, whatever their event types (bivariant). */
 type Handler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
@@ -72,8 +72,8 @@ export interface ConnectionCounters {
   connects: number;
   disconnects: number;
   /**
-   * Snapshots missing from the run of ticks of a connection (a gap in the server's send cadence), less the late
-   * ones that filled in; what was sent while disconnected is not counted.
+   * Snapshots the server sent on this connection that never came (gaps in its send numbers), less the late ones
+   * that filled in; what was sent while disconnected is not counted.
    */
   lost: number;
   bytesIn: number;
@@ -123,8 +123,9 @@ export class Connection {
   #jumps = 0;
   /** The first snapshot since the socket opened is yet to come (a server that restarted shows there). */
   #fresh = true;
-  #highest = Number.NEGATIVE_INFINITY;
-  #step = Number.POSITIVE_INFINITY;
+  /** The first and the newest send numbers seen since the socket opened (−1: none yet). */
+  #firstSend = -1;
+  #lastSend = -1;
   /** Snapshots timed against a synced clock since the playout (re)started: the first render time waits for FIRST_SAMPLES. */
   #timed = 0;
 
@@ -160,7 +161,8 @@ export class Connection {
       this.#pings = 0;
       this.#fresh = true;
       // what the server sent while this client was away is not the link's loss
-      this.#highest = Number.NEGATIVE_INFINITY;
+      this.#firstSend = -1;
+      this.#lastSend = -1;
       // nothing of this connection's is reflected yet
       this.counters.inputsReflected = -1;
       // the server numbers each connection's events from 0, and sends a new connection a full snapshot first
@@ -312,8 +314,11 @@ export class Connection {
     const outcome = buffer.insert(bytes, arrived);
     if (outcome !== 'stored') {
       if (outcome !== 'duplicate' && outcome !== 'stale') this.counters.lastRefusal = `a snapshot refused (${outcome})`;
+      // a stale one came too late to draw, but came: not lost (a duplicate was counted when it first came)
+      else if (outcome === 'stale') this.#countLost(snapshotSend(bytes));
       return;
     }
+    this.#countLost(snapshotSend(bytes));
     this.#fresh = false;
     const kept = buffer.lastStored!;
     kept.reflected = part.reflected;
@@ -326,20 +331,30 @@ export class Connection {
       this.playout = new Playout({ ...this.#options.playout, sendInterval });
     }
     if (this.playout.addSnapshot(kept.time, arrived)) this.#timed++;
-    this.#countGaps(kept.tick);
   }
 
-  /** Ticks missing between snapshots, by the smallest tick step seen (the server's `every`). */
-  #countGaps(tick: number): void {
-    if (tick > this.#highest) {
-      if (Number.isFinite(this.#highest)) {
-        const step = tick - this.#highest;
-        if (step < this.#step) this.#step = step;
-        this.counters.lost += Math.max(0, Math.round(step / this.#step) - 1);
-      }
-      this.#highest = tick;
-    } else if (this.counters.lost > 0) {
-      this.counters.lost--; // a late one filled a gap counted lost
+  /**
+   * Snapshots lost on the way, by the publisher's send numbers (modulo 2^16): the numbers skipped. Not by the
+   * ticks: a server sends every `every` ticks at most, and the newest state when its loop comes late, so its tick
+   * steps vary with its load while nothing is lost.
+   *
+   * ```text
+   *  sends  7 8 _ 10 11       lost 1 (9 never came)      then 9 late: lost 0 (it came after all)
+   *  ticks 21 24 _ 36 39      (12 ticks from 24 to 36: one send lost, not three: the tick steps say nothing)
+   * ```
+   */
+  #countLost(send: number): void {
+    if (this.#lastSend < 0) {
+      this.#firstSend = this.#lastSend = send;
+      return;
+    }
+    const ahead = (send - this.#lastSend) & 0xffff;
+    if (ahead === 0) return; // a copy
+    if (ahead < 0x8000) {
+      this.counters.lost += ahead - 1;
+      this.#lastSend = send;
+    } else if (this.counters.lost > 0 && ((send - this.#firstSend) & 0xffff) < ((this.#lastSend - this.#firstSend) & 0xffff)) {
+      this.counters.lost--; // a late one, sent since the first this connection got: it filled a gap counted lost
     }
   }
 

@@ -91,7 +91,7 @@ export interface NetworkStats {
   readonly snapshots: number;
   /** Snapshots that came after a frame needed them. */
   readonly late: number;
-  /** Snapshots missing from the server's cadence, and their share of all. */
+  /** Snapshots the server sent that never came (gaps in its send numbers, not in its ticks), and their share of all. */
   readonly lost: number;
   readonly loss: number;
   readonly reordered: number;

@@ -241,7 +241,9 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     ticks.tickMs = tickMs;
     const interval = Math.min(every * tickMs, MAX_INTERVAL_MS / 2);
     // quantised once, under the lock (the copy out of the slot); encoded per baseline in use below
-    head = { tick, time, count: meta[META.COUNT]!, snaps: meta[META.SNAPS]!, interval };
+    // numbered: the send this state goes out in (`sent` counts it below), so a client tells a lost message from
+    // ticks this loop came too late to send
+    head = { tick, time, count: meta[META.COUNT]!, snaps: meta[META.SNAPS]!, interval, send: (sent + 1) & 0xffff };
     encoder.push(head, pair.currentBlock, pair.currentGeneration);
     views?.copy(pair.currentBlock, head);
     pushed = true;

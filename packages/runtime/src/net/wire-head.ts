@@ -156,7 +156,7 @@ export function writeHead(view: DataView, type: MessageType, hash: number, lengt
   view.setUint32(0, WIRE_MAGIC, true);
   view.setUint8(4, type);
   view.setUint8(5, WIRE_VERSION);
-  view.setUint16(6, 0, true);
+  view.setUint16(6, 0, true); // a snapshot's send number: its encoder writes it
   view.setUint32(8, hash, true);
   view.setUint32(12, length, true);
 }

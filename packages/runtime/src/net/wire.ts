@@ -4,7 +4,8 @@
  *
  * ```text
  *  every message: the head, 16 bytes
- *    0 u32 magic 'SFN1'   4 u8 type   5 u8 version   6 u16 reserved (0)   8 u32 schema hash   12 u32 byte length
+ *    0 u32 magic 'SFN1'   4 u8 type   5 u8 version   6 u16 send number   8 u32 schema hash   12 u32 byte length
+ *    (the send number: a snapshot's, below; 0 in every other message)
  *
  *  snapshot (type 1): the head, then
  *    16 u32 tick   20 u32 count   24 f64 server time (ms)   32 u32 snaps   36 f32 send interval (ms; 0 unknown)
@@ -120,6 +121,12 @@ export interface SnapshotHead {
    * sized from it before its own samples say more); 0 (the default) for unknown.
    */
   readonly interval?: number;
+  /**
+   * The publisher's send number, modulo 2^16 (default 0): one more at each state it sends, the same in every
+   * client's message of that send. A client counts the numbers it never got as lost; gaps in the ticks are not
+   * losses (a server sends the newest state, however many ticks past the last one its loop came late).
+   */
+  readonly send?: number;
   /** The tick of the state the snapshot is a delta against, or −1 for none (a full snapshot): decoding says it. */
   readonly baseline?: number;
   /** The tick of the older state its motion is carried on from, or −1 for none: decoding says it. */
@@ -179,6 +186,7 @@ export function encodeDelta(coder: SnapshotCoder, head: SnapshotHead, state: Sna
   const bytes = new Uint8Array(SNAPSHOT_HEAD_BYTES + body);
   const view = new DataView(bytes.buffer);
   writeHead(view, MESSAGE.SNAPSHOT, format.hash, bytes.byteLength);
+  view.setUint16(6, (head.send ?? 0) & 0xffff, true);
   view.setUint32(16, head.tick, true);
   view.setUint32(20, head.count, true);
   view.setFloat64(24, head.time, true);
@@ -208,6 +216,11 @@ export function encodeSnapshot(format: WireFormat, head: SnapshotHead, block: Fl
   quantizeState(format, block, generation, head.count, coder.codes);
   coder.codes.tick = head.tick;
   return encodeDelta(coder, head, coder.codes, null, null);
+}
+
+/** A snapshot's send number as its head says it (NaN for a message too short to hold one), read before it is decoded. */
+export function snapshotSend(bytes: Uint8Array): number {
+  return bytes.byteLength < 8 ? Number.NaN : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint16(6, true);
 }
 
 /** A snapshot's tick as its head says it (NaN for a message too short to hold one), read before the snapshot is decoded. */
@@ -249,7 +262,7 @@ export function decodeDelta(coder: SnapshotCoder, bytes: Uint8Array, baselines: 
   if (r.remaining >= 8) throw new WireError('length', `${r.remaining} bits of the snapshot's body left unread`);
   const baseTick = back === 0 ? -1 : tick - back;
   out.tick = tick;
-  return { tick, time, count, snaps: view.getUint32(32, true), interval, baseline: baseTick, older: olderBack === 0 ? -1 : tick - olderBack };
+  return { tick, time, count, snaps: view.getUint32(32, true), interval, send: view.getUint16(6, true), baseline: baseTick, older: olderBack === 0 ? -1 : tick - olderBack };
 }
 
 /**

@@ -25,6 +25,7 @@ import type { FramePacerOptions } from '../main/frame-pacer.ts';
 import type { InterpolationOptions } from '../main/sampler.ts';
 import { createStateReader, type StateReader } from '../main/state-reader.ts';
 import type { Watchdog } from '../main/watchdog.ts';
+import { DEFAULT_TRANSPORTS } from '../transports/library.ts';
 import { transportOfKind } from '../transports/registry.ts';
 import type { RenderContext, Renderer, RendererSetup } from '../contracts/render.ts';
 import type { PresentedReport, RenderHostRemote, RenderInit, RenderProbe, RenderStats, RenderWorkerRemote } from '../contracts/render-worker.ts';
@@ -103,7 +104,7 @@ export function createRenderWorker<S extends Schema>(setup: RendererSetup<S>): R
       const layout = computeLayout(schema, config.capacity);
       // the page's transport, seen from here: its buffer (over the page's WebAssembly.Memory, so the same SIMD
       // kernels blend here), the reader, the header words and the doorbell; the input ring stays on the page
-      const shared = transportOfKind('shared') as Transport<SharedAttachConfig>;
+      const shared = transportOfKind('shared', DEFAULT_TRANSPORTS) as Transport<SharedAttachConfig>;
       const transport = shared.join!<S>(
         { schema, layout, maxSpins: config.maxSpins },
         {

@@ -18,7 +18,7 @@ import { PublishCopier } from '../core/publish-copy.ts';
 import type { Schema } from '../core/schema.ts';
 import { copyMeta, type ReadLockStats, type StateSource } from '../core/slot-reader.ts';
 import { SlotWriter, writeMeta, type FlipStats, type PublishMeta, type StateWriter } from '../core/slot-writer.ts';
-import { DEFAULT_TRANSPORTS } from '../transports/registry.ts';
+import { DEFAULT_TRANSPORTS } from '../transports/library.ts';
 
 export type TestFault = 'unlocked-flip' | 'front-write' | 'late-events';
 /** The broken slot disciplines (the swap stress tests'). */

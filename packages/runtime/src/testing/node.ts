@@ -21,7 +21,8 @@ export async function buildWorkerModule(entry: string): Promise<string> {
       emptyOutDir: true,
       minify: false,
       target: 'node20',
-      rollupOptions: { output: { format: 'es', entryFileNames: `${name}.mjs` } },
+      // one file: what the runtime loads on demand (record and replay, the message transport) inlined too
+      rollupOptions: { output: { format: 'es', entryFileNames: `${name}.mjs`, codeSplitting: false } },
     },
     // everything in the one file: comlink, steadyframe, the game's modules
     ssr: { noExternal: true, target: 'node' },

@@ -5,14 +5,14 @@
  */
 import type { WorkerHost } from '../contracts/host.ts';
 import type { AttachConfig, SimulationInfo } from '../contracts/remote.ts';
-import type { Transport } from '../contracts/transport.ts';
+import type { WorkerHalf } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
 import { createTimeline } from '../core/fixed-step.ts';
 import { checkSeed, randomSeed } from '../core/random.ts';
 import { F64, fieldViews, generationView } from '../core/layout.ts';
 import { NO_EMIT, tickEmitters } from './tick-events.ts';
 import { schemaSignature, type Schema } from '../core/schema.ts';
-import { connectManualClock } from '../hosts/manual-clock/worker.ts';
+import type { connectManualClock } from '../hosts/manual-clock/worker.ts';
 import { findTransport } from '../transports/registry.ts';
 import { fillMeta } from './tick.ts';
 import type { SimulationContext } from './definition.ts';
@@ -25,9 +25,14 @@ export const HEARTBEAT_MS = 250;
 
 /** What the worker side was given besides the definition. */
 export interface WorkerParts {
-  readonly transports: readonly Transport[];
+  readonly transports: readonly WorkerHalf[];
   /** The environment's host (`exposeSimulation`'s, or the browser worker host). */
   readonly host: WorkerHost;
+  /**
+   * The manual clock's worker half, for a page that attaches with one (`config.clock`: tests and tools that move
+   * time by hand): loaded by the simulation's `prepare`, so an app's worker never carries it. Null: not loaded.
+   */
+  readonly manualClock: typeof connectManualClock | null;
 }
 
 /** Lays the world over the transport the page attached with, runs `init`, publishes tick 0. */
@@ -56,7 +61,10 @@ export function attachSimulation<S extends Schema>(state: SimulationState<S>, co
     state.definition.privateFields ?? {},
   );
   let host = transport.host(parts.host);
-  if (config.clock !== undefined) host = connectManualClock(config.clock, host);
+  if (config.clock !== undefined) {
+    if (parts.manualClock === null) throw new Error('steadyframe: the page attached with a manual clock, whose worker half is not loaded: await simulation.prepare(config) before attach(config) (exposeSimulation does)');
+    host = parts.manualClock(config.clock, host);
+  }
   const raw = host.clock(views.f64[F64.CLOCK_ANCHOR]!);
   const clock: Clock = () => raw() - state.clockOffset;
   const writer = transport.writer(worldBlock, clock);

@@ -13,7 +13,7 @@ import type { Schema } from '../core/schema.ts';
 import type { SimulationDefinition } from './definition.ts';
 import { serveSimulation } from './serve.ts';
 import { Simulation, type SimulationOptions } from './simulation.ts';
-import { workerEndpoint } from './endpoint.ts';
+import { refuseWindow, workerEndpoint } from './endpoint.ts';
 import type { PrivateFieldSpec } from './world.ts';
 
 /** What `exposeSimulation` may be given besides the definition. */
@@ -33,8 +33,11 @@ export function exposeSimulation<S extends Schema, Setup = undefined, P extends 
   if (typeof options !== 'object' || options === null || typeof (options as { postMessage?: unknown }).postMessage === 'function') {
     throw new TypeError('steadyframe: exposeSimulation(definition, options) takes an options object { endpoint?, host?, transports? } (an endpoint goes in options.endpoint)');
   }
+  // before the simulation exists: a window (a page that imported the worker module) gets the error, not a world
+  const endpoint = options.endpoint ?? workerEndpoint();
+  refuseWindow(endpoint);
   const simulation = new Simulation(definition as SimulationDefinition<S, unknown, PrivateFieldSpec>, options);
-  serveSimulation(simulation, definition as SimulationDefinition<S, unknown, PrivateFieldSpec>, options.endpoint ?? workerEndpoint());
+  serveSimulation(simulation, definition as SimulationDefinition<S, unknown, PrivateFieldSpec>, endpoint);
   return simulation;
 }
 

@@ -10,7 +10,11 @@ import type { PrivateFieldSpec } from './world.ts';
 export function serveSimulation<S extends Schema>(simulation: Simulation<S>, definition: SimulationDefinition<S, unknown, PrivateFieldSpec>, endpoint: Endpoint): void {
   // only the contract's calls cross the thread boundary, bound to the simulation
   const remote: SimulationRemote & { commands: object } = {
-    attach: (config) => simulation.attach(config),
+    // the transport's worker half first (loaded on demand), then the synchronous attach
+    attach: async (config) => {
+      await simulation.prepare(config);
+      return simulation.attach(config);
+    },
     clockProbe: () => simulation.clockProbe(),
     setClockOffset: (ms) => simulation.setClockOffset(ms),
     start: () => simulation.start(),
@@ -33,8 +37,8 @@ export function serveSimulation<S extends Schema>(simulation: Simulation<S>, def
     replay: (recording) => simulation.replay(recording),
     playStart: (recording) => simulation.playStart(recording),
     playEnd: () => simulation.playEnd(),
-    snapshot: () => {
-      const snapshot = simulation.snapshot();
+    snapshot: async () => {
+      const snapshot = await simulation.snapshot();
       return transfer(snapshot, [snapshot.buffer]);
     },
     restore: (snapshot) => simulation.restore(snapshot),

@@ -4,24 +4,27 @@
  */
 import type { WorkerHost } from '../contracts/host.ts';
 import type { AttachConfig, BuiltInAttachConfig, RecordOptions, ReplayReport, SimulationInfo, SimulationRemote, WorkerStats } from '../contracts/remote.ts';
-import type { Transport } from '../contracts/transport.ts';
+import type { Transport, WorkerHalf } from '../contracts/transport.ts';
 import { describeValue } from '../core/describe-value.ts';
 import { META, STATUS, STATUS_NAMES, type StatusCode } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
 import { browserWorkerHost } from '../hosts/browser-worker.ts';
-import { transportList } from '../transports/registry.ts';
-import { attachSimulation, runInit } from './attach.ts';
+import { findTransport, transportList, WORKER_TRANSPORTS } from '../transports/registry.ts';
+import { attachSimulation, runInit, type WorkerParts } from './attach.ts';
 import { checkTickRate, checkTimeScale, type SimulationDefinition } from './definition.ts';
 import { runLoop } from './loop.ts';
-import { Playback } from './playback.ts';
-import { Recorder } from './recorder.ts';
-import { replayRecording } from './replay.ts';
 import { repin, shiftClock } from './retime.ts';
 import { checkDefinition } from './settings.ts';
-import { restoreSnapshot, takeSnapshot } from './snapshot.ts';
 import { SimulationState, type Attached } from './state.ts';
 import { runTick } from './tick.ts';
 import type { PrivateFieldSpec } from './world.ts';
+
+/**
+ * The record-and-replay code (worker/session-parts.ts), loaded at the first call that needs it: a worker that
+ * never records, replays or takes a snapshot never loads it. The calls are asynchronous for it (the page's are
+ * anyway, over comlink); what they do happens after the load, to the state as it stands then.
+ */
+const sessionParts = () => import('./session-parts.ts');
 
 /** What a simulation may be given besides its definition. */
 export interface SimulationOptions {
@@ -37,16 +40,28 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   /** The report of the last playback started, when it ends. */
   #playing: Promise<ReplayReport> | null = null;
   readonly #host: WorkerHost;
-  readonly #transports: readonly Transport[];
+  readonly #transports: readonly WorkerHalf[];
+  /** The manual clock's worker half, once `prepare` has loaded it. */
+  #manualClock: WorkerParts['manualClock'] = null;
 
   constructor(definition: SimulationDefinition<S, unknown, PrivateFieldSpec>, options: SimulationOptions = {}) {
     this.#state = new SimulationState(definition, checkDefinition(definition));
     this.#host = options.host ?? browserWorkerHost();
-    this.#transports = transportList(options.transports);
+    this.#transports = transportList(options.transports, WORKER_TRANSPORTS);
   }
 
+  /**
+   * Loads what `attach(config)` will need that is not loaded yet: the transport's worker half, and the manual
+   * clock's for a page that attaches with one (each a chunk of its own in a bundled worker, loaded on demand).
+   */
+  async prepare(config: BuiltInAttachConfig | AttachConfig): Promise<void> {
+    await findTransport(this.#transports, config).load?.();
+    if (config.clock !== undefined) this.#manualClock ??= (await import('../hosts/manual-clock/worker.ts')).connectManualClock;
+  }
+
+  /** Lays the world over the page's buffer and publishes tick 0; after `prepare(config)` (exposeSimulation's attach does both). */
   attach(config: BuiltInAttachConfig | AttachConfig): SimulationInfo {
-    return attachSimulation(this.#state, config, { transports: this.#transports, host: this.#host });
+    return attachSimulation(this.#state, config, { transports: this.#transports, host: this.#host, manualClock: this.#manualClock });
   }
 
   /** The worker's shared clock now: the main thread compares it with its own to measure their skew. */
@@ -103,7 +118,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   }
 
   /** Starts recording (worker/recorder.ts): from the state as it stands, every tick on. */
-  recordStart(options: RecordOptions = {}): void {
+  async recordStart(options: RecordOptions = {}): Promise<void> {
+    const { Recorder } = await sessionParts();
     const a = this.#require('record', true);
     if (this.#state.recorder !== null) throw new Error('steadyframe: record() while already recording; stopRecording() first');
     if (this.#state.playback !== null) throw new Error('steadyframe: record() while a recording plays: its ticks are that recording\'s (restart() or restore() ends the playback)');
@@ -119,7 +135,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   }
 
   /** Replays a recording on this held simulation (worker/replay.ts) and says whether every tick came out the same. */
-  replay(recording: Uint8Array): ReplayReport {
+  async replay(recording: Uint8Array): Promise<ReplayReport> {
+    const { replayRecording } = await sessionParts();
     const a = this.#require('replay', true);
     this.#state.endPlayback();
     return replayRecording(this.#state, a, recording);
@@ -129,7 +146,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
    * Plays a recording back live (worker/playback.ts): set to its start (held meanwhile: a recording that does
    * not fit throws, and the simulation is as it was), published, then running. `playEnd` has the report.
    */
-  playStart(recording: Uint8Array): void {
+  async playStart(recording: Uint8Array): Promise<void> {
+    const { Playback } = await sessionParts();
     const state = this.#state;
     const a = this.#require('play', true);
     if (state.recorder !== null) throw new Error('steadyframe: play() while recording; stopRecording() first');
@@ -155,12 +173,14 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   }
 
   /** The simulation between two ticks (worker/snapshot.ts). */
-  snapshot(): Uint8Array {
+  async snapshot(): Promise<Uint8Array> {
+    const { takeSnapshot } = await sessionParts();
     return takeSnapshot(this.#state, this.#require('snapshot', true));
   }
 
   /** Puts a snapshot back, held (call start after). */
-  restore(snapshot: Uint8Array): void {
+  async restore(snapshot: Uint8Array): Promise<void> {
+    const { restoreSnapshot } = await sessionParts();
     const a = this.#require('restore', true);
     this.#state.endPlayback();
     this.#state.counters.restarts++;

@@ -2,17 +2,28 @@
 
 /** A fresh module Worker running one of the fixture simulations; `variant` reaches it as `self.name` ('stress:front-write'). */
 export function fixtureWorker(name: 'motion' | 'stress' | 'stress-varying' | 'events-stress' | 'events' | 'faulty' | 'silent' | 'published', variant?: string): Worker {
-  const urls = {
-    motion: new URL('./fixtures/motion.worker.ts', import.meta.url),
-    published: new URL('./fixtures/published.worker.ts', import.meta.url),
-    stress: new URL('./fixtures/stress.worker.ts', import.meta.url),
-    'stress-varying': new URL('./fixtures/stress-varying.worker.ts', import.meta.url),
-    'events-stress': new URL('./fixtures/events-stress.worker.ts', import.meta.url),
-    events: new URL('./fixtures/events.worker.ts', import.meta.url),
-    faulty: new URL('./fixtures/faulty.worker.ts', import.meta.url),
-    silent: new URL('./fixtures/silent.worker.ts', import.meta.url),
-  };
-  return new Worker(urls[name], { type: 'module', name: variant === undefined ? name : `${name}:${variant}` });
+  const workerName = variant === undefined ? name : `${name}:${variant}`;
+  // each written as `new Worker(new URL(...), { type: 'module' })`: the form Vite (and Vitest's browser mode)
+  // know a worker by; only a worker they know gets its dynamic imports served (the runtime loads record and replay,
+  // the message transport's worker half and the manual clock's on demand)
+  switch (name) {
+    case 'motion':
+      return new Worker(new URL('./fixtures/motion.worker.ts', import.meta.url), { type: 'module', name: workerName });
+    case 'published':
+      return new Worker(new URL('./fixtures/published.worker.ts', import.meta.url), { type: 'module', name: workerName });
+    case 'stress':
+      return new Worker(new URL('./fixtures/stress.worker.ts', import.meta.url), { type: 'module', name: workerName });
+    case 'stress-varying':
+      return new Worker(new URL('./fixtures/stress-varying.worker.ts', import.meta.url), { type: 'module', name: workerName });
+    case 'events-stress':
+      return new Worker(new URL('./fixtures/events-stress.worker.ts', import.meta.url), { type: 'module', name: workerName });
+    case 'events':
+      return new Worker(new URL('./fixtures/events.worker.ts', import.meta.url), { type: 'module', name: workerName });
+    case 'faulty':
+      return new Worker(new URL('./fixtures/faulty.worker.ts', import.meta.url), { type: 'module', name: workerName });
+    case 'silent':
+      return new Worker(new URL('./fixtures/silent.worker.ts', import.meta.url), { type: 'module', name: workerName });
+  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

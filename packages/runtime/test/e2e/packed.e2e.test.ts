@@ -488,6 +488,8 @@ describe('the tarballs', () => {
         const map = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')) as { sources: string[] };
         for (const source of map.sources) expect(files, `${file}.map → ${source}`).toContain(normalize(join(dirname(file), source)));
       }
+      // what no published export reaches does not ship (the runtime's test helpers, steadyframe/testing)
+      expect([...files].filter((file) => /^(dist|src)\/testing\//.test(file))).toEqual([]);
       // README links that work on npm: absolute or in-page only
       const readme = readFileSync(join(dir, 'README.md'), 'utf8');
       for (const [, target] of readme.matchAll(/\]\(([^)]+)\)/g)) expect(target).toMatch(/^(https:\/\/|#)/);

@@ -59,12 +59,12 @@ class FakeSocket implements SocketLike {
   }
 }
 
-/** Snapshot of tick `tick`, made at server time `time`, with entity 0's x = tick. */
-function snapshot(tick: number, time: number, interval = 0): ArrayBuffer {
+/** Snapshot of tick `tick`, made at server time `time`, with entity 0's x = tick; sent as send number `send` (default: the tick). */
+function snapshot(tick: number, time: number, interval = 0, send = tick): ArrayBuffer {
   const bytes = new ArrayBuffer(format.layout.blockBytes);
   const block = new Float32Array(bytes);
   block[0] = tick;
-  return encodeSnapshot(format, { tick, time, count: 1, snaps: 0, interval }, block, generationView(bytes, 0, format.layout)).buffer as ArrayBuffer;
+  return encodeSnapshot(format, { tick, time, count: 1, snaps: 0, interval, send }, block, generationView(bytes, 0, format.layout)).buffer as ArrayBuffer;
 }
 const serverNow = () => clock() + OFFSET;
 
@@ -171,18 +171,19 @@ describe('snapshots', () => {
     expect(other.connection.playout!.target).toBe(50 + 10);
   });
 
-  it('a gap in the ticks counts lost, a late snapshot that fills it uncounts it, a duplicate changes nothing', () => {
+  it('a gap in the send numbers counts lost, a late snapshot that fills it uncounts it, a duplicate changes nothing', () => {
     const { connection, socket } = connect();
     socket().accept();
     socket().pong();
-    const send = (tick: number) => socket().deliver(snapshot(tick, 10 * tick));
-    for (const tick of [0, 3, 6, 12]) send(tick);
+    // a server sending every 3 ticks: send n is tick 3n
+    const send = (n: number) => socket().deliver(snapshot(3 * n, 30 * n, 0, n));
+    for (const n of [0, 1, 2, 4]) send(n);
     expect(connection.counters.lost).toBe(1);
-    send(18);
+    send(6);
     expect(connection.counters.lost).toBe(2);
-    send(9);
+    send(3);
     expect(connection.counters.lost).toBe(1);
-    send(9);
+    send(3);
     expect(connection.counters.lost).toBe(1);
     expect(connection.buffer.stats).toMatchObject({ stored: 6, reordered: 1, duplicates: 1 });
   });
@@ -206,6 +207,28 @@ describe('snapshots', () => {
     vi.advanceTimersToNextTimer();
     c.socket().accept();
     expect(c.connection.counters.inputsReflected).toBe(-1);
+  });
+
+  it('gaps in the ticks with no gap in the send numbers are no loss: a server whose loop came late sent the newest state', () => {
+    const { connection, socket } = connect();
+    socket().accept();
+    socket().pong();
+    // every 3 ticks when on time; 9, 15 and 6 ticks apart when the server's loop stalled; every send arrived
+    [0, 3, 6, 15, 30, 33, 39].forEach((tick, n) => socket().deliver(snapshot(tick, 10 * tick, 0, n + 1)));
+    expect(connection.counters.lost).toBe(0);
+    expect(connection.buffer.stats).toMatchObject({ stored: 7 });
+  });
+
+  it('send numbers wrap at 2^16: 65535 then 0 is the next send, 65535 then 1 lost one', () => {
+    const { connection, socket } = connect();
+    socket().accept();
+    socket().pong();
+    socket().deliver(snapshot(10, 100, 0, 65_534));
+    socket().deliver(snapshot(13, 130, 0, 65_535));
+    socket().deliver(snapshot(16, 160, 0, 0));
+    expect(connection.counters.lost).toBe(0);
+    socket().deliver(snapshot(22, 220, 0, 2));
+    expect(connection.counters.lost).toBe(1);
   });
 });
 

@@ -55,7 +55,8 @@ describe('the snapshot publisher', () => {
       heads.push(head);
       // the state of tick `step`, made at its time on the server's clock
       // the interval: every (3) ticks of the tick length (a float32 on the wire)
-      expect(head).toEqual({ tick: step, time: START + step * TICK_MS, count: 2, snaps: 0, interval: expect.closeTo(3 * TICK_MS, 4), baseline: -1, older: -1 });
+      // numbered: the n-th send says n, whatever its tick
+      expect(head).toEqual({ tick: step, time: START + step * TICK_MS, count: 2, snaps: 0, interval: expect.closeTo(3 * TICK_MS, 4), send: heads.length, baseline: -1, older: -1 });
       expect([position[0], position[1], position[2]]).toEqual([motionAt(0, step).x, motionAt(0, step).y, motionAt(1, step).x]);
     }
     // tick 1 (the first new state), then every third one

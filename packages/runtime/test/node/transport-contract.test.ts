@@ -21,7 +21,7 @@ import type { GameEvent } from '../../src/core/event-reader.ts';
 import type { PageHost } from '../../src/contracts/host.ts';
 import type { PageTransport, Transport, WorkerTransport } from '../../src/contracts/transport.ts';
 import type { StateWriter } from '../../src/core/slot-writer.ts';
-import { DEFAULT_TRANSPORTS } from '../../src/transports/registry.ts';
+import { DEFAULT_TRANSPORTS } from '../../src/transports/library.ts';
 
 const schema = defineSchema({ v: { width: 2, kind: 'linear' } });
 const CAPACITY = 3;

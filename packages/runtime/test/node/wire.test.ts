@@ -33,6 +33,7 @@ import {
   SNAPSHOT_HEAD_BYTES,
   WireError,
   wireFormat,
+  snapshotSend,
   WIRE_VERSION,
   type SnapshotHead,
   type WireFormat,
@@ -94,7 +95,7 @@ describe('snapshots', () => {
         // what the receiver held before: untouched past the live entities
         const into = randomBlock(format.layout, mulberry32(99));
         const before = bitsOf(into.values);
-        expect(decodeSnapshot(format, bytes, into.values, into.generation)).toEqual({ tick: 0xfffffffe, time: -0.5, count, snaps: count, interval: 50 + count, baseline: -1, older: -1 });
+        expect(decodeSnapshot(format, bytes, into.values, into.generation)).toEqual({ tick: 0xfffffffe, time: -0.5, count, snaps: count, interval: 50 + count, send: 0, baseline: -1, older: -1 });
         const after = bitsOf(into.values);
         for (const field of format.layout.fields) {
           const start = field.offset / 4;
@@ -124,6 +125,15 @@ describe('snapshots', () => {
     expect([view.getUint16(40, true), view.getUint16(42, true), view.getUint32(44, true)]).toEqual([0, 0, bytes.byteLength - SNAPSHOT_HEAD_BYTES]);
     // unquantised: 2 entities of 3 float32s and a generation, each a Rice code against zeros, in fewer bytes than raw
     expect(bytes.byteLength - SNAPSHOT_HEAD_BYTES).toBeLessThan(2 * 4 * 4 + 8);
+  });
+
+  it("carry the publisher's send number in the head's word 6, modulo 2^16 (0 when not given)", () => {
+    const format = wireFormat(computeLayout(flat, 4));
+    const state = block(format.layout);
+    const sent = (send?: number) => encodeSnapshot(format, { tick: 10, time: 1, count: 1, snaps: 0, ...(send === undefined ? {} : { send }) }, state.values, state.generation);
+    expect([snapshotSend(sent()), snapshotSend(sent(7)), snapshotSend(sent(65_535)), snapshotSend(sent(65_536 + 9))]).toEqual([0, 7, 65_535, 9]);
+    const into = block(format.layout);
+    expect(decodeSnapshot(format, sent(300), into.values, into.generation).send).toBe(300);
   });
 
   it('decode from a message at an odd offset (a slice of a pooled buffer)', () => {

@@ -7,7 +7,7 @@
  */
 import { expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helper shared with other tests; no type declarations.
-import { readmeExamples, typeCheckExamples } from '../../../../scripts/readme-examples.mjs';
+import { buildExamples, readmeExamples, typeCheckExamples, workerRuntimeIn } from '../../../../scripts/readme-examples.mjs';
 
 /** Section heading -> { file name -> source }. */
 const examples = readmeExamples as () => Map<string, Map<string, string>>;
@@ -24,3 +24,11 @@ it('type-checks every example', () => {
   const errors = (typeCheckExamples as (examples: Map<string, Map<string, string>>, scratch: string) => string[])(examples(), '.readme-check');
   if (errors.length > 0) expect.fail(`the README's examples do not compile:\n${errors.join('\n')}`);
 }, 60_000); // tsc over every example: seconds on a loaded 2-core machine
+
+it('builds every example with Vite, and no page bundle holds the worker runtime (the page imports what it shares with the worker from a module of their own)', async () => {
+  const built = await (buildExamples as (examples: Map<string, Map<string, string>>, scratch: string) => Promise<Array<{ section: string }>>)(examples(), '.readme-build');
+  expect(built.map((b) => b.section)).toEqual(expect.arrayContaining(['Use it', 'With three.js', 'With PixiJS', 'With Rapier']));
+  const found = (workerRuntimeIn as (built: unknown) => { pages: string[]; workers: string[] })(built);
+  expect(found.pages).toEqual([]);
+  expect(found.workers.length).toBeGreaterThanOrEqual(4); // the control: the worker bundles hold it
+}, 120_000); // Vite builds each section: seconds on a loaded 2-core machine
