@@ -1,0 +1,67 @@
+// The API reference: TypeDoc reads the doc comments of every public entry point (the published exports maps of
+// `steadyframe` and the bindings) and writes one markdown page per function, type and constant into site/api/
+// (typedoc-plugin-markdown), with a sidebar for VitePress (typedoc-vitepress-theme). Run by site/scripts/build.mjs.
+import { register } from 'node:module';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const SITE = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = join(SITE, '..');
+const require = createRequire(join(ROOT, 'package.json'));
+register('./typescript-classic.mjs', import.meta.url, { data: { url: pathToFileURL(require.resolve('typescript-classic')).href } });
+
+/** The public entry points: each package's published exports (the runtime's `testing` entries are not public). */
+export const ENTRY_POINTS = [
+  'packages/runtime/src/index.ts',
+  'packages/runtime/src/worker/index.ts',
+  'packages/runtime/src/render-worker/index.ts',
+  'packages/runtime/src/node/index.ts',
+  'packages/runtime/src/net/index.ts',
+  'packages/runtime/src/adapter/index.ts',
+  'packages/runtime/vite/index.d.ts',
+  'packages/three/src/index.ts',
+  'packages/three/src/webgpu/index.ts',
+  'packages/pixi/src/index.ts',
+  'packages/rapier/src/index.ts',
+  'packages/rapier/src/2d.ts',
+  'packages/react-three-fiber/src/index.ts',
+  'packages/phaser/src/index.ts',
+];
+
+/** Writes site/api/; resolves with the number of pages' worth of reflections, throws when TypeDoc fails. */
+export async function buildApi() {
+  const { Application, LogLevel } = await import('typedoc');
+  const app = await Application.bootstrapWithPlugins({
+    entryPoints: ENTRY_POINTS.map((path) => join(ROOT, path)),
+    entryPointStrategy: 'resolve',
+    tsconfig: join(SITE, 'tsconfig.api.json'),
+    plugin: ['typedoc-plugin-markdown', 'typedoc-vitepress-theme'],
+    out: join(SITE, 'api'),
+    docsRoot: SITE,
+    // the workspace's own tsc (TypeScript 7) type-checks these sources; TypeDoc only reads them
+    skipErrorChecking: true,
+    excludePrivate: true,
+    excludeInternal: true,
+    readme: 'none',
+    entryFileName: 'index',
+    hidePageHeader: true,
+    hideBreadcrumbs: false,
+    useCodeBlocks: true,
+    parametersFormat: 'table',
+    interfacePropertiesFormat: 'table',
+    typeDeclarationFormat: 'table',
+    sort: ['kind', 'instance-first', 'alphabetical-ignoring-documents'],
+    githubPages: false,
+    disableSources: true,
+    logLevel: LogLevel.Warn,
+    validation: { notExported: false, invalidLink: false, rewrittenLink: false },
+  });
+  const project = await app.convert();
+  if (project === undefined) throw new Error('steadyframe docs: TypeDoc could not convert the entry points');
+  await app.generateOutputs(project);
+  if (app.logger.hasErrors()) throw new Error('steadyframe docs: TypeDoc reported errors (above)');
+  return project;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await buildApi();
