@@ -27,7 +27,7 @@ const CORE = 'packages/runtime/test/';
 
 /**
  * One instance of a browser project per engine. Every engine runs the runtime's tests; the adapters' run in
- * Chromium and Firefox (WebKit's share of a CI run is spent on the core, twice: README "Compatibility").
+ * Chromium and Firefox (WebKit's share of a CI run is spent on the core, twice: site/reference/compatibility.md).
  * WebKit as it ships has no SharedArrayBuffer, so it runs the pages that use messages: the no-isolation
  * project, and on isolated pages only the test of what the runtime says there.
  */
@@ -114,7 +114,7 @@ export const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: 'node',
       environment: 'node',
-      include: ['packages/*/test/node/**/*.test.ts', 'apps/*/test/node/**/*.test.ts'],
+      include: ['packages/*/test/node/**/*.test.ts', 'apps/*/test/node/**/*.test.ts', 'site/test/**/*.test.ts'],
     },
   },
   // `npm run bench:net` only: a measurement, not a test (it writes docs/net-scale.md)

@@ -5,35 +5,19 @@ import { register } from 'node:module';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ENTRY_POINTS } from './entry-points.mjs';
 
 const SITE = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT = join(SITE, '..');
 const require = createRequire(join(ROOT, 'package.json'));
 register('./typescript-classic.mjs', import.meta.url, { data: { url: pathToFileURL(require.resolve('typescript-classic')).href } });
 
-/** The public entry points: each package's published exports (the runtime's `testing` entries are not public). */
-export const ENTRY_POINTS = [
-  'packages/runtime/src/index.ts',
-  'packages/runtime/src/worker/index.ts',
-  'packages/runtime/src/render-worker/index.ts',
-  'packages/runtime/src/node/index.ts',
-  'packages/runtime/src/net/index.ts',
-  'packages/runtime/src/adapter/index.ts',
-  'packages/runtime/vite/index.d.ts',
-  'packages/three/src/index.ts',
-  'packages/three/src/webgpu/index.ts',
-  'packages/pixi/src/index.ts',
-  'packages/rapier/src/index.ts',
-  'packages/rapier/src/2d.ts',
-  'packages/react-three-fiber/src/index.ts',
-  'packages/phaser/src/index.ts',
-];
 
 /** Writes site/api/; resolves with the number of pages' worth of reflections, throws when TypeDoc fails. */
 export async function buildApi() {
   const { Application, LogLevel } = await import('typedoc');
   const app = await Application.bootstrapWithPlugins({
-    entryPoints: ENTRY_POINTS.map((path) => join(ROOT, path)),
+    entryPoints: ENTRY_POINTS.map(({ file }) => join(ROOT, file)),
     entryPointStrategy: 'resolve',
     tsconfig: join(SITE, 'tsconfig.api.json'),
     plugin: ['typedoc-plugin-markdown', 'typedoc-vitepress-theme'],
@@ -48,6 +32,8 @@ export async function buildApi() {
     hidePageHeader: true,
     hideBreadcrumbs: false,
     useCodeBlocks: true,
+    // a doc comment's `<name>` is prose, not a tag for VitePress's Vue compiler
+    sanitizeComments: true,
     parametersFormat: 'table',
     interfacePropertiesFormat: 'table',
     typeDeclarationFormat: 'table',
