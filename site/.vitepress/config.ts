@@ -21,7 +21,7 @@ function apiSidebars(): Record<string, DefaultTheme.SidebarItem[]> {
   const items = JSON.parse(readFileSync(file, 'utf8')) as DefaultTheme.SidebarItem[];
   const rank = (text = '') => (MODULES.includes(text) ? MODULES.indexOf(text) : MODULES.length);
   items.sort((a, b) => rank(a.text) - rank(b.text) || (a.text ?? '').localeCompare(b.text ?? ''));
-  const modules: DefaultTheme.SidebarItem = { text: 'Modules', items: items.map(({ text, link }) => ({ text, link })) };
+  const modules: DefaultTheme.SidebarItem = { text: 'Modules', items: items.map(({ text, link }): DefaultTheme.SidebarItem => ({ ...(text === undefined ? {} : { text }), ...(link === undefined ? {} : { link }) })) };
   const out: Record<string, DefaultTheme.SidebarItem[]> = { '/api/': [{ text: 'API reference', link: '/api/' }, modules] };
   for (const item of items) {
     if (item.link === undefined) continue;

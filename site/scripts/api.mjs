@@ -23,6 +23,7 @@ export async function buildApi() {
     plugin: ['typedoc-plugin-markdown', 'typedoc-vitepress-theme'],
     out: join(SITE, 'api'),
     docsRoot: SITE,
+    name: 'API reference',
     // the workspace's own tsc (TypeScript 7) type-checks these sources; TypeDoc only reads them
     skipErrorChecking: true,
     excludePrivate: true,

@@ -116,7 +116,8 @@ export function generate() {
   rmSync(images, { recursive: true, force: true });
   mkdirSync(images, { recursive: true });
   for (const name of readdirSync(join(ROOT, 'docs'))) {
-    if (name.endsWith('.png')) copyFileSync(join(ROOT, 'docs', name), join(images, name));
+    // the site's own screenshots (docs/site-*.png) are pictures of it, not in it
+    if (name.endsWith('.png') && !name.startsWith('site-')) copyFileSync(join(ROOT, 'docs', name), join(images, name));
   }
   const parts = join(SITE, 'guides', 'parts');
   rmSync(parts, { recursive: true, force: true });
