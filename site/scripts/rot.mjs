@@ -89,6 +89,9 @@ export function missingPaths(entries, files, exampleNames) {
       if (OTHER_REPOSITORY.test(text.slice(Math.max(0, match.index - 200), match.index))) continue;
       const clean = named.replace(/^\.\//, '');
       const besides = normalize(join(here, named));
+      // a page made at build from a package's README (site/scripts/generate.mjs: guides/parts/<name>.md)
+      const part = /(?:^|\/)parts\/([\w-]+)\.md$/.exec(besides);
+      if (part !== null && path.startsWith('site/') && fileSet.has(`packages/${part[1]}/README.md`)) continue;
       // a built example (`./sim.worker.js` is `// sim.worker.ts` compiled)
       const source = basename(clean).replace(/\.m?js$/, '.ts');
       const ok = fileSet.has(clean) || fileSet.has(besides) || files.some((file) => file.endsWith(`/${clean}`)) || exampleNames.has(basename(clean)) || exampleNames.has(source);
