@@ -1,7 +1,7 @@
 // The test projects. Vitest >= 4 does not read this file by itself; vitest.config.ts imports `projects`
 // from it, so this stays the one place that lists them.
 import { playwright } from '@vitest/browser-playwright';
-import type { BrowserInstanceOption, TestProjectInlineConfiguration } from 'vitest/config';
+import { configDefaults, type BrowserInstanceOption, type TestProjectInlineConfiguration } from 'vitest/config';
 // @ts-expect-error: plain .mjs helpers shared with the scripts; they have no type declarations.
 import { CHROMIUM_ARGS, enginesToRun, findChromium, MISSING_CHROMIUM_MESSAGE, WEBGPU_CHROMIUM_ARGS, WEBGPU_PRESENT_CHROMIUM_ARGS } from './scripts/engines.mjs';
 // @ts-expect-error: as above.
@@ -27,7 +27,7 @@ const CORE = 'packages/runtime/test/';
 
 /**
  * One instance of a browser project per engine. Every engine runs the runtime's tests; the adapters' run in
- * Chromium and Firefox (WebKit's share of a CI run is spent on the core, twice: README "Compatibility").
+ * Chromium and Firefox (WebKit's share of a CI run is spent on the core, twice: site/reference/compatibility.md).
  * WebKit as it ships has no SharedArrayBuffer, so it runs the pages that use messages: the no-isolation
  * project, and on isolated pages only the test of what the runtime says there.
  */
@@ -141,7 +141,18 @@ export const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: 'node',
       environment: 'node',
-      include: ['packages/*/test/node/**/*.test.ts', 'apps/*/test/node/**/*.test.ts'],
+      include: ['packages/*/test/node/**/*.test.ts', 'apps/*/test/node/**/*.test.ts', 'site/test/**/*.test.ts'],
+      exclude: [...configDefaults.exclude, 'site/test/build.test.ts'],
+    },
+  },
+  {
+    // the docs site built (TypeDoc, VitePress) and its links checked: a minute of both cores, so it runs after
+    // every other project (groupOrder 1), where it slows no timing test (`npm run docs:build` is the same build)
+    test: {
+      name: 'docs',
+      environment: 'node',
+      include: ['site/test/build.test.ts'],
+      sequence: { groupOrder: 1 },
     },
   },
   // `npm run bench:net` only: a measurement, not a test (it writes docs/net-scale.md)

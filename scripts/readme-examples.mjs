@@ -1,14 +1,73 @@
-// A README's examples: every ```ts or ```tsx block that begins with a `// name.ts` (or `.tsx`) line, grouped by
-// `## ` section; a type-check of them as a user's app would compile them; and a Vite build of each section, read
-// for the worker runtime on the page. Used by the tests that type-check and build them (each README's
-// test/node/readme.test.ts) and that build the three.js one from the packed tarballs.
+// A README's or a docs page's examples: every ```ts or ```tsx block that begins with a `// name.ts` (or `.tsx`)
+// line, grouped by `## ` section (a README) or by page (the site, `siteExamples`); a type-check of them as a
+// user's app would compile them; and a Vite build of each section, read for the worker runtime on the page. Used by
+// the tests that type-check and build them (each README's test/node/readme.test.ts, the site's examples test) and
+// that build them from the packed tarballs. A name may carry a note in brackets (`// server.ts (Node)`): the file
+// is still `server.ts`.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const README = join(ROOT, 'README.md');
+const SITE = join(ROOT, 'site');
+/** The site's folders that hold no hand-written page: generated (api, internals, benchmarks, guides/parts) or not pages. */
+const GENERATED = new Set(['api', 'internals', 'benchmarks', 'parts', 'public', 'node_modules', 'test', 'scripts', '.vitepress']);
+/** A sample's first line: its file name, and an optional note in brackets. */
+const NAME = /^\/\/ ([\w.-]+\.tsx?)(?: \([^)]*\))?\s*$/;
+
+/**
+ * The site's hand-written pages (site/**\/*.md but the generated ones), as paths relative to site/ without `.md`
+ * ('start', 'guides/three'), in a stable order.
+ * @returns {string[]}
+ */
+export function sitePages(dir = SITE) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory() && !GENERATED.has(entry.name)) out.push(...sitePages(join(dir, entry.name)));
+    if (entry.isFile() && entry.name.endsWith('.md')) out.push(relative(SITE, join(dir, entry.name)).slice(0, -3));
+  }
+  return out.sort();
+}
+
+/** A site page's markdown source. */
+export function sitePage(page) {
+  return readFileSync(join(SITE, `${page}.md`), 'utf8');
+}
+
+/**
+ * Every page's examples, one group per page: page ('start', 'guides/three') -> file name -> source.
+ * @returns {Map<string, Map<string, string>>}
+ */
+export function siteExamples() {
+  const out = new Map();
+  for (const page of sitePages()) {
+    const files = new Map();
+    for (const section of readmeExamples(sitePage(page)).values()) for (const [name, source] of section) files.set(name, source);
+    if (files.size > 0) out.set(page, files);
+  }
+  return out;
+}
+
+/**
+ * The ```ts / ```tsx blocks of a markdown text that are not examples (no `// name.ts` first line): none may stand
+ * on the site, so that every sample there is type-checked. Returns each one's first line.
+ * @param {string} text
+ * @returns {string[]}
+ */
+export function unnamedSamples(text) {
+  const out = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const fence = lines[i].trim();
+    if (!/^```(ts|tsx|typescript|js|jsx|javascript)\b/.test(fence)) continue;
+    const first = lines[i + 1] ?? '';
+    if (!NAME.test(first) && !/^```(js|jsx|javascript)/.test(fence)) out.push(first);
+    for (i++; i < lines.length && lines[i].trim() !== '```'; i++);
+  }
+  return out;
+}
 
 /** @returns {Map<string, Map<string, string>>} section heading -> file name -> source */
 export function readmeExamples(text = readFileSync(README, 'utf8')) {
@@ -21,7 +80,7 @@ export function readmeExamples(text = readFileSync(README, 'utf8')) {
     if (line.trim() !== '```ts' && line.trim() !== '```tsx') continue;
     const body = [];
     for (i++; i < lines.length && lines[i].trim() !== '```'; i++) body.push(lines[i]);
-    const name = /^\/\/ ([\w.-]+\.tsx?)\s*$/.exec(body[0] ?? '')?.[1];
+    const name = NAME.exec(body[0] ?? '')?.[1];
     if (name === undefined) continue;
     if (!out.has(section)) out.set(section, new Map());
     out.get(section).set(name, body.join('\n'));

@@ -6,7 +6,7 @@ import { ensureEngines } from './engines.mjs';
 import { stallReport } from './runner-stalls.mjs';
 
 installDependencies();
-// Chromium, Firefox and WebKit (each a Debian package, installed here when missing): README, "Compatibility"
+// Chromium, Firefox and WebKit (each a Debian package, installed here when missing): site/reference/compatibility.md
 const engines = ensureEngines();
 console.log(`steadyframe: browser tests run in ${engines.join(', ')}`);
 

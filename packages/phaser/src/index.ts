@@ -5,6 +5,8 @@
  * Extern that blends them on the GPU (`createInterpolatedSprites`). Each takes an optional `table` (a schema of
  * `defineTables`) and then draws that table's entities alone; `bindSprites` and `bindGroup` keep an object per
  * entity by handle, which follows its entity through despawns.
+ *
+ * @module @steadyframe/phaser
  */
 export { attachToGame, FRAME_EVENT } from './attach-to-game.ts';
 export type { AttachToGameOptions, EventSink, GameLoop, GameTimeStep, LoopGame, TimedDrawable } from './attach-to-game.ts';

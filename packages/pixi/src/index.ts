@@ -23,6 +23,8 @@
  * const ships = bindSprites(runtime, sprites, { position: 'position', angle: 'angle' });
  * attachToTicker(app, runtime, (frame) => ships.update(frame));
  * ```
+ *
+ * @module @steadyframe/pixi
  */
 export { bindParticles } from './bind-particles.ts';
 export type { MakeParticle, ParticlesBinding, ParticlesOptions } from './bind-particles.ts';

@@ -9,6 +9,8 @@
  * import { exposePhysics } from '@steadyframe/rapier/2d';
  * exposePhysics(RAPIER, { schema: schema2d, tickRate: 60, init(physics) { physics.add(...) } });
  * ```
+ *
+ * @module @steadyframe/rapier/2d
  */
 export { createPhysics } from './physics-2d.ts';
 export type { Physics, PhysicsOptions, Pose2D, PoseFields, Rapier, TableBodies, TablesPhysics, TablesPhysicsOptions } from './physics-2d.ts';

@@ -8,6 +8,8 @@
  * import { exposePhysics } from '@steadyframe/rapier';
  * exposePhysics(RAPIER, { schema: schema3d, tickRate: 60, init(physics) { physics.add(...) } });
  * ```
+ *
+ * @module @steadyframe/rapier
  */
 export { createPhysics } from './physics.ts';
 export type { Physics, PhysicsOptions, Pose3D, PoseFields, Rapier, TableBodies, TablesPhysics, TablesPhysicsOptions } from './physics.ts';

@@ -12,6 +12,8 @@
  *
  * With entity tables (`defineTables`): `<InterpolatedInstances table="ships">` draws one table; `useTableEntities`
  * and `useTableEntity` keep a React element per entity, keyed by handle.
+ *
+ * @module @steadyframe/react-three-fiber
  */
 export { DEMAND_POLL_MS, PACE_PRIORITY, RENDER_PRIORITY, Steadyframe, UPDATE_PRIORITY, useSteadyframe, useSteadyframeContext } from './provider.tsx';
 export type { SteadyframeContext, SteadyframeProps } from './provider.tsx';

@@ -9,7 +9,7 @@
  * runtime:
  * - frameless, `maxLeadTicks: 2` set explicitly: the lead every host had before (the baseline, in the same run);
  * - frameless, the default (0 on a frameless host with no frame expected: worker/settings.ts, `leadTicks`);
- * - a server loop that calls `runtime.frame()` every 50 ms (README, "Headless in Node"), the default lead (2:
+ * - a server loop that calls `runtime.frame()` every 50 ms (site/guides/node.md), the default lead (2:
  *   frames are expected) and `maxLeadTicks: 1`: what frames cost a server's ticks.
  * Each server runs two windows, in mirrored order, whose samples are pooled. Not part of `npm test`.
  */
@@ -23,7 +23,7 @@ import { SERVER_TICK_RATE, serverTicksSchema, type ServerTicksCommands, type Tic
 
 const WARM_UP_MS = 1000;
 const WINDOW_MS = 4000;
-/** A server loop's frames (README, "Headless in Node"), ms apart. */
+/** A server loop's frames (site/guides/node.md), ms apart. */
 const FRAME_EVERY_MS = 50;
 const TICK_MS = 1000 / SERVER_TICK_RATE;
 

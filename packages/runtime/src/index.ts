@@ -13,6 +13,8 @@
  * });
  * await runtime.start();
  * ```
+ *
+ * @module steadyframe
  */
 export { createRuntime } from './main/runtime.ts';
 export { ISOLATION_REQUIRED, SHARED_MEMORY_OFF } from './hosts/browser-page.ts';

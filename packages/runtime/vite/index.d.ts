@@ -1,3 +1,8 @@
+/**
+ * steadyframe/vite: the Vite plugin that serves every response cross-origin isolated, and the two headers.
+ *
+ * @module steadyframe/vite
+ */
 import type { Plugin } from 'vite';
 
 /** The two headers that make a page cross-origin isolated. */

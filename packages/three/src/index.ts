@@ -23,6 +23,8 @@
  *   if (runtime.pace()) { ships.update(); renderer.render(scene, camera); }
  * });
  * ```
+ *
+ * @module @steadyframe/three
  */
 export { bindInstancedMesh } from './bind-instanced-mesh.ts';
 export type { InstancedMeshBinding } from './bind-instanced-mesh.ts';

@@ -25,6 +25,8 @@
  * gl.uniform1f(uFlip, mirror.flip); // buffer flip holds the previous state; also mirror.previousCount, snaps
  * gl.drawArrays(gl.POINTS, 0, mirror.count);
  * ```
+ *
+ * @module steadyframe/adapter
  */
 export { createGpuPairMirror, GENERATIONS } from './gpu-pair-mirror.ts';
 export type { GpuMirrorBackend, GpuMirrorStats, GpuPairMirror, GpuPairMirrorOptions, MirrorBuffer, MirrorChannel } from './gpu-pair-mirror.ts';

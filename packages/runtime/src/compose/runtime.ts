@@ -35,7 +35,7 @@ export type ComposeOptions<S extends Schema> = RuntimeOptionsBase<S> & {
 
 /** How the runtime being made relates to the others. */
 export interface ComposeRole {
-  /** A manual clock both sides read (node/manual-clock.ts): passed to the worker at attach. */
+  /** A manual clock both sides read (hosts/manual-clock/page.ts): passed to the worker at attach. */
   readonly clock?: ManualClockConfig;
   /** False when another thread reads the states (a render worker): this runtime then draws no frames, and watches nothing. */
   readonly reads?: boolean;

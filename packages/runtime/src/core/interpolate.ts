@@ -93,7 +93,7 @@ export function quaternionField(
  * frame presents): a frame shows the current state's value once it has left the previous state (alpha above 0),
  * the previous one at alpha 0. A change the step made (a walk cycle chosen with the step that starts the walk, a
  * score with the hit) so comes with the first frame that moves toward it, together with the motion it goes with
- * (ARCHITECTURE.md, "Discrete values and events").
+ * (ARCHITECTURE.md, "Events and the frame that shows them").
  */
 export function showsCurrent(alpha: number): boolean {
   return alpha > 0;

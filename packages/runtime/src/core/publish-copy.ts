@@ -189,7 +189,7 @@ export function copyAcross(from: Float32Array, to: Float32Array, runs: BlockRuns
 
 /**
  * A publish's two copies for one buffer: `SlotWriter.publish` calls it between writing nothing and flipping,
- * so everything here happens outside the lock, to the back slot only (see slots.ts).
+ * so everything here happens outside the lock, to the back slot only (see slot-writer.ts).
  */
 export class PublishCopier {
   readonly #f32: Float32Array;

@@ -23,7 +23,7 @@
  *
  * The discrete rule (`none` fields and game state, and the events a frame presents): a frame shows the current
  * state's value once it has left the previous state (alpha above 0), the previous one at alpha 0 (ARCHITECTURE.md,
- * "Discrete values and events"). So a change the step made comes with the first frame that moves toward it.
+ * "Events and the frame that shows them"). So a change the step made comes with the first frame that moves toward it.
  */
 
 import { validateQuantize, type BitsQuantize, type RangeQuantize } from './quantize.ts';

@@ -20,7 +20,7 @@ import { angleField, lerpField, quaternionField } from './interpolate.ts';
 import { multiMemorySupported, relaxedSimdSupported, simdSupported } from './simd-features.ts';
 import { kernelModuleBytes } from './simd-kernel-module.ts';
 
-/** Kept for the importers of this path (main/runtime-setup.ts); the checks live in simd-features.ts. */
+/** Kept for the importers of this path (transports/shared/page.ts); the checks live in simd-features.ts. */
 export { simdSupported } from './simd-features.ts';
 
 export type BlendBackend = 'wasm-simd' | 'js';

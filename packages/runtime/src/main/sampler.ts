@@ -35,7 +35,7 @@ import { validateInterpolation, type InterpolationOptions } from './interpolatio
 import { OvertakenWatch } from './overtaken-watch.ts';
 import { RenderWriter, type SimdBlend } from './render-writer.ts';
 
-/** Kept for the importers of this path (index.ts, runtime.ts, runtime-setup.ts, the render worker, tests). */
+/** Kept for the importers of this path (index.ts, main/runtime-options.ts, test/node/sampler.test.ts). */
 export type { InterpolationMode, LatePolicy } from '../core/frame-placement.ts';
 export { validateInterpolation, type InterpolationOptions } from './interpolation-options.ts';
 export { OVERTAKEN_MISSES_TO_STOP, OVERTAKEN_WATCH_MIN_MS, OVERTAKEN_WATCH_MS, overtakenWatch } from './overtaken-watch.ts';

@@ -3,6 +3,8 @@
  * worker, `exposeSimulation(networkClient({ schema }))` draws a server's world (the server runs
  * `createSnapshotPublisher` from `steadyframe/node`); on the page, `createRuntime` as ever, and `watchNetwork`
  * for the link's events.
+ *
+ * @module steadyframe/network
  */
 export { networkClient } from './network-client.ts';
 export type { NetworkClientOptions, NetworkCommands, NetworkStats } from './network-client.ts';

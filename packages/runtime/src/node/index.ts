@@ -11,6 +11,8 @@
  * await runtime.start();
  * for (let i = 0; i < 36_000; i++) { await clock.advance(1000 / 60); runtime.frame(); } // ten simulated minutes
  * ```
+ *
+ * @module steadyframe/node
  */
 import type { WorkerOptions } from 'node:worker_threads';
 import type { Runtime, RuntimeOptionsBase, SetupOption } from '../contracts/app.ts';

@@ -7,6 +7,8 @@
  * import { setupScene } from './scene'; // (context) => (frame) => { ... draw frame.fields ... }
  * exposeRenderer(setupScene);
  * ```
+ *
+ * @module steadyframe/render-worker
  */
 import { expose, type Endpoint } from 'comlink';
 import type { Schema } from '../core/schema.ts';

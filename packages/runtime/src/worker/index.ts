@@ -7,6 +7,8 @@
  * import { schema } from './schema';
  * exposeSimulation({ schema, tickRate: 20, step(world, tick) { ... } });
  * ```
+ *
+ * @module steadyframe/worker
  */
 import type { Endpoint } from 'comlink';
 import type { Schema } from '../core/schema.ts';

@@ -12,7 +12,7 @@ import { createBlendKernels } from '../../src/core/simd-kernel.ts';
 import { engine } from '../shared/engine.ts';
 import { describeKernelCases } from '../shared/kernel-cases.ts';
 
-/** The tiers each engine has, as tested (README, "Compatibility"). */
+/** The tiers each engine has, as tested (site/reference/compatibility.md). */
 const TIERS = {
   chromium: { simd: true, multiMemory: true, relaxedSimd: true },
   firefox: { simd: true, multiMemory: true, relaxedSimd: true },

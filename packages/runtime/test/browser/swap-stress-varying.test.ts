@@ -66,7 +66,7 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
     const previousCount = meta[META.PREV_COUNT]!;
     // the previous state is tick t - 1, or, after publishes skipped for a stalled reader (a page descheduled
     // under the lock for READER_STALL_MS on a loaded machine), an older tick: then PREV_COUNT is the fewest
-    // entities any tick since had, at most that tick's count (slots.ts, writeSlot)
+    // entities any tick since had, at most that tick's count (slot-writer.ts, writeSlot)
     const pt = meta[META.PREV_TICK]!;
     const skipped = t > 0 && pt !== t - 1;
     // tick 0 is init's world, unfilled: zeros in both states

@@ -2,11 +2,11 @@
  * The packages as a user gets them: `pnpm pack` builds each tarball (prepack: tsc to dist/, publishConfig's
  * exports map), and the tarballs' own package.json and files are checked. Then fresh apps OUTSIDE the workspace
  * install them with npm: a minimal one built with Vite's API (served by `vite preview` with the headers, by the
- * README's Express recipe, and, as a host that sends no headers, with coi-serviceworker), and the README's
- * examples ("Use it", three.js, the render worker, PixiJS, Rapier; the Phaser, Babylon.js and React Three Fiber
- * adapters' own READMEs) in
+ * Express recipe of site/serving.md, and, as a host that sends no headers, with coi-serviceworker), and the docs
+ * pages' examples (site/: start, the three.js, render-worker, PixiJS and Rapier guides; the Phaser, Babylon.js and
+ * React Three Fiber adapters' own READMEs) in
  * the layout `npm create vite@latest -- --template vanilla-ts` makes (its index.html, tsconfig.json and
- * package.json, reproduced below so that this runs offline), installed with the README's install lines and
+ * package.json, reproduced below so that this runs offline), installed with the pages' install lines and
  * built with the template's own `npm run build` (`tsc && vite build`). Each is served with the isolation headers
  * and run in headless Chromium: the worker entry resolves, the page is isolated, frames are drawn and move, and
  * the example's canvas fills the window with no margin and no scrollbars.
@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helpers shared with the scripts; no type declarations.
 import { pnpm } from '../../../../scripts/bootstrap.mjs';
 // @ts-expect-error: as above.
-import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
+import { readmeExamples, sitePage, siteExamples } from '../../../../scripts/readme-examples.mjs';
 // @ts-expect-error: as above.
 import { keepScreenshot, launchChromium, openEnginePage, otherEngines, screenshotsOfMotion, waitInPage, watchErrors } from '../../../../scripts/e2e-support.mjs';
 import type { EnginePage } from '../shared/engine-page.ts';
@@ -54,7 +54,8 @@ export default { plugins: [crossOriginIsolation()], worker: { format: 'es' }, bu
 const NO_HEADERS_CONFIG = `export default { worker: { format: 'es' }, build: { target: 'es2022' } };`;
 /** The cross-origin-isolation service worker the README names for such hosts (tested with this version). */
 const COI_SERVICEWORKER = '0.1.7';
-const examples = () => readmeExamples() as Map<string, Map<string, string>>;
+/** The docs site's examples: page ('start', 'guides/three') -> file name -> source (scripts/readme-examples.mjs). */
+const examples = () => siteExamples() as Map<string, Map<string, string>>;
 
 /** The version of `name` installed in the workspace package at `dir`. */
 function versionIn(dir: string, name: string): string {
@@ -62,7 +63,7 @@ function versionIn(dir: string, name: string): string {
 }
 
 /**
- * create-vite 9.3.0's template-vanilla-ts, the files the README's examples go into (src/main.ts is replaced by
+ * create-vite 9.3.0's template-vanilla-ts, the files the docs' examples go into (src/main.ts is replaced by
  * the example's; its counter.ts, style.css and assets are left out: the example's main.ts does not import them).
  * The devDependencies are the template's ranges ("typescript": "~7.0.2", "vite": "^8.3.4") pinned to the
  * workspace's versions, so npm can take them from its cache.
@@ -233,10 +234,10 @@ async function makeReactTemplateApp(dir: string, install: string[]): Promise<str
   return serve(dir, join(dir, 'vite.config.ts'));
 }
 
-/** The README's Express server (the ```js block that begins `// server.js`), verbatim. */
+/** The Express server of site/serving.md (the ```js block that begins `// server.js`), verbatim. */
 function readmeExpressServer(): string {
-  const match = /```js\n(\/\/ server\.js\n[\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
-  if (match === null) throw new Error('the README has no ```js block beginning with // server.js');
+  const match = /```js\n(\/\/ server\.js\n[\s\S]*?)```/.exec(sitePage('serving') as string);
+  if (match === null) throw new Error('site/serving.md has no ```js block beginning with // server.js');
   return match[1]!;
 }
 
@@ -251,7 +252,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Runs the README's Express server over `dir`'s built dist/ (express installed with npm); returns its URL. */
+/** Runs the Express server of site/serving.md over `dir`'s built dist/ (express installed with npm); returns its URL. */
 async function serveWithExpress(dir: string): Promise<string> {
   await npm(dir, ['install', 'express']);
   writeFileSync(join(dir, 'server.js'), readmeExpressServer());
@@ -263,7 +264,7 @@ async function serveWithExpress(dir: string): Promise<string> {
     if (await fetch(url).then((response) => response.ok, () => false)) return url;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('the README\'s Express server did not answer');
+  throw new Error('the Express server of site/serving.md did not answer');
 }
 
 /** Packs a workspace package into `packs` and returns the tarball's path. */
@@ -326,9 +327,9 @@ async function makeApp(dir: string, sources: Record<string, string>, packages: s
 }
 
 /**
- * The vanilla-ts template with a README example in it: "Use it"'s `vite.config.ts` at the root (every example's),
+ * The vanilla-ts template with a docs page's example in it: the Start page's `vite.config.ts` at the root (every example's),
  * the files of `sections` in src/ (a later section's file replaces an earlier one's: the render worker's
- * main.ts the three.js one's); the README's install lines, with the tarballs for the packages not yet
+ * main.ts the three.js one's); the page's install lines, with the tarballs for the packages not yet
  * published; then the template's own `npm run build`. Serves the result; returns its URL.
  */
 async function makeTemplateApp(dir: string, sections: string[], install: string[], installDev: string[], from = examples()): Promise<string> {
@@ -337,17 +338,17 @@ async function makeTemplateApp(dir: string, sections: string[], install: string[
     writeFileSync(join(dir, name), text);
   }
   mkdirSync(join(dir, 'src'), { recursive: true });
-  writeFileSync(join(dir, 'vite.config.ts'), examples().get('Use it')!.get('vite.config.ts')!);
+  writeFileSync(join(dir, 'vite.config.ts'), examples().get('start')!.get('vite.config.ts')!);
   for (const section of sections) {
     const files = from.get(section);
-    if (files === undefined) throw new Error(`the README has no examples under "## ${section}"`);
+    if (files === undefined) throw new Error(`no examples on ${section}`);
     for (const [name, text] of files) if (name !== 'vite.config.ts') writeFileSync(join(dir, 'src', name), text);
   }
   const section = sections.at(-1)!;
   await npm(dir, ['install']); // the template's own devDependencies
   await npm(dir, ['install', ...install]);
   if (installDev.length > 0) await npm(dir, ['install', '--save-dev', ...installDev]);
-  await npmBuild(dir, `the README's "${section}" example (tsc && vite build)`);
+  await npmBuild(dir, `the "${section}" example (tsc && vite build)`);
   return serve(dir, join(dir, 'vite.config.ts'));
 }
 
@@ -403,8 +404,8 @@ beforeAll(async () => {
     copyFileSync(join(coiApp, 'node_modules', 'coi-serviceworker', 'coi-serviceworker.min.js'), join(coiApp, 'public', 'coi-serviceworker.min.js'));
   };
   urls.push(await makeApp(coiApp, { ...files, 'index.html': coiPage }, [runtime, `coi-serviceworker@${COI_SERVICEWORKER}`], NO_HEADERS_CONFIG, copyServiceWorker));
-  // the README's examples as they stand, each in a fresh app of its ecosystem's template, installed as the
-  // README says; two at a time (installs wait on the disk, builds on the CPU: one per core, so the browser
+  // the docs pages' examples as they stand (site/), each in a fresh app of its ecosystem's template, installed as
+  // the page says; two at a time (installs wait on the disk, builds on the CPU: one per core, so the browser
   // projects' timing tests running beside this file are not starved)
   const three = `three@${versionIn(threeDir, 'three')}`;
   const threeTypes = `@types/three@${versionIn(threeDir, '@types/three')}`;
@@ -422,12 +423,12 @@ beforeAll(async () => {
   const r3fPeers = ['three', '@react-three/fiber', 'react', 'react-dom'].map((name) => `${name}@${versionIn(root, name)}`);
   const apps = await inParallel(
     [
-      () => makeTemplateApp(join(work, 'use-app'), ['Use it'], [runtime], []),
-      () => makeTemplateApp(join(work, 'three-app'), ['With three.js'], threeInstall, [threeTypes]),
+      () => makeTemplateApp(join(work, 'use-app'), ['start'], [runtime], []),
+      () => makeTemplateApp(join(work, 'three-app'), ['guides/three'], threeInstall, [threeTypes]),
       // the render worker's files in the three.js example's app (its ships.worker.ts; its main.ts replaced)
-      () => makeTemplateApp(join(work, 'render-worker-app'), ['With three.js', 'Drawing in a render worker'], threeInstall, [threeTypes]),
-      () => makeTemplateApp(join(work, 'pixi-app'), ['With PixiJS'], [runtime, tarballs.get('@steadyframe/pixi')!, pixi], []),
-      () => makeTemplateApp(join(work, 'rapier-app'), ['With Rapier'], [...threeInstall, tarballs.get('@steadyframe/rapier')!, rapier], [threeTypes]),
+      () => makeTemplateApp(join(work, 'render-worker-app'), ['guides/three', 'guides/render-worker'], threeInstall, [threeTypes]),
+      () => makeTemplateApp(join(work, 'pixi-app'), ['guides/pixi'], [runtime, tarballs.get('@steadyframe/pixi')!, pixi], []),
+      () => makeTemplateApp(join(work, 'rapier-app'), ['guides/rapier'], [...threeInstall, tarballs.get('@steadyframe/rapier')!, rapier], [threeTypes]),
       () => makeTemplateApp(join(work, 'phaser-app'), ['A scene'], [runtime, tarballs.get('@steadyframe/phaser')!, phaser], [], phaserExamples),
       () => makeReactTemplateApp(join(work, 'r3f-app'), [runtime, tarballs.get('@steadyframe/three')!, tarballs.get('@steadyframe/react-three-fiber')!, ...r3fPeers]),
       () => makeTemplateApp(join(work, 'babylon-app'), ['A scene'], [runtime, tarballs.get('@steadyframe/babylon')!, babylon], [], babylonExamples),
@@ -537,7 +538,7 @@ it('installs from the packed tarball into a fresh app, builds with Vite and runs
   expect(errors).toEqual([]);
 });
 
-it("served by the README's Express recipe: isolated, on the shared transport", async () => {
+it("served by the Express recipe of site/serving.md: isolated, on the shared transport", async () => {
   const response = await fetch(expressUrl);
   expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
   expect(response.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
@@ -600,15 +601,15 @@ async function expectMovingScene(url: string, minBytes: number, fills = true): P
   return page;
 }
 
-it("runs the README's \"Use it\" example from the packed tarball: moving dashes on a 2D canvas", async () => {
+it("runs the Start page's example (site/start.md) from the packed tarball: moving dashes on a 2D canvas", async () => {
   await expectMovingScene(urls[2]!, 10_000); // a thousand turning dashes
 });
 
-it("runs the README's three.js example from the packed tarballs: a moving scene", async () => {
+it("runs the three.js guide's example from the packed tarballs: a moving scene", async () => {
   await expectMovingScene(urls[3]!, 10_000); // a thousand cones
 });
 
-it("runs the README's render-worker example from the packed tarballs: drawn in the render worker, three.js loaded once", async () => {
+it("runs the render-worker guide's example from the packed tarballs: drawn in the render worker, three.js loaded once", async () => {
   const page = await expectMovingScene(urls[4]!, 10_000); // a thousand boxes
   // the fallback's chunk (the scene and three.js) was never fetched: only the render worker loaded three.js
   const scripts = (await page.evaluate("performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.js'))")) as string[];
@@ -619,11 +620,11 @@ it("runs the README's render-worker example from the packed tarballs: drawn in t
   await page.close();
 });
 
-it("runs the README's PixiJS example from the packed tarballs: moving sprites", async () => {
+it("runs the PixiJS guide's example from the packed tarballs: moving sprites", async () => {
   await expectMovingScene(urls[5]!, 2_500); // a hundred squares (a blank page is about 1.3 kB)
 });
 
-it("runs the README's Rapier example from the packed tarballs: boxes falling", async () => {
+it("runs the Rapier guide's example from the packed tarballs: boxes falling", async () => {
   await expectMovingScene(urls[6]!, 5_000); // a thousand boxes falling onto an unseen floor
 });
 
@@ -656,7 +657,7 @@ describe.each(OTHER_ENGINES)('the packed apps in %s', (engine) => {
     return page;
   }
 
-  it("the README's three.js example: isolated, a moving scene (viewport screenshots)", async () => {
+  it("the three.js guide's example: isolated, a moving scene (viewport screenshots)", async () => {
     const page = await opened(urls[3]!);
     try {
       await waitInPage(page, 'the scene', "document.querySelector('canvas') !== null");

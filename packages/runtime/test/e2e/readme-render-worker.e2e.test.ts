@@ -1,8 +1,8 @@
 /**
- * The README's "Drawing in a render worker" example, run: its scene.ts, render.worker.ts and main.ts, with the
- * three.js example's ships.worker.ts and "Use it"'s vite.config.ts, built by Vite in a scratch app inside the workspace (so
+ * The render-worker guide's example (site/guides/render-worker.md), run: its scene.ts, render.worker.ts and main.ts,
+ * with the three.js guide's ships.worker.ts and the Start page's vite.config.ts, built by Vite in a scratch app inside the workspace (so
  * the packages resolve as source; the packed-tarball apps in packed.e2e.test.ts cover the install path), served
- * by `vite preview` with the README's headers, and opened in headless Chromium. The frames must be drawn in the
+ * by `vite preview` with the Start page's headers, and opened in headless Chromium. The frames must be drawn in the
  * render worker (no fallback) and move.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,11 +13,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs helpers shared with the other e2e tests; no type declarations.
 import { buildAndPreview, launchChromium, watchErrors, waitUntil } from '../../../../scripts/e2e-support.mjs';
 // @ts-expect-error: plain .mjs helper shared with other tests; no type declarations.
-import { readmeExamples } from '../../../../scripts/readme-examples.mjs';
+import { siteExamples } from '../../../../scripts/readme-examples.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const scratch = join(root, '.readme-render-check'); // not .readme-check: readme.test.ts clears that one, maybe meanwhile
-const examples = readmeExamples as () => Map<string, Map<string, string>>;
+/** The site's examples, page ('start', 'guides/three') -> file name -> source. */
+const examples = siteExamples as () => Map<string, Map<string, string>>;
 
 let browser: Browser;
 let page: Page;
@@ -27,14 +28,14 @@ let served: { url: string; close(): Promise<void> } | undefined;
 beforeAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(join(scratch, 'src'), { recursive: true });
-  writeFileSync(join(scratch, 'vite.config.ts'), examples().get('Use it')!.get('vite.config.ts')!);
-  writeFileSync(join(scratch, 'src', 'ships.worker.ts'), examples().get('With three.js')!.get('ships.worker.ts')!);
-  for (const [name, source] of examples().get('Drawing in a render worker')!) {
+  writeFileSync(join(scratch, 'vite.config.ts'), examples().get('start')!.get('vite.config.ts')!);
+  writeFileSync(join(scratch, 'src', 'ships.worker.ts'), examples().get('guides/three')!.get('ships.worker.ts')!);
+  for (const [name, source] of examples().get('guides/render-worker')!) {
     // the page's runtime, for the test to read
     const text = name === 'main.ts' ? `${source}\n(globalThis as unknown as { runtime: unknown }).runtime = runtime;\n` : source;
     writeFileSync(join(scratch, 'src', name), text);
   }
-  // the template's page, as the README's main.ts finds it: it makes and sizes its own canvas
+  // the template's page, as the guide's main.ts finds it: it makes and sizes its own canvas
   writeFileSync(
     join(scratch, 'index.html'),
     '<!doctype html><html><head><link rel="icon" href="data:,"></head><body>' +
@@ -53,7 +54,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-it("draws the README's render-worker example in the render worker, moving, with a clean console", async () => {
+it("draws the render-worker guide's example in the render worker, moving, with a clean console", async () => {
   await waitUntil(page, 'the runtime', 'globalThis.runtime !== undefined', 30_000);
   expect(await page.evaluate('crossOriginIsolated')).toBe(true);
   expect(await page.evaluate('runtime.renderer')).toBe('worker');

@@ -1,8 +1,8 @@
 /**
  * The READMEs' install lines install what the packages need: each `npm install` naming a `@steadyframe/*` adapter
  * names its required peers too (or an install line above it in the same README did), since npm answers E404 on a
- * peer that is not published yet instead of resolving it; and each of the root README's "With ..." sections that
- * presents an adapter says how to install it.
+ * peer that is not published yet instead of resolving it; and each of the docs site's guides to an adapter
+ * (site/guides/<adapter>.md) says how to install it.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-const ADAPTERS = ['three', 'pixi', 'rapier', 'react-three-fiber', 'phaser'];
-const READMES = ['README.md', 'packages/runtime/README.md', ...ADAPTERS.map((name) => `packages/${name}/README.md`)];
+const ADAPTERS = ['three', 'pixi', 'rapier', 'react-three-fiber', 'phaser', 'babylon'];
+const GUIDES = ADAPTERS.map((name) => `site/guides/${name}.md`);
+const READMES = ['README.md', 'packages/runtime/README.md', ...ADAPTERS.map((name) => `packages/${name}/README.md`), 'site/start.md', ...GUIDES];
 
 /** `@steadyframe/x` -> the peers it needs (the optional ones left out). */
 const requiredPeers = new Map(
@@ -50,22 +51,16 @@ it.each(READMES)('%s: every install line naming an adapter installs its required
   expect(missing).toEqual([]);
 });
 
-it('each "With ..." section of the root README that presents an adapter has its install line', () => {
-  const sections = readFileSync(join(ROOT, 'README.md'), 'utf8').split(/^## /m);
-  const missing: string[] = [];
-  for (const section of sections.filter((s) => s.startsWith('With '))) {
-    const title = section.slice(0, section.indexOf('\n'));
-    // the adapter the section opens on (its first `@steadyframe/x`)
-    const adapter = /`(@steadyframe\/[\w-]+)/.exec(section)?.[1];
-    if (adapter === undefined) continue;
-    const lines = section.split('\n').filter((l) => /^npm install /.test(l));
-    if (!lines.some((l) => installed(l).includes(adapter))) missing.push(`${title}: no install line names ${adapter}`);
-  }
+it("each adapter's guide on the docs site has its install line", () => {
+  const missing = ADAPTERS.filter((name) => {
+    const lines = readFileSync(join(ROOT, 'site', 'guides', `${name}.md`), 'utf8').split('\n');
+    return !lines.some((l) => /^npm install /.test(l) && installed(l).includes(`@steadyframe/${name}`));
+  });
   expect(missing).toEqual([]);
 });
 
 it("no README's shell lines run pnpm: the npm scripts do, installing it and the dependencies first (scripts/bootstrap.mjs)", () => {
-  const apps = ['arena', 'demo', 'multiplayer', 'phaser-balls', 'phaser-platforms', 'physics', 'r3f-bodies'].map((name) => `apps/${name}/README.md`);
+  const apps = ['arena', 'babylon-instances', 'demo', 'multiplayer', 'phaser-balls', 'phaser-platforms', 'physics', 'r3f-bodies'].map((name) => `apps/${name}/README.md`);
   const bare = [...READMES, ...apps].flatMap((readme) =>
     readFileSync(join(ROOT, readme), 'utf8')
       .split('\n')

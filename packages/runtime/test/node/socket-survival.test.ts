@@ -1,11 +1,11 @@
 /**
- * The README's multiplayer server, as written, survives anything a socket can send (issue 38). The server is
- * the README's "Multiplayer" recipe itself, cut from README.md at test time (two changes, each checked to apply:
- * loopback and a free port for 8080; the game's schema and worker are a fixture's), bundled and run in a child
+ * The multiplayer guide's server, as written, survives anything a socket can send (issue 38). The server is the
+ * recipe of site/guides/multiplayer.md itself, cut from the page at test time (two changes, each checked to apply:
+ * loopback and a free port for 8080; the game's schema, imported from a fixture; its worker is a fixture's), bundled and run in a child
  * process: a process death is then something the test sees, not something that takes the test down with it.
  *
  * ```text
- *  test process                                          child: the README's server (--expose-gc)
+ *  test process                                          child: the guide's server (--expose-gc)
  *  a well-behaved client ── pings once a second ───────▶ WebSocketServer ── hostSnapshots ── publisher
  *        counts its snapshots (20 a second)  ◀─────────  (report: memory after a GC, host.stats, ticks' inputs)
  *  probes: one hand-made frame each over a raw TCP socket after a real upgrade, one at a time, then at once
@@ -36,9 +36,9 @@ import { CLOSE_GRACE_MS, type HostClose } from '../../src/net/socket-host.ts';
 import { decodePong, encodeInputs, encodePing, maxClientMessageBytes, MAX_INPUTS_PER_MESSAGE, messageType, MESSAGE, wireFormat } from '../../src/net/wire.ts';
 import { schema } from './fixtures/readme-game-schema.ts';
 
-/** The README's server: 60 Hz ticks, `every: 3`. */
+/** The guide's server: 60 Hz ticks, `every: 3`. */
 const PUBLISH_PER_SECOND = 20;
-/** The README's `capacity` and `input: { payloadWidth: 3 }` (the player, then the client's two values). */
+/** The guide's `capacity` and `input: { payloadWidth: 3 }` (the player, then the client's two values). */
 const CAPACITY = 64;
 const CLIENT_INPUT_WIDTH = 2;
 /** The publisher's default allowance (client-inputs.ts DEFAULT_INPUTS_PER_SECOND), a burst of as many. */
@@ -69,17 +69,21 @@ process.on('message', (message) => {
     process.send({ memory: process.memoryUsage(), stats: host?.stats ?? null, sent: publisher.stats.sent, inputsSeen }));
 });`;
 
-/** The README's Multiplayer server block, from its `// server.ts (Node)` line to the blank line after it. */
+/**
+ * The multiplayer guide's server block (site/guides/multiplayer.md), from its `// server.ts (Node)` line to the end
+ * of its code block.
+ */
 function readmeServer(port: number): string {
-  const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Multiplayer\n'));
-  const start = section.indexOf('// server.ts (Node)\n');
-  expect(start, "README.md's Multiplayer section has no `// server.ts (Node)` block").toBeGreaterThan(0);
-  const recipe = section.slice(start, section.indexOf('\n\n', start));
+  const guide = readFileSync(new URL('../../../../site/guides/multiplayer.md', import.meta.url), 'utf8');
+  const start = guide.indexOf('// server.ts (Node)\n');
+  expect(start, 'site/guides/multiplayer.md has no `// server.ts (Node)` block').toBeGreaterThan(0);
+  const recipe = guide.slice(start, guide.indexOf('\n```', start));
   const listen = 'new WebSocketServer({ port: 8080';
   expect(recipe, 'the recipe listens on port 8080').toContain(listen);
+  const schemaImport = "import { schema } from './game.schema';";
+  expect(recipe, "the recipe imports the game's schema from ./game.schema").toContain(schemaImport);
   const schemaFile = fileURLToPath(new URL('./fixtures/readme-game-schema.ts', import.meta.url));
-  return [`import { schema } from ${JSON.stringify(schemaFile)};`, recipe.replace(listen, `new WebSocketServer({ host: '127.0.0.1', port: ${port}`), HARNESS].join('\n');
+  return [recipe.replace(schemaImport, `import { schema } from ${JSON.stringify(schemaFile)};`).replace(listen, `new WebSocketServer({ host: '127.0.0.1', port: ${port}`), HARNESS].join('\n');
 }
 
 /** A port free on 127.0.0.1 now. */
@@ -186,7 +190,7 @@ beforeAll(async () => {
   child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
   child.on('message', (message) => reports.shift()?.(message as Report));
   // the server listens once its runtime has started: try until a client is served
-  await waitFor('the README server to serve snapshots', async () => {
+  await waitFor('the guide server to serve snapshots', async () => {
     if (!alive()) throw new Error(died());
     const client = new GoodClient(`ws://127.0.0.1:${port}`);
     await sleep(300);

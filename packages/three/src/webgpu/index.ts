@@ -9,6 +9,8 @@
  * const ships = createInterpolatedInstancedMesh(runtime, geometry, new MeshStandardNodeMaterial(), { position: 'position', rotation: 'rotation' });
  * scene.add(ships.mesh);
  * ```
+ *
+ * @module @steadyframe/three/webgpu
  */
 export { createInterpolatedInstancedMesh } from './interpolated-instanced-mesh.ts';
 export type { InterpolatedNodeMesh } from './interpolated-instanced-mesh.ts';
