@@ -12,6 +12,7 @@ import { Predictor } from '../../src/net/predictor.ts';
 import { SnapshotBuffer, type KeptSnapshot } from '../../src/net/snapshot-buffer.ts';
 import { encodeAck, encodeInputs, snapshotClientPart, wireFormat, type InputEvent } from '../../src/net/wire.ts';
 import { createManualClock, createNodeRuntime } from 'steadyframe/node';
+import { mulberry32 } from 'steadyframe/testing/node';
 import { PLAYERS, PREDICT_TICK_RATE, predictGame, predictSchema, ROCKS, STEER } from './fixtures/predict-game.ts';
 import { nodeFixture } from './support/worker-modules.ts';
 
@@ -34,25 +35,14 @@ afterEach(() => {
   for (const dispose of disposers.splice(0)) dispose();
 });
 
-/** mulberry32: the link's and the players' draws, the same every run. */
-function draws(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Plays PLAY ticks of random inputs and SETTLE with none; `bot`: another player steers too. */
 async function play(bot: boolean) {
   const clock = createManualClock(1000);
   const rt = await createNodeRuntime({ worker: await nodeFixture('predict-game'), schema: predictSchema, clock, capacity: CAPACITY, input: { payloadWidth: 3 } });
   disposers.push(() => rt.dispose());
   const publisher = createSnapshotPublisher(rt, { input: { codes: 1, perSecond: 1000 } });
-  const random = draws(41);
+  // the link's and the players' draws, the same every run
+  const random = mulberry32(41);
   // the link: messages in flight, each with its arrival time (jitter reorders them)
   const inFlight: { at: number; deliver: () => void }[] = [];
   const send = (deliver: () => void): void => {
