@@ -175,7 +175,7 @@ export const projects: TestProjectInlineConfiguration[] = [
         // served without COOP/COEP: no SharedArrayBuffer, so the runtime must fall back to messages
         browserProject('browser-plain', 'packages/*/test/browser-plain/**/*.test.ts', false),
         // three.js's WebGPURenderer on a real WebGPU device (Chromium only)
-        ...(engines.includes('chromium') ? [browserProject('browser-webgpu', 'packages/*/test/browser-webgpu/**/*.test.ts', true, webgpuInstances())] : []),
+        ...(engines.includes('chromium') ? [browserProject('browser-webgpu', 'packages/*/test/browser-webgpu/**/*.test.{ts,tsx}', true, webgpuInstances())] : []),
         // an engine that presents its WebGPU canvas (Babylon's WebGPUEngine) in the Chromium where that works
         // (ANGLE on Vulkan: no WebGL 2 there; WEBGPU_PRESENT_CHROMIUM_ARGS, docs/webgpu.md)
         ...(engines.includes('chromium')

@@ -3,7 +3,7 @@
 // against baselines measured in the same run, and writes docs/benchmarks.json and docs/benchmarks.md.
 //
 //   STEADYFRAME_BENCH_QUICK=1        a short run to try things out (writes nothing unless ..._OUT is set)
-//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi, pixi-churn, pixi-port, phaser-port, three-upload, babylon,
+//   STEADYFRAME_BENCH_SUITES=a,b     only these suites (frame, transport, motion, timing, lock, publish, physics, pixi, pixi-churn, pixi-port, phaser-port, three-upload, three-webgpu, babylon,
 //                                    r3f-port, render, events, tables)
 //   STEADYFRAME_BENCH_OUT=dir        where to write benchmarks.json / benchmarks.md (default: docs/)
 //   STEADYFRAME_BENCH_MERGE=1        keep the other suites of the benchmarks.json there: this run's suites replace
@@ -26,11 +26,12 @@ import { phaserPortSection } from './bench-ports.mjs';
 import { r3fPortGoals, r3fPortSection } from './bench-r3f.mjs';
 import { threeUploadSection } from './bench-uploads.mjs';
 import { babylonGoals, babylonSection } from './bench-babylon.mjs';
-import { CHROMIUM_ARGS, findChromium, freePort, MISSING_CHROMIUM_MESSAGE } from './engines.mjs';
+import { threeWebgpuSection } from './bench-webgpu.mjs';
+import { CHROMIUM_ARGS, findChromium, freePort, MISSING_CHROMIUM_MESSAGE, WEBGPU_CHROMIUM_ARGS } from './engines.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
-const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'phaser-port', 'three-upload', 'babylon', 'r3f-port', 'render', 'events', 'tables'];
+const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'phaser-port', 'three-upload', 'three-webgpu', 'babylon', 'r3f-port', 'render', 'events', 'tables'];
 /** Minutes a suite's page may take; 8 unless named (r3f-port mounts 10k React components and steps 10k bodies on the page). */
 const SUITE_TIMEOUT_MINUTES = { 'r3f-port': 25 };
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
@@ -159,7 +160,8 @@ async function main() {
     executablePath,
     headless: true,
     args: [
-      ...CHROMIUM_ARGS,
+      // --enable-unsafe-webgpu (Dawn's SwiftShader adapter) only for a run with the three-webgpu suite
+      ...(suites.includes('three-webgpu') ? WEBGPU_CHROMIUM_ARGS : CHROMIUM_ARGS),
       // gc() between measurements; no throttling of a page nobody looks at
       `--js-flags=--expose-gc${process.env.STEADYFRAME_BENCH_JS_FLAGS ?? ''}`,
       '--disable-background-timer-throttling',
@@ -1195,7 +1197,7 @@ ${publishSection(results.publish?.data)}
 ${physicsSection(results.physics?.data)}
 ${pixiSection(results.pixi?.data)}
 ${renderSection(results.render?.data)}
-${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}${phaserPortSection(results['phaser-port'])}${threeUploadSection(results['three-upload'])}${babylonSection(results.babylon)}${r3fPortSection(results['r3f-port'])}${eventsSection(results.events)}${tablesSection(results.tables)}
+${pixiPortSection(results['pixi-port']?.data)}${pixiChurnSection(results['pixi-churn']?.data)}${phaserPortSection(results['phaser-port'])}${threeUploadSection(results['three-upload'])}${threeWebgpuSection(results['three-webgpu'])}${babylonSection(results.babylon)}${r3fPortSection(results['r3f-port'])}${eventsSection(results.events)}${tablesSection(results.tables)}
 ${Object.keys(run.errors).length > 0 ? `## Errors\n\n${Object.entries(run.errors).map(([k, v]) => `- ${k}: ${String(v).split('\n')[0]}`).join('\n')}\n` : ''}`;
 }
 

@@ -15,6 +15,7 @@ export const ENTRY_POINTS = [
   { specifier: '@steadyframe/rapier', file: 'packages/rapier/src/index.ts' },
   { specifier: '@steadyframe/rapier/2d', file: 'packages/rapier/src/2d.ts' },
   { specifier: '@steadyframe/react-three-fiber', file: 'packages/react-three-fiber/src/index.ts' },
+  { specifier: '@steadyframe/react-three-fiber/webgpu', file: 'packages/react-three-fiber/src/webgpu.ts' },
   { specifier: '@steadyframe/phaser', file: 'packages/phaser/src/index.ts' },
   { specifier: '@steadyframe/babylon', file: 'packages/babylon/src/index.ts' },
 ];

@@ -151,6 +151,13 @@ const LIBRARY_DECLARATIONS = [
 /** Names in the docs that are neither code of ours nor of a declared library, each with why it stands. */
 export const OTHER_NAMES = new Map([
   ['WebKitWebProcess', "WebKitGTK's web-content process (site/reference/compatibility.md)"],
+  // three.js's node system and GLSL, as docs/webgpu.md reads them in three's sources ("Why not on the WebGL 2 backend")
+  ['StorageBufferNode', "three.js's node for a storage buffer (three/src/nodes/accessors/StorageBufferNode.js)"],
+  ['setPBO', "three.js's StorageBufferNode method that makes the buffer a texture on WebGL 2"],
+  ['DataTexture', "three.js's texture over an array"],
+  ['texelFetch', "GLSL's integer-indexed texture read"],
+  ['getShaderAsync', "three.js's renderer.debug call that returns the generated shader"],
+  ['maxStorageBuffersPerShaderStage', "a WebGPU device limit (GPUSupportedLimits)"],
 ]);
 
 /** The words of the libraries' declarations (LIBRARY_DECLARATIONS: files, or folders of .d.ts files). */

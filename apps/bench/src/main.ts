@@ -1,5 +1,5 @@
 /**
- * The benchmark page: `?suite=frame|transport|motion|timing|lock|publish|physics|pixi|pixi-churn|pixi-port|phaser-port|three-upload|babylon|r3f-port|render|events|tables` runs one suite (`&quick=1` for a short run)
+ * The benchmark page: `?suite=frame|transport|motion|timing|lock|publish|physics|pixi|pixi-churn|pixi-port|phaser-port|three-upload|three-webgpu|babylon|r3f-port|render|events|tables` runs one suite (`&quick=1` for a short run)
  * and leaves its results in `window.__results` (and `window.__done = true`), or `window.__error`.
  * scripts/bench.mjs opens one fresh page per suite and collects them.
  */
@@ -31,6 +31,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   pixi: async () => (await import('./suites/pixi.ts')).pixi(quick),
   'pixi-churn': async () => (await import('./suites/pixi.ts')).pixiChurn(quick),
   'pixi-port': async () => (await import('./suites/pixi-port.ts')).pixiPort(quick, params.has('count') ? Number(params.get('count')) : undefined),
+  'three-webgpu': async () => (await import('./suites/three-webgpu.ts')).threeWebgpu(quick, params.has('sizes') ? params.get('sizes')!.split(',').map(Number) : undefined),
   'three-upload': async () => (await import('./suites/three-upload.ts')).threeUpload(quick, params.has('sizes') ? params.get('sizes')!.split(',').map(Number) : undefined),
   babylon: async () => (await import('./suites/babylon.ts')).babylon(quick, params.has('sizes') ? params.get('sizes')!.split(',').map(Number) : undefined),
   'phaser-port': async () => (await import('./suites/phaser-port.ts')).phaserPort(quick, params.has('sizes') ? params.get('sizes')!.split(',').map(Number) : undefined),

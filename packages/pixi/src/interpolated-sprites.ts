@@ -1,6 +1,7 @@
 /**
- * The GPU path: entities drawn as textured sprites of a single Pixi `Mesh`, one point each, whose vertex shader
- * blends each entity's previous and current state (sprite-shader.ts). The main thread never touches an entity
+ * The GPU path: entities drawn as textured sprites of a single Pixi `Mesh`, one point each on a WebGL renderer,
+ * one instanced quad each on a WebGPU renderer, whose vertex shader blends each entity's previous and current
+ * state (sprite-shader.ts: GLSL and WGSL). The main thread never touches an entity
  * per frame: per tick it uploads the newly published state into vertex buffers (each field's run, the range
  * the live entities fill), and per frame it sets three uniforms.
  *
@@ -17,17 +18,22 @@
  *     sfAlpha = mirror.place(time, runtime.interpolation); sfFlip, sfPrevCount, sfSnaps; points drawn = COUNT
  *
  *   this file is the mirror's backend: two Pixi Buffers per channel (A and B: position, angle, generations),
- *   grown in place, copied into as below
+ *   grown in place, copied into as below; two geometries over the same Buffers, the one the renderer needs
+ *   set on the mesh as it renders (the mesh's onRender tells which renderer):
+ *     WebGL   points: entity e is vertex e (attributes per vertex), an index buffer 0 .. n - 1, COUNT indices
+ *     WebGPU  quads:  4 corners, 6 indices; the state buffers per instance, COUNT instances
  *
- *   an upload, once a WebGL renderer has drawn the mesh (the mesh's onRender tells which):
- *     gl.bufferSubData(the GL buffer, the runtime's own view of the run in the shared memory)   ── under the lock
+ *   an upload, once a renderer has drawn the mesh:
+ *     WebGL   gl.bufferSubData(the GL buffer, the runtime's own view of the run in the shared memory)  ── under
+ *     WebGPU  device.queue.writeBuffer(the GPUBuffer, the same view)                                      the lock
  *   before that (the first frame), or when a second renderer draws the mesh:
  *     copy the run into the Pixi Buffer's plain array, buffer.update() ──▶ Pixi uploads it at app.render
  * ```
  *
  * The direct upload must happen under the lock: after the release the worker may publish twice and write into
- * the slot these views show. The GL client copies the bytes into its command stream in the call, so nothing
- * reads the shared memory once the lock is released. It saves the copy into the plain arrays (a memcpy of the
+ * the slot these views show. The GL client copies the bytes into its command stream in the call, and
+ * `writeBuffer` copies them before it returns (WebGPU's contract), so nothing reads the shared memory once the
+ * lock is released. It saves the copy into the plain arrays (a memcpy of the
  * same bytes, and V8 copies out of shared memory word by word).
  *
  * The buffers start at `initialCapacity` entities and double when a state holds more (never past the runtime's capacity), so a large capacity costs no GPU memory until entities fill it.
@@ -38,9 +44,19 @@
  * previous state is overtaken (drawn at it); both counted in `stats`. `mode` 'extrapolate' or 'latest',
  * `renderDelay` and `snapDistance` do not apply here.
  */
-import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type Renderer, type Shader } from 'pixi.js';
+import { Buffer, BufferUsage, Geometry, Mesh, RendererType, Texture, type GlBufferSystem, type GpuBufferSystem, type Renderer, type Shader } from 'pixi.js';
 import type { Runtime, Schema, TableName } from 'steadyframe';
-import { angleModeOf, createGpuPairMirror, GENERATIONS, pointSpriteLayout, type GpuFrameStats, type LateOptions, type MirrorChannel } from 'steadyframe/adapter';
+import {
+  angleModeOf,
+  createGpuPairMirror,
+  GENERATIONS,
+  pointSpriteLayout,
+  QUAD_CORNERS,
+  QUAD_INDICES,
+  type GpuFrameStats,
+  type LateOptions,
+  type MirrorChannel,
+} from 'steadyframe/adapter';
 import { resolveBinding, type PoseFieldNames, type PoseFields, type TableSchema } from './fields.ts';
 import { createSpriteShader } from './sprite-shader.ts';
 
@@ -75,9 +91,9 @@ export interface InterpolatedSpritesStats extends GpuFrameStats {
   /** Publishes uploaded by copying the current state only (the previous one was already on the GPU). */
   swaps: number;
   /**
-   * Of those uploads (full or swap), the ones sent straight from the shared memory to the GL buffers
-   * (`gl.bufferSubData` of the runtime's views, under the lock); the rest were copied into Pixi's buffers
-   * first. Every upload after the mesh's first render by a WebGL renderer goes straight.
+   * Of those uploads (full or swap), the ones sent straight from the shared memory to the GPU's buffers
+   * (`gl.bufferSubData`, or WebGPU's `queue.writeBuffer`, of the runtime's views, under the lock); the rest
+   * were copied into Pixi's buffers first. Every upload after the mesh's first render goes straight.
    */
   directUploads: number;
   /**
@@ -94,13 +110,16 @@ export interface InterpolatedSpritesStats extends GpuFrameStats {
 
 /** What `createInterpolatedSprites` returns. */
 export interface InterpolatedSprites {
-  /** Add this to the stage. One draw call for every entity. */
+  /**
+   * Add this to the stage. One draw call for every entity. Its geometry is set as it renders: points on a WebGL
+   * renderer, instanced quads on a WebGPU one.
+   */
   readonly mesh: Mesh<Geometry, Shader>;
   /**
    * Brings the mesh to shared-clock time `time` (ms, on the `performance.now()` timeline: the rAF timestamp the
    * frame is for): takes the runtime's lock once, uploads a newly published state into the vertex buffers
-   * (nothing when none was published since the last call; straight from the shared memory once a WebGL
-   * renderer has drawn the mesh), and sets the alpha uniform from where `time` falls
+   * (nothing when none was published since the last call; straight from the shared memory once a renderer
+   * has drawn the mesh), and sets the alpha uniform from where `time` falls
    * between the pair's two states (a late frame by the runtime's `whenLate` and `maxPrediction`, read every
    * call). Call it once per rendered frame. Allocates nothing, except when the
    * buffers grow. Returns false when the lock stayed busy: the mesh keeps the last pair, at the new alpha.
@@ -125,6 +144,11 @@ type GpuRuntime<S extends Schema> = Pick<Runtime<S>, 'schema' | 'capacity' | 're
 function vertexBuffer(integer: boolean, elements: number): Buffer {
   const data = integer ? new Uint32Array(elements) : new Float32Array(elements);
   return new Buffer({ data, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST, label: 'steadyframe state' });
+}
+
+/** What the direct upload needs of a WebGPU device (Pixi's `renderer.gpu.device`). */
+interface GpuQueue {
+  readonly queue: { writeBuffer(buffer: unknown, bufferOffset: number, data: Float32Array | Uint32Array, dataOffset: number, size: number): void };
 }
 
 /** 0, 1, 2 ... entities - 1: the points, as an index buffer (its count says how many to draw). */
@@ -155,8 +179,8 @@ function pointIndices(entities: number): Uint32Array {
  * entities): leave `cullable` off. Each sprite is drawn as one point, so its bounding square (the turned
  * sprite's extent, in pixels) must fit the GPU's largest point size: `gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE)`
  * (WebGL guarantees 1 px; SwiftShader allows 1,023, desktops often more, some mobile GPUs 64): for big
- * sprites use `bindParticles`. Needs WebGL 2 (Pixi's default `preference: 'webgl'`: integer attributes,
- * `gl_VertexID`); a WebGPU renderer is not supported. Throws at set-up if a field does not fit, or a scale or
+ * sprites use `bindParticles`. On a WebGPU renderer (`preference: 'webgpu'`) each sprite is an instanced quad
+ * instead, of any size. Needs WebGL 2 on a WebGL renderer (integer attributes, `gl_VertexID`). Throws at set-up if a field does not fit, or a scale or
  * alpha field is given (per-entity scale and alpha need the CPU path, `bindParticles`).
  */
 export function createInterpolatedSprites<S extends Schema, const N extends TableName<S>>(
@@ -202,6 +226,13 @@ export function createInterpolatedSprites<S extends Schema>(
     attributes.aAngleB = { buffer: angle[1], format: 'float32' };
   }
   const geometry = new Geometry({ attributes, indexBuffer: pointIndices(layout.bufferCapacity), topology: 'point-list' });
+  // WebGPU's: the same Buffers stepped per instance, a quad's corners per vertex (WebGPU points are one pixel)
+  const perInstance = Object.fromEntries(Object.entries(attributes).map(([name, a]) => [name, { ...a, instance: true }]));
+  const quads = new Geometry({
+    attributes: { aCorner: { buffer: new Float32Array(QUAD_CORNERS), format: 'float32x2' }, ...perInstance },
+    indexBuffer: new Uint32Array(QUAD_INDICES),
+    topology: 'triangle-list',
+  });
   const { shader, uniforms } = createSpriteShader(angleMode, texture);
   const values = uniforms.uniforms as unknown as {
     sfAlpha: number;
@@ -231,9 +262,12 @@ export function createInterpolatedSprites<S extends Schema>(
     overtaken: 0,
   };
   const reader = runtime.reader;
-  // the WebGL context and buffer system of the one renderer that draws the mesh (null: copy for Pixi to upload)
+  // the WebGL context and buffer system, or the WebGPU device and buffer system, of the one renderer that draws
+  // the mesh (both null: copy for Pixi to upload)
   let gl: WebGL2RenderingContext | null = null;
   let bufferSystem: GlBufferSystem | null = null;
+  let device: GpuQueue | null = null;
+  let gpuBuffers: GpuBufferSystem | null = null;
   let drawnBy: Renderer | null = null;
   let shared = false; // a second renderer drew the mesh: each keeps its own GL buffers, so Pixi uploads for both
   // which publish is on the GPU, what to upload, the pair's times and counts, where each frame falls (counted into stats)
@@ -248,11 +282,16 @@ export function createInterpolatedSprites<S extends Schema>(
         geometry.indexBuffer.data = pointIndices(entities);
       },
       /**
-       * Straight from the shared memory when a WebGL renderer is known, else copied into the Pixi Buffer's array
+       * Straight from the shared memory when the renderer is known, else copied into the Pixi Buffer's array
        * and marked for Pixi to upload.
        */
       copy(k, which, from, offset, elements) {
         const buffer = buffers[k]![which];
+        if (device !== null) {
+          // Pixi first (re)creates the GPUBuffer at the size of buffer.data, or writes a copy still pending
+          device.queue.writeBuffer(gpuBuffers!.updateBuffer(buffer), 0, from, offset, elements);
+          return;
+        }
         if (gl !== null) {
           // Pixi first (re)allocates the GL buffer to the size of buffer.data, or sends a copy still pending
           const glBuffer = bufferSystem!.updateBuffer(buffer);
@@ -264,7 +303,7 @@ export function createInterpolatedSprites<S extends Schema>(
         buffer.update(elements * 4);
       },
       get direct() {
-        return gl !== null;
+        return gl !== null || device !== null;
       },
     },
   );
@@ -273,29 +312,43 @@ export function createInterpolatedSprites<S extends Schema>(
   // restored: the next update uploads both states again instead of drawing what that array holds
   const forget = (): void => mirror.forget();
   for (const pair of buffers) for (const b of pair) b.on('unload', forget);
+  /** The direct upload's target: the renderer's context (WebGL) or device (WebGPU), and its buffer system. */
+  const uploadTo = (renderer: Renderer | null): void => {
+    gl = null;
+    bufferSystem = null;
+    device = null;
+    gpuBuffers = null;
+    if (renderer?.type === RendererType.WEBGL) {
+      const webgl = renderer as Renderer & { gl: WebGL2RenderingContext; buffer: GlBufferSystem };
+      gl = webgl.gl;
+      bufferSystem = webgl.buffer;
+    } else if (renderer?.type === RendererType.WEBGPU) {
+      const webgpu = renderer as Renderer & { gpu: { device: GpuQueue }; buffer: GpuBufferSystem };
+      device = webgpu.gpu.device;
+      gpuBuffers = webgpu.buffer;
+    }
+  };
   const contextListener = {
     contextChange(): void {
-      if (gl !== null && drawnBy !== null) gl = (drawnBy as Renderer & { gl: WebGL2RenderingContext }).gl;
+      if (!shared) uploadTo(drawnBy); // a restored context or a new device
       forget();
     },
   };
   mesh.onRender = (renderer: Renderer) => {
+    // before Pixi builds the draw: the geometry this renderer's shader reads
+    const wanted = renderer.type === RendererType.WEBGPU ? quads : geometry;
+    if (mesh.geometry !== wanted) mesh.geometry = wanted;
     if (renderer === drawnBy || shared) return;
     if (drawnBy !== null) {
       shared = true;
       drawnBy.runners.contextChange.remove(contextListener); // Pixi's own uploads from here: its arrays are filled
-      gl = null;
-      bufferSystem = null;
+      uploadTo(null);
       forget(); // Pixi's plain arrays missed the direct uploads: copy both states next time
       return;
     }
     drawnBy = renderer;
     renderer.runners.contextChange.add(contextListener);
-    if (renderer.type === RendererType.WEBGL) {
-      const webgl = renderer as Renderer & { gl: WebGL2RenderingContext; buffer: GlBufferSystem };
-      gl = webgl.gl;
-      bufferSystem = webgl.buffer;
-    }
+    uploadTo(renderer);
   };
 
   return {
@@ -318,7 +371,10 @@ export function createInterpolatedSprites<S extends Schema>(
       values.sfPrevCount = mirror.previousCount;
       values.sfSnaps = mirror.snaps ? 1 : 0; // the tick marked snaps: the shader compares generations
       const count = mirror.count;
-      if (count > 0) geometry.indexCount = count;
+      if (count > 0) {
+        geometry.indexCount = count;
+        quads.instanceCount = count;
+      }
       if (mesh.renderable !== count > 0) mesh.renderable = count > 0;
       return fresh;
     },
@@ -327,10 +383,14 @@ export function createInterpolatedSprites<S extends Schema>(
       drawnBy?.runners.contextChange.remove(contextListener);
       drawnBy = null;
       for (const pair of buffers) for (const b of pair) b.off('unload', forget);
-      gl = null;
-      bufferSystem = null;
+      uploadTo(null);
       mesh.destroy();
       geometry.destroy(true);
+      const corners = quads.getBuffer('aCorner');
+      const indices = quads.indexBuffer;
+      quads.destroy(false); // the state buffers went with the points geometry
+      corners.destroy();
+      indices.destroy();
       shader.destroy();
     },
   };

@@ -19,6 +19,7 @@ export { DEMAND_POLL_MS, PACE_PRIORITY, RENDER_PRIORITY, Steadyframe, UPDATE_PRI
 export type { SteadyframeContext, SteadyframeProps } from './provider.tsx';
 export { InterpolatedInstances } from './instances.tsx';
 export type { InterpolatedInstancesProps } from './instances.tsx';
+export { WEBGPU_RENDERER } from './instances.tsx';
 export { useEntity } from './entity.ts';
 export { useTableEntities, useTableEntity } from './table-entities.ts';
 export { useFrameEvents, useGameState } from './frame-events.ts';

@@ -1,14 +1,18 @@
 /**
  * `<InterpolatedInstances>`: `@steadyframe/three`'s GPU path as a component. The previous and current states
  * go to the GPU as instanced attributes and the vertex shader blends them; the page copies bytes once per tick
- * and sets one uniform a frame, whatever the number of entities.
+ * and sets one uniform a frame, whatever the number of entities. On WebGLRenderer (r3f's default); under a
+ * WebGPURenderer, the same component from `@steadyframe/react-three-fiber/webgpu` (`webgpu.ts`).
  */
-import { useFrame, useThree } from '@react-three/fiber';
 import { createInterpolatedInstancedMesh, type BoundSchema, type InterpolatedInstancedMesh, type TransformFields } from '@steadyframe/three';
-import { useImperativeHandle, useLayoutEffect, useState, type ReactNode, type Ref } from 'react';
+import type { ReactNode, Ref } from 'react';
 import type { Schema, TableName } from 'steadyframe';
 import type { BufferGeometry, Material } from 'three';
-import { UPDATE_PRIORITY, useSteadyframeContext } from './provider.tsx';
+import { isWebGpuRenderer, useInterpolatedMesh } from './interpolated-mesh.tsx';
+
+/** The error a WebGPURenderer given to this component throws (at set-up, to the boundary around `<Canvas>`). */
+export const WEBGPU_RENDERER =
+  "@steadyframe/react-three-fiber: <InterpolatedInstances> from '@steadyframe/react-three-fiber' patches WebGLRenderer's shaders; under a WebGPURenderer import it from '@steadyframe/react-three-fiber/webgpu' and give it a node material (three/webgpu)";
 
 export interface InterpolatedInstancesProps<S extends Schema, M extends Material, N extends TableName<S> = TableName<S>> {
   /** The shape of one instance (its attributes and index are shared, not copied). */
@@ -43,21 +47,12 @@ export function InterpolatedInstances<S extends Schema, M extends Material, N ex
   receiveShadow = false,
   ref,
 }: InterpolatedInstancesProps<S, M, N>): ReactNode {
-  const { runtime, paced } = useSteadyframeContext<S>();
-  const gl = useThree((state) => state.gl); // the renderer: each tick's state goes straight from the shared memory
   const key = `${table ?? ''}|${fields.position}|${fields.rotation ?? ''}|${fields.scale ?? ''}`;
-  const [instances, setInstances] = useState<InterpolatedInstancedMesh<M> | null>(null);
-  // made in an effect and disposed in its cleanup, never in render: making one patches the material, and StrictMode
-  // calls a render's useMemo twice, keeping one (the other mesh would hold the material). Before paint: a layout effect
-  useLayoutEffect(() => {
-    const made = createInterpolatedInstancedMesh<S, M, N>(runtime, geometry, material, fields, table === undefined ? { renderer: gl } : { renderer: gl, table });
-    setInstances(made);
-    return () => made.dispose(); // the material's own hooks back: free for the next mesh
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [runtime, gl, geometry, material, key]);
-  useImperativeHandle(ref, () => instances!, [instances]);
-  useFrame(() => {
-    if (instances !== null && paced()) instances.update();
-  }, UPDATE_PRIORITY);
-  return instances === null ? null : <primitive object={instances.mesh} castShadow={castShadow} receiveShadow={receiveShadow} />;
+  return useInterpolatedMesh<S, InterpolatedInstancedMesh<M>>(
+    (gl) => (isWebGpuRenderer(gl) ? WEBGPU_RENDERER : null),
+    (runtime, gl) => createInterpolatedInstancedMesh<S, M, N>(runtime, geometry, material, fields, table === undefined ? { renderer: gl } : { renderer: gl, table }),
+    [geometry, material, key],
+    ref,
+    { castShadow, receiveShadow },
+  );
 }

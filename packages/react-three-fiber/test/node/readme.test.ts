@@ -12,6 +12,7 @@ const examples = (readmeExamples as (text: string) => Map<string, Map<string, st
 
 it('finds the examples', () => {
   expect([...(examples.get('Use it')?.keys() ?? [])]).toEqual(['vite.config.ts', 'game.schema.ts', 'game.worker.ts', 'App.tsx']);
+  expect([...(examples.get('On WebGPURenderer')?.keys() ?? [])]).toEqual(['Ships.tsx']);
   expect([...(examples.get('Tables')?.keys() ?? [])]).toEqual(['fleet.schema.ts', 'fleet.worker.ts', 'Fleet.tsx']);
 });
 

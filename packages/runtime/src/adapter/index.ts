@@ -53,6 +53,8 @@ export { createTableObjects } from './table-objects.ts';
 export type { TableObjects, TableObjectsOptions, TableSchema } from './table-objects.ts';
 export { angleModeOf, pointSpriteFragmentShader, pointSpriteLayout, pointSpriteVertexShader } from './point-sprites.ts';
 export type { AngleMode, GlslDialect, PointSpriteHost, PointSpriteOptions } from './point-sprites.ts';
+export { QUAD_CORNERS, QUAD_INDICES, QUAD_SPRITE_UNIFORMS, quadSpriteShader } from './quad-sprites.ts';
+export type { QuadSpriteHost } from './quad-sprites.ts';
 export type { BindingPose, FieldOf, PoseFieldNames, PoseFields, ResolvedPoseFields } from './pose-2d.ts';
 export { resolveBindingTransform, resolveTransformFields, transformChannels } from './pose-3d.ts';
 export type { BindingTransform, FieldOfKind, ResolvedTransformFields, TransformChannel, TransformFields } from './pose-3d.ts';

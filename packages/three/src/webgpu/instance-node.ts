@@ -22,9 +22,12 @@
  * At any alpha: past 1 (a late frame under `whenLate: 'extrapolate'`) it carries the last tick on, as the
  * runtime's own blend does.
  */
-import { cross, dot, floor, Fn, instanceIndex, length, mix, normalLocal, positionLocal, select, sin, cos, storage, tangentLocal, uint, uniform, vec3, vec4 } from 'three/tsl';
+// a namespace: on a three.js whose TSL lacks a name, set-up says which release is needed (tsl-floor.ts) rather
+// than the module failing to link
+import * as tsl from 'three/tsl';
 import type { Node, NodeBuilder, StorageInstancedBufferAttribute } from 'three/webgpu';
 import type { ResolvedFields } from '../fields.ts';
+import { requireTsl } from './tsl-floor.ts';
 
 /** The uniforms one interpolated mesh drives. */
 export interface InstanceNodeUniforms {
@@ -58,6 +61,8 @@ const PI = 3.141592653589793;
  * positionNode for a local position node (null: the vertex's own).
  */
 export function createInstanceNode(channels: readonly NodeChannel[], capacity: number, fields: ResolvedFields) {
+  requireTsl(tsl);
+  const { cross, dot, floor, Fn, instanceIndex, length, mix, normalLocal, positionLocal, select, sin, cos, storage, tangentLocal, uint, uniform, vec3, vec4 } = tsl;
   const alpha = uniform(1);
   const flip = uniform(0, 'uint');
   const previousCount = uniform(0, 'uint');
