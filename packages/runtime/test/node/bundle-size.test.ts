@@ -1,5 +1,5 @@
 /**
- * What steadyframe weighs in an app (scripts/bundle-size.mjs): the README's "Use it" app built with Vite, each
+ * What steadyframe weighs in an app (scripts/bundle-size.mjs): the "Use it" app (the docs' Start page, site/start.md) built with Vite, each
  * side's loaded chunks held to the committed budget (packages/runtime/bundle-budget.json), and what each side
  * must leave out, or load only on demand:
  *
