@@ -194,9 +194,13 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   const views = options.interest === undefined ? null : interestViews(format, options.interest);
   let events = 0;
   let unaddressed = 0;
-  /** The state sent last: its tick and time, and the ms a tick takes, from which an event's tick gets its time. */
+  /** The state sent last: its time. */
   let messageTime = 0;
-  let tickMs = 1000 / runtime.info.tickRate;
+  /**
+   * The newest state read (sent or not): when it was made; and the ms a tick takes now, from which an event's tick
+   * gets its time and by which held inputs go in.
+   */
+  const ticks = { made: Number.NEGATIVE_INFINITY, tickMs: 1000 / runtime.info.tickRate } satisfies ServerTicks;
   const addressed = (client: { stats: PublisherClientStats; events: EventWindow }, event: GameEvent, time: number): void => {
     client.stats.events++;
     if (!client.events.push(event, time)) client.stats.eventsLost++;
@@ -204,7 +208,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   // made once: takeEvents allocates nothing for it
   const takeEvent = (event: GameEvent): void => {
     events++;
-    const time = messageTime + (event.tick - messageTick) * tickMs;
+    const time = messageTime + (event.tick - messageTick) * ticks.tickMs;
     const to = target === null ? 'all' : target(event);
     let reached = false;
     for (const client of clients) {
@@ -222,8 +226,6 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   let messageTick = 0;
   /** The state sent last: one past the ring sequence of the last input its ticks consumed (META.INPUTS_THROUGH). */
   let inputsThrough = 0;
-  /** The newest state read (sent or not): when it was made, and a tick's ms; held inputs go in by it. */
-  const ticks = { made: Number.NEGATIVE_INFINITY, tickMs: 1000 / runtime.info.tickRate } satisfies ServerTicks;
   // made once: read() allocates nothing for it
   const encodeNewest = (pair: StatePair<S>): void => {
     const meta = pair.metaWords;
@@ -237,9 +239,8 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
     // the wall ms a tick takes now (the pair's two times: the time scale included), else the nominal one
     const apart = tick - meta[META.PREV_TICK]!;
     messageTime = time;
-    tickMs = apart > 0 && time > meta[META.PREV_TIME]! ? (time - meta[META.PREV_TIME]!) / apart : 1000 / runtime.info.tickRate;
-    ticks.tickMs = tickMs;
-    const interval = Math.min(every * tickMs, MAX_INTERVAL_MS / 2);
+    ticks.tickMs = apart > 0 && time > meta[META.PREV_TIME]! ? (time - meta[META.PREV_TIME]!) / apart : 1000 / runtime.info.tickRate;
+    const interval = Math.min(every * ticks.tickMs, MAX_INTERVAL_MS / 2);
     // quantised once, under the lock (the copy out of the slot); encoded per baseline in use below
     // numbered: the send this state goes out in (`sent` counts it below), so a client tells a lost message from
     // ticks this loop came too late to send
