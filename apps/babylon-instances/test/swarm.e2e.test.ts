@@ -1,6 +1,6 @@
 /**
  * End to end: the BUILT Babylon example, served by `vite preview` with its COOP/COEP headers, in headless
- * Chromium: cross-origin isolated on the shared transport, 20,000 thin instances drawn and moving, blended at the
+ * Chromium: cross-origin isolated on the shared transport, 5,000 thin instances drawn and moving, blended at the
  * alpha of the frame's time (the runtime's own), a tap throws a burst in through the input ring, at 420 px wide
  * the scene fits, `?engine=webgpu` falls back to WebGL 2 where there is no adapter, and a clean console.
  */
@@ -16,7 +16,10 @@ let app: { page: Page; errors: string[]; url: string; close(): Promise<void> };
 const until = (what: string, expression: string, timeout?: number): Promise<void> => waitUntil(app.page, what, expression, timeout);
 const read = <T>(expression: string): Promise<T> => app.page.evaluate(expression) as Promise<T>;
 
-const INSTANCES = 20_000;
+// the app's 20,000 draw at 1.5 frames a second in this software GL (1.6 at 1200 px, 1.5 at 420, alone on the
+// machine): under a CI run's load the phone-width test's 10 frames took longer than its 15 s. 5,000 draw at 7 to 9
+// a second. What the e2e checks (the blend, the input, the fit) does not need more; the bench measures capacity
+const INSTANCES = 5_000;
 
 beforeAll(async () => {
   app = await openBuiltApp(root, { width: 1200, height: 800 });
