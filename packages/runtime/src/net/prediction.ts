@@ -13,10 +13,16 @@
  *  write: each predicted entity's linear fields at s, between P − 1 and P, plus its offset; other kinds P's
  * ```
  *
- * The entity indices are the server's: a plain schema, every entity sent (no interest management, no tables).
+ * Each predicted entity is followed by its key: its handle in its table (a despawn that moves it, in either
+ * world, keeps its correction and its blend), or its index in a plain schema. It is written where the world drawn
+ * now holds that key: the predicted world is ticks ahead of it, and a table's entities may sit at other indices
+ * there, or not be there yet (a spawn the server has not sent: not drawn). Every entity must be sent (no interest
+ * management: the predicted world is the server's, index for index).
  */
 import { checkNumber } from '../core/describe-value.ts';
-import type { Schema } from '../core/schema.ts';
+import { computeLayout, type TableLayout } from '../core/layout.ts';
+import { TABLE_HANDLE, type Schema } from '../core/schema.ts';
+import { HANDLE_LIMIT } from '../core/tables.ts';
 import type { SimulationDefinition } from '../worker/definition.ts';
 import type { PrivateFieldSpec, World } from '../worker/world.ts';
 import { Predictor, type PredictorStats } from './predictor.ts';
@@ -25,7 +31,10 @@ import type { KeptSnapshot } from './snapshot-buffer.ts';
 export interface PredictOptions<S extends Schema, P extends PrivateFieldSpec = Record<never, never>> {
   /** The game's simulation: the definition the server runs, imported by the client's worker. */
   readonly simulation: SimulationDefinition<S, never, P> | SimulationDefinition<S, unknown, P>;
-  /** The entities this client predicts, given the predicted world and its player (e.g. its avatar): their indices into `out`. */
+  /**
+   * The entities this client predicts, given the predicted world and its player (e.g. its avatar): their world
+   * indices into `out` (a table's entity i is `world.tables.name.base + i`).
+   */
   readonly entities: (world: World<S, P>, player: number, out: number[]) => void;
   /** Ms a correction fades over (default 100): the drawn entity moves from the old prediction to the new one. */
   readonly smoothMs?: number;
@@ -34,6 +43,11 @@ export interface PredictOptions<S extends Schema, P extends PrivateFieldSpec = R
   /** Ms past the link's one-way delay, a tick and twice its jitter that the prediction runs ahead (default 10). */
   readonly marginMs?: number;
 }
+
+/** How much faster or slower than the client's clock the prediction's time may run to follow its target (a fifth). */
+const SLEW = 0.2;
+/** A target that moved more than this (ms) from where the slewed time is is taken at once (slewing would take seconds). */
+const SLEW_LIMIT_MS = 500;
 
 /** What prediction has done: `network().predicted`. */
 export interface PredictionStats extends PredictorStats {
@@ -62,16 +76,28 @@ export class ClientPrediction<S extends Schema, P extends PrivateFieldSpec = Rec
   /** The linear fields, by name (the ones blended and corrected). */
   readonly #linear: readonly { readonly name: string; readonly width: number }[];
   readonly #others: readonly { readonly name: string; readonly width: number }[];
-  /** Predicted entities now, and per entity its linear values at the tick before, its offset, and a scratch. */
+  /** The schema's tables (none: a plain schema, an entity's key is its index). */
+  readonly #tables: readonly TableLayout[];
+  /** Predicted entities now (indices into the predicted world), and each one's key. */
   readonly #entities: number[] = [];
+  readonly #keys: number[] = [];
+  /**
+   * A slot per predicted key: its linear values at the tick before (and whether it has them), its offset, and a
+   * scratch (`#stride` floats each). Slots are the capacity's, taken and given back as keys come and go.
+   */
+  readonly #slots = new Map<number, number>();
+  readonly #freeSlots: number[];
   readonly #before: Float64Array;
+  readonly #hasBefore: Uint8Array;
   readonly #offset: Float64Array;
   readonly #scratch: Float64Array;
   /** Floats of linear fields per entity. */
   readonly #stride: number;
   #rebasedTick = -1;
   #lastAt = Number.NaN;
-  /** Entities whose correction snapped: drawn unblended at the next write. */
+  /** The server time the prediction was last drawn at (slewed: `advance`). */
+  #time = Number.NaN;
+  /** Keys whose correction snapped: drawn unblended at the next write. */
   readonly #snapping: number[] = [];
 
   constructor(options: PredictOptions<S, P>, capacity: number, payloadWidth: number) {
@@ -81,11 +107,13 @@ export class ClientPrediction<S extends Schema, P extends PrivateFieldSpec = Rec
     this.#marginMs = checkNumber('networkClient predict.marginMs', options.marginMs ?? 10, 0);
     const schema = options.simulation.schema as Schema;
     const fields = (Object.entries(schema) as [string, { kind: string; width: number; scope?: string; table?: string }][]).filter(([, spec]) => spec.scope !== 'game');
-    if (fields.some(([, spec]) => spec.table !== undefined)) throw new TypeError('steadyframe: networkClient predict needs a plain schema: entity tables are not predicted yet');
     this.#linear = fields.filter(([, spec]) => spec.kind === 'linear').map(([name, spec]) => ({ name, width: spec.width }));
     this.#others = fields.filter(([, spec]) => spec.kind !== 'linear').map(([name, spec]) => ({ name, width: spec.width }));
     this.#stride = this.#linear.reduce((n, f) => n + f.width, 0);
+    this.#tables = computeLayout(schema, capacity).tables;
+    this.#freeSlots = Array.from({ length: capacity }, (_, i) => capacity - 1 - i);
     this.#before = new Float64Array(capacity * this.#stride);
+    this.#hasBefore = new Uint8Array(capacity);
     this.#offset = new Float64Array(capacity * this.#stride);
     this.#scratch = new Float64Array(capacity * this.#stride);
     this.#tickMs = 1000 / options.simulation.tickRate;
@@ -108,17 +136,21 @@ export class ClientPrediction<S extends Schema, P extends PrivateFieldSpec = Rec
     const predictor = this.predictor;
     const started = predictor.tick >= 0;
     if (started) this.#read(this.#scratch);
-    const before = started ? this.#entities.slice() : [];
+    const before = started ? this.#keys.slice() : [];
     predictor.rebase(newest, this.#tickMs, Math.max(predictor.tick, newest.tick));
     this.#choose(player);
     if (!started) return;
     const values = this.predictor.world.fields as unknown as Record<string, Float32Array>;
+    const stride = this.#stride;
     let moved = false;
-    for (const e of this.#entities) {
+    for (let i = 0; i < this.#entities.length; i++) {
+      const e = this.#entities[i]!;
+      const key = this.#keys[i]!;
       // one that was not predicted before (a spawn, a new avatar) has no old prediction to fade from
-      if (!before.includes(e)) continue;
+      if (!before.includes(key)) continue;
+      const slot = this.#slots.get(key)!;
       let largest = 0;
-      let k = e * this.#stride;
+      let k = slot * stride;
       for (const { name, width } of this.#linear) {
         for (let c = 0; c < width; c++, k++) {
           const change = this.#scratch[k]! - values[name]![e * width + c]!;
@@ -130,9 +162,9 @@ export class ClientPrediction<S extends Schema, P extends PrivateFieldSpec = Rec
       moved = true;
       this.stats.largestCorrection = Math.max(this.stats.largestCorrection, largest);
       if (largest > this.#snapDistance) {
-        this.#offset.fill(0, e * this.#stride, (e + 1) * this.#stride);
+        this.#offset.fill(0, slot * stride, (slot + 1) * stride);
         this.stats.snaps++;
-        this.#snapping.push(e);
+        this.#snapping.push(key);
       }
     }
     if (moved) this.stats.corrections++;
@@ -151,61 +183,122 @@ export class ClientPrediction<S extends Schema, P extends PrivateFieldSpec = Rec
   }
 
   /**
-   * Steps the prediction to the server time `s` (the server's now plus the lead, at the client tick's time `at`)
+   * Steps the prediction on to `aim` (the server's now plus the lead, at the client tick's time `at`), slewed,
    * and writes the predicted entities into `world`: linear fields between the tick before and the tick, plus their
    * offsets (faded by the ms since the last write); other kinds as the tick has them.
+   *
+   * Slewed: the time drawn runs with the client's clock, at most SLEW faster or slower, towards the target, so a
+   * lead or a server clock that changed (a round trip measured anew, jitter) moves the drawn entities a little
+   * faster or slower for a while instead of jumping them ahead or back; a change past SLEW_LIMIT_MS is taken at once.
    */
-  advance(s: number, at: number, leadMs: number, newestTick: number, world: World<S>, player: number): void {
+  advance(aim: number, at: number, leadMs: number, newestTick: number, world: World<S>, player: number): void {
     const predictor = this.predictor;
+    const stride = this.#stride;
+    const elapsed = Number.isNaN(this.#lastAt) ? 0 : Math.max(0, at - this.#lastAt);
+    const free = this.#time + elapsed;
+    const s = Number.isNaN(free) || Math.abs(aim - free) > SLEW_LIMIT_MS ? aim : free + Math.max(-SLEW * elapsed, Math.min(SLEW * elapsed, aim - free));
+    this.#time = s;
     const target = Math.max(predictor.tick, Math.ceil((s - predictor.timeOf(0)) / this.#tickMs));
     if (predictor.tick < target) {
       predictor.stepTo(target - 1);
       this.#choose(player);
       this.#read(this.#before);
+      for (const key of this.#keys) this.#hasBefore[this.#slots.get(key)!] = 1;
       predictor.stepTo(target);
       this.#choose(player);
     }
-    const fade = Number.isNaN(this.#lastAt) || this.#smoothMs === 0 ? 0 : Math.exp((-3 * Math.max(0, at - this.#lastAt)) / this.#smoothMs);
+    const fade = Number.isNaN(this.#lastAt) || this.#smoothMs === 0 ? 0 : Math.exp((-3 * elapsed) / this.#smoothMs);
     this.#lastAt = at;
     for (let k = 0; k < this.#offset.length; k++) this.#offset[k] = this.#offset[k]! * fade;
     const alpha = Math.min(1, Math.max(0, (s - predictor.timeOf(target - 1)) / this.#tickMs));
     const from = predictor.world.fields as unknown as Record<string, Float32Array>;
     const to = world.fields as unknown as Record<string, Float32Array>;
-    for (const e of this.#entities) {
-      if (e >= world.count) continue;
-      let k = e * this.#stride;
+    for (let i = 0; i < this.#entities.length; i++) {
+      const e = this.#entities[i]!;
+      const slot = this.#slots.get(this.#keys[i]!)!;
+      // where the world drawn now holds it: not there yet (a spawn it has not been sent), not drawn
+      const d = this.#shownAt(this.#keys[i]!, world);
+      if (d < 0) continue;
+      const blend = this.#hasBefore[slot] === 1;
+      let k = slot * stride;
       for (const { name, width } of this.#linear) {
         for (let c = 0; c < width; c++, k++) {
           const now = from[name]![e * width + c]!;
-          to[name]![e * width + c] = this.#before[k]! + (now - this.#before[k]!) * alpha + this.#offset[k]!;
+          const then = blend ? this.#before[k]! : now;
+          to[name]![d * width + c] = then + (now - then) * alpha + this.#offset[k]!;
         }
       }
-      for (const { name, width } of this.#others) to[name]!.set(from[name]!.subarray(e * width, (e + 1) * width), e * width);
+      for (const { name, width } of this.#others) to[name]!.set(from[name]!.subarray(e * width, (e + 1) * width), d * width);
     }
-    for (const e of this.#snapping) if (e < world.count) world.snap(e);
+    for (const key of this.#snapping) {
+      const d = this.#shownAt(key, world);
+      if (d >= 0) world.snap(d);
+    }
     this.#snapping.length = 0;
     const stats = this.stats;
     stats.entities = this.#entities.length;
     stats.tick = predictor.tick;
     stats.ahead = predictor.tick - newestTick;
-    stats.leadMs = leadMs;
+    stats.leadMs = leadMs + s - aim;
   }
 
+  /**
+   * The entities `entities` chooses in the predicted world now, and their keys; a slot for each new key (no
+   * offset, no values of the tick before), the slots of keys no longer chosen given back.
+   */
   #choose(player: number): void {
-    this.#entities.length = 0;
-    this.#options.entities(this.predictor.world, player, this.#entities);
+    const entities = this.#entities;
+    const keys = this.#keys;
+    entities.length = 0;
+    this.#options.entities(this.predictor.world, player, entities);
     const count = this.predictor.world.count;
-    for (let i = this.#entities.length - 1; i >= 0; i--) {
-      const e = this.#entities[i]!;
-      if (!(Number.isInteger(e) && e >= 0 && e < count)) this.#entities.splice(i, 1);
+    for (let i = entities.length - 1; i >= 0; i--) {
+      const e = entities[i]!;
+      if (!(Number.isInteger(e) && e >= 0 && e < count) || entities.indexOf(e) !== i) entities.splice(i, 1);
+    }
+    keys.length = 0;
+    for (const e of entities) keys.push(this.#keyOf(e));
+    for (const [key, slot] of this.#slots) {
+      if (keys.includes(key)) continue;
+      this.#slots.delete(key);
+      this.#freeSlots.push(slot);
+    }
+    for (const key of keys) {
+      if (this.#slots.has(key)) continue;
+      const slot = this.#freeSlots.pop()!;
+      this.#offset.fill(0, slot * this.#stride, (slot + 1) * this.#stride);
+      this.#hasBefore[slot] = 0;
+      this.#slots.set(key, slot);
     }
   }
 
-  /** Each predicted entity's linear values now, into `out` (by entity, then field and component). */
+  /** Entity `e` of the predicted world's key: its table's number × HANDLE_LIMIT + its handle, or `e` (a plain schema). */
+  #keyOf(e: number): number {
+    const tables = this.#tables;
+    for (let t = 0; t < tables.length; t++) {
+      const { base, capacity } = tables[t]!;
+      if (e >= base && e < base + capacity) return t * HANDLE_LIMIT + this.predictor.world.fields[TABLE_HANDLE as never]![e]!;
+    }
+    return e;
+  }
+
+  /** Where `world` (the one drawn now) holds the entity of key `key`: its index, or -1. */
+  #shownAt(key: number, world: World<S>): number {
+    if (this.#tables.length === 0) return key < world.count ? key : -1;
+    const table = this.#tables[Math.floor(key / HANDLE_LIMIT)]!;
+    const handle = key % HANDLE_LIMIT;
+    const handles = world.fields[TABLE_HANDLE as never] as Float32Array;
+    const live = (world.tables as unknown as Record<string, { count: number }>)[table.name]!.count;
+    for (let i = table.base; i < table.base + live; i++) if (handles[i] === handle) return i;
+    return -1;
+  }
+
+  /** Each predicted entity's linear values now, into its slot of `out` (by field and component). */
   #read(out: Float64Array): void {
     const values = this.predictor.world.fields as unknown as Record<string, Float32Array>;
-    for (const e of this.#entities) {
-      let k = e * this.#stride;
+    for (let i = 0; i < this.#entities.length; i++) {
+      const e = this.#entities[i]!;
+      let k = this.#slots.get(this.#keys[i]!)! * this.#stride;
       for (const { name, width } of this.#linear) for (let c = 0; c < width; c++, k++) out[k] = values[name]![e * width + c]!;
     }
   }

@@ -21,6 +21,8 @@ export interface WorldTable<F extends Readonly<Record<string, Float32Array>> = R
   /** One view per private field (`privateFields`), over this table's range. */
   readonly private: Readonly<Record<string, Float32Array>>;
   readonly capacity: number;
+  /** The world index of the table's entity 0: its entity i is the world's entity `base + i` (`world.fields`, `world.snap`). */
+  readonly base: number;
   /**
    * Live entities: 0 .. count - 1. Setting it (0 to capacity) keeps the handles of the entities kept, gives the
    * ones it brings in new handles, and snaps them.
@@ -93,6 +95,10 @@ class Table implements WorldTable {
     this.private = rangeViews(host.privateViews, Object.fromEntries(host.privateViews.map((p) => [p.name, p.view])), base, capacity);
     this.#handles = host.fields[TABLE_HANDLE]!.subarray(base, base + capacity);
     this.#index = new HandleIndex(capacity);
+  }
+
+  get base(): number {
+    return this.#base;
   }
 
   get count(): number {
