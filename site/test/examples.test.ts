@@ -20,7 +20,7 @@ it('finds each page with examples, and the files the e2e apps are built from', (
   expect([...found.get('start')!.keys()]).toEqual(['vite.config.ts', 'schema.ts', 'sim.worker.ts', 'main.ts']);
   expect([...found.get('guides/three')!.keys()]).toEqual(['ships.worker.ts', 'main.ts']);
   expect([...found.get('guides/render-worker')!.keys()]).toEqual(['scene.ts', 'render.worker.ts', 'main.ts']);
-  expect([...found.get('guides/multiplayer')!.keys()]).toEqual(['game.schema.ts', 'server.ts', 'client.worker.ts', 'main.ts', 'game.simulation.ts', 'predicting.worker.ts', 'own-disc.ts']);
+  expect([...found.get('guides/multiplayer')!.keys()]).toEqual(['game.schema.ts', 'server.ts', 'client.worker.ts', 'main.ts', 'game.simulation.ts', 'predicting.worker.ts', 'own-disc.ts', 'shooter.simulation.ts', 'shooter.worker.ts', 'shooter.server.ts']);
 });
 
 it('has no TypeScript sample that is not type-checked', () => {

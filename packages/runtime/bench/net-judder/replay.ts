@@ -187,7 +187,7 @@ export function replayOurs(setup: ReplaySetup, options: OursOptions): Drawn & { 
     // the ticks' states, newest last: [count, positions, generations] of the last four
     const kept: Array<{ at: number; count: number; position: Float32Array; generation: Uint32Array }> = [];
     // the client's step emits no events here (the bench measures motion only)
-    const tick = { tick: 0, dt: tickMs / 1000, time: 0, at: 0, previousAt: 0, input: new TickInputBuffer(null), random, emit: () => false, emitPayload: () => false };
+    const tick = { tick: 0, dt: tickMs / 1000, time: 0, at: 0, previousAt: 0, input: new TickInputBuffer(null), random, emit: () => false, emitPayload: () => false, rewind: (): never => { throw new Error('the judder replay keeps no rewind history'); } };
     const tickAt = (k: number) => k * tickMs; // client ms
     // the first tick: the one that ends at or after the first frame
     let next = Math.floor((out.times[0]! + CLIENT_OFFSET) / tickMs);

@@ -151,6 +151,12 @@ export interface WorkerStats extends FlipStats {
   readonly nonFiniteTicks: number;
   /** Times `restart` was called. */
   readonly restarts: number;
+  /**
+   * Lag compensation (the definition's `rewind`): `tick.rewind` calls, and those whose time lay outside the
+   * history (older than its window, or past its newest state), clamped to its end. 0 without a history.
+   */
+  readonly rewinds: number;
+  readonly rewindsClamped: number;
   /** The error that stopped the simulation, if it faulted. */
   readonly error: { readonly message: string; readonly stack: string | undefined } | null;
 }

@@ -24,6 +24,7 @@
  * `ClientInputs`: the first message on it sets where the numbers stand.
  */
 import type { InputWriter } from '../core/input-writer.ts';
+import { INPUT_MADE_TIME } from './input-columns.ts';
 import { InputLedger } from './input-ledger.ts';
 import { InputSchedule } from './input-schedule.ts';
 import { INPUT_RECORD_VALUES, type InputBatch } from './wire.ts';
@@ -59,6 +60,12 @@ export interface ClientInputOptions {
    * Default 1000.
    */
   readonly maxLeadMs?: number;
+  /**
+   * Puts each event's made time (the client's render time when it made it, server ms) in payload value 1
+   * (INPUT_MADE_TIME), the client's values after it, for lag compensation (`tick.rewind`). Needs a ring payload
+   * width of at least 2. Default false: the client's values from payload value 1.
+   */
+  readonly madeTime?: boolean;
 }
 
 /** Events a second a client may send by default: two a frame at 60 Hz, past any human's key rate. */
@@ -71,6 +78,7 @@ export interface InputRules {
   readonly maxAgeMs: number;
   readonly maxAheadMs: number;
   readonly maxLeadMs: number;
+  readonly madeTime: boolean;
 }
 
 /** The server's ticks as the publisher last read them: when the newest was made (server ms), and a tick's ms. */
@@ -87,14 +95,20 @@ export function inputRules(options: ClientInputOptions, writer: InputWriter | nu
   if (writer.layout.payloadWidth < 1) {
     throw new RangeError('steadyframe: clients\' inputs need an input ring with a payload width of at least 1: its first value says which player sent the event');
   }
-  const rules = {
+  const madeTime = options.madeTime ?? false;
+  if (typeof madeTime !== 'boolean') throw new TypeError(`steadyframe: the publisher's input.madeTime is true or false; got ${String(madeTime)}`);
+  if (madeTime && writer.layout.payloadWidth < 2) {
+    throw new RangeError(`steadyframe: input.madeTime puts the made time in payload value ${INPUT_MADE_TIME}, after the player: the runtime's input ring needs a payload width of at least 2 (it has ${writer.layout.payloadWidth})`);
+  }
+  const numbers = {
     codes: options.codes,
     perSecond: options.perSecond ?? DEFAULT_INPUTS_PER_SECOND,
     maxAgeMs: options.maxAgeMs ?? 2000,
     maxAheadMs: options.maxAheadMs ?? 50,
     maxLeadMs: options.maxLeadMs ?? 1000,
   };
-  for (const [name, value] of Object.entries(rules)) {
+  const rules = { ...numbers, madeTime };
+  for (const [name, value] of Object.entries(numbers)) {
     if (!(typeof value === 'number' && value >= 0 && Number.isFinite(value)) || (name === 'codes' && !Number.isInteger(value))) {
       throw new RangeError(`steadyframe: the publisher's input.${name} must be a number of at least 0${name === 'codes' ? ' (a whole number of codes)' : ''}; got ${String(value)}`);
     }
@@ -174,7 +188,9 @@ export class ClientInputs {
     this.#refilledAt = now;
     const stride = INPUT_RECORD_VALUES + batch.width;
     const payload = this.#payload;
-    const width = Math.min(batch.width, payload.length - 1);
+    // the server's columns first (the player; the made time with `madeTime`), the client's values after them
+    const own = rules.madeTime ? 2 : 1;
+    const width = Math.min(batch.width, payload.length - own);
     const next = this.#nextTick(now);
     let why: string | null = null;
     let taken = 0;
@@ -210,8 +226,9 @@ export class ClientInputs {
         continue;
       }
       payload[0] = this.player;
-      for (let j = 0; j < width; j++) payload[1 + j] = batch.values[at + INPUT_RECORD_VALUES + j]!;
-      for (let j = 1 + width; j < payload.length; j++) payload[j] = 0;
+      if (own === 2) payload[INPUT_MADE_TIME] = time;
+      for (let j = 0; j < width; j++) payload[own + j] = batch.values[at + INPUT_RECORD_VALUES + j]!;
+      for (let j = own + width; j < payload.length; j++) payload[j] = 0;
       if (due > next) {
         if (this.#schedule.hold(due, code, payload, number)) taken++;
         else {

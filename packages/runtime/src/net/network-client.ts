@@ -194,7 +194,7 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
       }
       const layout = computeLayout(options.schema, world.capacity);
       resampler = new Resampler(layout, options.schema, maxExtrapolateMs, options.hermite ?? true);
-      if (options.predict !== undefined) prediction = new ClientPrediction(options.predict, world.capacity, 1 + inputWidth);
+      if (options.predict !== undefined) prediction = new ClientPrediction(options.predict, world.capacity, (options.predict.madeTime === true ? 2 : 1) + inputWidth);
       connection = new Connection({
         url,
         socket: options.socket,
@@ -310,7 +310,7 @@ export function networkClient<S extends Schema>(options: NetworkClientOptions<S>
         // into the next tick the prediction steps, and due at the server in time for it
         const at = predicting.inputTick();
         event.due = predicting.dueOf(at);
-        predicting.predictor.input(nextSequence, at, event.due, event.code, [player, ...event.payload]);
+        predicting.predictor.input(nextSequence, at, event.due, event.code, options.predict!.madeTime === true ? [player, event.time, ...event.payload] : [player, ...event.payload]);
       }
       event.sequence = nextSequence;
       event.sends = 0;

@@ -42,6 +42,11 @@ export interface PredictOptions<S extends Schema, P extends PrivateFieldSpec = R
   readonly snapDistance?: number;
   /** Ms past the link's one-way delay, a tick and twice its jitter that the prediction runs ahead (default 10). */
   readonly marginMs?: number;
+  /**
+   * The server's publisher sets `input.madeTime`: the predicted step's inputs carry the made time in payload value
+   * 1 as the server's do (INPUT_MADE_TIME), so the step reads its values where the server's reads them. Default false.
+   */
+  readonly madeTime?: boolean;
 }
 
 /** How much faster or slower than the client's clock the prediction's time may run to follow its target (a fifth). */

@@ -25,6 +25,7 @@ import { computeLayout, fieldViews, generationView } from '../core/layout.ts';
 import { SeededRandom } from '../core/random.ts';
 import type { Schema } from '../core/schema.ts';
 import type { SimulationDefinition, TickInfo } from '../worker/definition.ts';
+import type { RewoundWorld } from '../worker/rewind.ts';
 import { createWorld, type PrivateFieldSpec, type World, type WorldInternals } from '../worker/world.ts';
 import { PredictedInputs } from './predicted-input.ts';
 import type { KeptSnapshot } from './snapshot-buffer.ts';
@@ -57,8 +58,10 @@ export class Predictor<S extends Schema, P extends PrivateFieldSpec = Record<nev
   readonly #internals: WorldInternals<S, P>;
   readonly #inputs: PredictedInputs;
   readonly #step: (world: World<S, P>, tick: TickInfo) => void;
-  readonly #info: { tick: number; dt: number; time: number; at: number; previousAt: number; input: PredictedInputs; random: () => number; emit: () => boolean; emitPayload: () => boolean };
+  readonly #info: { tick: number; dt: number; time: number; at: number; previousAt: number; input: PredictedInputs; random: () => number; emit: () => boolean; emitPayload: () => boolean; rewind: () => RewoundWorld<S> };
   readonly #random = new SeededRandom(0);
+  /** What a predicted step's `tick.rewind` answers: the world as it stands (made once). */
+  readonly #rewound: { time: number; clamped: boolean; count: number; fields: RewoundWorld<S>['fields'] };
   /** The server's clock at tick 0, as the last rebase's snapshot placed it, and a tick's ms. */
   #origin = 0;
   #tickMs: number;
@@ -83,7 +86,17 @@ export class Predictor<S extends Schema, P extends PrivateFieldSpec = Record<nev
       random: () => random.next(),
       emit: () => false,
       emitPayload: () => false,
+      // no history on the client: a predicted step's hit test sees the predicted world as it stands (what it
+      // predicts of other entities is not kept; the server's rewind decides a hit)
+      rewind: () => {
+        const world = this.world;
+        const rewound = this.#rewound;
+        rewound.time = this.#info.previousAt;
+        rewound.count = world.count;
+        return rewound;
+      },
     };
+    this.#rewound = { time: 0, clamped: true, count: 0, fields: this.world.fields };
   }
 
   /** A tick's time on the server's clock, as the last rebase placed the ticks. */

@@ -178,7 +178,7 @@ export function createSnapshotPublisher<S extends Schema>(runtime: Runtime<S, ob
   if (!Number.isInteger(every) || every < 1) throw new RangeError(`steadyframe: the publisher's every must be a whole number of ticks, at least 1; got ${String(every)}`);
   const format = wireFormat(computeLayout(runtime.schema, runtime.capacity));
   const rules: InputRules | null = options.input === undefined ? null : inputRules(options.input, runtime.input);
-  const maxMessageBytes = rules === null ? PING_BYTES : maxClientMessageBytes(Math.min(runtime.input!.layout.payloadWidth - 1, MAX_INPUT_PAYLOAD));
+  const maxMessageBytes = rules === null ? PING_BYTES : maxClientMessageBytes(Math.min(runtime.input!.layout.payloadWidth - (rules.madeTime ? 2 : 1), MAX_INPUT_PAYLOAD));
   let nextPlayer = 0;
   const eventOptions = options.events === false ? null : (options.events ?? {});
   const eventWidth = eventOptions?.payloadWidth ?? 4;

@@ -65,3 +65,4 @@ export type { ProtocolError } from '../net/socket-errors.ts';
 export { maxClientMessageBytes } from '../net/wire.ts';
 export { MAX_PINGS_PER_SECOND } from '../net/ping-schedule.ts';
 export type { ClientInputOptions, InputRefusal } from '../net/client-inputs.ts';
+export { INPUT_MADE_TIME, INPUT_PLAYER } from '../net/input-columns.ts';

@@ -17,6 +17,8 @@ import { findTransport } from '../transports/registry.ts';
 import { fillMeta } from './tick.ts';
 import type { SimulationContext } from './definition.ts';
 import type { SimulationState } from './state.ts';
+import type { RewindHistory } from './rewind-history.ts';
+import { rewindOf, rewindStates } from './rewind.ts';
 import { TickInputBuffer } from './tick-input.ts';
 import { createWorld, type PrivateFieldSpec, type WorldInternals } from './world.ts';
 
@@ -33,6 +35,8 @@ export interface WorkerParts {
    * time by hand): loaded by the simulation's `prepare`, so an app's worker never carries it. Null: not loaded.
    */
   readonly manualClock: typeof connectManualClock | null;
+  /** The rewind history's class, for a definition with `rewind` (loaded by `prepare`, as the manual clock); null: not loaded. */
+  readonly rewindHistory: typeof RewindHistory | null;
 }
 
 /** Lays the world over the transport the page attached with, runs `init`, publishes tick 0. */
@@ -69,7 +73,10 @@ export function attachSimulation<S extends Schema>(state: SimulationState<S>, co
   const clock: Clock = () => raw() - state.clockOffset;
   const writer = transport.writer(worldBlock, clock);
   const input = new TickInputBuffer(transport.input);
-  const info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input, random: state.random.next, emit: NO_EMIT, emitPayload: NO_EMIT };
+  const rewindMs = state.settings.rewindMs;
+  if (rewindMs !== null && parts.rewindHistory === null) throw new Error('steadyframe: this simulation keeps a rewind history, whose code is not loaded: await simulation.prepare(config) before attach(config) (exposeSimulation does)');
+  state.rewind = rewindMs === null ? null : new parts.rewindHistory!<S>(layout, rewindMs, rewindStates(rewindMs, state.tickRate), worldBlock);
+  const info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input, random: state.random.next, emit: NO_EMIT, emitPayload: NO_EMIT, rewind: rewindOf(state.rewind) };
   Object.assign(info, tickEmitters(info, transport.events, false, state.eventDigest));
   state.tickInfo = info;
   state.setup = config.setup;

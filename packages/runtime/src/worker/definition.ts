@@ -4,6 +4,7 @@ import { describeValue } from '../core/describe-value.ts';
 import type { BacklogPolicy } from '../core/fixed-step.ts';
 import type { Schema } from '../core/schema.ts';
 import type { NonFinitePolicy } from './finite-check.ts';
+import type { RewindOptions, RewoundWorld } from './rewind.ts';
 import type { TickInput } from './tick-input.ts';
 import type { PrivateFieldSpec, World } from './world.ts';
 
@@ -11,7 +12,7 @@ export const MAX_TICK_RATE = 100_000;
 export const MAX_TIME_SCALE = 1_000;
 
 /** What one tick is about. The same object every tick: read it, do not keep it. */
-export interface TickInfo {
+export interface TickInfo<S extends Schema = Schema> {
   /** Number of the tick being produced (the first `step` produces tick 1; `init` is tick 0). */
   readonly tick: number;
   /** Simulated seconds this tick advances: 1 / tickRate. Not affected by the time scale. */
@@ -39,6 +40,16 @@ export interface TickInfo {
   emit(code: number, p0?: number, p1?: number, p2?: number, p3?: number): boolean;
   /** `emit` with the numbers from an array you reuse (for payloads wider than 4). */
   emitPayload(code: number, payload: ArrayLike<number>): boolean;
+  /**
+   * Lag compensation: the world as a client drew it at shared-clock ms `time` (an input's made time: the
+   * publisher's `input.madeTime` puts it in payload value 1), blended from the states this simulation made as the
+   * client's frame blended them; for hit tests. Needs the definition's `rewind`. The returned object is reused
+   * by the next call; read-only. A time before the history's oldest state (`rewindMs` back) or past its newest
+   * (the state this step started from) is clamped to it and counted (`stats().rewindsClamped`). Throws outside a
+   * step, for a time that is not a finite number, and without `rewind`. Allocates nothing; costs a blend of
+   * every live entity's fields.
+   */
+  rewind(time: number): RewoundWorld<S>;
 }
 
 /** What `init` gets besides the world and the set-up data: the worker's side of the runtime, for work outside the ticks. */
@@ -75,7 +86,15 @@ export interface SimulationDefinition<S extends Schema, Setup = undefined, P ext
    */
   init?(world: World<S, P>, setup: Setup, context: SimulationContext): void;
   /** Advances the world by one tick of `tick.dt` seconds, in place. */
-  step(world: World<S, P>, tick: TickInfo): void;
+  step(world: World<S, P>, tick: TickInfo<S>): void;
+  /**
+   * Keep a history of the states made for lag compensation (`tick.rewind(time)`): `true` for the last
+   * DEFAULT_REWIND_MS (1000), or `{ rewindMs }` (at most MAX_REWIND_MS, 2000). Its memory is allocated at attach,
+   * once: `ceil(rewindMs × tickRate / 1000) + 2` blocks of the layout (at 60 Hz, 1000 ms and 1,000 3D entities:
+   * 62 × 32 KB, 2 MB); a faster tick rate or time scale set later keeps as many states, so a shorter window.
+   * Plain schemas only (not tables). Default: none.
+   */
+  readonly rewind?: boolean | RewindOptions;
   /**
    * The simulation's own state kept outside the world (game rules' counters and timers, a physics engine's
    * world), as bytes, between two ticks. With `save` and `load`, `runtime.snapshot()` and `restore()` take that

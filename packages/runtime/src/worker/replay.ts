@@ -16,6 +16,7 @@
  * and each call is counted with the first tick that made it (what breaks a replay most often).
  */
 import { NO_EMIT, tickEmitters } from './tick-events.ts';
+import { rewindOf } from './rewind.ts';
 import type { ReplayDifference, ReplayReport, ReplayTrap } from '../contracts/remote.ts';
 import { STATUS, type Layout } from '../core/layout.ts';
 import { EventDigest } from '../core/event-digest.ts';
@@ -147,7 +148,7 @@ export class ReplayRun<S extends Schema> {
   readonly #traps = new Traps();
   readonly #head: RecordingHead;
   readonly #input = new RecordedInput();
-  readonly #info: { -readonly [K in keyof TickInfo]: TickInfo[K] };
+  readonly #info: { -readonly [K in keyof TickInfo<S>]: TickInfo<S>[K] };
   readonly #hash = new Uint32Array(2);
   readonly #digest: EventDigest;
   #tick: number;
@@ -184,7 +185,7 @@ export class ReplayRun<S extends Schema> {
       faults: { recorded: 0, replayed: 0, unexpected: null },
       ms: 0,
     };
-    const info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input: this.#input, random: state.random.next, emit: NO_EMIT, emitPayload: NO_EMIT };
+    const info = { tick: 0, dt: 0, time: 0, at: 0, previousAt: 0, input: this.#input, random: state.random.next, emit: NO_EMIT, emitPayload: NO_EMIT, rewind: rewindOf(state.rewind) };
     // the steps' events, digested to compare with the recording's; a live playback also hands them to the page,
     // stamped with the live tick being published (runTick's), a headless replay to none
     this.#digest = new EventDigest();
@@ -205,6 +206,8 @@ export class ReplayRun<S extends Schema> {
     const head = this.#head;
     state.setup = head.setup === undefined ? undefined : JSON.parse(head.setup);
     state.seed = head.seed;
+    // the history is made again from the recording's states, at their recorded times, as the live run made it
+    state.rewind?.reset();
     if (head.fromInit) {
       this.#init(this.#tick);
       this.#compare(head.start, this.#tick, true);
@@ -240,11 +243,14 @@ export class ReplayRun<S extends Schema> {
           let threw: unknown = null;
           this.#digest.reset();
           this.#traps.install(info.tick);
+          // the state the step starts from, at its recorded time: the live run kept the same one (runTick)
+          state.rewind?.begin(previousAt, world.world.count);
           try {
             state.definition.step(world.world, info);
           } catch (error) {
             threw = error;
           } finally {
+            state.rewind?.end();
             this.#traps.uninstall();
           }
           // a live step that threw: its events go with its tick (runTick abandons only its own steps' throws)
@@ -291,6 +297,7 @@ export class ReplayRun<S extends Schema> {
         case RECORD.RESTART:
           this.#lastAt = null;
           if (record.from === 'scratch') {
+            state.rewind?.reset(); // as the live restart's publish did (runTick with no step)
             this.#init(this.#tick);
             this.#simMs = 0;
             this.#tick++; // the fresh world is published as a tick of its own

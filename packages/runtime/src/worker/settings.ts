@@ -7,6 +7,7 @@ import { BACKLOG_POLICIES, defaultMaxCatchUpSteps, type BacklogPolicy } from '..
 import { validateSchema, type Schema } from '../core/schema.ts';
 import { checkTickRate, type SimulationDefinition } from './definition.ts';
 import type { NonFinitePolicy } from './finite-check.ts';
+import { checkRewind } from './rewind.ts';
 import type { PrivateFieldSpec } from './world.ts';
 
 export interface SimulationSettings {
@@ -23,6 +24,8 @@ export interface SimulationSettings {
   readonly spinMs: number | undefined;
   readonly pauseWhenHidden: boolean;
   readonly nonFinite: NonFinitePolicy;
+  /** The rewind history's window, ms, or null: no history (worker/rewind-history.ts). */
+  readonly rewindMs: number | null;
 }
 
 export function checkDefinition<S extends Schema>(definition: SimulationDefinition<S, unknown, PrivateFieldSpec>): SimulationSettings {
@@ -64,6 +67,7 @@ export function checkDefinition<S extends Schema>(definition: SimulationDefiniti
     spinMs: definition.spinMs === undefined ? undefined : checkNumber('spinMs', definition.spinMs, 0),
     pauseWhenHidden: whenHidden === 'pause',
     nonFinite,
+    rewindMs: checkRewind(definition.rewind),
   };
 }
 

@@ -43,6 +43,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   readonly #transports: readonly WorkerHalf[];
   /** The manual clock's worker half, once `prepare` has loaded it. */
   #manualClock: WorkerParts['manualClock'] = null;
+  /** The rewind history's class, once `prepare` has loaded it (a definition with `rewind`). */
+  #rewindHistory: WorkerParts['rewindHistory'] = null;
 
   constructor(definition: SimulationDefinition<S, unknown, PrivateFieldSpec>, options: SimulationOptions = {}) {
     this.#state = new SimulationState(definition, checkDefinition(definition));
@@ -57,11 +59,12 @@ export class Simulation<S extends Schema> implements SimulationRemote {
   async prepare(config: BuiltInAttachConfig | AttachConfig): Promise<void> {
     await findTransport(this.#transports, config).load?.();
     if (config.clock !== undefined) this.#manualClock ??= (await import('../hosts/manual-clock/worker.ts')).connectManualClock;
+    if (this.#state.settings.rewindMs !== null) this.#rewindHistory ??= (await import('./rewind-history.ts')).RewindHistory;
   }
 
   /** Lays the world over the page's buffer and publishes tick 0; after `prepare(config)` (exposeSimulation's attach does both). */
   attach(config: BuiltInAttachConfig | AttachConfig): SimulationInfo {
-    return attachSimulation(this.#state, config, { transports: this.#transports, host: this.#host, manualClock: this.#manualClock });
+    return attachSimulation(this.#state, config, { transports: this.#transports, host: this.#host, manualClock: this.#manualClock, rewindHistory: this.#rewindHistory });
   }
 
   /** The worker's shared clock now: the main thread compares it with its own to measure their skew. */
@@ -281,6 +284,8 @@ export class Simulation<S extends Schema> implements SimulationRemote {
       nonFiniteValues: c.nonFiniteValues,
       nonFiniteTicks: c.nonFiniteTicks,
       restarts: c.restarts,
+      rewinds: state.rewind?.rewinds ?? 0,
+      rewindsClamped: state.rewind?.rewindsClamped ?? 0,
     };
   }
 

@@ -14,6 +14,7 @@ import type { Schema } from '../core/schema.ts';
 import type { PublishMeta, StateWriter } from '../core/slot-writer.ts';
 import { tickLengthMs, type SimulationDefinition, type TickInfo } from './definition.ts';
 import { catchUpSteps, type SimulationSettings } from './settings.ts';
+import type { RewindHistory } from './rewind-history.ts';
 import type { DigestSlot } from './tick-events.ts';
 import type { TickInput, TickInputBuffer } from './tick-input.ts';
 import type { PrivateFieldSpec, WorldInternals } from './world.ts';
@@ -102,6 +103,8 @@ export class SimulationState<S extends Schema> {
   recorder: TickRecorder | null = null;
   /** The playback while `runtime.play()` runs (worker/playback.ts). */
   playback: TickPlayback | null = null;
+  /** Lag compensation's history (the definition's `rewind`; made at attach), or null. */
+  rewind: RewindHistory<S> | null = null;
   error: WorkerStats['error'] = null;
   stopHeartbeat: () => void = () => {};
   readonly counters: Counters = {
@@ -122,7 +125,7 @@ export class SimulationState<S extends Schema> {
   readonly plan: StepPlan = { steps: 0, overloaded: false };
   /** A second plan, for asking what the loop would do at a later instant (`ticksOnTimeAt`). */
   readonly probe: StepPlan = { steps: 0, overloaded: false };
-  tickInfo: { -readonly [K in keyof TickInfo]: TickInfo[K] } | null = null;
+  tickInfo: { -readonly [K in keyof TickInfo<S>]: TickInfo<S>[K] } | null = null;
   readonly meta: PublishMeta = {
     previousTick: 0,
     currentTick: 0,

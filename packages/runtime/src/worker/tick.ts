@@ -53,8 +53,13 @@ export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached
         }
       } else {
         counters.inputs += a.input.length;
+        // the world as it stands is the state at previousAt: the newest the step may rewind to
+        state.rewind?.begin(info.previousAt, world.world.count);
         state.definition.step(world.world, info);
       }
+    } else {
+      // the world made anew (a restart, a restore, a playback's start): no state before it is this world's past
+      state.rewind?.reset();
     }
   } catch (error) {
     // the tick never happened: its events go with it
@@ -65,6 +70,8 @@ export function runTick<S extends Schema>(state: SimulationState<S>, a: Attached
     state.setStatus(STATUS.FAULTED);
     state.generation++;
     return false;
+  } finally {
+    state.rewind?.end();
   }
   const took = clock() - started;
   counters.lastStepMs = took;

@@ -5,10 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import { buildWorkerModule } from 'steadyframe/testing/node';
 
-export type Fixture = 'motion' | 'faulty' | 'silent' | 'published' | 'stress' | 'needs-setup' | 'network-client' | 'seeded' | 'events' | 'game-state' | 'net-game' | 'net-game-client' | 'tables' | 'net-tables' | 'net-tables-client' | 'predict-game' | 'predict-client' | 'predict-tables' | 'predict-tables-client';
+export type Fixture = 'motion' | 'faulty' | 'silent' | 'published' | 'stress' | 'needs-setup' | 'network-client' | 'seeded' | 'events' | 'game-state' | 'net-game' | 'net-game-client' | 'tables' | 'net-tables' | 'net-tables-client' | 'predict-game' | 'predict-client' | 'predict-tables' | 'predict-tables-client' | 'rewind-game';
 
 /** Fixtures only the Node tests use (test/node/fixtures); the rest are the browser tests'. */
-const NODE_ONLY: readonly Fixture[] = ['needs-setup', 'network-client', 'seeded', 'events', 'game-state', 'net-game', 'net-game-client', 'tables', 'net-tables', 'net-tables-client', 'predict-game', 'predict-client', 'predict-tables', 'predict-tables-client'];
+const NODE_ONLY: readonly Fixture[] = ['needs-setup', 'network-client', 'seeded', 'events', 'game-state', 'net-game', 'net-game-client', 'tables', 'net-tables', 'net-tables-client', 'predict-game', 'predict-client', 'predict-tables', 'predict-tables-client', 'rewind-game'];
 
 const built = new Map<Fixture, Promise<string>>();
 
