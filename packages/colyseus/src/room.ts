@@ -52,6 +52,8 @@ export interface SteadyframeRoomContext<S extends Schema, C extends object> {
   /** The seats held (players joined, or dropped and within their reconnection window). */
   readonly seats: Seats;
   readonly roomId: string;
+  /** Ms `onCreate` took: the runtime's worker started and its first ticks run (Colyseus waits 2 s for a room another process creates). */
+  readonly createMs: number;
 }
 
 /** The options of the matchmaking request that created the room, or of a client's join. */
@@ -108,8 +110,10 @@ export function steadyframeRoom<S extends Schema, C extends object = Record<neve
     /** Each joined client's connection, by session (a reconnect replaces it). */
     readonly connections = new Map<string, HostedConnection>();
     publishTimer: ReturnType<typeof setInterval> | undefined;
+    createMs = Number.NaN;
 
     override async onCreate(createOptions: RoomOptions = {}): Promise<void> {
+      const began = performance.now();
       // no Colyseus state to patch: the world travels as the snapshots
       this.patchRate = null;
       if (options.maxClients !== undefined) this.maxClients = options.maxClients;
@@ -127,6 +131,7 @@ export function steadyframeRoom<S extends Schema, C extends object = Record<neve
       this.onMessageBytes(ROOM_MESSAGE, (client: Client, bytes: Uint8Array) => this.connections.get(client.sessionId)?.receive(bytes));
       const every = options.publishMs ?? 1000 / runtime.info.tickRate / 2;
       this.publishTimer = setInterval(() => this.publisher.publish(), every);
+      this.createMs = performance.now() - began;
     }
 
     override async onJoin(client: Client, joinOptions: RoomOptions = {}): Promise<void> {

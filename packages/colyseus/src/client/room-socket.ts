@@ -16,12 +16,16 @@
  *  reconnect after its backoff ─── open again: the same seat, or a new one if the window passed
  * ```
  *
+ * A room's messages are taken from the moment the SDK makes the room, before its socket opens: the server sends
+ * the first snapshot right behind the join's answer, often in the same TCP read, which the SDK dispatches before
+ * the join's promise settles. They wait in the room's inbox until the Connection has its `onopen`.
+ *
  * The reconnects are the Connection's, with its backoff and its counters (`network().connects`): the SDK's own
  * automatic reconnection is turned off for each room joined, so one policy decides when, and the server's
  * `reconnectSeconds` how long a seat waits. Each `networkClient` takes its own `colyseusRoom(...)`: the seat kept
  * is the factory's.
  */
-import { Client, type Room } from '@colyseus/sdk';
+import { Client, type ClientOptions, type Room } from '@colyseus/sdk';
 import type { SocketFactory, SocketLike } from 'steadyframe/network';
 import { ROOM_MESSAGE } from '../protocol.ts';
 
@@ -33,8 +37,8 @@ const JOIN_FAILED = 4001;
 export interface ColyseusRoomOptions {
   /** The join's options (the room's `onJoin`, and its `onCreate` when the join creates it; matchmaking filters), or a function that makes them at each join. */
   readonly options?: Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>);
-  /** Makes the SDK's client for the server's URL (default `new Client(url)`): headers, auth, a URL builder. */
-  readonly client?: (url: string) => Client;
+  /** The SDK client's options (`new Client(url, client)`): headers, a URL builder, a fetch. */
+  readonly client?: ClientOptions;
   /** Called with each room joined: a new seat, or the same one after a drop (`room.sessionId` says which). */
   readonly onJoin?: (room: Room) => void;
 }
@@ -42,14 +46,14 @@ export interface ColyseusRoomOptions {
 /** A `SocketFactory` that joins the room `name` through Colyseus's matchmaking at the URL it is given. */
 export function colyseusRoom(name: string, options: ColyseusRoomOptions = {}): SocketFactory {
   if (typeof name !== 'string' || name === '') throw new TypeError("steadyframe: colyseusRoom needs the room's name, as the server defined it");
-  let client: Client | null = null;
+  let client: RoomClient | null = null;
   let clientUrl = '';
   /** The seat a drop left: the room's reconnection token, or null. */
   let seat: string | null = null;
 
   const join = async (url: string): Promise<Room> => {
     if (client === null || clientUrl !== url) {
-      client = options.client?.(url) ?? new Client(url);
+      client = new RoomClient(url, options.client);
       clientUrl = url;
     }
     if (seat !== null) {
@@ -66,7 +70,7 @@ export function colyseusRoom(name: string, options: ColyseusRoomOptions = {}): S
   };
 
   return (url) =>
-    new RoomSocket(join(url), {
+    new RoomSocket(join(url), (room) => client!.inbox(room), {
       joined(room) {
         options.onJoin?.(room);
       },
@@ -75,6 +79,45 @@ export function colyseusRoom(name: string, options: ColyseusRoomOptions = {}): S
         seat = code === CONSENTED || code === JOIN_FAILED ? null : room.reconnectionToken;
       },
     });
+}
+
+/** A room's messages of ours, from the room's making: held until its socket is open, then handed on. */
+class Inbox {
+  #held: Uint8Array[] | null = [];
+  #to: ((bytes: Uint8Array) => void) | null = null;
+
+  deliver(bytes: Uint8Array): void {
+    if (this.#to !== null) this.#to(bytes);
+    else this.#held?.push(bytes);
+  }
+
+  /** From now on to `to`, the held ones first. */
+  open(to: (bytes: Uint8Array) => void): void {
+    this.#to = to;
+    const held = this.#held ?? [];
+    this.#held = null;
+    for (const bytes of held) to(bytes);
+  }
+}
+
+/** The SDK's client, giving each room it makes an inbox before the room's socket opens. */
+class RoomClient extends Client {
+  readonly #inboxes = new WeakMap<Room, Inbox>();
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  protected override createRoom<T>(roomName: string, rootSchema?: any): Room<any, T> {
+    const room = super.createRoom<T>(roomName, rootSchema);
+    const inbox = new Inbox();
+    this.#inboxes.set(room, inbox);
+    room.onMessage(ROOM_MESSAGE, (bytes: Uint8Array) => inbox.deliver(bytes));
+    return room;
+  }
+
+  inbox(room: Room): Inbox {
+    const inbox = this.#inboxes.get(room);
+    if (inbox === undefined) throw new Error('steadyframe: a Colyseus room this client did not make');
+    return inbox;
+  }
 }
 
 /** The socket: one join (a new seat or a kept one), open while the room is, closed for good after. */
@@ -88,7 +131,7 @@ class RoomSocket implements SocketLike {
   /** Closed by the Connection: a join still on its way is left at once. */
   #closed = false;
 
-  constructor(joining: Promise<Room>, seat: { joined(room: Room): void; left(room: Room, code: number): void }) {
+  constructor(joining: Promise<Room>, inbox: (room: Room) => Inbox, seat: { joined(room: Room): void; left(room: Room, code: number): void }) {
     joining.then(
       (room) => {
         if (this.#closed) {
@@ -98,7 +141,6 @@ class RoomSocket implements SocketLike {
         this.#room = room;
         // the Connection reconnects (its backoff, its counters): not the SDK as well
         room.reconnection.enabled = false;
-        room.onMessage(ROOM_MESSAGE, (bytes: Uint8Array) => this.onmessage?.({ data: bytes }));
         room.onLeave((code, reason) => {
           if (this.#room !== room) return;
           this.#room = null;
@@ -107,6 +149,10 @@ class RoomSocket implements SocketLike {
         });
         seat.joined(room);
         this.onopen?.({});
+        // what came with the join, then the rest as it comes
+        inbox(room).open((bytes) => {
+          if (this.#room === room) this.onmessage?.({ data: bytes });
+        });
       },
       (error: unknown) => {
         if (this.#closed) return;

@@ -6,10 +6,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { buildWorkerModule } from 'steadyframe/testing/node';
 // @ts-expect-error: a plain .mjs helper shared with the scripts; it has no type declarations.
 import { findNode22, findRedisServer } from '../../../../../scripts/services.mjs';
 
 const ROOM_SERVER = fileURLToPath(new URL('./room-server.ts', import.meta.url));
+/**
+ * The game's module bundled into one JavaScript file, as an app ships it (once per test file): each room starts a
+ * worker thread on it, and the TypeScript of the runtime transformed as it loads takes seconds a room here.
+ */
+let gameWorker: Promise<string> | null = null;
+const builtGameWorker = () => (gameWorker ??= buildWorkerModule(fileURLToPath(new URL('../fixtures/game.worker.ts', import.meta.url))));
 
 /** A free TCP port on 127.0.0.1 (the OS's pick, released for the process that will listen on it). */
 export function freePort(): Promise<number> {
@@ -78,6 +85,7 @@ export interface RoomServerReport {
     readonly roomId: string;
     readonly clients: readonly string[];
     readonly seats: number;
+    readonly createMs: number;
     readonly lastTick: number;
     readonly sent: number;
     readonly host: { readonly open: number; readonly connections: number; readonly closed: Record<string, number> };
@@ -105,10 +113,13 @@ export async function startRoomServer(options: RoomServerOptions = {}): Promise<
   const node22 = findNode22() as string | null;
   if (node22 === null) throw new Error('steadyframe: no Node 22 for the Colyseus processes: `npm test` installs it (node scripts/services.mjs), or set STEADYFRAME_NODE22');
   const port = await freePort();
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), STEADYFRAME_PORT: String(port) };
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), STEADYFRAME_PORT: String(port), STEADYFRAME_GAME_WORKER: await builtGameWorker() };
   if (options.redis !== undefined) env.STEADYFRAME_REDIS = options.redis;
   if (options.maxClients !== undefined) env.STEADYFRAME_MAX_CLIENTS = String(options.maxClients);
   if (options.reconnectSeconds !== undefined) env.STEADYFRAME_RECONNECT_SECONDS = String(options.reconnectSeconds);
+  // a room's onCreate starts its runtime's worker thread, which can take over the 2 s Colyseus waits for a room
+  // another process creates on two loaded cores (the README says so)
+  env.COLYSEUS_PRESENCE_SHORT_TIMEOUT = '10000';
   // Vitest's own variables would make Colyseus think it runs under a test runner of its own
   delete env.VITEST;
   delete env.NODE_OPTIONS;

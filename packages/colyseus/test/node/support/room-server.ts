@@ -5,7 +5,7 @@
  * 'game' defined by `steadyframeRoom`, and, given a Redis URL, Colyseus's Redis presence and driver with this
  * process's own public address (a seat reserved here for a room of another process sends the client there).
  *
- * Told by its environment: STEADYFRAME_PORT, STEADYFRAME_REDIS (a redis:// URL, or none: one process alone),
+ * Told by its environment: STEADYFRAME_PORT, STEADYFRAME_GAME_WORKER (the game's module, built), STEADYFRAME_REDIS (a redis:// URL, or none: one process alone),
  * STEADYFRAME_MAX_CLIENTS, STEADYFRAME_RECONNECT_SECONDS. It says `listening` over IPC once it serves, and
  * answers `report` (its rooms: seats, clients, ticks published, the host's counts) and `drop` (a session's TCP
  * socket destroyed with no close frame: a client whose link broke).
@@ -30,7 +30,8 @@ const left: Array<[string, number]> = [];
 
 const GameRoom = steadyframeRoom<typeof gameSchema>({
   runtime: {
-    worker: new URL('../fixtures/game.worker.ts', import.meta.url),
+    // the game's module as an app ships it (bundled: support/processes.ts), else its TypeScript as it stands
+    worker: process.env.STEADYFRAME_GAME_WORKER ?? new URL('../fixtures/game.worker.ts', import.meta.url),
     schema: gameSchema,
     capacity: GAME_CAPACITY,
     // the player first, then the client's value
@@ -75,6 +76,7 @@ function report() {
       roomId: room.roomId,
       clients: Array.from({ length: room.clients.length }, (_, i) => room.clients[i]!.sessionId),
       seats: room.seats.size,
+      createMs: room.createMs,
       lastTick: room.publisher.stats.lastTick,
       sent: room.publisher.stats.sent,
       host: room.host.stats,
