@@ -1,4 +1,5 @@
-// `npm test`: sets up a fresh machine (pnpm, dependencies, Chromium, Firefox, WebKit) and runs every check and test:
+// `npm test`: sets up a fresh machine (pnpm, dependencies, Chromium, Firefox, WebKit, and for the Colyseus rooms'
+// processes Node 22 and redis-server: scripts/services.mjs) and runs every check and test:
 // type-checks, then the Node and browser test projects. STEADYFRAME_STRESS_ACQUIRES raises the swap stress.
 import { readFileSync, rmSync } from 'node:fs';
 import { installDependencies, pnpm, run, VITEST_REPORT } from './bootstrap.mjs';
