@@ -25,14 +25,12 @@
  * `reconnectSeconds` how long a seat waits. Each `networkClient` takes its own `colyseusRoom(...)`: the seat kept
  * is the factory's.
  */
-import { Client, type ClientOptions, type Room } from '@colyseus/sdk';
+import { Client, CloseCode, type ClientOptions, type Room } from '@colyseus/sdk';
 import type { SocketFactory, SocketLike } from 'steadyframe/network';
 import { ROOM_MESSAGE } from '../protocol.ts';
 
-/** Colyseus's close code for a leave the client or the server chose (`CloseCode.CONSENTED`): no seat is kept. */
-const CONSENTED = 4000;
-/** The close code this socket reports when it could not join: the reason says why. */
-const JOIN_FAILED = 4001;
+/** The close code this socket reports when it could not join (the reason says why): one Colyseus does not use. */
+const JOIN_FAILED = 4900;
 
 export interface ColyseusRoomOptions {
   /** The join's options (the room's `onJoin`, and its `onCreate` when the join creates it; matchmaking filters), or a function that makes them at each join. */
@@ -76,7 +74,7 @@ export function colyseusRoom(name: string, options: ColyseusRoomOptions = {}): S
       },
       left(room, code) {
         // a drop: the server keeps the seat for its window; anything else lets it go
-        seat = code === CONSENTED || code === JOIN_FAILED ? null : room.reconnectionToken;
+        seat = code === CloseCode.CONSENTED || code === JOIN_FAILED ? null : room.reconnectionToken;
       },
     });
 }
