@@ -1,14 +1,18 @@
-// `npm test`: sets up a fresh machine (pnpm, dependencies, Chromium, Firefox, WebKit) and runs every check and test:
+// `npm test`: sets up a fresh machine (pnpm, dependencies, Chromium, Firefox, WebKit, and for the Colyseus rooms'
+// processes Node 22 and redis-server: scripts/services.mjs) and runs every check and test:
 // type-checks, then the Node and browser test projects. STEADYFRAME_STRESS_ACQUIRES raises the swap stress.
 import { readFileSync, rmSync } from 'node:fs';
 import { installDependencies, pnpm, run, VITEST_REPORT } from './bootstrap.mjs';
 import { ensureEngines } from './engines.mjs';
+import { ensureServices } from './services.mjs';
 import { stallReport } from './runner-stalls.mjs';
 
 installDependencies();
 // Chromium, Firefox and WebKit (each a Debian package, installed here when missing): site/reference/compatibility.md
 const engines = ensureEngines();
 console.log(`steadyframe: browser tests run in ${engines.join(', ')}`);
+// Node 22 and redis-server for the Colyseus rooms' processes (packages/colyseus), each installed when missing
+ensureServices();
 
 const [command, ...prefix] = pnpm();
 run(command, [...prefix, 'run', 'typecheck']);

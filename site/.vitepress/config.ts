@@ -43,6 +43,7 @@ const guides: DefaultTheme.SidebarItem[] = [
   { text: 'Private fields', link: '/guides/private-fields' },
   { text: 'Headless in Node', link: '/guides/node' },
   { text: 'Multiplayer', link: '/guides/multiplayer' },
+  { text: 'Rooms on Colyseus', link: '/guides/colyseus' },
   { text: 'Record and replay', link: '/guides/record-and-replay' },
 ];
 

@@ -18,4 +18,6 @@ export const ENTRY_POINTS = [
   { specifier: '@steadyframe/react-three-fiber/webgpu', file: 'packages/react-three-fiber/src/webgpu.ts' },
   { specifier: '@steadyframe/phaser', file: 'packages/phaser/src/index.ts' },
   { specifier: '@steadyframe/babylon', file: 'packages/babylon/src/index.ts' },
+  { specifier: '@steadyframe/colyseus', file: 'packages/colyseus/src/index.ts' },
+  { specifier: '@steadyframe/colyseus/client', file: 'packages/colyseus/src/client/index.ts' },
 ];

@@ -4,7 +4,10 @@
  * of the `ws` package's server and sockets (structural types: nothing of `ws` is imported, so the library does
  * not depend on it; the app makes the server, with its own port, TLS and `maxPayload`: `publisher.maxMessageBytes`).
  *
- * Nothing a socket can send reaches the process; each way a connection ends badly is counted in `stats.closed`:
+ * The policies that are not the socket's (refusals, faults, slow readers) are the transport-neutral host's
+ * (net/snapshot-host.ts), which a Colyseus room runs too; this file adds what only a WebSocket has (its frames
+ * and pings) and the TCP socket's own end. Nothing a socket can send reaches the process; each way a connection
+ * ends badly is counted in `stats.closed`:
  * ```text
  *  socket 'error'  ── a frame ws refused (bad UTF-8, unmasked, reserved opcode, past maxPayload...): ws has closed
  *                     it with the error's close code; counted by reason (socket-errors.ts)          → `protocol`
@@ -18,14 +21,16 @@
  * `autoPong: false` stops it. The host needs no option of the app's: it ends a connection past the allowance,
  * which bounds the pongs a flood gets to the allowance (no browser sends ping frames at all).
  *
- * A client that reads slower than snapshots come (a phone on a bad link) would make the server buffer for it
- * without end: while a socket has more than `maxBufferedBytes` waiting, snapshots to it are skipped (counted),
- * never queued. A snapshot is replaced by the next one anyway, and the client's jitter buffer bridges the gap.
+ * A socket with more than `maxBufferedBytes` waiting gets no snapshots until it drains (snapshot-host.ts).
  */
 import { MAX_PINGS_PER_SECOND } from './ping-schedule.ts';
-import { emptyRefusals, type PublisherClient, type PublisherClientStats, type PublisherRefusal, type SnapshotPublisher } from './publisher.ts';
+import type { PublisherClient, SnapshotPublisher } from './publisher.ts';
 import { RateBucket } from './rate-bucket.ts';
+import { createSnapshotHost, type SnapshotHostOptions, type SnapshotHostStats } from './snapshot-host.ts';
 import { emptyProtocolErrors, protocolError, type ProtocolError } from './socket-errors.ts';
+
+// the host's policy and its words, where this file's users have always found them
+export { DEFAULT_MAX_REFUSING_MS, type HostClose } from './snapshot-host.ts';
 
 /** What the host needs of a socket (a `ws` WebSocket). */
 export interface SnapshotSocket {
@@ -50,15 +55,6 @@ export interface SnapshotSocketServer {
 }
 
 /**
- * Ms a connection may go on sending only what the publisher refuses before it is closed (1008). A client of
- * this server pings once a second (net/ping-schedule.ts) and its pongs count as taken, so five seconds of
- * nothing but refusals is five missed pings in a row: a client of another build or no client at all. Long enough
- * that a client is never cut for a burst of refused inputs (stale times after a stall, a flood of keys) while it
- * still pings; short enough that a hostile connection spends its slot and the checks' CPU for seconds, not forever.
- */
-export const DEFAULT_MAX_REFUSING_MS = 5000;
-
-/**
  * Ms the host waits, after it or ws closed a connection, for the peer to finish the close before it drops the
  * TCP socket. A peer that answers the close does so within a round trip (the client's clock refuses round trips
  * over a second); one that never does (or never reads) would otherwise hold the socket for ws's `closeTimeout`
@@ -66,37 +62,18 @@ export const DEFAULT_MAX_REFUSING_MS = 5000;
  */
 export const CLOSE_GRACE_MS = 1000;
 
-/** Why the host closed a connection: counted in `stats.closed`. */
-export type HostClose = 'protocol' | 'pings' | 'refusals' | 'failed';
-
-export interface SocketHostOptions {
-  /** Bytes a socket may have queued before snapshots to it are skipped. Default: 1 MiB. */
-  readonly maxBufferedBytes?: number;
-  /** Ms of nothing but refused messages before a connection is closed (1008). Default DEFAULT_MAX_REFUSING_MS. */
-  readonly maxRefusingMs?: number;
+/** The host's options (snapshot-host.ts: `maxBufferedBytes`, `maxRefusingMs`, `now`), and the socket's own. */
+export interface SocketHostOptions extends SnapshotHostOptions {
   /** WebSocket ping frames a connection may send a second (and at once) before it is closed (1008). Default MAX_PINGS_PER_SECOND. */
   readonly pingsPerSecond?: number;
-  /** The clock the two allowances above are measured on, ms. Default `performance.now`. */
-  readonly now?: () => number;
   /** Called with each new connection's publisher client (its player, its stats). */
   readonly onClient?: (client: PublisherClient, socket: SnapshotSocket) => void;
 }
 
 /** What a socket host has seen, over every connection it took (`stats` makes a new one at each read). */
-export interface SocketHostStats {
-  /** Connections open now, and taken in all. */
-  readonly open: number;
-  readonly connections: number;
-  /** Snapshots skipped because a socket had too much queued, all sockets. */
-  readonly skipped: number;
-  /** Messages the publisher refused (the wire's checks and the inputs'), all connections, by reason. */
-  readonly refused: Readonly<Record<PublisherRefusal, number>>;
+export interface SocketHostStats extends SnapshotHostStats {
   /** Frames the WebSocket refused below the wire, by reason (socket-errors.ts): each ended its connection. */
   readonly protocolErrors: Readonly<Record<ProtocolError, number>>;
-  /** Connections the host closed (or saw ws close for a protocol error), by why: each counted once. */
-  readonly closed: Readonly<Record<HostClose, number>>;
-  /** The last of those, in words (for the server's log), or null. */
-  readonly lastClose: string | null;
 }
 
 /** What a socket host has done. */
@@ -117,127 +94,74 @@ export interface SocketHost {
   close(): void;
 }
 
-/** A publisher client's messages taken (a refused message takes none of these). */
-const taken = (stats: Readonly<PublisherClientStats>): number => stats.pongs + stats.inputs + stats.inputRepeats + stats.acks;
-
 export function hostSnapshots(publisher: SnapshotPublisher, server: SnapshotSocketServer, options: SocketHostOptions = {}): SocketHost {
-  const maxBuffered = options.maxBufferedBytes ?? 1024 * 1024;
-  const maxRefusingMs = options.maxRefusingMs ?? DEFAULT_MAX_REFUSING_MS;
   const pingsPerSecond = options.pingsPerSecond ?? MAX_PINGS_PER_SECOND;
   const now = options.now ?? (() => performance.now());
-  let skipped = 0;
-  let open = 0;
-  let connections = 0;
-  let lastError: unknown = null;
-  let lastClose: string | null = null;
+  const host = createSnapshotHost(publisher, { ...options, now });
   const protocolErrors = emptyProtocolErrors();
-  const closed: Record<HostClose, number> = { protocol: 0, pings: 0, refusals: 0, failed: 0 };
-  // refusals of connections gone, and the live clients' (summed when stats are read)
-  const refusedGone = emptyRefusals();
-  const live = new Set<PublisherClient>();
 
   const connection = (socket: SnapshotSocket): void => {
-    open++;
-    connections++;
-    const client = publisher.connect((bytes) => {
-      if (socket.bufferedAmount > maxBuffered) {
-        skipped++;
-        return;
-      }
-      socket.send(bytes);
-    });
-    live.add(client);
-    const pings = new RateBucket(pingsPerSecond, now());
-    /**
-     * When this run of refusals began: the first message refused since the last one taken (NaN: none refused
-     * since). Measured from a refusal, not from the last message taken: a server that stalled (its event loop
-     * busy for seconds) finds messages queued by then, inputs among them stale; the first of those must not
-     * close a connection whose pongs wait right behind it.
-     */
-    let refusingSince = Number.NaN;
-    /** The host has ended this connection (counted once), or the socket has closed. */
-    let ended = false;
     let grace: ReturnType<typeof setTimeout> | undefined;
-
-    /**
-     * Counts why, stops the client, closes the socket (code 0: ws has closed it already), and drops it if it is
-     * still there CLOSE_GRACE_MS later (the timer is set first: a socket may emit 'close' within `close()`).
-     */
-    const end = (why: HostClose, code: number, words: string): void => {
-      if (ended) return;
-      ended = true;
-      closed[why]++;
-      lastClose = words;
-      client.close();
+    /** Drops the TCP socket CLOSE_GRACE_MS from now if the peer has not finished the close (set once). */
+    const dropLater = (): void => {
+      if (grace !== undefined) return;
       grace = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS);
       grace.unref?.();
-      // the reason the peer sees is the short one (a close reason is at most 123 bytes); the log gets the words
-      if (code !== 0) socket.close(code, `steadyframe: closed (${why})`);
     };
-
+    const hosted = host.connect({
+      get bufferedAmount() {
+        return socket.bufferedAmount;
+      },
+      send: (bytes) => socket.send(bytes),
+      close(code, reason) {
+        // the timer first: a socket may emit 'close' within `close()`
+        dropLater();
+        socket.close(code, reason);
+      },
+    });
+    const pings = new RateBucket(pingsPerSecond, now());
     socket.on('message', (data) => {
-      if (ended) return;
-      const before = taken(client.stats);
-      try {
-        client.receive(bytesOf(data));
-      } catch (error) {
-        // refusals never throw (they are counted): this is a fault of ours, and it stays this connection's
-        lastError = error;
-        end('failed', 1011, 'steadyframe: the server failed on a message from this connection');
-        return;
-      }
-      if (taken(client.stats) !== before) {
-        refusingSince = Number.NaN;
-        return;
-      }
-      const t = now();
-      if (Number.isNaN(refusingSince)) refusingSince = t;
-      else if (t - refusingSince >= maxRefusingMs) end('refusals', 1008, `steadyframe: nothing but refused messages for ${maxRefusingMs} ms (last: ${client.stats.lastRefusal ?? 'none'})`);
+      if (!hosted.ended) hosted.receive(bytesOf(data));
     });
     socket.on('ping', () => {
-      if (!ended && !pings.take(now())) end('pings', 1008, `steadyframe: more than ${pingsPerSecond} pings a second`);
+      if (hosted.ended || pings.take(now())) return;
+      // ws has answered it already: the connection ends rather than the pongs
+      dropLater();
+      hosted.end('pings', `steadyframe: more than ${pingsPerSecond} pings a second`);
+      socket.close(1008, 'steadyframe: closed (pings)');
     });
     socket.on('error', (error) => {
       // ws emits at most one 'error' a socket, and has closed the connection with the error's own close code
       const reason = protocolError(error);
       protocolErrors[reason]++;
-      end('protocol', 0, `steadyframe: a frame refused by the WebSocket (${reason}): ${error instanceof Error ? error.message : String(error)}`);
+      if (!hosted.ended) dropLater();
+      hosted.end('protocol', `steadyframe: a frame refused by the WebSocket (${reason}): ${error instanceof Error ? error.message : String(error)}`);
     });
     socket.on('close', () => {
-      open--;
-      ended = true;
       clearTimeout(grace);
-      client.close();
-      live.delete(client);
-      addInto(refusedGone, client.stats.refused);
+      hosted.gone();
     });
-    options.onClient?.(client, socket);
+    options.onClient?.(hosted.client, socket);
   };
   server.on('connection', connection);
   return {
     get skipped() {
-      return skipped;
+      return host.skipped;
     },
     get open() {
-      return open;
+      return host.open;
     },
     get failed() {
-      return closed.failed;
+      return host.failed;
     },
     get lastError() {
-      return lastError;
+      return host.lastError;
     },
     get stats() {
-      const refused = { ...refusedGone };
-      for (const client of live) addInto(refused, client.stats.refused);
-      return { open, connections, skipped, refused, protocolErrors: { ...protocolErrors }, closed: { ...closed }, lastClose };
+      return { ...host.stats, protocolErrors: { ...protocolErrors } };
     },
     close: () => void server.off('connection', connection),
   };
-}
-
-function addInto<K extends string>(sum: Record<K, number>, counts: Readonly<Record<K, number>>): void {
-  for (const key of Object.keys(counts) as K[]) sum[key] += counts[key];
 }
 
 /** A message as one byte array, whatever shape the socket handed it over in (text frames too: the wire refuses them). */

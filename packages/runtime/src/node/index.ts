@@ -58,8 +58,11 @@ export { DEFAULT_INTEREST_LIMIT } from '../net/interest.ts';
 export type { InterestClient, InterestOptions, InterestState } from '../net/interest.ts';
 export { radiusInterest } from '../net/radius-interest.ts';
 export type { RadiusInterest, RadiusInterestOptions } from '../net/radius-interest.ts';
-export { CLOSE_GRACE_MS, DEFAULT_MAX_REFUSING_MS, hostSnapshots } from '../net/socket-host.ts';
-export type { HostClose, SocketHost, SocketHostOptions, SocketHostStats, SnapshotSocket, SnapshotSocketServer } from '../net/socket-host.ts';
+export { CLOSE_GRACE_MS, hostSnapshots } from '../net/socket-host.ts';
+export type { SocketHost, SocketHostOptions, SocketHostStats, SnapshotSocket, SnapshotSocketServer } from '../net/socket-host.ts';
+// the same host for any transport (a Colyseus room: @steadyframe/colyseus): a link per connection
+export { createSnapshotHost, DEFAULT_MAX_REFUSING_MS } from '../net/snapshot-host.ts';
+export type { HostClose, HostedConnection, SnapshotHost, SnapshotHostOptions, SnapshotHostStats, SnapshotLink } from '../net/snapshot-host.ts';
 export type { ProtocolError } from '../net/socket-errors.ts';
 // what a WebSocket server's maxPayload should be for another framework's host (the publisher has its own: maxMessageBytes)
 export { maxClientMessageBytes } from '../net/wire.ts';

@@ -39,6 +39,7 @@ const rapierDir = join(packageDir, '..', 'rapier');
 const r3fDir = join(packageDir, '..', 'react-three-fiber');
 const phaserDir = join(packageDir, '..', 'phaser');
 const babylonDir = join(packageDir, '..', 'babylon');
+const colyseusDir = join(packageDir, '..', 'colyseus');
 const work = mkdtempSync(join(tmpdir(), 'steadyframe-packed-'));
 const packs = join(work, 'packs');
 const servers: PreviewServer[] = [];
@@ -389,7 +390,7 @@ beforeAll(async () => {
   // the browser first: no point packing and building without one
   browser = await launchChromium();
   mkdirSync(packs);
-  for (const dir of [packageDir, threeDir, pixiDir, rapierDir, r3fDir, phaserDir, babylonDir]) {
+  for (const dir of [packageDir, threeDir, pixiDir, rapierDir, r3fDir, phaserDir, babylonDir, colyseusDir]) {
     const path = pack(dir);
     tarballs.set((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name, path);
   }
@@ -461,7 +462,7 @@ function filesUnder(dir: string, prefix = ''): string[] {
 
 describe('the tarballs', () => {
   const license = readFileSync(join(root, 'LICENSE'), 'utf8');
-  for (const name of ['steadyframe', '@steadyframe/three', '@steadyframe/pixi', '@steadyframe/rapier', '@steadyframe/react-three-fiber', '@steadyframe/phaser', '@steadyframe/babylon']) {
+  for (const name of ['steadyframe', '@steadyframe/three', '@steadyframe/pixi', '@steadyframe/rapier', '@steadyframe/react-three-fiber', '@steadyframe/phaser', '@steadyframe/babylon', '@steadyframe/colyseus']) {
     it(`${name}: a package.json npm can install, exports that resolve, LICENSE and maps inside`, () => {
       const out = join(work, 'unpacked', name.replace('/', '+'));
       mkdirSync(out, { recursive: true });
