@@ -30,7 +30,8 @@ The same scene (the 3D simulation at 30 ticks/s, a 60 fps frame loop, one small 
 \`@steadyframe/three\`'s GPU path two ways in one run: **webgl**, WebGLRenderer with \`@steadyframe/three\` (the GLSL
 blend; uploads straight from the shared memory, \`{ renderer }\`); **webgpu**, WebGPURenderer on WebGPU with
 \`@steadyframe/three/webgpu\` (the TSL node; each state copied into the storage attributes, \`queue.writeBuffer\` at
-render). Both into a 320×240 render target (a presented WebGPU canvas loses its device in this headless Chromium).
+render; at most one frame in flight: a frame whose last submit the GPU has not finished is skipped, as a swap chain
+would hold it back, where WebGL's driver blocks by itself). Both into a 320×240 render target (a presented WebGPU canvas loses its device in this headless Chromium).
 **The GPU is software on both sides**: WebGL is SwiftShader, WebGPU is Dawn's SwiftShader adapter (${data.adapter},
 Chromium with \`--enable-unsafe-webgpu\`); on a real GPU both would be far faster and their ratio different. Each design
 runs twice per size in mirrored order, its windows pooled. Per 1 s window: frames, the page's timing of \`mesh.update\`

@@ -1,5 +1,5 @@
 /**
- * Suite 17, three.js on WebGPURenderer against WebGLRenderer: the same scene (the 3D simulation at 30 ticks/s, a
+ * Suite three-webgpu (the report's section 18), three.js on WebGPURenderer against WebGLRenderer: the same scene (the 3D simulation at 30 ticks/s, a
  * 60 fps frame loop, one small triangle per entity) drawn by @steadyframe/three's GPU path two ways, side by side
  * in one run at 10k and 100k entities, in mirrored order:
  *
@@ -62,7 +62,8 @@ async function stage(design: RendererDesign, runtime: Runtime<typeof schema3d>, 
     const mesh = createInterpolatedInstancedMesh(runtime, triangle(), new MeshBasicMaterial({ color: 0xffffff }), fields, { renderer });
     scene.add(mesh.mesh);
     renderer.setRenderTarget(target);
-    return { mesh, render: () => renderer.render(scene, camera), dispose: () => (mesh.dispose(), target.dispose(), renderer.dispose()) };
+    // WebGL's driver holds the page back itself when the GPU is behind (a call blocks)
+    return { mesh, busy: () => false, render: () => renderer.render(scene, camera), dispose: () => (mesh.dispose(), target.dispose(), renderer.dispose()) };
   }
   const renderer = new WebGPURenderer({ canvas, antialias: false });
   await renderer.init();
@@ -71,7 +72,17 @@ async function stage(design: RendererDesign, runtime: Runtime<typeof schema3d>, 
   const mesh = createNodeMesh(runtime, triangle(), new MeshBasicNodeMaterial({ color: 0xffffff }), fields);
   scene.add(mesh.mesh);
   renderer.setRenderTarget(target);
-  return { mesh, render: () => renderer.render(scene, camera), dispose: () => (mesh.dispose(), target.dispose(), renderer.dispose()) };
+  // WebGPU queues without limit: a frame's work that the (software) GPU has not done by the next frame piled up
+  // until the page stalled (a 100k run hung). At most one frame in flight, as a swap chain would hold it: a frame
+  // whose last submit is not done is skipped (not drawn, not counted)
+  const device = (renderer.backend as unknown as { device: GPUDevice }).device;
+  let inFlight = false;
+  const render = (): void => {
+    renderer.render(scene, camera);
+    inFlight = true;
+    void device.queue.onSubmittedWorkDone().then(() => void (inFlight = false));
+  };
+  return { mesh, busy: () => inFlight, render, dispose: () => (mesh.dispose(), target.dispose(), renderer.dispose()) };
 }
 
 async function measure(design: RendererDesign, count: number, windows: number, windowMs: number): Promise<RendererRow> {
@@ -95,7 +106,7 @@ async function measure(design: RendererDesign, count: number, windows: number, w
   const loop = (ts: number): void => {
     if (!running) return;
     requestAnimationFrame(loop);
-    if (!runtime.pace(ts)) return;
+    if (!runtime.pace(ts) || s.busy()) return;
     const a = performance.now();
     s.mesh.update(ts);
     const b = performance.now();
