@@ -84,12 +84,14 @@ it("moves the client's own disc within a server tick of the client tick that too
   const ref = shown.find((s) => s.currentTime >= sent)!;
   const tickMs = 1000 / CLIENT_TICK_RATE;
   const took = ref.tick - Math.floor((ref.currentTime - sent) / tickMs);
-  // within a server tick (two client ticks) and one more for the step that writes it: every frame from then on
-  // shows the new velocity, both states of its pair
+  // within a server tick (two client ticks) and one more for the step that writes it: the first frame whose pair
+  // is past then shows the new velocity (only the first: the disc then moves among drifting rocks, and a CI run
+  // saw it bounce off one seven ticks later, its velocity the collision's)
   const answered = took + CLIENT_TICK_RATE / PREDICT_TICK_RATE + 1;
   const after = shown.filter((s) => s.previousTick >= answered);
-  expect(after.length).toBeGreaterThan(10);
-  for (const s of after.slice(0, 10)) expect(s.velocity, `client tick ${s.tick} (key taken at ${took})`).toEqual([3, 6]);
+  expect(after.length).toBeGreaterThan(0);
+  expect(after[0]!.velocity, `client tick ${after[0]!.tick} (key taken at ${took})`).toEqual([3, 6]);
+  expect(shown.filter((s) => s.currentTime < sent).every((s) => s.velocity[0] !== 3 || s.velocity[1] !== 6)).toBe(true);
   // the server took it; its snapshots say so; the prediction went on ahead of them
   stats = await rt.commands.network();
   for (const deadline = performance.now() + 15_000; stats.inputsReflected < 0; stats = await rt.commands.network()) {
