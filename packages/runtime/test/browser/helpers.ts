@@ -64,6 +64,14 @@ export const enclosedFrameTime = (ts: number, before: number): number => (before
  */
 export const distinctTicksNeeded = (floor: number, published: number): number => Math.min(floor, published / 25);
 
+/**
+ * Acquires a stress reader makes between yields to the page. A CI run (the browser tests beside the e2e tests'
+ * Chromium) once saw 824 distinct ticks in 500,000 acquires at every 4,096 while its worker published 112,489: the
+ * worker ran little while the reader held its core. A yield four times as often gives it the core four times as
+ * often; the acquires between yields still contend with its flips.
+ */
+export const YIELD_EVERY_ACQUIRES = 1024;
+
 /** The warnings steadyframe wrote through a `console.warn` spy (`vi.spyOn(console, 'warn')`). */
 export const steadyframeWarnings = (warn: { mock: { calls: unknown[][] } }): string[] =>
   warn.mock.calls.map((call) => String(call[0])).filter((text) => text.startsWith('steadyframe:'));

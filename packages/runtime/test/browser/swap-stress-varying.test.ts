@@ -12,7 +12,7 @@ import type { StatePair } from 'steadyframe/adapter';
 import { createTestRuntime, type TestFault } from 'steadyframe/testing';
 import { META } from '../../src/core/layout.ts';
 import { stressSchema, varyingCount } from './fixtures/schemas.ts';
-import { distinctTicksNeeded, fixtureWorker, waitFor, yieldToPage } from './helpers.ts';
+import { distinctTicksNeeded, fixtureWorker, waitFor, YIELD_EVERY_ACQUIRES, yieldToPage } from './helpers.ts';
 
 declare const __STRESS_ACQUIRES__: number;
 declare const __STRESS_CAPACITY__: number;
@@ -113,7 +113,7 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
       v.firstViolation ??= bad;
       if (stopAtFirst) break;
     }
-    if (v.acquires % 4096 === 0) await yieldToPage();
+    if (v.acquires % YIELD_EVERY_ACQUIRES === 0) await yieldToPage();
   }
   v.publishedAtEnd = published;
   return v;

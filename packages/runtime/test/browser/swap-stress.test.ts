@@ -10,7 +10,7 @@ import type { Runtime } from 'steadyframe';
 import { createTestRuntime, type TestFault } from 'steadyframe/testing';
 import { stressSchema } from './fixtures/schemas.ts';
 import { createStressVerifier, type Verdict } from './fixtures/stress-verifier.ts';
-import { distinctTicksNeeded, fixtureWorker, waitFor, yieldToPage } from './helpers.ts';
+import { distinctTicksNeeded, fixtureWorker, waitFor, YIELD_EVERY_ACQUIRES, yieldToPage } from './helpers.ts';
 
 declare const __STRESS_ACQUIRES__: number;
 declare const __STRESS_CAPACITY__: number;
@@ -51,7 +51,7 @@ async function hammer(rt: Runtime<typeof stressSchema>, acquires: number, stopAt
       verdict.firstViolation ??= bad;
       if (stopAtFirst) break;
     }
-    if (verdict.acquires % 4096 === 0) await yieldToPage();
+    if (verdict.acquires % YIELD_EVERY_ACQUIRES === 0) await yieldToPage();
   }
   return Object.assign(verdict, { publishedAtEnd: published });
 }
