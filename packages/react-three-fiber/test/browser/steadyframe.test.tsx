@@ -59,7 +59,9 @@ it('makes, starts and paces the runtime: r3f renders exactly the frames the pace
       <Probe priority={2} onFrame={(_, { gl }) => rendersAfter.push(gl.info.render.frame)} />
     </Steadyframe>,
   );
-  await waitFor('60 frames', () => frames.length >= 60);
+  // 31 frames the pacer kept, however many refreshes that takes: a loaded machine's irregular refreshes make the
+  // pacer keep every other one or fewer (a CI run kept 27 of 60), which is the pacer's business, not this test's
+  await waitFor('31 drawn frames', () => frames.filter((f) => f.paced).length > 30, 30_000);
   const rt = made.runtimes[0]!;
   expect(made.runtimes).toHaveLength(1);
   expect((await rt.stats()).worker.tick).toBeGreaterThan(0); // started
