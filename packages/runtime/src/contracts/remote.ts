@@ -216,6 +216,12 @@ export interface RecordOptions {
    * names the entity, field and both values (default 60; 0: none, hashes only).
    */
   readonly keyframeEvery?: number;
+  /**
+   * Records this many ticks, then stops by itself (the ticks after it are not recorded; `stopRecording()`, called
+   * at any time after, returns these): a recording of an exact length, wherever the call to stop lands. Default:
+   * every tick until `stopRecording()`.
+   */
+  readonly ticks?: number;
 }
 
 /** Calls a replay's steps made to a source of difference: how many, and the first tick that did. */

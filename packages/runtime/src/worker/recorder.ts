@@ -2,7 +2,8 @@
  * The worker's recorder (`runtime.record()`; the format is core/recording.ts): while it is on, every tick's
  * times, input events and state hash (a step that threw: its times and events, marked), a keyframe every
  * `keyframeEvery` ticks, and the changes of tick rate and time scale and the restarts, in the order they
- * happened. Only the worker's thread touches it; a tick costs it one pass over the live state (the hash) and a
+ * happened; with `ticks`, until it holds that many ticks (then it is full: it writes nothing more and no longer
+ * digests events, and `stopRecording()` returns it). Only the worker's thread touches it; a tick costs it one pass over the live state (the hash) and a
  * few bytes. Its head is a snapshot of where it starts (worker/snapshot.ts). The setup goes in as JSON: a setup
  * JSON cannot hold whole (a Map, a typed array) reaches the replay's `init` otherwise, and the replay says where
  * that made a difference.
@@ -29,6 +30,8 @@ export class Recorder<S extends Schema> implements TickRecorder {
   readonly #payloadWidth: number;
   #lastAt: number | null = null;
   #ticks = 0;
+  /** The ticks to record (`ticks`), or Infinity. */
+  readonly #limit: number;
 
   constructor(
     private readonly state: SimulationState<S>,
@@ -38,6 +41,9 @@ export class Recorder<S extends Schema> implements TickRecorder {
     const every = options.keyframeEvery ?? 60;
     if (!Number.isInteger(every) || every < 0) throw new RangeError(`steadyframe: keyframeEvery is a whole number of ticks (0: none); got ${String(every)}`);
     this.#keyframeEvery = every;
+    const limit = options.ticks ?? Infinity;
+    if (limit !== Infinity && (!Number.isInteger(limit) || limit < 1)) throw new RangeError(`steadyframe: record's ticks is a whole number of ticks, at least 1; got ${String(limit)}`);
+    this.#limit = limit;
     this.#block = a.block;
     const head = headOf(state, a, every);
     this.#payloadWidth = head.payloadWidth;
@@ -51,6 +57,7 @@ export class Recorder<S extends Schema> implements TickRecorder {
    * `threw`, that its step threw (no hash: nothing was published, and the tick is made again after a restart).
    */
   tick(at: number, previousAt: number, input: TickInput, threw = false): void {
+    if (this.#full) return;
     const out = this.#out;
     const expected = this.#lastAt === null ? null : this.#lastAt + this.state.tickLength;
     const withAt = at !== expected;
@@ -93,19 +100,32 @@ export class Recorder<S extends Schema> implements TickRecorder {
       out.u8(RECORD.KEYFRAME);
       writeWorldState(out, liveState(this.a.views.layout, this.#block, count));
     }
+    if (this.#full) this.#stopDigesting();
+  }
+
+  /** It holds the ticks it was asked for: it writes nothing more. */
+  get #full(): boolean {
+    return this.#ticks >= this.#limit;
+  }
+
+  #stopDigesting(): void {
+    if (this.state.eventDigest.current === this.#digest) this.state.eventDigest.current = null;
   }
 
   rate(hz: number): void {
+    if (this.#full) return;
     this.#out.u8(RECORD.RATE);
     this.#out.f64(hz);
   }
 
   scale(scale: number): void {
+    if (this.#full) return;
     this.#out.u8(RECORD.SCALE);
     this.#out.f64(scale);
   }
 
   restart(from: 'last' | 'scratch'): void {
+    if (this.#full) return;
     this.#out.u8(RECORD.RESTART);
     this.#out.u8(from === 'scratch' ? 1 : 0);
     this.#lastAt = null; // the loop re-pins its timeline: the next tick's times are written out
@@ -113,7 +133,7 @@ export class Recorder<S extends Schema> implements TickRecorder {
 
   /** The recording, whole. The steps' events are no longer digested. */
   finish(): Uint8Array {
-    if (this.state.eventDigest.current === this.#digest) this.state.eventDigest.current = null;
+    this.#stopDigesting();
     return this.#out.finish();
   }
 

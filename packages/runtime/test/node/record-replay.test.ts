@@ -31,6 +31,8 @@ async function record(options: {
   setup: SeededSetup;
   frames: number;
   recordAt?: number;
+  /** record's `ticks`: a recording of that many ticks. */
+  ticks?: number;
   transport?: 'message';
   at?: (f: number, rt: Awaited<ReturnType<typeof onManualClock>>['rt']) => Promise<void>;
 }) {
@@ -39,7 +41,7 @@ async function record(options: {
   const random = mulberry32(options.seed);
   await rt.start();
   for (let f = 0; f < options.frames; f++) {
-    if (f === (options.recordAt ?? 0)) await rt.record({ keyframeEvery: 10 });
+    if (f === (options.recordAt ?? 0)) await rt.record({ keyframeEvery: 10, ...(options.ticks === undefined ? {} : { ticks: options.ticks }) });
     await options.at?.(f, rt);
     // up to three pushes at random moments within the frame
     for (let n = Math.floor(random() * 4); n > 0; n--) {
@@ -124,6 +126,26 @@ describe('record and replay', () => {
     expect(report).toMatchObject({ matched: true, mismatches: 0 });
     expect(report.ticks).toBeGreaterThan(70);
     expect(report.ticks).toBeLessThan(worker.tick);
+  });
+
+  it('records exactly `ticks` ticks when asked, however late the stop: the rate change and restart after them are not in it', async () => {
+    const { recording, worker } = await record({
+      seed: 8,
+      setup: { count: 5 },
+      frames: 120,
+      recordAt: 40,
+      ticks: 25,
+      at: async (f, rt) => {
+        if (f === 80) await rt.setTickRate(90);
+        if (f === 100) await rt.restart('scratch');
+      },
+    });
+    expect(worker.tick).toBeGreaterThan(70);
+    const report = await replayRecording(recording, { worker: await nodeFixture('seeded') });
+    expect(report).toMatchObject({ matched: true, mismatches: 0, ticks: 25 });
+    const { rt } = await onManualClock({ fixture: 'seeded', capacity: 16, setup: { count: 4 } });
+    await expect(rt.record({ ticks: 0 })).rejects.toThrow(/ticks is a whole number of ticks, at least 1; got 0/);
+    await expect(rt.record({ ticks: 2.5 })).rejects.toThrow(/got 2.5/);
   });
 
   it('records on the message transport too (the world laid out alike)', async () => {
