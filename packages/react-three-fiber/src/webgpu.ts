@@ -15,8 +15,8 @@
  * </Canvas>
  * ```
  *
- * WebGPU only: on WebGPURenderer's WebGL 2 fallback (no adapter, or `forceWebGL`) the node cannot build (three.js
- * logs `@steadyframe/three/webgpu`'s error and the mesh draws nothing: docs/webgpu.md says why).
+ * On WebGPURenderer's WebGL 2 fallback (no adapter, or `forceWebGL`) the node reads instanced attributes instead
+ * of storage buffers, and draws the same (docs/webgpu.md).
  */
 import { createInterpolatedInstancedMesh, type InterpolatedNodeMesh } from '@steadyframe/three/webgpu';
 import type { BoundSchema, TransformFields } from '@steadyframe/three';

@@ -14,6 +14,6 @@
  */
 export { createInterpolatedInstancedMesh } from './interpolated-instanced-mesh.ts';
 export type { InterpolatedNodeMesh } from './interpolated-instanced-mesh.ts';
-export { createInstanceNode, WEBGL_BACKEND } from './instance-node.ts';
+export { createInstanceNode } from './instance-node.ts';
 export type { InstanceNodeUniforms, NodeChannel } from './instance-node.ts';
 export { missingTsl, TSL_FLOOR } from './tsl-floor.ts';

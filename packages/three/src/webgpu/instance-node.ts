@@ -16,15 +16,24 @@
  *    positionNode = rotate(q, local * scale) + position (local: the material's own positionNode, or the vertex)
  * ```
  *
- * Storage buffers rather than instanced vertex attributes: WebGPU gives a pipeline 8 vertex buffers, and a
- * geometry's own three plus two per channel (position, rotation, scale, generations) would be 11. Here each
- * channel is one buffer holding both halves, so a full transform takes 4 storage buffers in the vertex stage.
+ * Read per backend, chosen when three.js builds the node:
+ *
+ * ```text
+ *   WebGPU backend    storage buffers, one a channel holding both halves: WebGPU gives a pipeline 8 vertex
+ *                     buffers, and a geometry's own three plus two per channel would be 11; a full transform
+ *                     takes 4 storage buffers in the vertex stage
+ *   WebGL 2 backend   no storage buffers in its vertex stage: two instanced attributes a channel, one a half,
+ *                     views of the same array (`halves`), as the WebGL path's; WebGL 2 gives 16 vertex attributes,
+ *                     and a geometry's three plus a full transform's 8 fit
+ * ```
+ *
  * At any alpha: past 1 (a late frame under `whenLate: 'extrapolate'`) it carries the last tick on, as the
  * runtime's own blend does.
  */
 // a namespace: on a three.js whose TSL lacks a name, set-up says which release is needed (tsl-floor.ts) rather
 // than the module failing to link
 import * as tsl from 'three/tsl';
+import type { InstancedBufferAttribute } from 'three';
 import type { Node, NodeBuilder, StorageInstancedBufferAttribute } from 'three/webgpu';
 import type { ResolvedFields } from '../fields.ts';
 import { requireTsl } from './tsl-floor.ts';
@@ -45,12 +54,14 @@ export interface InstanceNodeUniforms {
 export interface NodeChannel {
   readonly role: 'position' | 'rotation' | 'scale' | 'generation';
   readonly width: number;
+  /** Both halves, read as a storage buffer (the WebGPU backend). */
   readonly attribute: StorageInstancedBufferAttribute;
+  /** Each half as an instanced attribute of `width` (the WebGL 2 backend): views of `attribute`'s array. */
+  readonly halves: readonly [InstancedBufferAttribute, InstancedBufferAttribute];
 }
 
-/** The error a build on WebGPURenderer's WebGL 2 backend throws (three.js logs it; the mesh draws nothing). */
-export const WEBGL_BACKEND =
-  '@steadyframe/three/webgpu: interpolated instances read storage buffers in the vertex stage, which WebGPURenderer has on WebGPU only; it fell back to WebGL 2 here (no WebGPU adapter, or forceWebGL): draw with @steadyframe/three on WebGLRenderer instead';
+/** How a channel's component is read: component `k` of the instance's value in half `half`. */
+type Reader = (half: Node<'uint'>, k: number) => Node<'float'>;
 
 const TAU = 6.283185307179586;
 const PI = 3.141592653589793;
@@ -62,7 +73,7 @@ const PI = 3.141592653589793;
  */
 export function createInstanceNode(channels: readonly NodeChannel[], capacity: number, fields: ResolvedFields) {
   requireTsl(tsl);
-  const { cross, dot, floor, Fn, instanceIndex, length, mix, normalLocal, positionLocal, select, sin, cos, storage, tangentLocal, uint, uniform, vec3, vec4 } = tsl;
+  const { cross, dot, floor, Fn, instancedBufferAttribute, instanceIndex, length, mix, normalLocal, positionLocal, select, sin, cos, storage, tangentLocal, uint, uniform, vec3, vec4 } = tsl;
   const alpha = uniform(1);
   const flip = uniform(0, 'uint');
   const previousCount = uniform(0, 'uint');
@@ -70,31 +81,52 @@ export function createInstanceNode(channels: readonly NodeChannel[], capacity: n
   const uniforms: InstanceNodeUniforms = { alpha, flip, previousCount, snaps };
 
   const find = (role: NodeChannel['role']) => channels.find((c) => c.role === role) ?? null;
-  /** The index of component `k` of instance `i`'s value in half `half` of a channel of `width`. */
-  const index = (width: number, half: Node<'uint'>, k: number) => half.mul(capacity * width).add(instanceIndex.mul(width)).add(k);
-  /** A float channel's reader: component `k` of the instance's value in half `half`; null for a missing channel. */
-  const floats = (role: NodeChannel['role']) => {
-    const channel = find(role);
-    if (channel === null) return null;
-    const data = storage(channel.attribute, 'float', 2 * capacity * channel.width).toReadOnly();
-    return (half: Node<'uint'>, k: number): Node<'float'> => data.element(index(channel.width, half, k));
+  const XYZW = ['x', 'y', 'z', 'w'] as const;
+
+  /** The readers over storage buffers: one float (or uint) a read, at the half's offset. */
+  const fromStorage = () => {
+    /** The index of component `k` of instance `i`'s value in half `half` of a channel of `width`. */
+    const index = (width: number, half: Node<'uint'>, k: number) => half.mul(capacity * width).add(instanceIndex.mul(width)).add(k);
+    const floats = (role: NodeChannel['role']): Reader | null => {
+      const channel = find(role);
+      if (channel === null) return null;
+      const data = storage(channel.attribute, 'float', 2 * capacity * channel.width).toReadOnly();
+      return (half, k) => data.element(index(channel.width, half, k));
+    };
+    const generations = storage(find('generation')!.attribute, 'uint', 2 * capacity).toReadOnly();
+    return { floats, generation: (half: Node<'uint'>): Node<'uint'> => generations.element(index(1, half, 0)) };
   };
-  const position = floats('position')!;
-  const rotation = floats('rotation');
-  const scale = floats('scale');
-  const generations = storage(find('generation')!.attribute, 'uint', 2 * capacity).toReadOnly();
-  const generation = (half: Node<'uint'>): Node<'uint'> => generations.element(index(1, half, 0));
+
+  /** The readers over instanced attributes: the instance's value in each half, the flip's half selected. */
+  const fromAttributes = () => {
+    const TYPES = ['float', 'vec2', 'vec3', 'vec4'] as const;
+    const pair = (channel: NodeChannel, type: string): [Node, Node] => [instancedBufferAttribute(channel.halves[0], type), instancedBufferAttribute(channel.halves[1], type)];
+    const floats = (role: NodeChannel['role']): Reader | null => {
+      const channel = find(role);
+      if (channel === null) return null;
+      const [a, b] = pair(channel, TYPES[channel.width - 1]!);
+      const component = (value: Node, k: number): Node<'float'> => (channel.width === 1 ? value : (value as unknown as Record<string, Node>)[XYZW[k]!]!) as Node<'float'>;
+      return (half, k) => select(half.equal(0), component(a, k), component(b, k));
+    };
+    const [a, b] = pair(find('generation')!, 'uint');
+    return { floats, generation: (half: Node<'uint'>): Node<'uint'> => select(half.equal(0), a, b) as Node<'uint'> };
+  };
 
   const blend = (local: Node<'vec3'> | null) =>
     Fn((builder) => {
-      // WebGPURenderer's WebGL 2 backend has no storage buffers in the vertex stage: it would read nonsense
-      if (!(builder as NodeBuilder & { isAvailable(name: string): boolean }).isAvailable('storageBuffer')) throw new Error(WEBGL_BACKEND);
+      // WebGPURenderer's WebGL 2 backend has no storage buffers in the vertex stage (three.js would make one an
+      // attribute that reads the instance's own first float, whatever the index)
+      const onStorage = (builder as NodeBuilder & { isAvailable(name: string): boolean }).isAvailable('storageBuffer');
+      const { floats, generation } = onStorage ? fromStorage() : fromAttributes();
+      const position = floats('position')!;
+      const rotation = floats('rotation');
+      const scale = floats('scale');
       const previous: Node<'uint'> = flip;
       const current = uint(1).sub(flip);
       // spawned this tick (no previous state) or, when the tick marked snaps, a new generation (teleported)
       const snap = instanceIndex.greaterThanEqual(previousCount).or(snaps.notEqual(0).and(generation(previous).notEqual(generation(current)))).toVar('sfSnap');
 
-      const vector = (read: (half: Node<'uint'>, k: number) => Node<'float'>, half: Node<'uint'>, width: number): Node<'vec3'> =>
+      const vector = (read: Reader, half: Node<'uint'>, width: number): Node<'vec3'> =>
         width === 2 ? vec3(read(half, 0), read(half, 1), 0) : vec3(read(half, 0), read(half, 1), read(half, 2));
       const width = fields.position.width;
       const p1 = vector(position, current, width);

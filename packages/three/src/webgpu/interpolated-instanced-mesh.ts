@@ -10,17 +10,18 @@
  *                          then the current state), 'full' (both states)
  *                          this file is its backend: one StorageInstancedBufferAttribute per channel
  *                            [ half 0: capacity entities × width | half 1: the same ]  (uint32 for the generations)
- *                          a copy: the run into its half's start, that range marked for three.js to upload
+ *                          and over the same array, an InstancedBufferAttribute a half (the WebGL 2 backend's)
+ *                          a copy: the run into its half's start, that range marked for three.js to upload on
+ *                          both (three.js sends only what the backend's node reads)
  *     release
  *     sfAlpha = mirror.place(time, runtime.interpolation); sfFlip; sfPrevCount; sfSnaps; instanceCount = COUNT
  * ```
  *
  * The buffers hold the capacity (the runtime's, or the table's) from the start and never grow: the shader
  * indexes the halves by it. The copies go into the attributes' arrays; three.js sends the marked ranges at
- * render (`queue.writeBuffer`). Storage buffers in the vertex stage are WebGPU's: on WebGPURenderer's WebGL 2
- * backend this path does not draw (the WebGL path does, on WebGLRenderer).
+ * render (`queue.writeBuffer` on WebGPU, `bufferSubData` on WebGL 2).
  */
-import { Mesh, type BufferGeometry, type InstancedBufferGeometry } from 'three';
+import { InstancedBufferAttribute, Mesh, type BufferAttribute, type BufferGeometry, type InstancedBufferGeometry } from 'three';
 import { StorageInstancedBufferAttribute, type Node, type NodeMaterial } from 'three/webgpu';
 import type { Runtime, Schema, TableName } from 'steadyframe';
 import { createGpuPairMirror, transformChannels, type LateOptions, type MirrorBuffer } from 'steadyframe/adapter';
@@ -91,13 +92,14 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Node
   const { table, fields: resolved } = resolveBinding(runtime.schema, fields as TransformFields<S>, options.table, 'createInterpolatedInstancedMesh');
   const capacity = table?.layout.capacity ?? runtime.capacity;
   const channels = transformChannels(resolved);
-  const storage: NodeChannel[] = channels.map((c) => ({
-    role: c.role,
-    width: c.width,
-    attribute: new StorageInstancedBufferAttribute(c.field === null ? new Uint32Array(2 * capacity * c.width) : new Float32Array(2 * capacity * c.width), 1),
-  }));
-  // the values each half of a channel holds that three.js has not sent yet, from the half's start
-  const unsent = channels.map(() => [0, 0]);
+  const storage: NodeChannel[] = channels.map((c) => {
+    const array = c.field === null ? new Uint32Array(2 * capacity * c.width) : new Float32Array(2 * capacity * c.width);
+    const half = (h: 0 | 1) => new InstancedBufferAttribute(array.subarray(h * capacity * c.width, (h + 1) * capacity * c.width), c.width);
+    return { role: c.role, width: c.width, attribute: new StorageInstancedBufferAttribute(array, 1), halves: [half(0), half(1)] };
+  });
+  // the values each half of a channel holds that three.js has not sent yet, from the half's start: for the
+  // storage attribute and for the half's own attribute
+  const unsent = channels.map(() => ({ storage: [0, 0], halves: [0, 0] }));
   const node = createInstanceNode(storage, capacity, resolved);
 
   patched.add(material);
@@ -117,17 +119,22 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Node
       // the storage holds the capacity from the start: never grown, and no context to restore under WebGPU
       allocate() {},
       copy(k, buffer: MirrorBuffer, from, offset, elements) {
-        const { attribute, width } = storage[k]!;
-        const start = buffer * capacity * width;
-        (attribute.array as Float32Array | Uint32Array).set(from.subarray(offset, offset + elements), start);
+        const { attribute, halves, width } = storage[k]!;
+        (attribute.array as Float32Array | Uint32Array).set(from.subarray(offset, offset + elements), buffer * capacity * width);
+        const { storage: inStorage, halves: inHalves } = unsent[k]!;
         // three.js empties the ranges once it sent them: then nothing is unsent. At most one range a half, so
-        // ranges never pile up while the mesh is not rendered
-        const halves = unsent[k]!;
-        if (attribute.updateRanges.length === 0) halves[0] = halves[1] = 0;
-        halves[buffer] = Math.max(halves[buffer]!, elements);
+        // ranges never pile up while the mesh is not rendered (or its backend reads the other attributes)
+        if (attribute.updateRanges.length === 0) inStorage[0] = inStorage[1] = 0;
+        inStorage[buffer] = Math.max(inStorage[buffer]!, elements);
         attribute.clearUpdateRanges();
-        for (const half of [0, 1] as const) if (halves[half]! > 0) attribute.addUpdateRange(half * capacity * width, halves[half]!);
+        for (const half of [0, 1] as const) if (inStorage[half]! > 0) attribute.addUpdateRange(half * capacity * width, inStorage[half]!);
         attribute.needsUpdate = true;
+        const own: BufferAttribute = halves[buffer];
+        if (own.updateRanges.length === 0) inHalves[buffer] = 0;
+        inHalves[buffer] = Math.max(inHalves[buffer]!, elements);
+        own.clearUpdateRanges();
+        own.addUpdateRange(0, inHalves[buffer]!);
+        own.needsUpdate = true;
       },
       flipped(previous) {
         node.uniforms.flip.value = previous;
@@ -154,7 +161,7 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Node
       return fresh;
     },
     dispose() {
-      for (const channel of storage) channel.attribute.dispose();
+      for (const channel of storage) for (const attribute of [channel.attribute, ...channel.halves]) attribute.dispose();
       releaseGeometry(instanced, geometry);
       if (patched.delete(material)) {
         material.positionNode = ownPosition;

@@ -17,7 +17,7 @@ import { REVISION } from 'three';
 export const TSL_FLOOR = 168;
 
 /** What `instance-node.ts` takes from `three/tsl`. */
-export const TSL_NAMES = ['cross', 'dot', 'floor', 'Fn', 'instanceIndex', 'length', 'mix', 'normalLocal', 'positionLocal', 'select', 'sin', 'cos', 'storage', 'tangentLocal', 'uint', 'uniform', 'vec3', 'vec4'] as const;
+export const TSL_NAMES = ['cross', 'dot', 'floor', 'Fn', 'instancedBufferAttribute', 'instanceIndex', 'length', 'mix', 'normalLocal', 'positionLocal', 'select', 'sin', 'cos', 'storage', 'tangentLocal', 'uint', 'uniform', 'vec3', 'vec4'] as const;
 
 /** The names of `TSL_NAMES` a `three/tsl` module lacks (none on r168 and newer). */
 export function missingTsl(tsl: object): string[] {

@@ -1,6 +1,6 @@
 /**
  * The WebGPU tests' stage: three.js's WebGPURenderer on a WebGPU device (its WebGPU backend, never its WebGL 2
- * fallback: `createWebGpuStage` throws when it fell back), drawing a fixed orthographic window into a render
+ * fallback unless asked: `createWebGpuStage` throws when it fell back), drawing a fixed orthographic window into a render
  * target that is read back. The same window and marker finding as the WebGL tests' stage (../browser/helpers.ts).
  */
 import { OrthographicCamera, RenderTarget, Scene, type Object3D } from 'three';
@@ -51,7 +51,8 @@ export async function createWebGpuStage(view: View = VIEW, { forceWebGL = false 
     const read = (await renderer.readRenderTargetPixelsAsync(target, 0, 0, width, height)) as Uint8Array;
     renderer.setRenderTarget(null);
     if (errors.length > 0) throw new Error(`WebGPU errors: ${errors.join('\n')}`);
-    // a WebGPU texture's first row is its top one
+    // a WebGPU texture's first row is its top one; WebGL 2's readPixels gives the bottom one first
+    if (backend.isWebGPUBackend !== true) return read;
     const row = width * 4;
     for (let y = 0; y < height; y++) flipped.set(read.subarray((height - 1 - y) * row, (height - y) * row), y * row);
     return flipped;
@@ -59,6 +60,8 @@ export async function createWebGpuStage(view: View = VIEW, { forceWebGL = false 
 
   return {
     renderer,
+    /** Which backend draws: WebGPU, or WebGL 2 (`forceWebGL`). */
+    backend: backend.isWebGPUBackend === true ? ('webgpu' as const) : ('webgl2' as const),
     scene,
     camera,
     render,
