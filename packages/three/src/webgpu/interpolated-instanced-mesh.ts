@@ -11,15 +11,18 @@
  *                          this file is its backend: one StorageInstancedBufferAttribute per channel
  *                            [ half 0: capacity entities × width | half 1: the same ]  (uint32 for the generations)
  *                          and over the same array, an InstancedBufferAttribute a half (the WebGL 2 backend's)
- *                          a copy: the run into its half's start, that range marked for three.js to upload on
- *                          both (three.js sends only what the backend's node reads)
+ *                          a copy: once the WebGPU backend drew the mesh, straight from the shared memory
+ *                          (`direct-upload.ts`: queue.writeBuffer into three.js's GPUBuffer, under the lock);
+ *                          else the run into its half's start, that range marked for three.js to upload on both
+ *                          (three.js sends only what the backend's node reads)
  *     release
  *     sfAlpha = mirror.place(time, runtime.interpolation); sfFlip; sfPrevCount; sfSnaps; instanceCount = COUNT
  * ```
  *
  * The buffers hold the capacity (the runtime's, or the table's) from the start and never grow: the shader
- * indexes the halves by it. The copies go into the attributes' arrays; three.js sends the marked ranges at
- * render (`queue.writeBuffer` on WebGPU, `bufferSubData` on WebGL 2).
+ * indexes the halves by it. Until the WebGPU backend has drawn the mesh (and on the WebGL 2 backend) the copies go
+ * into the attributes' arrays; three.js sends the marked ranges at render (`queue.writeBuffer` on WebGPU,
+ * `bufferSubData` on WebGL 2).
  */
 import { InstancedBufferAttribute, Mesh, type BufferAttribute, type BufferGeometry, type InstancedBufferGeometry } from 'three';
 import { StorageInstancedBufferAttribute, type Node, type NodeMaterial } from 'three/webgpu';
@@ -29,6 +32,7 @@ import { resolveBinding, type BoundSchema, type TableOption, type TransformField
 import { releaseGeometry, shareGeometry } from '../instanced-geometry.ts';
 import { frameTime } from '../frame-time.ts';
 import type { InterpolatedMeshStats } from '../interpolated-instanced-mesh.ts';
+import { directUpload } from './direct-upload.ts';
 import { createInstanceNode, type NodeChannel } from './instance-node.ts';
 
 /** What `createInterpolatedInstancedMesh` (WebGPURenderer's) returns. */
@@ -47,7 +51,10 @@ export interface InterpolatedNodeMesh<M extends NodeMaterial = NodeMaterial> {
   readonly alpha: number;
   /** Instances drawn: live entities (of the table, given one) in the pair last copied. */
   readonly count: number;
-  /** As the WebGL path's; `directUploads` stays 0 (every state is copied for three.js to send). */
+  /**
+   * As the WebGL path's; `directUploads` counts the uploads that went straight from the shared memory to the
+   * WebGPU backend's buffers (every one after the mesh's first render or two, on WebGPU; none on WebGL 2).
+   */
   readonly stats: Readonly<InterpolatedMeshStats>;
   /** Frees the storage buffers, and gives `material` its own `positionNode` back (free for another mesh). */
   dispose(): void;
@@ -113,6 +120,15 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Node
   mesh.frustumCulled = false;
 
   const stats: InterpolatedMeshStats = { fullUploads: 0, swaps: 0, misses: 0, directUploads: 0, generationUploads: 0, late: 0, extrapolated: 0, overtaken: 0 };
+  /** The time the last update placed the frame at (a second renderer's first render re-uploads at it). */
+  let placedAt: number | null = null;
+  const direct = directUpload(mesh, () => {
+    mirror.forget();
+    if (placedAt !== null) handle.update(placedAt);
+  });
+  const attributes = storage.map((channel) => channel.attribute);
+  /** Whether every copy of the upload under way went straight to the GPU. */
+  let allDirect = true;
   const mirror = createGpuPairMirror(
     { channels, table, capacity, stats },
     {
@@ -120,6 +136,8 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Node
       allocate() {},
       copy(k, buffer: MirrorBuffer, from, offset, elements) {
         const { attribute, halves, width } = storage[k]!;
+        if (direct.write(attribute, buffer * capacity * width, from, offset, elements)) return;
+        allDirect = false;
         (attribute.array as Float32Array | Uint32Array).set(from.subarray(offset, offset + elements), buffer * capacity * width);
         const { storage: inStorage, halves: inHalves } = unsent[k]!;
         // three.js empties the ranges once it sent them: then nothing is unsent. At most one range a half, so
@@ -139,10 +157,13 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Node
       flipped(previous) {
         node.uniforms.flip.value = previous;
       },
+      get direct() {
+        return allDirect;
+      },
     },
   );
 
-  return {
+  const handle: InterpolatedNodeMesh<M> = {
     mesh,
     get alpha() {
       return mirror.alpha;
@@ -152,6 +173,9 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Node
     },
     stats,
     update(time = frameTime(runtime)) {
+      if (direct.replaced(attributes)) mirror.forget();
+      allDirect = true;
+      placedAt = time;
       const fresh = mirror.read(runtime.reader);
       node.uniforms.alpha.value = mirror.place(time, runtime.interpolation);
       node.uniforms.flip.value = mirror.flip;
@@ -169,4 +193,5 @@ export function createInterpolatedInstancedMesh<S extends Schema, M extends Node
       }
     },
   };
+  return handle;
 }

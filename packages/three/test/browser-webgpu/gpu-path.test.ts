@@ -132,6 +132,42 @@ describe.each(BACKENDS)('WebGPURenderer on its $backend backend', ({ forceWebGL 
     const frame = runtime.sample(time);
     expect(frame.previousTick).toBe(6);
     expectDrawnLike(frame, await stage.markers(3), 'after two swaps between renders');
+    // on WebGPU, every upload once three.js had sent what was marked before (the third on) went straight from the
+    // shared memory into its buffers; on WebGL 2, all through the arrays
+    expect(gpu.stats.directUploads).toBe(forceWebGL ? 0 : 3);
+  });
+
+  it('draws right in a second renderer after the first took states straight from the shared memory', async () => {
+    runtime = await motionRuntime();
+    await steps(runtime, 2);
+    stage = await createWebGpuStage(undefined, { forceWebGL });
+    const gpu = createInterpolatedInstancedMesh(runtime, markerGeometry(), white(), TRANSFORM);
+    stage.add(gpu.mesh);
+    for (let tick = 0; tick < 3; tick++) {
+      await steps(runtime, 1);
+      gpu.update(timeAt(runtime, 0.5));
+      await stage.render();
+    }
+    expect(gpu.stats.directUploads).toBe(forceWebGL ? 0 : 1);
+    // a second renderer makes its buffers from the arrays, which the direct writes never filled: the mesh uploads
+    // both states through them again
+    const second = await createWebGpuStage(undefined, { forceWebGL });
+    try {
+      second.add(gpu.mesh);
+      await steps(runtime, 1);
+      const time = timeAt(runtime, 0.4);
+      gpu.update(time);
+      expectDrawnLike(runtime.sample(time), await second.markers(3), 'in the second renderer');
+      await steps(runtime, 1);
+      const next = timeAt(runtime, 0.6);
+      gpu.update(next);
+      expectDrawnLike(runtime.sample(next), await second.markers(3), 'in the second renderer, a tick on');
+      // the update before the second renderer's first render still went straight into the first one's buffers;
+      // none since
+      expect(gpu.stats.directUploads).toBe(forceWebGL ? 0 : 2);
+    } finally {
+      second.dispose();
+    }
   });
 
   it('draws a teleported and a spawned entity at their new state, not in between', async () => {
