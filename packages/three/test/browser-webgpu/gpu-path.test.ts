@@ -3,7 +3,7 @@
 // it, read back in pixels.
 // The same checks as the WebGL path's (../browser/gpu-path.test.ts), against the same motion fixture.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AmbientLight, DirectionalLight, Mesh, MeshBasicMaterial, SphereGeometry } from 'three';
+import { AmbientLight, DirectionalLight, Mesh, MeshBasicMaterial, PlaneGeometry, SphereGeometry } from 'three';
 import { MeshBasicNodeMaterial, MeshStandardNodeMaterial } from 'three/webgpu';
 import { positionLocal, vec3 } from 'three/tsl';
 import { createInterpolatedInstancedMesh } from '@steadyframe/three/webgpu';
@@ -237,6 +237,59 @@ describe.each(BACKENDS)('WebGPURenderer on its $backend backend', ({ forceWebGL 
       expect(Math.abs(a.pixels - b.pixels) / b.pixels).toBeLessThan(0.02);
       expect(Math.hypot(a.redX - b.redX, a.redY - b.redY), `entity ${i} highlight`).toBeLessThan(0.02);
     }
+  });
+
+  it('casts the shadows plain meshes at the same transforms cast: the shadow pass places each instance too', async () => {
+    runtime = await motionRuntime();
+    await steps(runtime, 3);
+    stage = await createWebGpuStage(undefined, { forceWebGL });
+    stage.renderer.shadowMap.enabled = true;
+    const light = new DirectionalLight(0xffffff, 2);
+    light.position.set(-4, 3, 10); // from the front, up and left: each ball's shadow falls right of it and lower
+    light.target.position.set(0, 0, 0);
+    light.castShadow = true;
+    Object.assign(light.shadow.camera, { left: -12, right: 30, bottom: -12, top: 22, near: 0.5, far: 40 });
+    light.shadow.mapSize.set(1024, 1024);
+    stage.add(light);
+    stage.add(light.target);
+    stage.add(new AmbientLight(0xffffff, 0.3));
+    const wall = new Mesh(new PlaneGeometry(60, 60), new MeshStandardNodeMaterial({ color: 0xffffff, roughness: 1, metalness: 0 }));
+    wall.position.z = -1.5;
+    wall.receiveShadow = true;
+    stage.add(wall);
+    const ball = () => new SphereGeometry(0.5, 24, 16).translate(ARM, 0, 0);
+    const green = () => new MeshStandardNodeMaterial({ color: 0x00ff00, roughness: 1, metalness: 0 });
+    const gpu = createInterpolatedInstancedMesh(runtime, ball(), green(), TRANSFORM);
+    gpu.mesh.castShadow = true;
+    const time = timeAt(runtime, 0.4);
+    gpu.update(time);
+    stage.add(gpu.mesh);
+    const instanced = (await stage.render()).slice();
+
+    stage.scene.remove(gpu.mesh);
+    const { position, rotation, scale } = runtime.sample(time).fields;
+    const plain: Mesh[] = [];
+    for (let i = 0; i < 3; i++) {
+      const mesh = new Mesh(ball(), green());
+      mesh.position.fromArray(position, 3 * i);
+      mesh.quaternion.fromArray(rotation, 4 * i);
+      mesh.scale.setScalar(scale[i]!);
+      mesh.castShadow = true;
+      plain.push(mesh);
+      stage.add(mesh);
+    }
+    const cast = (await stage.render()).slice();
+    for (const mesh of plain) mesh.castShadow = false;
+    const uncast = (await stage.render()).slice();
+    /** Pixels whose red differs by more than 24 between two pictures (the wall is white, the balls green). */
+    const differing = (a: Uint8Array, b: Uint8Array) => {
+      let n = 0;
+      for (let p = 0; p < a.length; p += 4) if (Math.abs(a[p]! - b[p]!) > 24) n++;
+      return n;
+    };
+    const shadowed = differing(cast, uncast);
+    expect(shadowed, 'the plain balls cast shadows on the wall').toBeGreaterThan(200);
+    expect(differing(instanced, cast), `instanced vs plain shadows (${shadowed} shadowed pixels)`).toBeLessThan(shadowed * 0.05);
   });
 
   it("places the material's own positionNode, and gives it back on dispose", async () => {
