@@ -3,8 +3,8 @@
  * times, input events and state hash (a step that threw: its times and events, marked), a keyframe every
  * `keyframeEvery` ticks, and the changes of tick rate and time scale and the restarts, in the order they
  * happened; with `ticks`, until it holds that many ticks (then it is full: it writes nothing more and no longer
- * digests events, and `stopRecording()` returns it). Only the worker's thread touches it; a tick costs it one pass over the live state (the hash) and a
- * few bytes. Its head is a snapshot of where it starts (worker/snapshot.ts). The setup goes in as JSON: a setup
+ * digests events, and `stopRecording()` returns it). Only the worker's thread touches it; a tick costs it one
+ * pass over the live state (the hash) and a few bytes. Its head is a snapshot of where it starts (worker/snapshot.ts). The setup goes in as JSON: a setup
  * JSON cannot hold whole (a Map, a typed array) reaches the replay's `init` otherwise, and the replay says where
  * that made a difference.
  */
