@@ -179,6 +179,7 @@ it("draws the server's states in order, whole and true on both pages", async () 
       return { time: f[0]!, ...place };
     });
     const sorted = placed.map((f) => f.error).sort((x, y) => x - y);
+    console.log('DEBUG', label, JSON.stringify(placed.map((f, i) => [i, f.time.toFixed(0), f.at.toFixed(2), f.error.toFixed(2)]).filter((f) => Number(f[3]) > 1)), 'gaps', JSON.stringify([...truth.states.keys()].sort((x, y) => x - y).filter((t, i, all) => i > 0 && t - all[i - 1]! > 1).slice(0, 40)));
     const links = await read<{ delay: number; loss: number; late: number }>(page, 'm.network');
     console.log(`${label}: ${frames.length} frames; distance from the server's state (orbs move 60–180 units/s): median ${sorted[frames.length >> 1]!.toFixed(3)}, p99 ${sorted[Math.floor(frames.length * 0.99)]!.toFixed(3)}, max ${sorted.at(-1)!.toFixed(3)}; delay ${links.delay.toFixed(0)} ms`);
     // most frames are the server's world at one time to a hundredth of a unit; the rest carried the newest on
