@@ -48,14 +48,16 @@ export function drawFrame(context: CanvasRenderingContext2D, frame: Frame<GameSc
     context.arc(p[2 * i]!, p[2 * i + 1]!, ORB_RADIUS, 0, 2 * Math.PI);
     context.fill();
   }
-  context.font = '16px system-ui, sans-serif';
+  // the scores above the ships: 16 units, and never under 11 CSS px (a phone draws the arena a third of its size)
+  const label = Math.max(16, (11 * WIDTH) / Math.max(1, canvas.clientWidth));
+  context.font = `${label.toFixed(1)}px system-ui, sans-serif`;
   context.textAlign = 'center';
   for (let s = 0; s < MAX_PLAYERS; s++) {
     const e = SHIPS + s;
     if (owner[e] === 0) continue;
     ship(context, p[2 * e]!, p[2 * e + 1]!, heading[e]!, hueOf(id[e]!), id[e] === me);
     context.fillStyle = '#d6dde6';
-    context.fillText(String(frame.state[SCORES[s]!]), p[2 * e]!, p[2 * e + 1]! - SHIP_RADIUS - 10);
+    context.fillText(String(frame.state[SCORES[s]!]), p[2 * e]!, p[2 * e + 1]! - SHIP_RADIUS - label / 2);
   }
   drawEffects(context, effects, frame.time);
 }
