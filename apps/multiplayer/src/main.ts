@@ -30,9 +30,11 @@ export interface MultiplayerHooks {
   /** The link's events: 'disconnected', 'reconnected'. */
   events: string[];
   /**
-   * Set true to keep, for each drawn frame, its time and the orbs' positions in `recorded` (the test's oracle of
-   * the server's states), and its time, ticks and this page's ship in `own`: [time, previousTick, tick,
-   * currentTime, x, y, vx, vy].
+   * Set true to keep, for each drawn frame, its time, whether it was overtaken (1: its callback ran so late that
+   * the worker had published past it, and it shows the nearest state at hand) and the orbs' positions in
+   * `recorded` (held to the server's states by the test), and its time, ticks and this page's ship in `own`: [time, previousTick, tick,
+   * currentTime, x, y, vx, vy, drawn at] (`runtime.now()` as the frame was drawn: a late callback draws a frame
+   * whose time is before an input the worker has already taken).
    */
   recording: boolean;
   recorded: number[][];
@@ -188,11 +190,11 @@ function onAnimationFrame(ts: number): void {
   hud.scores(frame, id);
   if (frame.count < CAPACITY) return; // nothing from the server yet
   if (hooks.recording) {
-    hooks.recorded.push([frame.time, ...frame.fields.position.subarray(0, 2 * ORBS)]);
+    hooks.recorded.push([frame.time, frame.overtaken ? 1 : 0, ...frame.fields.position.subarray(0, 2 * ORBS)]);
     if (slot >= 0) {
       const e = SHIPS + slot;
       const { position: p, velocity: v } = frame.fields;
-      hooks.own.push([frame.time, frame.previousTick, frame.tick, frame.currentTime, p[2 * e]!, p[2 * e + 1]!, v[2 * e]!, v[2 * e + 1]!]);
+      hooks.own.push([frame.time, frame.previousTick, frame.tick, frame.currentTime, p[2 * e]!, p[2 * e + 1]!, v[2 * e]!, v[2 * e + 1]!, runtime.now()]);
     }
   }
   hooks.frames++;
