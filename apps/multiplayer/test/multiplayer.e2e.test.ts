@@ -250,6 +250,11 @@ it("B's shot at an orb where B's screen shows it hits on the server (rewound to 
     for (const [p, page] of pages.entries()) await waitUntil(page, `the shot on page ${'AB'[p]}`, `window.multiplayer.shots.length > ${before[p]!}`, 20_000);
     const presented = await Promise.all(pages.map((page, p) => read<number[][]>(page, `m.shots.slice(${before[p]!})`)));
     if (presented[1]![0]![3] === -1) {
+      // what B's frame showed when it fired: a server state at one time (its placement's error small), or a
+      // picture carried on past the newest snapshot, not the render time the shot is judged at
+      const drawn = (await read<number[][]>(b, 'm.recorded')).find((f) => f[0] === fired.time);
+      const place = drawn === undefined ? null : truth.placeFrame(drawn.slice(2));
+      console.log(`B's shot at orb ${fired.target} missed; B's frame then: ${JSON.stringify(place)}; B's link: ${JSON.stringify(await read(b, 'm.network.ticks'))}`);
       missed.push(fired.target);
       continue;
     }
