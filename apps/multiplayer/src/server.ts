@@ -71,13 +71,15 @@ export async function startGameServer(options: GameServerOptions = {}): Promise<
     await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   }
   const clients: PublisherClient[] = [];
+  /** The server is shutting down: its connections close with it, and the simulation goes (no leaves to send). */
+  let closing = false;
   const host = hostSnapshots(publisher, wss, {
     onClient(client, socket) {
       clients.push(client);
       // the player's ship goes when its connection does (the payload as the publisher lays a page's out: the player, a made time)
       socket.on('close', () => {
         clients.splice(clients.indexOf(client), 1);
-        runtime.sendInput(INPUT.LEAVE, client.player, runtime.now());
+        if (!closing) runtime.sendInput(INPUT.LEAVE, client.player, runtime.now());
       });
     },
   });
@@ -91,6 +93,7 @@ export async function startGameServer(options: GameServerOptions = {}): Promise<
     host,
     clients,
     async close() {
+      closing = true;
       clearInterval(publishing);
       host.close();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
