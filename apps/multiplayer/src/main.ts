@@ -1,34 +1,55 @@
 /**
- * The page: a runtime whose simulation worker is the network client (client.worker.ts), drawn every animation
- * frame on a 2D canvas with `runtime.frame()`, exactly as a single-player game draws its own worker's states.
- * The keys (or a thumb on the field) steer this page's disc: each change is an input event, which the worker
- * sends on to the server stamped with the render time it was made at. The HUD shows the link (`watchNetwork`).
- * The coin and the count of coins collected are the server's game state (`frame.state`); a pickup is the server's
- * event (`frame.events`), which comes with the frame that shows the coin jump, and plays a sound (Web Audio,
- * synthesised: one AudioContext, made and resumed at the first key or touch, as browsers require).
+ * The page: a runtime whose simulation worker is the network client (client.worker.ts, predicting this page's
+ * ship), drawn every animation frame on a 2D canvas with `runtime.frame()`, as a single-player game draws its own
+ * worker's states. The keys steer this page's ship and a click (or Space, or a tap) fires; each is an input event
+ * the worker predicts at once and sends on to the server, stamped with the render time it was made at (what the
+ * server judges the shot by). The shots and the scores are the server's: its SHOT events (`frame.events`) come
+ * with the frame that shows their tick, the scores (`frame.state`) with them.
  *
- * The server is `?server=ws://...` when given (the e2e test's shaped relay), else this page's own `/play`.
+ * The server is `?server=ws://...` when given (the e2e test's shaped relays), else this page's own `/play`.
  */
 import { createRuntime, type Frame, type Runtime } from 'steadyframe';
 import { watchNetwork, type NetworkCommands, type NetworkStats } from 'steadyframe/network';
-import { CAPACITY, COIN_RADIUS, EVENT, HEIGHT, INPUT, ORB_RADIUS, ORBS, PLAYER_RADIUS, schema, WIDTH, type GameSchema } from './schema.ts';
+import { bindControls } from './controls.ts';
+import { drawFrame, hueOf, type Effect } from './draw.ts';
+import { createHud } from './hud.ts';
+import { CAPACITY, EVENT, INPUT, MAX_PLAYERS, ORBS, PAGE_INPUT_WIDTH, schema, SCORES, SHIPS, type GameSchema } from './schema.ts';
+import { RANGE } from './shots.ts';
+import { createSounds } from './sound.ts';
 
+/** What the page shows the e2e test (`window.multiplayer`). */
 export interface MultiplayerHooks {
-  /** A frame of the server's world has been drawn. */
+  /** A frame of the server's world, with this page's ship in it, has been drawn. */
   ready: boolean;
   runtime: Runtime<GameSchema, NetworkCommands>;
-  /** The id this page picked (its disc's `id`). */
+  /** The id this page picked (its ship's `id`), and the slot its ship has (−1: none yet). */
   id: number;
+  slot: number;
   frames: number;
   network: NetworkStats | null;
+  /** The link's events: 'disconnected', 'reconnected'. */
   events: string[];
-  /** Set true to keep each drawn frame's time and orb positions in `recorded` (the e2e test's oracle). */
+  /**
+   * Set true to keep, for each drawn frame, its time, whether it was overtaken (1: its callback ran so late that
+   * the worker had published past it, and it shows the nearest state at hand) and the orbs' positions in
+   * `recorded` (held to the server's states by the test), and its time, ticks and this page's ship in `own`: [time, previousTick, tick,
+   * currentTime, x, y, vx, vy, drawn at] (`runtime.now()` as the frame was drawn: a late callback draws a frame
+   * whose time is before an input the worker has already taken).
+   */
   recording: boolean;
   recorded: number[][];
-  /** Each pickup event a frame presented: [coin x, coin y, collector's id, coins collected as that frame shows]. */
-  pickups: number[][];
-  /** Pickup sounds played (0 until a key or touch has allowed audio). */
+  own: number[][];
+  /** `runtime.now()` at each change of the steering this page sent, and the steering: [at, dx, dy]. */
+  steered: number[][];
+  /** This page's shots: [made at (`runtime.now()`), aim dx, aim dy, the frame time it was drawn from]. */
+  fired: number[][];
+  /** Each SHOT event a frame presented: [slot, x, y, entity hit, the slot's score in that frame, its time]. */
+  shots: number[][];
   sounds: number;
+  /** Fires along (dx, dy) from this page's ship, as a click does; false while it reloads or has no ship. */
+  fire(dx: number, dy: number): boolean;
+  /** Called with each frame drawn, after the drawing (the e2e test aims from it). */
+  onFrame: ((frame: Frame<GameSchema>) => void) | null;
 }
 
 declare global {
@@ -40,175 +61,86 @@ declare global {
 const params = new URLSearchParams(location.search);
 const url = params.get('server') ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/play`;
 const worker = new Worker(new URL('./client.worker.ts', import.meta.url), { type: 'module', name: 'network client' });
-const runtime = await createRuntime<GameSchema, NetworkCommands, { url: string }>({ worker, schema, capacity: CAPACITY, setup: { url }, input: { payloadWidth: 2 } });
+const runtime = await createRuntime<GameSchema, NetworkCommands, { url: string }>({ worker, schema, capacity: CAPACITY, setup: { url }, input: { payloadWidth: PAGE_INPUT_WIDTH } });
 const id = 1 + Math.floor(Math.random() * 999_999);
-const hooks: MultiplayerHooks = { ready: false, runtime, id, frames: 0, network: null, events: [], recording: false, recorded: [], pickups: [], sounds: 0 };
-window.multiplayer = hooks;
 
 const canvas = document.getElementById('view') as HTMLCanvasElement;
 const context = canvas.getContext('2d')!;
-const hud = document.getElementById('hud')!;
+const hud = createHud(document.getElementById('scores')!, document.getElementById('link')!);
+const sounds = createSounds(window);
+/** Beams and bursts on screen. */
+const effects: Effect[] = [];
+/** The newest frame drawn, and where this page's ship is in it (its slot; −1: not in the world yet). */
+let last: Frame<GameSchema> | null = null;
+let slot = -1;
+/** The steering this page sends (again every 200 ms). */
+let steering = [0, 0];
+
+const hooks: MultiplayerHooks = {
+  ready: false,
+  runtime,
+  id,
+  slot: -1,
+  frames: 0,
+  network: null,
+  events: [],
+  recording: false,
+  recorded: [],
+  own: [],
+  steered: [],
+  fired: [],
+  shots: [],
+  sounds: 0,
+  fire,
+  onFrame: null,
+};
+window.multiplayer = hooks;
 
 function resize(): void {
-  const ratio = devicePixelRatio;
-  canvas.width = Math.round(canvas.clientWidth * ratio);
-  canvas.height = Math.round(canvas.clientHeight * ratio);
+  canvas.width = Math.round(canvas.clientWidth * devicePixelRatio);
+  canvas.height = Math.round(canvas.clientHeight * devicePixelRatio);
 }
 addEventListener('resize', resize);
 resize();
 
-function disc(x: number, y: number, r: number, fill: string): void {
-  context.fillStyle = fill;
-  context.beginPath();
-  context.arc(x, y, r, 0, 2 * Math.PI);
-  context.fill();
-}
-
-function draw(frame: Frame<GameSchema>): void {
-  const scale = canvas.width / WIDTH;
-  context.setTransform(1, 0, 0, 1, 0, 0);
-  context.clearRect(0, 0, canvas.width, canvas.height);
-  context.setTransform(scale, 0, 0, scale, 0, 0);
-  // each table from its own range and count: the orbs, each in the hue of its index (an orb is never despawned)
-  const orbs = frame.tables.orbs;
-  for (let i = 0; i < orbs.count; i++) disc(orbs.fields.position[2 * i]!, orbs.fields.position[2 * i + 1]!, ORB_RADIUS, `hsl(${(i * 47) % 360} 70% 60%)`);
-  // the players, each in the hue of its page's id: its heading, and a ring and its score for this page's own disc
-  const { position, heading, id: ids, score } = frame.tables.players.fields;
-  context.font = '16px system-ui, sans-serif';
-  context.textAlign = 'center';
-  for (let i = 0; i < frame.tables.players.count; i++) {
-    const x = position[2 * i]!;
-    const y = position[2 * i + 1]!;
-    const who = ids[i]!;
-    const r = PLAYER_RADIUS;
-    disc(x, y, r, `hsl(${(who * 137) % 360} 70% 55%)`);
-    context.strokeStyle = '#0d1117';
-    context.lineWidth = 3;
-    context.beginPath();
-    context.moveTo(x, y);
-    context.lineTo(x + r * Math.cos(heading[i]!), y + r * Math.sin(heading[i]!));
-    context.stroke();
-    if (who === id) {
-      context.strokeStyle = '#fff';
-      context.lineWidth = 2;
-      context.beginPath();
-      context.arc(x, y, r + 5, 0, 2 * Math.PI);
-      context.stroke();
-    }
-    context.fillStyle = '#d6dde6';
-    context.fillText(String(score[i]!), x, y - r - 8);
-  }
-  // the coin: the server's game state, from the same two ticks as the discs
-  context.fillStyle = '#f5c542';
-  context.beginPath();
-  context.arc(frame.state.coinX, frame.state.coinY, COIN_RADIUS, 0, 2 * Math.PI);
-  context.fill();
-  context.strokeStyle = '#2a3644';
-  context.lineWidth = 2;
-  context.strokeRect(1, 1, WIDTH - 2, HEIGHT - 2);
-}
-
-// the pickup sound: one AudioContext, made and resumed at the first gesture (browsers keep audio off until one)
-let audio: AudioContext | null = null;
-function allowAudio(): void {
-  audio ??= new AudioContext();
-  if (audio.state !== 'running') void audio.resume();
-}
-addEventListener('pointerdown', allowAudio);
-addEventListener('keydown', allowAudio);
-/** A coin's chime, synthesised: two quick rising tones under a short envelope. */
-function chime(): void {
-  if (audio === null || audio.state !== 'running') return;
-  const t = audio.currentTime;
-  const gain = audio.createGain();
-  gain.gain.setValueAtTime(0.0001, t);
-  gain.gain.exponentialRampToValueAtTime(0.2, t + 0.01);
-  gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.25);
-  gain.connect(audio.destination);
-  const tone = audio.createOscillator();
-  tone.type = 'triangle';
-  tone.frequency.setValueAtTime(988, t);
-  tone.frequency.setValueAtTime(1319, t + 0.07);
-  tone.connect(gain);
-  tone.start(t);
-  tone.stop(t + 0.26);
-  hooks.sounds++;
-}
-
-// steering: the keys held, or a thumb on the field (the direction it slid from where it pressed)
-const held = new Set<string>();
-let steer = [0, 0];
-function sendSteer(dx: number, dy: number): void {
-  if (dx === steer[0] && dy === steer[1]) return;
-  steer = [dx, dy];
-  runtime.sendInput(INPUT.STEER, dx, dy);
-}
-const KEYS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], KeyA: [-1, 0], ArrowRight: [1, 0], KeyD: [1, 0], ArrowUp: [0, -1], KeyW: [0, -1], ArrowDown: [0, 1], KeyS: [0, 1] };
-function fromKeys(): void {
-  let dx = 0;
-  let dy = 0;
-  for (const code of held) {
-    dx += KEYS[code]![0];
-    dy += KEYS[code]![1];
-  }
-  sendSteer(Math.sign(dx), Math.sign(dy));
-}
-addEventListener('keydown', (event) => {
-  if (!(event.code in KEYS)) return;
-  event.preventDefault();
-  held.add(event.code);
-  fromKeys();
-});
-addEventListener('keyup', (event) => {
-  held.delete(event.code);
-  fromKeys();
-});
-addEventListener('blur', () => {
-  held.clear();
-  fromKeys();
-});
-const pad = document.getElementById('pad')!;
-let touchFrom: [number, number] | null = null;
-pad.addEventListener('pointerdown', (event) => {
-  touchFrom = [event.clientX, event.clientY];
-  pad.setPointerCapture(event.pointerId);
-});
-pad.addEventListener('pointermove', (event) => {
-  if (touchFrom === null) return;
-  const dx = event.clientX - touchFrom[0];
-  const dy = event.clientY - touchFrom[1];
+/** A shot along (dx, dy) from this page's ship: its beam drawn at once, the shot judged on the server. */
+function fire(dx: number, dy: number): boolean {
+  if (last === null || slot < 0) return false;
+  const e = SHIPS + slot;
   const length = Math.hypot(dx, dy);
-  if (length < 12) sendSteer(0, 0);
-  else sendSteer(Math.round((100 * dx) / length) / 100, Math.round((100 * dy) / length) / 100);
-});
-const release = (): void => {
-  touchFrom = null;
-  sendSteer(0, 0);
-};
-pad.addEventListener('pointerup', release);
-pad.addEventListener('pointercancel', release);
-
-function showLink(n: NetworkStats | null): void {
-  if (n === null) return;
-  const ms = (x: number): string => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : '–');
-  hud.textContent = [
-    n.connected ? 'connected' : 'reconnecting…',
-    `round trip  ${ms(n.roundTrip)}`,
-    `delay       ${ms(n.delay)}`,
-    `jitter      ${ms(n.jitter)}`,
-    `loss        ${(100 * n.loss).toFixed(1)}%`,
-    `late        ${n.late}`,
-    `snapshots   ${n.snapshots}`,
-    `coins       ${coins}`,
-    'you         the ringed disc',
-  ].join('\n');
+  // the predicted ship's reload: the server's, a prediction ahead
+  if (last.fields.reload[e]! > 0 || !(length > 0)) return false;
+  const x = last.fields.position[2 * e]!;
+  const y = last.fields.position[2 * e + 1]!;
+  if (!runtime.sendInput(INPUT.SHOOT, dx, dy)) return false;
+  hooks.fired.push([runtime.now(), dx, dy, last.time]);
+  effects.push({ kind: 'beam', from: [x, y], to: [x + (dx / length) * RANGE, y + (dy / length) * RANGE], hue: hueOf(id), at: last.time });
+  sounds.shot(false);
+  return true;
 }
 
-let coins = 0;
+bindControls(document.getElementById('pad')!, canvas, {
+  steer(dx, dy) {
+    steering = [dx, dy];
+    hooks.steered.push([runtime.now(), dx, dy]);
+    runtime.sendInput(INPUT.STEER, dx, dy);
+  },
+  fireAt(x, y) {
+    if (last === null || slot < 0) return;
+    const e = SHIPS + slot;
+    fire(x - last.fields.position[2 * e]!, y - last.fields.position[2 * e + 1]!);
+  },
+  fireAhead() {
+    if (last === null || slot < 0) return;
+    const heading = last.fields.heading[SHIPS + slot]!;
+    fire(Math.cos(heading), Math.sin(heading));
+  },
+});
+
 const link = watchNetwork(runtime, { intervalMs: 250 });
 link.on('stats', (n) => {
   hooks.network = n;
-  showLink(n);
+  hud.link(n);
 });
 link.on('disconnected', () => hooks.events.push('disconnected'));
 link.on('reconnected', () => {
@@ -216,14 +148,32 @@ link.on('reconnected', () => {
   greet(); // a new connection is a new player on the server: say who we are again
 });
 
-// who we are: the server makes our disc with it; said every half second until the disc shows (an input made
-// before the clock syncs is not sent, and a lossy link may lose one), and the steering again every 200 ms
+// who we are: the server gives us a ship with it; said every half second until our ship shows (an input made
+// before the clock syncs is not sent), and the steering again every 200 ms
 let greeting: ReturnType<typeof setInterval> | undefined;
 function greet(): void {
   clearInterval(greeting);
   greeting = setInterval(() => runtime.sendInput(INPUT.HELLO, id), 500);
 }
-setInterval(() => runtime.sendInput(INPUT.STEER, steer[0]!, steer[1]!), 200);
+setInterval(() => runtime.sendInput(INPUT.STEER, steering[0]!, steering[1]!), 200);
+
+/** The server's shots this frame presents: beams (this page's own drew at the click), bursts, sounds. */
+function presentShots(frame: Frame<GameSchema>): void {
+  const events = frame.events;
+  for (let i = 0; i < events.length; i++) {
+    if (events.code(i) !== EVENT.SHOT) continue;
+    const shooter = events.payload(i, 0);
+    const to: [number, number] = [events.payload(i, 1), events.payload(i, 2)];
+    const hit = events.payload(i, 3);
+    const e = SHIPS + shooter;
+    const hue = hueOf(frame.fields.id[e]!);
+    if (shooter !== slot) effects.push({ kind: 'beam', from: [frame.fields.position[2 * e]!, frame.fields.position[2 * e + 1]!], to, hue, at: frame.time });
+    if (hit >= 0) effects.push({ kind: 'burst', from: to, to, hue, at: frame.time });
+    if (shooter !== slot || hit >= 0) sounds.shot(hit >= 0);
+    hooks.shots.push([shooter, to[0], to[1], hit, frame.state[SCORES[shooter]!], frame.time]);
+  }
+  hooks.sounds = sounds.played;
+}
 
 await runtime.start();
 greet();
@@ -231,20 +181,27 @@ function onAnimationFrame(ts: number): void {
   requestAnimationFrame(onAnimationFrame);
   const frame = runtime.frame(ts);
   if (frame === null) return;
-  draw(frame);
-  // the server's pickups: each once, with the frame that shows the coin jump
-  const events = frame.events;
-  for (let i = 0; i < events.length; i++) {
-    if (events.code(i) !== EVENT.PICKUP) continue;
-    hooks.pickups.push([events.payload(i, 0), events.payload(i, 1), events.payload(i, 2), frame.state.coins]);
-    chime();
+  last = frame;
+  slot = -1;
+  for (let s = 0; s < MAX_PLAYERS; s++) if (frame.fields.owner[SHIPS + s] !== 0 && frame.fields.id[SHIPS + s] === id) slot = s;
+  hooks.slot = slot;
+  drawFrame(context, frame, id, effects);
+  presentShots(frame);
+  hud.scores(frame, id);
+  if (frame.count < CAPACITY) return; // nothing from the server yet
+  if (hooks.recording) {
+    hooks.recorded.push([frame.time, frame.overtaken ? 1 : 0, ...frame.fields.position.subarray(0, 2 * ORBS)]);
+    if (slot >= 0) {
+      const e = SHIPS + slot;
+      const { position: p, velocity: v } = frame.fields;
+      hooks.own.push([frame.time, frame.previousTick, frame.tick, frame.currentTime, p[2 * e]!, p[2 * e + 1]!, v[2 * e]!, v[2 * e + 1]!, runtime.now()]);
+    }
   }
-  coins = frame.state.coins;
-  const { orbs, players } = frame.tables;
-  if (orbs.count < ORBS) return; // nothing from the server yet
-  if (hooks.recording) hooks.recorded.push([frame.time, ...orbs.fields.position.subarray(0, 2 * ORBS)]);
   hooks.frames++;
-  hooks.ready = true;
-  for (let i = 0; i < players.count; i++) if (players.fields.id[i] === id) clearInterval(greeting);
+  if (slot >= 0) {
+    clearInterval(greeting);
+    hooks.ready = true;
+  }
+  hooks.onFrame?.(frame);
 }
 requestAnimationFrame(onAnimationFrame);

@@ -1,11 +1,12 @@
 /**
  * The game's server: the shared world's simulation (game.worker.ts, bundled for Node and run by
  * `createNodeRuntime`), its states to every connection at 20 a second (`createSnapshotPublisher`, hosted on a
- * `ws` WebSocketServer by `hostSnapshots`), players' inputs back into it, and a player's disc gone when its
- * connection closes. `npm run multiplayer` starts it on the page's own server (the `/play` path); the e2e test
- * starts it on a port of its own, behind a shaped relay, and reads what each connection was sent (`clients`).
- * Each snapshot is quantised as the schema says and, to a connection, a delta against the newest state it
- * acknowledged (the publisher does both: nothing here).
+ * `ws` WebSocketServer by `hostSnapshots`), players' inputs back into it with the render time each was made at
+ * (`input.madeTime`: what a shot is judged by), and a player's ship gone when its connection closes (a LEAVE
+ * input the host itself sends: the step reads every change of the world from its inputs). `npm run multiplayer`
+ * starts it on the page's own server (the `/play` path); the e2e test starts it on a port of its own, behind
+ * shaped relays, and reads what each connection was sent (`clients`). Each snapshot is on the schema's grid (the
+ * step quantises its world) and, to a connection, a delta against the newest state it acknowledged.
  */
 import type { Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
@@ -15,8 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { WebSocketServer } from 'ws';
 import { createNodeRuntime, createSnapshotPublisher, hostSnapshots, type PublisherClient, type Runtime, type SnapshotPublisher, type SocketHost } from 'steadyframe/node';
-import type { GameCommands } from './game.worker.ts';
-import { CAPACITY, INPUT_CODES, schema, SEND_EVERY, type GameSchema } from './schema.ts';
+import { CAPACITY, INPUT, INPUT_CODES, schema, SEND_EVERY, SERVER_INPUT_WIDTH, type GameSchema } from './schema.ts';
 
 export interface GameServerOptions {
   /** Share this HTTP server (upgrades to `path` only), or listen on `port` of 127.0.0.1 (0: any free one). */
@@ -28,7 +28,7 @@ export interface GameServerOptions {
 export interface GameServer {
   /** Where pages connect: ws://127.0.0.1:port (with `port`), or the path on the shared server. */
   readonly url: string;
-  readonly runtime: Runtime<GameSchema, GameCommands>;
+  readonly runtime: Runtime<GameSchema>;
   readonly publisher: SnapshotPublisher;
   readonly host: SocketHost;
   /**
@@ -53,9 +53,10 @@ async function bundleWorker(): Promise<string> {
 }
 
 export async function startGameServer(options: GameServerOptions = {}): Promise<GameServer> {
-  const runtime = await createNodeRuntime<GameSchema, GameCommands>({ worker: await bundleWorker(), schema, capacity: CAPACITY, input: { payloadWidth: 3 } });
+  // seeded: the same orbs every time the server starts
+  const runtime = await createNodeRuntime<GameSchema>({ worker: await bundleWorker(), schema, capacity: CAPACITY, seed: 12345, input: { payloadWidth: SERVER_INPUT_WIDTH } });
   await runtime.start();
-  const publisher = createSnapshotPublisher(runtime, { every: SEND_EVERY, input: { codes: INPUT_CODES } });
+  const publisher = createSnapshotPublisher(runtime, { every: SEND_EVERY, input: { codes: INPUT_CODES, madeTime: true } });
   const path = options.path ?? '/play';
   // the largest message a client of this publisher sends: ws refuses a bigger frame from its header
   const maxPayload = publisher.maxMessageBytes;
@@ -70,13 +71,15 @@ export async function startGameServer(options: GameServerOptions = {}): Promise<
     await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   }
   const clients: PublisherClient[] = [];
+  /** The server is shutting down: its connections close with it, and the simulation goes (no leaves to send). */
+  let closing = false;
   const host = hostSnapshots(publisher, wss, {
     onClient(client, socket) {
       clients.push(client);
-      // the player's disc goes when its connection does
+      // the player's ship goes when its connection does (the payload as the publisher lays a page's out: the player, a made time)
       socket.on('close', () => {
         clients.splice(clients.indexOf(client), 1);
-        void runtime.commands.leave(client.player).catch(() => {});
+        if (!closing) runtime.sendInput(INPUT.LEAVE, client.player, runtime.now());
       });
     },
   });
@@ -90,6 +93,7 @@ export async function startGameServer(options: GameServerOptions = {}): Promise<
     host,
     clients,
     async close() {
+      closing = true;
       clearInterval(publishing);
       host.close();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

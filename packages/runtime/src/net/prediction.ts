@@ -7,7 +7,9 @@
  *  s = server now + lead        lead = one-way (round trip / 2) + a tick + 2 × jitter + margin: an input stamped
  *                               for the tick at s reaches the server before the tick ahead of it is made
  *  a newer snapshot?  old := the predicted entities now; rebase on it and replay to the same tick; the difference
- *                     (old − new) becomes an offset that fades over smoothMs (past snapDistance: snapped, counted)
+ *                     (old − new) becomes an offset that fades over smoothMs (past snapDistance: snapped, counted),
+ *                     and the values of the tick before shift by it too: the blend drawn next is the old one, moved
+ *                     by nothing until the offset fades
  *  the tick's inputs  ──▶ predicted in the next tick not yet stepped (due half a tick before its time), and sent
  *  step to P, the tick whose time is at or after s; keep P − 1's values
  *  write: each predicted entity's linear fields at s, between P − 1 and P, plus its offset; other kinds P's
@@ -38,7 +40,10 @@ export interface PredictOptions<S extends Schema, P extends PrivateFieldSpec = R
   readonly entities: (world: World<S, P>, player: number, out: number[]) => void;
   /** Ms a correction fades over (default 100): the drawn entity moves from the old prediction to the new one. */
   readonly smoothMs?: number;
-  /** A correction larger than this in any linear component snaps instead of fading (counted). Default: never. */
+  /**
+   * A correction larger than this in any component of a linear field that is no other field's `velocity` (a place,
+   * not a rate: a knock's change of speed is not a distance) snaps instead of fading (counted). Default: never.
+   */
   readonly snapDistance?: number;
   /** Ms past the link's one-way delay, a tick and twice its jitter that the prediction runs ahead (default 10). */
   readonly marginMs?: number;
@@ -63,7 +68,10 @@ export interface PredictionStats extends PredictorStats {
   ahead: number;
   /** How far ahead of the server's now the prediction draws, ms. */
   leadMs: number;
-  /** Rebases that moved a predicted entity, the largest such move (over components), and those that snapped. */
+  /**
+   * Rebases that moved a predicted entity, the largest such move (over the components of the linear fields that
+   * are no other field's velocity: places, not rates), and those that snapped.
+   */
   corrections: number;
   largestCorrection: number;
   snaps: number;
@@ -78,8 +86,11 @@ export class ClientPrediction<S extends Schema, P extends PrivateFieldSpec = Rec
   readonly #snapDistance: number;
   readonly #marginMs: number;
   readonly #tickMs: number;
-  /** The linear fields, by name (the ones blended and corrected). */
-  readonly #linear: readonly { readonly name: string; readonly width: number }[];
+  /**
+   * The linear fields, by name (the ones blended and corrected), and whether each is a place (what a correction
+   * is measured by: a field no other names as its `velocity`; every one, when all are rates).
+   */
+  readonly #linear: readonly { readonly name: string; readonly width: number; readonly place: boolean }[];
   readonly #others: readonly { readonly name: string; readonly width: number }[];
   /** The schema's tables (none: a plain schema, an entity's key is its index). */
   readonly #tables: readonly TableLayout[];
@@ -112,7 +123,10 @@ export class ClientPrediction<S extends Schema, P extends PrivateFieldSpec = Rec
     this.#marginMs = checkNumber('networkClient predict.marginMs', options.marginMs ?? 10, 0);
     const schema = options.simulation.schema as Schema;
     const fields = (Object.entries(schema) as [string, { kind: string; width: number; scope?: string; table?: string }][]).filter(([, spec]) => spec.scope !== 'game');
-    this.#linear = fields.filter(([, spec]) => spec.kind === 'linear').map(([name, spec]) => ({ name, width: spec.width }));
+    const rates = new Set(fields.map(([, spec]) => (spec as { velocity?: string }).velocity));
+    const linear = fields.filter(([, spec]) => spec.kind === 'linear');
+    const places = linear.some(([name]) => !rates.has(name));
+    this.#linear = linear.map(([name, spec]) => ({ name, width: spec.width, place: !places || !rates.has(name) }));
     this.#others = fields.filter(([, spec]) => spec.kind !== 'linear').map(([name, spec]) => ({ name, width: spec.width }));
     this.#stride = this.#linear.reduce((n, f) => n + f.width, 0);
     this.#tables = computeLayout(schema, capacity).tables;
@@ -155,15 +169,23 @@ export class ClientPrediction<S extends Schema, P extends PrivateFieldSpec = Rec
       if (!before.includes(key)) continue;
       const slot = this.#slots.get(key)!;
       let largest = 0;
+      let changed = false;
       let k = slot * stride;
-      for (const { name, width } of this.#linear) {
+      for (const { name, width, place } of this.#linear) {
         for (let c = 0; c < width; c++, k++) {
           const change = this.#scratch[k]! - values[name]![e * width + c]!;
-          largest = Math.max(largest, Math.abs(change));
+          if (change === 0) continue;
+          changed = true;
+          if (place) largest = Math.max(largest, Math.abs(change));
+          // drawn next: the blend from the tick before to the new tick, plus the offset. The tick before shifts
+          // with the tick, so the blend is the old one until the offset fades (left as it was, the blend ran from
+          // the old prediction's tick before to the new one's tick: on a client tick that steps no server tick,
+          // the entity jumped by (1 − alpha) of the correction, and back at the next)
           this.#offset[k] = this.#offset[k]! + change;
+          this.#before[k] = this.#before[k]! - change;
         }
       }
-      if (largest === 0) continue;
+      if (!changed) continue;
       moved = true;
       this.stats.largestCorrection = Math.max(this.stats.largestCorrection, largest);
       if (largest > this.#snapDistance) {
