@@ -2,6 +2,7 @@
 // dependencies first (quick when they are already there), runs pnpm from PATH or through npx, so a machine with
 // only Node and npm runs every one of them.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { installDependencies, pnpm, ROOT, run } from './bootstrap.mjs';
 import { serveApp } from './serve.mjs';
@@ -20,7 +21,7 @@ const TASKS = {
   r3f: ['serves the React Three Fiber example', (args) => serveApp('r3f-bodies', 'dev', 'serving the React Three Fiber example', args)],
   phaser: ['serves the Phaser example (?mode=arcade: the same scene on Arcade physics)', (args) => serveApp('phaser-balls', 'dev', 'serving the Phaser example', args)],
   platforms: ['serves the Phaser platforms example (Rapier 2D in the worker)', (args) => serveApp('phaser-platforms', 'dev', 'serving the Phaser platforms example', args)],
-  multiplayer: ['starts the multiplayer server and serves its page (open it in two tabs)', (args) => serveMultiplayer(args)],
+  multiplayer: ['starts the multiplayer game on Colyseus (two processes and a Redis when it can; `-- --one`: one process; `-- --ws`: the bare WebSocket server) and serves its page (open it in two tabs)', (args) => serveMultiplayer(args)],
   'bench:page': [
     'serves the benchmark page (run one suite by hand; `npm run bench` runs them all)',
     (args) => serveApp('bench', 'dev', 'serving the benchmark page', args),
@@ -33,13 +34,57 @@ const TASKS = {
   pack: ['packs steadyframe and its adapters (three, pixi, rapier, react-three-fiber, phaser, babylon) into packs/', () => pack()],
 };
 
-/** The multiplayer example: its page on Vite's server, and the game server on the same port's `/play`. */
+/**
+ * The multiplayer example: its page on Vite's server, and the game on Colyseus (apps/multiplayer/scripts/
+ * colyseus-processes.mjs): two processes on Node 22 sharing a Redis of their own when a redis-server is here, else
+ * one; the page asks one of them (their ports reach it as VITE_MULTIPLAYER_COLYSEUS). `--one`: one Colyseus
+ * process, no Redis. `--ws`, or no Node 22: the bare game server (src/server.ts) on the page's own port, `/play`.
+ */
 async function serveMultiplayer(args) {
+  const ws = args.includes('--ws');
+  const one = args.includes('--one');
+  const viteArgs = args.filter((arg) => arg !== '--ws' && arg !== '--one');
+  if (ws) return serveMultiplayerWs(viteArgs, 'asked for with --ws');
+  const { startColyseus } = await import('../apps/multiplayer/scripts/colyseus-processes.mjs');
+  const { createServer } = await import('vite');
+  // the game's module, bundled by Vite's own loader (game-module.ts is TypeScript)
+  const loader = await createServer({ root: join(ROOT, 'apps', 'multiplayer'), server: { middlewareMode: true, hmr: false }, appType: 'custom', logLevel: 'warn' });
+  const gameWorker = await (await loader.ssrLoadModule('/src/game-module.ts')).bundleGameWorker();
+  await loader.close();
+  // --host: the processes listen on every address, and tell pages on other machines this one's
+  const exposed = viteArgs.includes('--host') || viteArgs.some((arg) => arg.startsWith('--host='));
+  const publicHost = exposed ? lanAddress() : '127.0.0.1';
+  const colyseus = await startColyseus({ gameWorker, processes: one ? 1 : 2, host: exposed ? '0.0.0.0' : '127.0.0.1', publicHost, ports: [2567, 2568] });
+  if (colyseus === null) return serveMultiplayerWs(viteArgs, 'no Node 22 for Colyseus (STEADYFRAME_NODE22=/path/to/node)');
+  const stopping = async () => {
+    await colyseus.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stopping);
+  process.once('SIGTERM', stopping);
+  process.once('exit', () => colyseus.kill());
+  process.env.VITE_MULTIPLAYER_COLYSEUS = colyseus.ports.join(',');
+  await serveApp('multiplayer', 'dev', 'serving the multiplayer page', viteArgs);
+  console.log(`steadyframe: the game runs on ${colyseus.why}`);
+  for (const url of colyseus.urls) console.log(`  a Colyseus process (Node 22) at ${url}, room "game"`);
+  console.log(`steadyframe: each page asks one of them; matchmaking seats it in the room wherever the room is: open the page in two tabs`);
+}
+
+/** The bare game server (src/server.ts: one process, a `ws` server) on the page's own port, `/play`. */
+async function serveMultiplayerWs(args, why) {
   const server = await serveApp('multiplayer', 'dev', 'serving the multiplayer page', args);
   // the game server is TypeScript: Vite's own module loader runs it
   const { startGameServer } = await server.ssrLoadModule('/src/server.ts');
   await startGameServer({ server: server.httpServer, path: '/play' });
-  console.log('steadyframe: the game server takes players at /play on the same port: open the page in two tabs');
+  console.log(`steadyframe: the game runs in this one process, on a bare WebSocket server (${why}): players at /play on the same port; open the page in two tabs`);
+}
+
+/** This machine's first non-internal IPv4 address (where pages on other machines reach the Colyseus processes). */
+function lanAddress() {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) if (address.family === 'IPv4' && !address.internal) return address.address;
+  }
+  return '127.0.0.1';
 }
 
 function pnpmRun(args, cwd = ROOT, env = {}) {

@@ -6,7 +6,9 @@
  * server judges the shot by). The shots and the scores are the server's: its SHOT events (`frame.events`) come
  * with the frame that shows their tick, the scores (`frame.state`) with them.
  *
- * The server is `?server=ws://...` when given (the e2e test's shaped relays), else this page's own `/play`.
+ * The server is `?server=...` when given (ws://: a bare game server, the e2e test's shaped relays; http://: a
+ * Colyseus process), else one of the Colyseus processes `npm run multiplayer` started (it tells Vite their ports,
+ * VITE_MULTIPLAYER_COLYSEUS), else this page's own `/play`.
  */
 import { createRuntime, type Frame, type Runtime } from 'steadyframe';
 import { watchNetwork, type NetworkCommands, type NetworkStats } from 'steadyframe/network';
@@ -59,7 +61,13 @@ declare global {
 }
 
 const params = new URLSearchParams(location.search);
-const url = params.get('server') ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/play`;
+/** The ports of the Colyseus processes `npm run multiplayer` started (none: its game server is this page's `/play`). */
+const colyseusPorts = String(import.meta.env.VITE_MULTIPLAYER_COLYSEUS ?? '').split(',').filter((port) => port !== '');
+/** One of them, at random: whichever a page asks, matchmaking seats it in the room, on whichever process holds it. */
+const colyseusPort = colyseusPorts[Math.floor(Math.random() * colyseusPorts.length)];
+const url =
+  params.get('server') ??
+  (colyseusPort !== undefined ? `${location.protocol}//${location.hostname}:${colyseusPort}` : `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/play`);
 const worker = new Worker(new URL('./client.worker.ts', import.meta.url), { type: 'module', name: 'network client' });
 const runtime = await createRuntime<GameSchema, NetworkCommands, { url: string }>({ worker, schema, capacity: CAPACITY, setup: { url }, input: { payloadWidth: PAGE_INPUT_WIDTH } });
 const id = 1 + Math.floor(Math.random() * 999_999);

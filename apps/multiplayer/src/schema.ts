@@ -82,3 +82,8 @@ export const EVENT = { SHOT: 0 } as const;
 /** Server ticks a second, and every how many ticks a snapshot goes out (20 a second). */
 export const TICK_RATE = 60;
 export const SEND_EVERY = 3;
+
+/** The orbs' seed: the same orbs every time a server (or a room) starts. */
+export const SEED = 12345;
+/** The Colyseus room's name, as colyseus-server.ts defines it and each page's worker joins it (matchmaking by name). */
+export const ROOM = 'game';

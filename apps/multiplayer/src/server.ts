@@ -1,5 +1,5 @@
 /**
- * The game's server: the shared world's simulation (game.worker.ts, bundled for Node and run by
+ * The game's server: the shared world's simulation (game.worker.ts, bundled for Node by game-module.ts and run by
  * `createNodeRuntime`), its states to every connection at 20 a second (`createSnapshotPublisher`, hosted on a
  * `ws` WebSocketServer by `hostSnapshots`), players' inputs back into it with the render time each was made at
  * (`input.madeTime`: what a shot is judged by), and a player's ship gone when its connection closes (a LEAVE
@@ -9,14 +9,10 @@
  * step quantises its world) and, to a connection, a delta against the newest state it acknowledged.
  */
 import type { Server } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import { WebSocketServer } from 'ws';
 import { createNodeRuntime, createSnapshotPublisher, hostSnapshots, type PublisherClient, type Runtime, type SnapshotPublisher, type SocketHost } from 'steadyframe/node';
-import { CAPACITY, INPUT, INPUT_CODES, schema, SEND_EVERY, SERVER_INPUT_WIDTH, type GameSchema } from './schema.ts';
+import { bundleGameWorker } from './game-module.ts';
+import { CAPACITY, INPUT, INPUT_CODES, schema, SEED, SEND_EVERY, SERVER_INPUT_WIDTH, type GameSchema } from './schema.ts';
 
 export interface GameServerOptions {
   /** Share this HTTP server (upgrades to `path` only), or listen on `port` of 127.0.0.1 (0: any free one). */
@@ -39,22 +35,8 @@ export interface GameServer {
   close(): Promise<void>;
 }
 
-/** The simulation's module, bundled into one ES module Node runs in a worker thread. */
-async function bundleWorker(): Promise<string> {
-  const outDir = mkdtempSync(join(tmpdir(), 'steadyframe-multiplayer-'));
-  const entry = fileURLToPath(new URL('./game.worker.ts', import.meta.url));
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    build: { ssr: entry, outDir, emptyOutDir: true, target: 'node20', rollupOptions: { output: { format: 'es', entryFileNames: 'game.worker.mjs' } } },
-    ssr: { noExternal: true, target: 'node' },
-  });
-  return join(outDir, 'game.worker.mjs');
-}
-
 export async function startGameServer(options: GameServerOptions = {}): Promise<GameServer> {
-  // seeded: the same orbs every time the server starts
-  const runtime = await createNodeRuntime<GameSchema>({ worker: await bundleWorker(), schema, capacity: CAPACITY, seed: 12345, input: { payloadWidth: SERVER_INPUT_WIDTH } });
+  const runtime = await createNodeRuntime<GameSchema>({ worker: await bundleGameWorker(), schema, capacity: CAPACITY, seed: SEED, input: { payloadWidth: SERVER_INPUT_WIDTH } });
   await runtime.start();
   const publisher = createSnapshotPublisher(runtime, { every: SEND_EVERY, input: { codes: INPUT_CODES, madeTime: true } });
   const path = options.path ?? '/play';

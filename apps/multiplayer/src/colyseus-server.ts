@@ -1,0 +1,59 @@
+/**
+ * The game on Colyseus: one server process (Node 22, which Colyseus 0.18 needs; run as TypeScript with
+ * `--experimental-transform-types`) whose room ROOM runs the same game as server.ts, each room its own world:
+ * `steadyframeRoom` starts the room's runtime on the bundled game module (game-module.ts), publishes its snapshots
+ * to the room's clients at 20 a second with each input's made time (what a shot is judged by), and takes a seat's
+ * player number into each input's payload as server.ts's host does. When a seat is freed (its page left, or its
+ * reconnection window passed) the room sends that player's LEAVE, as server.ts does when a connection closes.
+ * Given a Redis URL, Colyseus's Redis presence and driver share the rooms with the other processes on it: a page
+ * that asks this process may be seated in a room of another, and connects there (each process names its own
+ * public address).
+ *
+ * ```text
+ *  page ── joinOrCreate(ROOM) ──▶ any process ──(Redis: the rooms of all)──▶ a seat in the room's process
+ *  page ◀══ snapshots, inputs (Colyseus bytes messages) ══▶ that room: steadyframeRoom ── its runtime (game.ts)
+ *  seat freed ── leave hook ── LEAVE(player) into the room's runtime: its ship's slot empty again
+ * ```
+ *
+ * Told by its environment (scripts/colyseus-processes.mjs sets it): STEADYFRAME_PORT, STEADYFRAME_HOST (the address
+ * to listen on; default 127.0.0.1), STEADYFRAME_PUBLIC_HOST (the host pages reach it at; default the listening
+ * one), STEADYFRAME_GAME_WORKER (the bundled game module), STEADYFRAME_REDIS (a redis:// URL, or none: this
+ * process alone). Prints `listening on <port>` once it serves.
+ */
+import { matchMaker, Server } from '@colyseus/core';
+import { RedisDriver } from '@colyseus/redis-driver';
+import { RedisPresence } from '@colyseus/redis-presence';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import { maxRoomMessageBytes, steadyframeRoom } from '@steadyframe/colyseus';
+import { CAPACITY, INPUT, INPUT_CODES, MAX_PLAYERS, PAGE_INPUT_WIDTH, ROOM, schema, SEED, SEND_EVERY, SERVER_INPUT_WIDTH, type GameSchema } from './schema.ts';
+
+const port = Number(process.env.STEADYFRAME_PORT);
+const host = process.env.STEADYFRAME_HOST || '127.0.0.1';
+const publicHost = process.env.STEADYFRAME_PUBLIC_HOST || host;
+const worker = process.env.STEADYFRAME_GAME_WORKER;
+const redis = process.env.STEADYFRAME_REDIS || '';
+if (!Number.isInteger(port) || worker === undefined) throw new Error('steadyframe: colyseus-server.ts needs STEADYFRAME_PORT and STEADYFRAME_GAME_WORKER (scripts/colyseus-processes.mjs sets them)');
+
+/** Seconds a page whose link broke keeps its ship and seat: long enough for a reconnect, short enough that a closed tab's ship goes soon. */
+const RECONNECT_SECONDS = 5;
+
+const GameRoom = steadyframeRoom<GameSchema>({
+  runtime: { worker, schema, capacity: CAPACITY, seed: SEED, input: { payloadWidth: SERVER_INPUT_WIDTH } },
+  // the payload as server.ts's publisher lays it out: the player, the made time, then the page's values
+  publisher: { every: SEND_EVERY, input: { codes: INPUT_CODES, madeTime: true } },
+  maxClients: MAX_PLAYERS,
+  reconnectSeconds: RECONNECT_SECONDS,
+  leave(room, player) {
+    room.runtime.sendInput(INPUT.LEAVE, player, room.runtime.now());
+  },
+});
+
+const server = new Server({
+  // a page's largest message (inputs of PAGE_INPUT_WIDTH values each) and Colyseus's header
+  transport: new WebSocketTransport({ maxPayload: maxRoomMessageBytes(PAGE_INPUT_WIDTH) }),
+  greet: false,
+  ...(redis === '' ? {} : { presence: new RedisPresence(redis), driver: new RedisDriver(redis), publicAddress: `${publicHost}:${port}` }),
+});
+server.define(ROOM, GameRoom);
+await server.listen(port, host);
+console.log(`listening on ${port} (process ${matchMaker.processId}${redis === '' ? ', alone' : `, rooms shared through ${redis}`})`);
