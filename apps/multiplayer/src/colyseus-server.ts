@@ -17,7 +17,7 @@
  *
  * Told by its environment (scripts/colyseus-processes.mjs sets it): STEADYFRAME_PORT, STEADYFRAME_HOST (the address
  * to listen on; default 127.0.0.1), STEADYFRAME_PUBLIC_HOST (the host pages reach it at; default the listening
- * one), STEADYFRAME_GAME_WORKER (the bundled game module), STEADYFRAME_REDIS (a redis:// URL, or none: this
+ * one), STEADYFRAME_GAME_WORKER (the bundled game module; default game.worker.ts itself), STEADYFRAME_REDIS (a redis:// URL, or none: this
  * process alone). Prints `listening on <port>` once it serves.
  */
 import { matchMaker, Server } from '@colyseus/core';
@@ -30,9 +30,10 @@ import { CAPACITY, INPUT, INPUT_CODES, MAX_PLAYERS, PAGE_INPUT_WIDTH, ROOM, sche
 const port = Number(process.env.STEADYFRAME_PORT);
 const host = process.env.STEADYFRAME_HOST || '127.0.0.1';
 const publicHost = process.env.STEADYFRAME_PUBLIC_HOST || host;
-const worker = process.env.STEADYFRAME_GAME_WORKER;
+// the game's module as a server ships it (bundled: game-module.ts), else its TypeScript as it stands (seconds a room to load)
+const worker = process.env.STEADYFRAME_GAME_WORKER || new URL('./game.worker.ts', import.meta.url);
 const redis = process.env.STEADYFRAME_REDIS || '';
-if (!Number.isInteger(port) || worker === undefined) throw new Error('steadyframe: colyseus-server.ts needs STEADYFRAME_PORT and STEADYFRAME_GAME_WORKER (scripts/colyseus-processes.mjs sets them)');
+if (!Number.isInteger(port) || port <= 0) throw new Error('steadyframe: colyseus-server.ts needs STEADYFRAME_PORT, the port to listen on');
 
 /** Seconds a page whose link broke keeps its ship and seat: long enough for a reconnect, short enough that a closed tab's ship goes soon. */
 const RECONNECT_SECONDS = 5;
