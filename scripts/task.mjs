@@ -67,7 +67,8 @@ async function serveMultiplayer(args) {
   await serveApp('multiplayer', 'dev', 'serving the multiplayer page', viteArgs);
   console.log(`steadyframe: the game runs on ${colyseus.why}`);
   for (const url of colyseus.urls) console.log(`  a Colyseus process (Node 22) at ${url}, room "game"`);
-  console.log(`steadyframe: each page asks one of them; matchmaking seats it in the room wherever the room is: open the page in two tabs`);
+  const asks = colyseus.urls.length > 1 ? 'each page asks one of them; matchmaking seats it in the room wherever the room is' : 'pages join its room by name';
+  console.log(`steadyframe: ${asks}: open the page in two tabs`);
 }
 
 /** The bare game server (src/server.ts: one process, a `ws` server) on the page's own port, `/play`. */
