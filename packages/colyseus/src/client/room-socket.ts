@@ -16,6 +16,17 @@
  *  reconnect after its backoff ─── open again: the same seat, or a new one if the window passed
  * ```
  *
+ * A seat outlives its room's process (failover.ts on the server): when the process dies, another restores the
+ * room under the same id with the seats it saved, a second or so later. Until then the seat's reconnect fails (the
+ * room not found; or its dead listing's request, which would wait 2 s for a process that cannot answer, cut short
+ * at `reconnectTimeoutMs`), and the seat is kept for the next open, for up to `seatMs` after the drop; the server
+ * saying the token is not the room's (its window passed) lets it go at once. Past `seatMs`, a new seat.
+ *
+ * ```text
+ *  drop (1006: the process died) ── seat kept ── open: reconnect ✗ (not found) ── backoff ── open: reconnect ✗ ...
+ *                                                    ── the room restored elsewhere ── open: reconnect ✓ the same seat
+ * ```
+ *
  * A room's messages are taken from the moment the SDK makes the room, before its socket opens: the server sends
  * the first snapshot right behind the join's answer, often in the same TCP read, which the SDK dispatches before
  * the join's promise settles. They wait in the room's inbox until the Connection has its `onopen`.
@@ -25,12 +36,18 @@
  * `reconnectSeconds` how long a seat waits. Each `networkClient` takes its own `colyseusRoom(...)`: the seat kept
  * is the factory's.
  */
-import { Client, CloseCode, type ClientOptions, type Room } from '@colyseus/sdk';
+import { Client, CloseCode, ErrorCode, type ClientOptions, type FetchFn, type Room } from '@colyseus/sdk';
 import type { SocketFactory, SocketLike } from 'steadyframe/network';
 import { ROOM_MESSAGE } from '../protocol.ts';
 
 /** The close code this socket reports when it could not join (the reason says why): one Colyseus does not use. */
 const JOIN_FAILED = 4900;
+
+/** Ms a dropped seat is tried for by default while its room cannot be reached: a failover brings it back in about a second. */
+export const DEFAULT_SEAT_MS = 5000;
+
+/** Ms a reconnect's matchmaking request may take by default before it is cut short and tried again. */
+export const DEFAULT_RECONNECT_TIMEOUT_MS = 1000;
 
 export interface ColyseusRoomOptions {
   /** The join's options (the room's `onJoin`, and its `onCreate` when the join creates it; matchmaking filters), or a function that makes them at each join. */
@@ -39,28 +56,42 @@ export interface ColyseusRoomOptions {
   readonly client?: ClientOptions;
   /** Called with each room joined: a new seat, or the same one after a drop (`room.sessionId` says which). */
   readonly onJoin?: (room: Room) => void;
+  /**
+   * Ms after a drop during which the seat is tried again at each open while its room cannot be reached (not found,
+   * or no answer: a room being restored in another process). Default DEFAULT_SEAT_MS; past it, a new seat.
+   */
+  readonly seatMs?: number;
+  /** Ms a reconnect's matchmaking request may take before it is cut short (and tried again at the next open). Default DEFAULT_RECONNECT_TIMEOUT_MS. */
+  readonly reconnectTimeoutMs?: number;
 }
 
 /** A `SocketFactory` that joins the room `name` through Colyseus's matchmaking at the URL it is given. */
 export function colyseusRoom(name: string, options: ColyseusRoomOptions = {}): SocketFactory {
   if (typeof name !== 'string' || name === '') throw new TypeError("steadyframe: colyseusRoom needs the room's name, as the server defined it");
+  const seatMs = options.seatMs ?? DEFAULT_SEAT_MS;
+  const reconnectTimeoutMs = options.reconnectTimeoutMs ?? DEFAULT_RECONNECT_TIMEOUT_MS;
+  if (!(seatMs >= 0)) throw new RangeError(`steadyframe: colyseusRoom's seatMs must be a number of ms from 0; got ${String(options.seatMs)}`);
+  if (!(reconnectTimeoutMs > 0)) throw new RangeError(`steadyframe: colyseusRoom's reconnectTimeoutMs must be a number of ms above 0; got ${String(options.reconnectTimeoutMs)}`);
   let client: RoomClient | null = null;
   let clientUrl = '';
-  /** The seat a drop left: the room's reconnection token, or null. */
-  let seat: string | null = null;
+  /** The seat a drop left: the room's reconnection token and when the drop was; or null. */
+  let seat: { readonly token: string; readonly since: number } | null = null;
 
   const join = async (url: string): Promise<Room> => {
     if (client === null || clientUrl !== url) {
-      client = new RoomClient(url, options.client);
+      client = new RoomClient(url, reconnectTimeoutMs, options.client);
       clientUrl = url;
     }
     if (seat !== null) {
-      const token = seat;
-      seat = null;
+      const kept = seat;
       try {
-        return await client.reconnect(token);
-      } catch {
-        // the window passed, or the room is gone: a new seat, through matchmaking
+        return await client.reconnect(kept.token);
+      } catch (error) {
+        // not found, or no answer: the room may be coming back in another process; kept for the next open
+        const refused = (error as { code?: unknown }).code === ErrorCode.MATCHMAKE_EXPIRED;
+        if (!refused && performance.now() - kept.since < seatMs) throw error;
+        // the token is not the room's (its window passed), or the room has not come back: a new seat
+        if (seat === kept) seat = null;
       }
     }
     const joinOptions = typeof options.options === 'function' ? options.options() : options.options;
@@ -70,11 +101,14 @@ export function colyseusRoom(name: string, options: ColyseusRoomOptions = {}): S
   return (url) =>
     new RoomSocket(join(url), (room) => client!.inbox(room), {
       joined(room) {
+        seat = null;
         options.onJoin?.(room);
       },
       left(room, code) {
-        // a drop: the server keeps the seat for its window; anything else lets it go
-        seat = code === CloseCode.CONSENTED || code === JOIN_FAILED ? null : room.reconnectionToken;
+        // a drop: the server keeps the seat for its window (a dead process's room: another restores it); a leave
+        // of consent, or the room ended with its process's shutdown, lets it go
+        const gone = code === CloseCode.CONSENTED || code === CloseCode.SERVER_SHUTDOWN || code === JOIN_FAILED;
+        seat = gone ? null : { token: room.reconnectionToken, since: performance.now() };
       },
     });
 }
@@ -98,9 +132,26 @@ class Inbox {
   }
 }
 
-/** The SDK's client, giving each room it makes an inbox before the room's socket opens. */
+/**
+ * The SDK's client, giving each room it makes an inbox before the room's socket opens, and cutting its reconnect
+ * requests short at `reconnectTimeoutMs` (an aborted one reserves nothing: a reconnect only checks the token).
+ */
 class RoomClient extends Client {
   readonly #inboxes = new WeakMap<Room, Inbox>();
+
+  constructor(url: string, reconnectTimeoutMs: number, options: ClientOptions = {}) {
+    const fetchFn: FetchFn | undefined = options.fetchFn ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined);
+    const timed: FetchFn | undefined =
+      fetchFn === undefined
+        ? undefined
+        : (input, init) => {
+            const path = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+            if (!path.includes('/matchmake/reconnect/')) return fetchFn(input, init);
+            const timeout = AbortSignal.timeout(reconnectTimeoutMs);
+            return fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+          };
+    super(url, { ...options, ...(timed === undefined ? {} : { fetchFn: timed }) });
+  }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   protected override createRoom<T>(roomName: string, rootSchema?: any): Room<any, T> {
