@@ -17,14 +17,18 @@
  * ```
  *
  * A seat outlives its room's process (failover.ts on the server): when the process dies, another restores the
- * room under the same id with the seats it saved, a second or so later. Until then the seat's reconnect fails (the
- * room not found; or its dead listing's request, which would wait 2 s for a process that cannot answer, cut short
- * at `reconnectTimeoutMs`), and the seat is kept for the next open, for up to `seatMs` after the drop; the server
- * saying the token is not the room's (its window passed) lets it go at once. Past `seatMs`, a new seat.
+ * room under the same id with the seats it saved, in about a second. Meanwhile the seat's reconnect fails: the room
+ * is not found, or its dead listing's request waits for a process that cannot answer (2 s in Colyseus; cut short
+ * here at `reconnectTimeoutMs`, doubled at each try of the seat, so a slow link still gets through). Within the
+ * same open, the reconnect is tried again every SEAT_RETRY_MS (the Connection's backoff does not grow meanwhile),
+ * for up to `seatMs` from the first such failure; the server saying the token is not the room's (its window passed)
+ * ends the seat at once, and a failure that is not the server's answer (the link, the process asked) is the
+ * Connection's to try again later, the seat kept.
  *
  * ```text
- *  drop (1006: the process died) ── seat kept ── open: reconnect ✗ (not found) ── backoff ── open: reconnect ✗ ...
- *                                                    ── the room restored elsewhere ── open: reconnect ✓ the same seat
+ *  drop (1006: the process died) ── seat kept ── open: reconnect ✗ no answer (cut short) ── ✗ not found ── ...
+ *                                        (another process restores the room under its id) ── ✓ the same seat
+ *                                        ✗ expired, or not found for seatMs ── joinOrCreate: a new seat
  * ```
  *
  * A room's messages are taken from the moment the SDK makes the room, before its socket opens: the server sends
@@ -46,8 +50,16 @@ const JOIN_FAILED = 4900;
 /** Ms a dropped seat is tried for by default while its room cannot be reached: a failover brings it back in about a second. */
 export const DEFAULT_SEAT_MS = 5000;
 
-/** Ms a reconnect's matchmaking request may take by default before it is cut short and tried again. */
-export const DEFAULT_RECONNECT_TIMEOUT_MS = 1000;
+/**
+ * Ms the first reconnect of a seat may take by default before it is cut short; each one after it for the same
+ * seat may take twice the one before, so a slow link gets through.
+ */
+export const DEFAULT_RECONNECT_TIMEOUT_MS = 500;
+/** The most a reconnect may take, however many were cut short before it. */
+const MAX_RECONNECT_TIMEOUT_MS = 8000;
+
+/** Ms between a kept seat's reconnects within one open (each wait is this to twice this, at random: clients spread). */
+const SEAT_RETRY_MS = 100;
 
 export interface ColyseusRoomOptions {
   /** The join's options (the room's `onJoin`, and its `onCreate` when the join creates it; matchmaking filters), or a function that makes them at each join. */
@@ -57,11 +69,14 @@ export interface ColyseusRoomOptions {
   /** Called with each room joined: a new seat, or the same one after a drop (`room.sessionId` says which). */
   readonly onJoin?: (room: Room) => void;
   /**
-   * Ms after a drop during which the seat is tried again at each open while its room cannot be reached (not found,
-   * or no answer: a room being restored in another process). Default DEFAULT_SEAT_MS; past it, a new seat.
+   * Ms a dropped seat is tried for while its room cannot be found (or its process does not answer: a room being
+   * restored in another process), from the first such failure. Default DEFAULT_SEAT_MS; past it, a new seat.
    */
   readonly seatMs?: number;
-  /** Ms a reconnect's matchmaking request may take before it is cut short (and tried again at the next open). Default DEFAULT_RECONNECT_TIMEOUT_MS. */
+  /**
+   * Ms the first reconnect of a seat may take before it is cut short (and tried again, each time with twice the
+   * time, up to 8 s). Default DEFAULT_RECONNECT_TIMEOUT_MS.
+   */
   readonly reconnectTimeoutMs?: number;
 }
 
@@ -74,32 +89,49 @@ export function colyseusRoom(name: string, options: ColyseusRoomOptions = {}): S
   if (!(reconnectTimeoutMs > 0)) throw new RangeError(`steadyframe: colyseusRoom's reconnectTimeoutMs must be a number of ms above 0; got ${String(options.reconnectTimeoutMs)}`);
   let client: RoomClient | null = null;
   let clientUrl = '';
-  /** The seat a drop left: the room's reconnection token and when the drop was; or null. */
-  let seat: { readonly token: string; readonly since: number } | null = null;
+  /** The seat a drop left: the room's reconnection token, its reconnects tried, since when its room is missing; or null. */
+  let seat: { readonly token: string; tries: number; missingSince: number } | null = null;
 
-  const join = async (url: string): Promise<Room> => {
+  /** A reconnect to the kept seat, tried again while its room is missing: the room, or null for a new seat. */
+  const reconnect = async (client: RoomClient, kept: NonNullable<typeof seat>, closed: () => boolean): Promise<Room | null> => {
+    for (;;) {
+      try {
+        return await client.reconnectWithin(kept.token, Math.min(MAX_RECONNECT_TIMEOUT_MS, reconnectTimeoutMs * 2 ** kept.tries++));
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        const name = (error as { name?: unknown }).name;
+        // the token is not the room's any more (its window passed): a new seat
+        if (code === ErrorCode.MATCHMAKE_EXPIRED) return null;
+        // the room not found, or no answer from its process (cut short, or timed out in matchmaking): it may be
+        // coming back in another process
+        const missing = code === ErrorCode.MATCHMAKE_INVALID_ROOM_ID || code === ErrorCode.MATCHMAKE_UNHANDLED || name === 'AbortError';
+        // anything else is the link's or the process asked: the Connection tries again later, the seat kept
+        if (!missing) throw error;
+        if (Number.isNaN(kept.missingSince)) kept.missingSince = performance.now();
+        if (performance.now() - kept.missingSince >= seatMs) return null;
+        await new Promise((resolve) => setTimeout(resolve, SEAT_RETRY_MS * (1 + Math.random())));
+        if (closed()) throw new Error('steadyframe: the socket was closed while its seat was being reconnected');
+      }
+    }
+  };
+
+  const join = async (url: string, closed: () => boolean): Promise<Room> => {
     if (client === null || clientUrl !== url) {
-      client = new RoomClient(url, reconnectTimeoutMs, options.client);
+      client = new RoomClient(url, options.client);
       clientUrl = url;
     }
     if (seat !== null) {
       const kept = seat;
-      try {
-        return await client.reconnect(kept.token);
-      } catch (error) {
-        // not found, or no answer: the room may be coming back in another process; kept for the next open
-        const refused = (error as { code?: unknown }).code === ErrorCode.MATCHMAKE_EXPIRED;
-        if (!refused && performance.now() - kept.since < seatMs) throw error;
-        // the token is not the room's (its window passed), or the room has not come back: a new seat
-        if (seat === kept) seat = null;
-      }
+      const room = await reconnect(client, kept, closed);
+      if (room !== null) return room;
+      if (seat === kept) seat = null;
     }
     const joinOptions = typeof options.options === 'function' ? options.options() : options.options;
     return client.joinOrCreate(name, { ...joinOptions });
   };
 
   return (url) =>
-    new RoomSocket(join(url), (room) => client!.inbox(room), {
+    new RoomSocket((closed) => join(url, closed), (room) => client!.inbox(room), {
       joined(room) {
         seat = null;
         options.onJoin?.(room);
@@ -108,7 +140,7 @@ export function colyseusRoom(name: string, options: ColyseusRoomOptions = {}): S
         // a drop: the server keeps the seat for its window (a dead process's room: another restores it); a leave
         // of consent, or the room ended with its process's shutdown, lets it go
         const gone = code === CloseCode.CONSENTED || code === CloseCode.SERVER_SHUTDOWN || code === JOIN_FAILED;
-        seat = gone ? null : { token: room.reconnectionToken, since: performance.now() };
+        seat = gone ? null : { token: room.reconnectionToken, tries: 0, missingSince: Number.NaN };
       },
     });
 }
@@ -133,24 +165,41 @@ class Inbox {
 }
 
 /**
- * The SDK's client, giving each room it makes an inbox before the room's socket opens, and cutting its reconnect
- * requests short at `reconnectTimeoutMs` (an aborted one reserves nothing: a reconnect only checks the token).
+ * The SDK's client, giving each room it makes an inbox before the room's socket opens, and cutting a reconnect's
+ * matchmaking request short at its time (an aborted one reserves nothing: a reconnect only checks the token).
  */
 class RoomClient extends Client {
   readonly #inboxes = new WeakMap<Room, Inbox>();
+  /** The time the reconnect under way may take (the SDK makes its request within the call). */
+  private reconnectMs = Number.POSITIVE_INFINITY;
 
-  constructor(url: string, reconnectTimeoutMs: number, options: ClientOptions = {}) {
+  constructor(url: string, options: ClientOptions = {}) {
     const fetchFn: FetchFn | undefined = options.fetchFn ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined);
+    let self: RoomClient | null = null;
     const timed: FetchFn | undefined =
       fetchFn === undefined
         ? undefined
         : (input, init) => {
             const path = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-            if (!path.includes('/matchmake/reconnect/')) return fetchFn(input, init);
-            const timeout = AbortSignal.timeout(reconnectTimeoutMs);
-            return fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+            const ms = self?.reconnectMs ?? Number.POSITIVE_INFINITY;
+            if (!path.includes('/matchmake/reconnect/') || ms === Number.POSITIVE_INFINITY) return fetchFn(input, init);
+            // aborted (not timed out: the SDK passes an AbortError on as it is, and wraps any other failure)
+            const abort = new AbortController();
+            const timer = setTimeout(() => abort.abort(), ms);
+            const signal = init?.signal ? AbortSignal.any([init.signal, abort.signal]) : abort.signal;
+            return fetchFn(input, { ...init, signal }).finally(() => clearTimeout(timer));
           };
     super(url, { ...options, ...(timed === undefined ? {} : { fetchFn: timed }) });
+    self = this;
+  }
+
+  /** A reconnect whose matchmaking request is cut short after `ms`. */
+  reconnectWithin(token: string, ms: number): Promise<Room> {
+    this.reconnectMs = ms;
+    const reconnecting = this.reconnect(token);
+    // the SDK makes its request before the call returns (async code runs to its first await): later ones are not the reconnect's
+    this.reconnectMs = Number.POSITIVE_INFINITY;
+    return reconnecting;
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -180,8 +229,8 @@ class RoomSocket implements SocketLike {
   /** Closed by the Connection: a join still on its way is left at once. */
   #closed = false;
 
-  constructor(joining: Promise<Room>, inbox: (room: Room) => Inbox, seat: { joined(room: Room): void; left(room: Room, code: number): void }) {
-    joining.then(
+  constructor(join: (closed: () => boolean) => Promise<Room>, inbox: (room: Room) => Inbox, seat: { joined(room: Room): void; left(room: Room, code: number): void }) {
+    join(() => this.#closed).then(
       (room) => {
         if (this.#closed) {
           void room.leave(true);

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { buildWorkerModule } from 'steadyframe/testing/node';
+import type { FailoverStats, RestoredFrom, RoomSaveStats } from '@steadyframe/colyseus';
 // @ts-expect-error: a plain .mjs helper shared with the scripts; it has no type declarations.
 import { findNode22, findRedisServer } from '../../../../../scripts/services.mjs';
 
@@ -89,7 +90,16 @@ export interface RoomServerReport {
     readonly lastTick: number;
     readonly sent: number;
     readonly host: { readonly open: number; readonly connections: number; readonly closed: Record<string, number> };
+    readonly saves: RoomSaveStats | null;
+    readonly restored: RestoredFrom | null;
   }>;
+  readonly failover: FailoverStats | null;
+}
+
+/** A room's game's states (fixtures/game.worker.ts `history`): [steps, chain, marks] of each step this instance made. */
+export interface GameHistory {
+  readonly firstSteps: number;
+  readonly states: ReadonlyArray<readonly [number, number, number]>;
 }
 
 export interface RoomServer {
@@ -99,6 +109,12 @@ export interface RoomServer {
   report(): Promise<RoomServerReport>;
   /** Breaks a session's link: its TCP socket destroyed, no close frame. */
   drop(sessionId: string): Promise<void>;
+  /** Creates a room on this process (not where the process counts would put it); its id. */
+  create(): Promise<string>;
+  /** The game's states in one of this process's rooms, or null if it has no such room. */
+  history(roomId: string): Promise<GameHistory | null>;
+  /** SIGKILL: the process dies at once, its rooms with it (no dispose, no goodbye to Redis or the clients). */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -106,6 +122,7 @@ export interface RoomServerOptions {
   readonly redis?: string;
   readonly maxClients?: number;
   readonly reconnectSeconds?: number;
+  readonly saveSeconds?: number;
 }
 
 /** A Colyseus server process on Node 22 hosting the game, listening on a free port of 127.0.0.1. */
@@ -117,6 +134,7 @@ export async function startRoomServer(options: RoomServerOptions = {}): Promise<
   if (options.redis !== undefined) env.STEADYFRAME_REDIS = options.redis;
   if (options.maxClients !== undefined) env.STEADYFRAME_MAX_CLIENTS = String(options.maxClients);
   if (options.reconnectSeconds !== undefined) env.STEADYFRAME_RECONNECT_SECONDS = String(options.reconnectSeconds);
+  if (options.saveSeconds !== undefined) env.STEADYFRAME_SAVE_SECONDS = String(options.saveSeconds);
   // a room's onCreate starts its runtime's worker thread, which can take over the 2 s Colyseus waits for a room
   // another process creates on two loaded cores (the README says so)
   env.COLYSEUS_PRESENCE_SHORT_TIMEOUT = '10000';
@@ -127,10 +145,11 @@ export async function startRoomServer(options: RoomServerOptions = {}): Promise<
   let output = '';
   child.stdout!.on('data', (data: Buffer) => (output += data.toString()));
   child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
-  const answers: Array<(message: { type: string; processId?: string; report?: RoomServerReport }) => void> = [];
+  type Answer = { type: string; processId?: string; report?: RoomServerReport; roomId?: string; history?: GameHistory | null };
+  const answers: Array<(message: Answer) => void> = [];
   child.on('message', (message) => answers.shift()?.(message as never));
   const ask = (type: string, extra: object = {}) =>
-    new Promise<{ type: string; processId?: string; report?: RoomServerReport }>((resolve, reject) => {
+    new Promise<Answer>((resolve, reject) => {
       if (child.exitCode !== null) return reject(new Error(`the room server exited (${child.exitCode}):\n${output}`));
       answers.push(resolve);
       if (type !== 'listening') child.send({ type, ...extra });
@@ -145,6 +164,14 @@ export async function startRoomServer(options: RoomServerOptions = {}): Promise<
     processId: listening.processId!,
     report: async () => (await ask('report')).report!,
     drop: async (sessionId) => void (await ask('drop', { sessionId })),
+    create: async () => (await ask('create')).roomId!,
+    history: async (roomId) => (await ask('history', { roomId })).history!,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await exited;
+    },
     stop: () => stop(child),
   };
 }
