@@ -8,6 +8,8 @@ export interface FailoverRun {
   readonly backMs: readonly number[];
   readonly lostTicks: number;
   readonly worldsEqual: boolean;
+  /** The first few ways they were not. */
+  readonly differences: readonly string[];
   readonly compared: number;
   /** Clients back in their own seat (the same session and player). */
   readonly seatsKept: number;

@@ -27,7 +27,7 @@ import { holds, roomsReport, type CapacityRow, type FailoverRun, type JoinResult
 const SAVE_TICKS = 60;
 const FAILOVER_CLIENTS = 16;
 /** Where in the save interval each failover run kills the process: ticks past the newest save, as a fraction. */
-const KILL_AT = [0.25, 0.5, 0.9];
+const KILL_AT = (process.env.STEADYFRAME_KILL_AT ?? '0.25,0.5,0.9').split(',').map(Number);
 const JOINS = 320;
 const CAPACITY_STEPS = [16, 32, 64, 96, 128, 160, 192, 256, 320, 384, 512];
 const WARM_UP_MS = 1500;
@@ -74,6 +74,7 @@ async function failoverRun(killAt: number): Promise<FailoverRun> {
       backMs: outcome.backMs,
       lostTicks: outcome.lostTicks,
       worldsEqual: outcome.differing.length === 0 && outcome.replayedDiffering === 0,
+      differences: [...(outcome.replayedDiffering > 0 ? [`${outcome.replayedDiffering} of the ${outcome.replayed} steps both rooms made differ`] : []), ...outcome.differing.slice(0, 3)],
       compared: outcome.compared,
       seatsKept,
       restoreMs: (await q.report()).failover!.lastRestoreMs,

@@ -49,8 +49,12 @@ export interface RoomSaverOptions {
   /** This process (`matchMaker.processId`). */
   readonly process: string;
   readonly createOptions: Record<string, unknown>;
-  /** Ticks between saves (the room's saveSeconds at its tick rate). */
+  /** Ticks between saves (the room's saveSeconds at its tick rate): the most a failover loses. */
   readonly everyTicks: number;
+  /** Ms a tick takes (1000 / the tick rate). */
+  readonly tickMs: number;
+  /** Ticks between the states the room sends (the publisher's `every`): how far apart the ticks `due` sees are. */
+  readonly sendEvery: number;
   /** A save expires this long after its last write. */
   readonly ttlSeconds: number;
   /** The snapshot (asked for now) and the seats as they are now. */
@@ -77,10 +81,23 @@ export class RoomSaver {
     this.#changed = true;
   }
 
-  /** The room's loop, with the newest tick it sent: starts a save if one is due and none is under way. */
+  /**
+   * The room's loop, with the newest tick it sent: starts a save if one is due and none is under way. A save is
+   * due `everyTicks` after the last, less the ticks the last took to land and the ticks between two states sent
+   * (the ticks it is told of are those; at most half the interval in all), so that the newest save landed is never
+   * more than `everyTicks` old while saves take about as long as the last:
+   *
+   * ```text
+   *  ticks  0 ······························ every − lead ···· every
+   *         save i asked ── landed (d)        save i+1 asked ── landed: save i was the newest for under `every`
+   * ```
+   */
   due(tick: number): void {
     if (this.#saving !== null || this.#closed || this.stats.superseded) return;
-    if (!this.#changed && tick - this.#lastTick < this.#options.everyTicks) return;
+    const { everyTicks, tickMs, sendEvery } = this.#options;
+    const landing = Number.isNaN(this.stats.lastMs) ? 1 : Math.ceil(this.stats.lastMs / tickMs);
+    const lead = Math.min(Math.floor(everyTicks / 2), landing + sendEvery);
+    if (!this.#changed && tick - this.#lastTick < everyTicks - lead) return;
     this.#changed = false;
     this.#lastTick = tick;
     this.#saving = this.#save(tick).finally(() => (this.#saving = null));

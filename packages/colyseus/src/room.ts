@@ -249,6 +249,8 @@ export function steadyframeRoom<S extends Schema, C extends object = Record<neve
         process: matchMaker.processId,
         createOptions,
         everyTicks,
+        tickMs: 1000 / this.runtime.info.tickRate,
+        sendEvery: options.publisher?.every ?? 1,
         // a save no process restored within the seats' window (at least 5 s) is of no use to anyone
         ttlSeconds: Math.ceil(Math.max(reconnectSeconds, 5) + saveSeconds),
         take: () => {

@@ -9,13 +9,13 @@
  * ```
  *
  * - *Lost ticks*: the newest step the old room was known to have made (its game's history, read just before the
- *   kill, or a client's newest frame) less the step the restored room went on from (its game's first step, less
- *   one): what the save did not have.
+ *   kill, or a client's newest frame) less the step the restored room went on from (the state its game started
+ *   from): what the save did not have.
  * - *Back*: for each client, the time from the kill to its first frame after its rejoin whose step differs from
  *   the frame before the rejoin (the restored room's world on screen).
  * - *The same world*: every frame a client drew from its return on shows, at its step, the chain the server's game
- *   had at that step (the old room's history before the save, the restored room's after: both agree where both
- *   ran, since the restored room replays the same generator and state), and the steps never go back.
+ *   had at that step (the old room's history up to the kill, the restored room's from its save: both agree where
+ *   both ran, since the restored room replays the same generator and state), and the steps never go back.
  */
 import type { GameClient } from './game-client.ts';
 import type { GameHistory, RoomServer, RoomServerReport } from './processes.ts';
@@ -101,6 +101,13 @@ export async function killAndRecover(options: {
       if (chain !== f.chain) differing.push(`client ${i}: step ${f.steps} drawn with chain ${f.chain}, the server's ${String(chain)}`);
       if (f.steps < previous) differing.push(`client ${i}: step ${f.steps} drawn after step ${previous}`);
       previous = f.steps;
+    }
+  }
+  if (differing.length > 0 && process.env.STEADYFRAME_FAILOVER_DEBUG) {
+    console.log('old room, last states', before.states.slice(-6), 'restored from', after.firstSteps, after.states.slice(0, 6));
+    for (const [i, client] of clients.entries()) {
+      const at = client.drawn.findIndex((f) => f.at >= backAt[i]!);
+      console.log(`client ${i}: killed at ${killedAt.toFixed(0)}, back at ${backAt[i]!.toFixed(0)}, joins at ${(await client.joinTimes()).map((t) => t.toFixed(0)).join(' ')}`, client.drawn.slice(Math.max(0, at - 4), at + 6).map((f) => [f.at.toFixed(0), f.steps, f.chain, f.x0]));
     }
   }
   return {

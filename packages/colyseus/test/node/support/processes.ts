@@ -99,7 +99,7 @@ export interface RoomServerReport {
   readonly failover: FailoverStats | null;
 }
 
-/** A room's game's states (fixtures/game.worker.ts `history`): [steps, chain, marks] of each step this instance made. */
+/** A room's game's states (fixtures/game.worker.ts `history`): [steps, chain, marks] of the state its instance started from and of each step it made. */
 export interface GameHistory {
   readonly firstSteps: number;
   readonly states: ReadonlyArray<readonly [number, number, number]>;
