@@ -45,9 +45,13 @@ export async function loadGroup(name: string, urls: readonly string[]): Promise<
     add: async (count) => (await ask<{ joins: LoadJoin[] }>(`add ${count}`)).joins,
     report: () => ask<LoadReport>('report'),
     async exit() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.stdin!.write('exit\n');
+      // its rooms left, it ends; one that does not within 5 s is killed
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
+      clearTimeout(timer);
     },
   };
 }

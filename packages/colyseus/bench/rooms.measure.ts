@@ -28,7 +28,7 @@ const SAVE_TICKS = 60;
 const FAILOVER_CLIENTS = 16;
 /** Where in the save interval each failover run kills the process: ticks past the newest save, as a fraction. */
 const KILL_AT = (process.env.STEADYFRAME_KILL_AT ?? '0.25,0.5,0.9').split(',').map(Number);
-const JOINS = 320;
+const JOINS = Number(process.env.STEADYFRAME_JOINS ?? 320);
 const CAPACITY_STEPS = [16, 32, 64, 96, 128, 160, 192, 256, 320, 384, 512];
 const WARM_UP_MS = 1500;
 const WINDOW_MS = 4000;
@@ -101,7 +101,9 @@ it('join time through matchmaking, two processes on one Redis', async () => {
   const servers = await Promise.all([0, 1].map(() => startRoomServer({ redis: redis.url, maxClients: 16 })));
   const group = await loadGroup('game', servers.map((s) => s.url));
   try {
+    const began = performance.now();
     const joins = await group.add(JOINS);
+    console.log(`${JOINS} joins in ${((performance.now() - began) / 1000).toFixed(1)} s`);
     const seen = new Set<string>();
     const created: number[] = [];
     const found: number[] = [];
@@ -114,11 +116,13 @@ it('join time through matchmaking, two processes on one Redis', async () => {
     console.log(results.joins.roomsPerProcess, created.length, found.length);
     expect(joins.length).toBe(JOINS);
   } finally {
+    const began = performance.now();
     await group.exit();
     for (const server of servers) await server.stop();
     await redis.stop();
+    console.log(`the joins' clients and processes stopped in ${((performance.now() - began) / 1000).toFixed(1)} s`);
   }
-}, 300_000);
+}, 600_000);
 
 interface CrowdReport {
   readonly at: number;
@@ -172,8 +176,8 @@ it('clients per process: rooms of 16, 1,000 entities each, 20 snapshots a second
       };
       rows.push(row);
       console.log(row);
-      // on past the first step that falls short while the rooms keep most of their pace: where the CPU goes
-      if (count > 0 && (row.minKept < 0.95 || row.roomRate < 0.8 * rows[1]!.roomRate)) break;
+      // one step past the first that falls short: where the pace goes
+      if (count > 0 && rows.filter((r) => r.clients > 0 && !holds(r)).length >= 2) break;
     }
     results.capacity = rows;
     expect(rows.length).toBeGreaterThan(1);

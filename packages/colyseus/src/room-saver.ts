@@ -93,7 +93,7 @@ export class RoomSaver {
    * ```
    */
   due(tick: number): void {
-    if (this.#saving !== null || this.#closed || this.stats.superseded) return;
+    if (this.#saving !== null || this.#closed || this.stats.superseded || !Number.isFinite(tick)) return;
     const { everyTicks, tickMs, sendEvery } = this.#options;
     const landing = Number.isNaN(this.stats.lastMs) ? 1 : Math.ceil(this.stats.lastMs / tickMs);
     const lead = Math.min(Math.floor(everyTicks / 2), landing + sendEvery);

@@ -104,7 +104,9 @@ export interface SteadyframeRoomOptions<S extends Schema, C extends object> {
   /**
    * Seconds of the simulation's ticks between the room's saves to Colyseus's presence (Redis), from which another
    * process restores the room if this one dies (`createFailover`); also saved at each seat change. A failover
-   * loses at most these ticks (and the ticks a save takes to land). 0: no saves. Default DEFAULT_SAVE_SECONDS.
+   * loses at most these ticks (while saves land in about the time the last took). 0: no saves. Default
+   * DEFAULT_SAVE_SECONDS. A restored room holds each saved seat for `reconnectSeconds` (DEFAULT_RECONNECT_SECONDS if
+   * that is 0).
    */
   readonly saveSeconds?: number;
   /** A player took a seat (before its first snapshot): spawn its avatar. Not called for a reconnect. */
@@ -136,9 +138,9 @@ export function steadyframeRoom<S extends Schema, C extends object = Record<neve
   if (!(saveSeconds >= 0) || !Number.isFinite(saveSeconds)) {
     throw new RangeError(`steadyframe: steadyframeRoom's saveSeconds must be a number of seconds from 0; got ${String(options.saveSeconds)}`);
   }
-  if (saveSeconds > 0 && reconnectSeconds === 0) {
-    throw new RangeError("steadyframe: steadyframeRoom saves its rooms for a failover (saveSeconds), whose clients come back to their seats within reconnectSeconds: give reconnectSeconds above 0, or saveSeconds 0");
-  }
+  // a restored room's clients all come back at once, after a death they did not see coming: their seats wait for
+  // them even where a dropped client's do not
+  const restoredSeconds = reconnectSeconds > 0 ? reconnectSeconds : DEFAULT_RECONNECT_SECONDS;
 
   return class SteadyframeRoom extends Room implements SteadyframeRoomContext<S, C> {
     /** Saves to restore, by room id (failover.ts puts one here before it has Colyseus create the room). */
@@ -182,7 +184,7 @@ export function steadyframeRoom<S extends Schema, C extends object = Record<neve
       this.host = createSnapshotHost(this.publisher, options.host);
       this.onMessageBytes(ROOM_MESSAGE, (client: Client, bytes: Uint8Array) => this.connections.get(client.sessionId)?.receive(bytes));
       if (save !== null) {
-        holdSavedSeats(this, save.seats, reconnectSeconds, (player) => options.leave?.(this, player));
+        holdSavedSeats(this, save.seats, restoredSeconds, (player) => options.leave?.(this, player));
         this.restored = { process: save.process, tick: save.tick, savedAt: save.savedAt, seats: save.seats.length };
       }
       if (saveSeconds > 0) this.saver = this.makeSaver(made, Math.max(1, Math.round(saveSeconds * runtime.info.tickRate)));
@@ -252,7 +254,7 @@ export function steadyframeRoom<S extends Schema, C extends object = Record<neve
         tickMs: 1000 / this.runtime.info.tickRate,
         sendEvery: options.publisher?.every ?? 1,
         // a save no process restored within the seats' window (at least 5 s) is of no use to anyone
-        ttlSeconds: Math.ceil(Math.max(reconnectSeconds, 5) + saveSeconds),
+        ttlSeconds: Math.ceil(Math.max(restoredSeconds, 5) + saveSeconds),
         take: () => {
           const snapshot = this.runtime.snapshot();
           const seats: SavedSeat[] = [];
