@@ -123,19 +123,21 @@ ${failover
 | ticks lost at most the save interval (${r.saveTicks}) | at most ${worstLost} | ${mark(worstLost <= r.saveTicks)} |
 | no client left behind (each back to its own seat, drawing the restored world) | ${allBack && allEqual ? 'all' : 'not all'} | ${mark(allBack && allEqual)} |
 
-Where the time goes (a run's log in the test, packages/colyseus/test/node/failover.test.ts): up to two looks to
-find the process dead (0.1 to 0.2 s), the restored room's runtime started (its worker thread, 0.2 to 0.4 s on this
-machine), then the clients' reconnects (a first one made before the dead room's listing was removed waits for an
-answer that cannot come, cut short at 0.5 s), then the network client's playout starting again on the restored
-room's snapshots (0.15 to 0.2 s).
+Where the time goes: up to two looks to find the process dead (0.1 to 0.2 s); the restore, into the runtime Q made
+ahead (\`createFailover\`'s spare: tens of ms; without it, a worker thread's start, 0.2 s to 1.5 s on this machine as
+other sessions loaded it, and the slowest client back in up to 2.9 s in a run made so); the clients' reconnects (a
+first one made before the dead room's listing was removed waits for an answer that cannot come, cut short at
+0.5 s, then one every 100 to 200 ms); the network client's playout starting again on the restored room's snapshots
+(0.15 to 0.4 s).
 
 ## Join time through matchmaking
 
 ${r.joinCount} light clients (@colyseus/sdk; they acknowledge snapshots and decode nothing) join one after the other,
 asking the two processes in turn: \`joinOrCreate('game')\`, rooms of 16 of the tests' game, two processes on one
-Redis. From the join asked to the room joined (the seat reserved through Redis, the WebSocket to the room's
-process open, Colyseus's join answered). A join that finds no room with a free seat makes one, and waits for its
-\`onCreate\` (the runtime's worker thread started).
+Redis, each running \`createFailover\`. From the join asked to the room joined (the seat reserved through Redis, the
+WebSocket to the room's process open, Colyseus's join answered). A join that finds no room with a free seat makes
+one, and waits for its \`onCreate\`: the runtime its process made ahead started (the next is made a second later;
+a room made before it is ready waits for a worker thread's start).
 
 | joins | count | p50 | p99 | slowest |
 |---|---:|---:|---:|---:|

@@ -4,8 +4,8 @@
  * their own. Writes docs/net-rooms.md (rooms-report.ts) when all three ran. Not part of `npm test`.
  *
  * 1. Failover: a room of 16 clients (full network clients, test/node/support/game-client.ts) on process P, saving
- *    every second (the default); P killed with SIGKILL at three points of the save interval; the other process
- *    restores the room (support/failover.ts says what is measured). Three runs, each on fresh processes.
+ *    every second (the default); P killed with SIGKILL at five points of the save interval; the other process
+ *    restores the room (support/failover.ts says what is measured). Five runs, each on fresh processes.
  * 2. Join time: JOINS light clients (load-clients.mjs) join one after the other through two processes in turn,
  *    filling rooms of 16 of the tests' game: ms from the join asked to the room joined, split by whether the
  *    join made the room (its runtime started) or found it.
@@ -27,7 +27,7 @@ import { holds, roomsReport, type CapacityRow, type FailoverRun, type JoinResult
 const SAVE_TICKS = 60;
 const FAILOVER_CLIENTS = 16;
 /** Where in the save interval each failover run kills the process: ticks past the newest save, as a fraction. */
-const KILL_AT = (process.env.STEADYFRAME_KILL_AT ?? '0.25,0.5,0.9').split(',').map(Number);
+const KILL_AT = (process.env.STEADYFRAME_KILL_AT ?? '0.1,0.3,0.5,0.7,0.9').split(',').map(Number);
 const JOINS = Number(process.env.STEADYFRAME_JOINS ?? 320);
 const CAPACITY_STEPS = [16, 32, 64, 96, 128, 160, 192, 256, 320, 384, 512];
 const WARM_UP_MS = 1500;

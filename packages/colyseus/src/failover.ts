@@ -23,12 +23,14 @@
  * seat reservation fails. A process whose Redis subscription is gone answers nothing either, so Colyseus would
  * sweep it too; the second look keeps a subscription being renewed from counting as a death.
  *
- * Each process restores on itself the rooms it wins. A process whose Redis link was cut while it ran on (a network
+ * Each process restores on itself the rooms it wins, into a runtime it made ahead (spare-runtime.ts: the worker's
+ * start is most of a restore's time). A process whose Redis link was cut while it ran on (a network
  * partition) is taken for dead; when its link comes back, its room's next save finds the room owned elsewhere and
  * hands its clients over (`stats.superseded`, room.ts).
  */
 import { debugAndPrintError, matchMaker } from '@colyseus/core';
-import { decodeOwner, decodeSave, encodeOwner, RESTORE_LOCK_SECONDS, restoreLockKey, RESTORES, SAVED_ROOMS_KEY, saveKey, type RoomSave, type SaveOwner } from './save.ts';
+import { decodeOwner, decodeSave, encodeOwner, RESTORE_LOCK_SECONDS, restoreLockKey, RESTORES, SAVED_ROOMS_KEY, saveKey, SPARE, type RoomSave, type SaveOwner } from './save.ts';
+import type { SpareRuntime } from './spare-runtime.ts';
 
 /** Ms between a process's looks for rooms whose process died, by default. */
 export const DEFAULT_CHECK_MS = 100;
@@ -36,6 +38,12 @@ export const DEFAULT_CHECK_MS = 100;
 export interface FailoverOptions {
   /** Ms between looks (default DEFAULT_CHECK_MS). A dead process is found within two looks. */
   readonly checkMs?: number;
+  /**
+   * Keep a runtime made ahead for each steadyframe room class this process defines (spare-runtime.ts), so a room
+   * restored here (or created here) starts without waiting for a worker thread: the most of a restore's time.
+   * Default true; an idle worker thread each.
+   */
+  readonly spares?: boolean;
 }
 
 export interface FailoverStats {
@@ -147,14 +155,27 @@ export function createFailover(options: FailoverOptions = {}): Failover {
         timer.unref();
       });
   };
+  const spares = options.spares === false ? [] : spareRuntimes();
+  for (const spare of spares) spare.warm();
   loop();
   return {
     stats,
     stop() {
       stopped = true;
       clearTimeout(timer);
+      for (const spare of spares) void spare.stop();
     },
   };
+}
+
+/** The spare runtimes of the steadyframe room classes this process defines. */
+function spareRuntimes(): Array<SpareRuntime<never, never>> {
+  const found = new Set<SpareRuntime<never, never>>();
+  for (const handler of Object.values(matchMaker.getAllHandlers())) {
+    const spare = (handler.klass as unknown as { [SPARE]?: SpareRuntime<never, never> })[SPARE];
+    if (spare !== undefined) found.add(spare);
+  }
+  return [...found];
 }
 
 /** The saves a room class of this name takes, if `steadyframeRoom` made it (and this process defines it). */

@@ -44,7 +44,8 @@ import {
 import { ROOM_MESSAGE } from './protocol.ts';
 import { holdSavedSeats } from './restored-seats.ts';
 import { RoomSaver, type RoomSaveStats } from './room-saver.ts';
-import { RESTORES, type RoomSave, type SavedSeat } from './save.ts';
+import { RESTORES, SPARE, type RoomSave, type SavedSeat } from './save.ts';
+import { SpareRuntime } from './spare-runtime.ts';
 import { Seats } from './seats.ts';
 
 /** The seconds a dropped client keeps its seat by default: Colyseus's own seat reservation time. */
@@ -116,7 +117,10 @@ export interface SteadyframeRoomOptions<S extends Schema, C extends object> {
 }
 
 /** The room class `steadyframeRoom` makes: a Colyseus `Room` with the context above (`server.define(name, it)`). */
-export type SteadyframeRoomClass<S extends Schema, C extends object> = (new () => Room & SteadyframeRoomContext<S, C>) & { readonly [RESTORES]: Map<string, RoomSave> };
+export type SteadyframeRoomClass<S extends Schema, C extends object> = (new () => Room & SteadyframeRoomContext<S, C>) & {
+  readonly [RESTORES]: Map<string, RoomSave>;
+  readonly [SPARE]: SpareRuntime<S, C>;
+};
 
 /**
  * A Colyseus room class that runs the game described by `options` in each room: `gameServer.define('game',
@@ -145,6 +149,8 @@ export function steadyframeRoom<S extends Schema, C extends object = Record<neve
   return class SteadyframeRoom extends Room implements SteadyframeRoomContext<S, C> {
     /** Saves to restore, by room id (failover.ts puts one here before it has Colyseus create the room). */
     static readonly [RESTORES] = new Map<string, RoomSave>();
+    /** A runtime made ahead for the next room of this class here (spare-runtime.ts; `createFailover` warms it). */
+    static readonly [SPARE] = new SpareRuntime<S, C>(typeof options.runtime === 'function' ? null : options.runtime);
     runtime!: Runtime<S, C>;
     publisher!: SnapshotPublisher;
     host!: SnapshotHost;
@@ -170,7 +176,9 @@ export function steadyframeRoom<S extends Schema, C extends object = Record<neve
       const save = SteadyframeRoom[RESTORES].get(this.roomId) ?? null;
       const made = save?.createOptions ?? createOptions;
       const runtimeOptions = typeof options.runtime === 'function' ? options.runtime(made) : options.runtime;
-      const runtime = await createNodeRuntime<S, C>(runtimeOptions);
+      // the runtime made ahead, if this process keeps one (a spare that failed: one made now)
+      const make = () => createNodeRuntime<S, C>(runtimeOptions);
+      const runtime = await (SteadyframeRoom[SPARE].take()?.catch(make) ?? make());
       try {
         // a restored room goes on from its save: the world, the generator, the simulated time, the game's own state
         if (save !== null) await runtime.restore(save.snapshot);

@@ -110,3 +110,6 @@ export function decodeOwner(text: string | null | undefined): SaveOwner | null {
  * `onCreate` takes it. Process-local, so no client's join options can ask for a restore.
  */
 export const RESTORES = Symbol('steadyframe.colyseus.restores');
+
+/** Where a room class made by `steadyframeRoom` keeps its runtime made ahead (spare-runtime.ts): `createFailover` warms it. */
+export const SPARE = Symbol('steadyframe.colyseus.spare');
