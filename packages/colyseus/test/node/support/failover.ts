@@ -4,15 +4,17 @@
  *
  * ```text
  *  victim.history(room) ── kill -9 ──────────── survivor restores the room (its game's history from the save on)
- *  clients: frames of the old room ... held ... rejoin (a join after the kill) ... frames of the restored room
- *                                                                               └ back: the first that moves
+ *  clients: frames of the old room ... played out, held ... rejoin ... frames of the restored room (ticks anew)
+ *                                                                       └ back: the first of them
  * ```
  *
  * - *Lost ticks*: the newest step the old room was known to have made (its game's history, read just before the
  *   kill, or a client's newest frame) less the step the restored room went on from (the state its game started
  *   from): what the save did not have.
- * - *Back*: for each client, the time from the kill to its first frame after its rejoin whose step differs from
- *   the frame before the rejoin (the restored room's world on screen).
+ * - *Back*: for each client, the time from the kill to its first frame of the restored room: the first whose
+ *   server tick (x0: the restored runtime's tick numbers start over) is below the newest the client drew before
+ *   the kill. Frames of the old room still drawn after the kill (its last snapshots, played out) are not it.
+ *   The old room must have run longer than the restored one has when the clients are back (it is checked).
  * - *The same world*: every frame a client drew from its return on shows, at its step, the chain the server's game
  *   had at that step (the old room's history up to the kill, the restored room's from its save: both agree where
  *   both ran, since the restored room replays the same generator and state), and the steps never go back.
@@ -64,11 +66,14 @@ export async function killAndRecover(options: {
     async () => {
       room = (await survivor.report()).rooms.find((r) => r.roomId === roomId);
       if (room === undefined || room.clients.length < clients.length) return false;
-      for (const [i, client] of clients.entries()) backAt[i] ??= await redrawn(client, killedAt);
+      for (const [i, client] of clients.entries()) backAt[i] ??= redrawn(client, killedAt);
       return backAt.every((at) => at !== null);
     },
     options.timeoutMs ?? 20_000,
   );
+  // the restored runtime's ticks must still be below the old room's (else its frames could not be told apart)
+  const oldTicks = clients.map((c) => Math.max(...c.drawn.filter((f) => f.at < killedAt).map((f) => f.x0)));
+  if (room!.lastTick >= Math.min(...oldTicks)) throw new Error(`the restored room's ticks (${room!.lastTick}) reached the old room's (${Math.min(...oldTicks)}): run the old room longer`);
   const frames = options.frames ?? 30;
   await waitFor(`${frames} frames drawn by every client since its return`, () => clients.every((c, i) => c.drawn.filter((f) => f.at >= backAt[i]!).length >= frames), 10_000);
   const after = (await survivor.history(roomId))!;
@@ -123,14 +128,12 @@ export async function killAndRecover(options: {
   };
 }
 
-/** When the client's picture first moved after its join following `since` (the rejoin), or null if not yet. */
-async function redrawn(client: GameClient, since: number): Promise<number | null> {
-  const rejoined = (await client.joinTimes()).find((at) => at > since);
-  if (rejoined === undefined) return null;
-  const drawn = client.drawn;
-  let i = drawn.findIndex((f) => f.at >= rejoined);
-  if (i <= 0) return null;
-  const held = drawn[i - 1]!.steps;
-  for (; i < drawn.length; i++) if (drawn[i]!.steps !== held) return drawn[i]!.at;
+/** When the client first drew the restored room (a frame after the kill of a tick below any it drew before), or null if not yet. */
+function redrawn(client: GameClient, killedAt: number): number | null {
+  let oldTick = Number.NEGATIVE_INFINITY;
+  for (const f of client.drawn) {
+    if (f.at < killedAt) oldTick = Math.max(oldTick, f.x0);
+    else if (f.x0 < oldTick) return f.at;
+  }
   return null;
 }
