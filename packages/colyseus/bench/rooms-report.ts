@@ -18,6 +18,8 @@ export interface FailoverRun {
   /** The slowest save the killed room made, and the newest's size. */
   readonly saveMs: number;
   readonly saveBytes: number;
+  /** The machine's load average over the last minute when it was killed (other sessions share the machine). */
+  readonly load: number;
 }
 
 export interface JoinResult {
@@ -46,6 +48,8 @@ export interface CapacityRow {
   readonly snapshotBytes: number;
   readonly saveBytes: number;
   readonly saveMs: number;
+  /** The machine's load average over the last minute at the window's end. */
+  readonly load: number;
 }
 
 /** Snapshots a second a room sends (60 Hz, every third tick). */
@@ -91,12 +95,13 @@ cores: a guide, not a guarantee.
 |---|---|
 | date | ${new Date().toISOString()} |
 | machine | ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown'}) |
-| load average at the end | ${load.map((x) => x.toFixed(2)).join(', ')} |
+| load average at the end (1, 5, 15 min) | ${load.map((x) => x.toFixed(2)).join(', ')} |
 
 ## Failover: a room of 16 whose process is killed
 
-A room of 16 clients (each a full network client: a runtime whose worker joins through \`colyseusRoom\`, its
-default reconnect policy but a first retry at 50 ms) on process P, saving every second (\`saveSeconds\`, the
+A room of 16 clients (each a full network client: a runtime whose worker joins through \`colyseusRoom\`, as the
+tests' client: it reconnects 50 ms after a drop at first and at most 500 ms apart, and tries its seat for up to
+15 s) on process P, saving every second (\`saveSeconds\`, the
 default: ${r.saveTicks} ticks); the clients asked process Q, which seated them in P's room. P killed with SIGKILL at a point
 of the save interval; Q's \`createFailover\` finds P dead (its Redis subscription gone, two looks 100 ms apart),
 restores the room from its newest save under the same id, and each client's own reconnect finds its seat there.
@@ -106,12 +111,12 @@ room went on from. *Worlds equal*: every frame each client drew after its return
 room's state (a chain of the seeded generator, the game's own saved state and the inputs: packages/colyseus/test/node/fixtures/game.worker.ts),
 and the steps both rooms made agree.
 
-| run | killed, ticks past the save | back: median, slowest of 16 | ticks lost | seats kept | worlds equal (frames compared) | restore on Q | save: slowest, size |
-|---:|---:|---:|---:|---:|---:|---:|---:|
+| run | killed, ticks past the save | back: median, slowest of 16 | ticks lost | seats kept | worlds equal (frames compared) | restore on Q | save: slowest, size | load average (1 min) |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${failover
   .map(
     (run, i) =>
-      `| ${i + 1} | ${run.killOffset} | ${ms(quantile(run.backMs, 0.5))}, ${ms(Math.max(...run.backMs))} | ${run.lostTicks} | ${run.seatsKept} of ${run.clients} | ${run.worldsEqual ? 'yes' : 'no'} (${run.compared}) | ${ms(run.restoreMs)} | ${run.saveMs.toFixed(1)} ms, ${run.saveBytes} B |`,
+      `| ${i + 1} | ${run.killOffset} | ${ms(quantile(run.backMs, 0.5))}, ${ms(Math.max(...run.backMs))} | ${run.lostTicks} | ${run.seatsKept} of ${run.clients} | ${run.worldsEqual ? 'yes' : `no (${run.differences.join('; ')})`} (${run.compared}) | ${ms(run.restoreMs)} | ${run.saveMs.toFixed(1)} ms, ${run.saveBytes} B | ${run.load.toFixed(1)} |`,
   )
   .join('\n')}
 
@@ -154,12 +159,12 @@ real clients get), added in steps. Each step: ${r.warmUpMs / 1000} s to settle, 
 (every thread: the rooms' simulation workers, the publishers, the sockets, Colyseus, the saves), and the
 snapshots each client received.
 
-| clients | rooms | server CPU, % of a core | per client | the slowest room sent, a second | a client received: least share of its room's, least a second, mean | never came | received per client | snapshot, save |
-|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| clients | rooms | server CPU, % of a core | per client | the slowest room sent, a second | a client received: least share of its room's, least a second, mean | never came | received per client | snapshot, save | load average (1 min) |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${capacity
   .map(
     (row) =>
-      `| ${row.clients} | ${row.rooms} | ${row.cpuPercent.toFixed(1)} | ${row.clients === 0 ? '—' : `${row.perClientPercent.toFixed(2)}%`} | ${row.clients === 0 ? '—' : row.roomRate.toFixed(1)} | ${row.clients === 0 ? '—' : `${(row.minKept * 100).toFixed(1)}%, ${row.minRate.toFixed(1)}, ${row.meanRate.toFixed(1)}`} | ${row.gaps} | ${row.clients === 0 ? '—' : `${(row.bytesPerClient / 1024).toFixed(1)} KiB/s`} | ${row.snapshotBytes ? `${row.snapshotBytes} B, ${row.saveBytes} B in ${row.saveMs.toFixed(1)} ms` : '—'} |`,
+      `| ${row.clients} | ${row.rooms} | ${row.cpuPercent.toFixed(1)} | ${row.clients === 0 ? '—' : `${row.perClientPercent.toFixed(2)}%`} | ${row.clients === 0 ? '—' : row.roomRate.toFixed(1)} | ${row.clients === 0 ? '—' : `${(row.minKept * 100).toFixed(1)}%, ${row.minRate.toFixed(1)}, ${row.meanRate.toFixed(1)}`} | ${row.gaps} | ${row.clients === 0 ? '—' : `${(row.bytesPerClient / 1024).toFixed(1)} KiB/s`} | ${row.snapshotBytes ? `${row.snapshotBytes} B, ${row.saveBytes} B in ${row.saveMs.toFixed(1)} ms` : '—'} | ${row.load.toFixed(1)} |`,
   )
   .join('\n')}
 

@@ -14,6 +14,7 @@
  *    falls short (rooms-report.ts `holds`): the server process's CPU (every thread) per client at each step.
  */
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { MARK } from '../test/node/fixtures/game-schema.ts';
@@ -62,6 +63,7 @@ async function failoverRun(killAt: number): Promise<FailoverRun> {
     let { saves, lastTick } = (await p.report()).rooms[0]!;
     const savedTick = saves!.lastTick;
     await waitFor('the kill point', async () => ({ saves, lastTick } = (await p.report()).rooms[0]!).lastTick >= savedTick + killAt * SAVE_TICKS, 10_000);
+    const load = loadavg()[0]!;
     const outcome = await killAndRecover({ victim: p, survivor: q, roomId, clients, timeoutMs: 30_000 });
     let seatsKept = 0;
     for (const [i, client] of clients.entries()) {
@@ -80,6 +82,7 @@ async function failoverRun(killAt: number): Promise<FailoverRun> {
       restoreMs: (await q.report()).failover!.lastRestoreMs,
       saveMs: saves!.maxMs,
       saveBytes: saves!.lastBytes,
+      load,
     };
   } finally {
     for (const client of clients) await client.dispose();
@@ -173,6 +176,7 @@ it('clients per process: rooms of 16, 1,000 entities each, 20 snapshots a second
         snapshotBytes: after.rooms[0]?.lastBytes ?? 0,
         saveBytes: after.rooms[0]?.saves?.lastBytes ?? 0,
         saveMs: after.rooms[0]?.saves?.lastMs ?? Number.NaN,
+        load: loadavg()[0]!,
       };
       rows.push(row);
       console.log(row);
