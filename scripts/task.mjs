@@ -6,6 +6,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { installDependencies, pnpm, ROOT, run } from './bootstrap.mjs';
 import { serveApp } from './serve.mjs';
+import { ensureServices } from './services.mjs';
 
 const PACKAGES = ['packages/runtime', 'packages/three', 'packages/pixi', 'packages/rapier', 'packages/react-three-fiber', 'packages/phaser', 'packages/babylon'];
 
@@ -27,8 +28,15 @@ const TASKS = {
     (args) => serveApp('bench', 'dev', 'serving the benchmark page', args),
   ],
   'bench:net': [
-    'measures the network client against @geckos.io/snapshot-interpolation (docs/net-judder.md), what a server pays per client (docs/net-scale.md), what snapshots cost on the wire in three scenes (docs/net-compression.md) and when a server\'s ticks start (docs/server-ticks.md); `-- judder`, `-- scale`, `-- compression` or `-- server-ticks` runs one',
+    'measures the network client against @geckos.io/snapshot-interpolation (docs/net-judder.md), what a server pays per client (docs/net-scale.md), what snapshots cost on the wire in three scenes (docs/net-compression.md), when a server\'s ticks start (docs/server-ticks.md) and rooms on Colyseus (docs/net-rooms.md); `-- judder`, `-- scale`, `-- compression`, `-- server-ticks` or `-- rooms` runs one',
     (args) => pnpmRun(['exec', 'vitest', 'run', '--project', 'bench-net', ...args], ROOT, { STEADYFRAME_BENCH_NET: '1' }),
+  ],
+  'bench:rooms': [
+    'measures rooms on Colyseus with real processes (docs/net-rooms.md): a failover of a room of 16, join times through matchmaking on two processes, clients per process',
+    (args) => {
+      ensureServices();
+      pnpmRun(['exec', 'vitest', 'run', '--project', 'bench-net', 'packages/colyseus/bench/rooms.measure.ts', ...args], ROOT, { STEADYFRAME_BENCH_NET: '1' });
+    },
   ],
   build: ['builds each package into its dist/ (what a tarball ships)', () => PACKAGES.forEach((dir) => pnpmRun(['run', 'build'], join(ROOT, dir)))],
   pack: ['packs steadyframe and its adapters (three, pixi, rapier, react-three-fiber, phaser, babylon) into packs/', () => pack()],

@@ -23,6 +23,28 @@ export class Seats {
     return player;
   }
 
+  /**
+   * Gives a session the seat it held in the room's save (a room restored in another process: failover.ts): the
+   * same number, taken whatever is free. Throws if the session or the number is held already.
+   */
+  hold(sessionId: string, player: number): void {
+    if (!Number.isInteger(player) || player < 0) throw new RangeError(`steadyframe: a seat is a whole number from 0; got ${String(player)}`);
+    if (this.#players.has(sessionId)) throw new Error(`steadyframe: session ${sessionId} holds seat ${this.#players.get(sessionId)} already`);
+    for (const held of this.#players.values()) if (held === player) throw new Error(`steadyframe: seat ${player} is held already`);
+    // the numbers below it not held are free; it is no longer free itself
+    for (let n = this.#next; n < player; n++) this.#free.push(n);
+    this.#next = Math.max(this.#next, player + 1);
+    const at = this.#free.indexOf(player);
+    if (at !== -1) this.#free.splice(at, 1);
+    this.#free.sort((a, b) => b - a);
+    this.#players.set(sessionId, player);
+  }
+
+  /** Each session and the seat it holds. */
+  entries(): IterableIterator<[string, number]> {
+    return this.#players.entries();
+  }
+
   /** The player number a session holds, or undefined. */
   of(sessionId: string): number | undefined {
     return this.#players.get(sessionId);

@@ -5,6 +5,6 @@
  *
  * @module @steadyframe/colyseus/client
  */
-export { colyseusRoom } from './room-socket.ts';
+export { colyseusRoom, DEFAULT_RECONNECT_TIMEOUT_MS, DEFAULT_SEAT_MS } from './room-socket.ts';
 export type { ColyseusRoomOptions } from './room-socket.ts';
 export { ROOM_MESSAGE } from '../protocol.ts';

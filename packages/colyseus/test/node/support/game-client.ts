@@ -16,6 +16,7 @@ const clientModule = () => (module ??= buildWorkerModule(fileURLToPath(new URL('
 
 /** A frame as drawn: the server tick its entities show (x0), whether they are one whole state, and the game fields. */
 export interface Drawn {
+  /** When it was drawn: ms on the shared timeline of the process's threads (`performance.timeOrigin + now()`). */
   readonly at: number;
   readonly x0: number;
   /** How far the entities are from one state of the server's: x1 − x0 − 1 and y0 + 2·x0, the larger (0: whole). */
@@ -23,6 +24,9 @@ export interface Drawn {
   readonly marks: number;
   readonly markPlayer: number;
   readonly markValue: number;
+  /** The game's steps since init and the chain at them (game-schema.ts): one server state's, exactly. */
+  readonly steps: number;
+  readonly chain: number;
 }
 
 export interface GameClient {
@@ -30,6 +34,8 @@ export interface GameClient {
   readonly drawn: Drawn[];
   network(): Promise<NetworkStats>;
   joins(): Promise<Array<{ roomId: string; sessionId: string }>>;
+  /** When each join was, on the timeline of `Drawn.at`. */
+  joinTimes(): Promise<number[]>;
   dispose(): Promise<void>;
 }
 
@@ -47,7 +53,8 @@ export async function gameClient(url: string): Promise<GameClient> {
     if (f === null || f.count < 2) return;
     const p = f.fields.position;
     const torn = Math.max(Math.abs(p[2]! - p[0]! - 1), Math.abs(p[1]! + 2 * p[0]!));
-    drawn.push({ at: performance.now(), x0: p[0]!, torn, marks: f.state.marks, markPlayer: f.state.markPlayer, markValue: f.state.markValue });
+    const { marks, markPlayer, markValue, steps, chain } = f.state;
+    drawn.push({ at: performance.timeOrigin + performance.now(), x0: p[0]!, torn, marks, markPlayer, markValue, steps, chain });
   };
   const frames = setInterval(() => draw(runtime.frame()), 16);
   return {
@@ -55,6 +62,7 @@ export async function gameClient(url: string): Promise<GameClient> {
     drawn,
     network: () => runtime.commands.network(),
     joins: () => runtime.commands.joins(),
+    joinTimes: () => runtime.commands.joinTimes(),
     async dispose() {
       clearInterval(frames);
       await runtime.dispose();

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { buildWorkerModule } from 'steadyframe/testing/node';
+import type { FailoverStats, RestoredFrom, RoomSaveStats } from '@steadyframe/colyseus';
 // @ts-expect-error: a plain .mjs helper shared with the scripts; it has no type declarations.
 import { findNode22, findRedisServer } from '../../../../../scripts/services.mjs';
 
@@ -15,8 +16,11 @@ const ROOM_SERVER = fileURLToPath(new URL('./room-server.ts', import.meta.url));
  * The game's module bundled into one JavaScript file, as an app ships it (once per test file): each room starts a
  * worker thread on it, and the TypeScript of the runtime transformed as it loads takes seconds a room here.
  */
-let gameWorker: Promise<string> | null = null;
-const builtGameWorker = () => (gameWorker ??= buildWorkerModule(fileURLToPath(new URL('../fixtures/game.worker.ts', import.meta.url))));
+const gameWorkers = new Map<string, Promise<string>>();
+const builtGameWorker = (path = fileURLToPath(new URL('../fixtures/game.worker.ts', import.meta.url))): Promise<string> => {
+  if (!gameWorkers.has(path)) gameWorkers.set(path, buildWorkerModule(path));
+  return gameWorkers.get(path)!;
+};
 
 /** A free TCP port on 127.0.0.1 (the OS's pick, released for the process that will listen on it). */
 export function freePort(): Promise<number> {
@@ -89,16 +93,33 @@ export interface RoomServerReport {
     readonly lastTick: number;
     readonly sent: number;
     readonly host: { readonly open: number; readonly connections: number; readonly closed: Record<string, number> };
+    readonly saves: RoomSaveStats | null;
+    readonly restored: RestoredFrom | null;
   }>;
+  readonly failover: FailoverStats | null;
+}
+
+/** A room's game's states (fixtures/game.worker.ts `history`): [steps, chain, marks] of the state its instance started from and of each step it made. */
+export interface GameHistory {
+  readonly firstSteps: number;
+  readonly states: ReadonlyArray<readonly [number, number, number]>;
 }
 
 export interface RoomServer {
   /** Where clients find it: http://127.0.0.1:port (the SDK's endpoint). */
   readonly url: string;
   readonly processId: string;
+  /** The OS's process id. */
+  readonly pid: number;
   report(): Promise<RoomServerReport>;
   /** Breaks a session's link: its TCP socket destroyed, no close frame. */
   drop(sessionId: string): Promise<void>;
+  /** Creates a room on this process (not where the process counts would put it); its id. */
+  create(): Promise<string>;
+  /** The game's states in one of this process's rooms, or null if it has no such room. */
+  history(roomId: string): Promise<GameHistory | null>;
+  /** SIGKILL: the process dies at once, its rooms with it (no dispose, no goodbye to Redis or the clients). */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -106,6 +127,12 @@ export interface RoomServerOptions {
   readonly redis?: string;
   readonly maxClients?: number;
   readonly reconnectSeconds?: number;
+  readonly saveSeconds?: number;
+  /** Another server module than support/room-server.ts (the bench's), and the game module it runs (a path: bundled). */
+  readonly script?: string;
+  readonly gameWorker?: string;
+  /** More of its environment. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** A Colyseus server process on Node 22 hosting the game, listening on a free port of 127.0.0.1. */
@@ -113,24 +140,26 @@ export async function startRoomServer(options: RoomServerOptions = {}): Promise<
   const node22 = findNode22() as string | null;
   if (node22 === null) throw new Error('steadyframe: no Node 22 for the Colyseus processes: `npm test` installs it (node scripts/services.mjs), or set STEADYFRAME_NODE22');
   const port = await freePort();
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), STEADYFRAME_PORT: String(port), STEADYFRAME_GAME_WORKER: await builtGameWorker() };
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), ...options.env, STEADYFRAME_PORT: String(port), STEADYFRAME_GAME_WORKER: await builtGameWorker(options.gameWorker) };
   if (options.redis !== undefined) env.STEADYFRAME_REDIS = options.redis;
   if (options.maxClients !== undefined) env.STEADYFRAME_MAX_CLIENTS = String(options.maxClients);
   if (options.reconnectSeconds !== undefined) env.STEADYFRAME_RECONNECT_SECONDS = String(options.reconnectSeconds);
+  if (options.saveSeconds !== undefined) env.STEADYFRAME_SAVE_SECONDS = String(options.saveSeconds);
   // a room's onCreate starts its runtime's worker thread, which can take over the 2 s Colyseus waits for a room
   // another process creates on two loaded cores (the README says so)
   env.COLYSEUS_PRESENCE_SHORT_TIMEOUT = '10000';
   // Vitest's own variables would make Colyseus think it runs under a test runner of its own
   delete env.VITEST;
   delete env.NODE_OPTIONS;
-  const child = spawn(node22, ['--experimental-transform-types', '--no-warnings', ROOM_SERVER], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(node22, ['--experimental-transform-types', '--no-warnings', options.script ?? ROOM_SERVER], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let output = '';
   child.stdout!.on('data', (data: Buffer) => (output += data.toString()));
   child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
-  const answers: Array<(message: { type: string; processId?: string; report?: RoomServerReport }) => void> = [];
+  type Answer = { type: string; processId?: string; pid?: number; report?: RoomServerReport; roomId?: string; history?: GameHistory | null };
+  const answers: Array<(message: Answer) => void> = [];
   child.on('message', (message) => answers.shift()?.(message as never));
   const ask = (type: string, extra: object = {}) =>
-    new Promise<{ type: string; processId?: string; report?: RoomServerReport }>((resolve, reject) => {
+    new Promise<Answer>((resolve, reject) => {
       if (child.exitCode !== null) return reject(new Error(`the room server exited (${child.exitCode}):\n${output}`));
       answers.push(resolve);
       if (type !== 'listening') child.send({ type, ...extra });
@@ -143,8 +172,17 @@ export async function startRoomServer(options: RoomServerOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}`,
     processId: listening.processId!,
+    pid: child.pid!,
     report: async () => (await ask('report')).report!,
     drop: async (sessionId) => void (await ask('drop', { sessionId })),
+    create: async () => (await ask('create')).roomId!,
+    history: async (roomId) => (await ask('history', { roomId })).history!,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await exited;
+    },
     stop: () => stop(child),
   };
 }
