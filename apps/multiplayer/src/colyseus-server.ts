@@ -7,7 +7,7 @@
  * reconnection window passed) the room sends that player's LEAVE, as server.ts does when a connection closes.
  * Given a Redis URL, Colyseus's Redis presence and driver share the rooms with the other processes on it: a page
  * that asks this process may be seated in a room of another, and connects there (each process names its own
- * public address).
+ * public address); and `createFailover` brings back, in a live process, the rooms of one that died.
  *
  * ```text
  *  page ── joinOrCreate(ROOM) ──▶ any process ──(Redis: the rooms of all)──▶ a seat in the room's process
@@ -24,7 +24,7 @@ import { matchMaker, Server } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
-import { maxRoomMessageBytes, steadyframeRoom } from '@steadyframe/colyseus';
+import { createFailover, maxRoomMessageBytes, steadyframeRoom } from '@steadyframe/colyseus';
 import { CAPACITY, INPUT, INPUT_CODES, MAX_PLAYERS, PAGE_INPUT_WIDTH, ROOM, schema, SEED, SEND_EVERY, SERVER_INPUT_WIDTH, type GameSchema } from './schema.ts';
 
 const port = Number(process.env.STEADYFRAME_PORT);
@@ -57,4 +57,7 @@ const server = new Server({
 });
 server.define(ROOM, GameRoom);
 await server.listen(port, host);
+// with the other processes on the Redis: a room whose process dies comes back here (or there) from its newest save,
+// its pages back in their seats (the game keeps everything in its world: no save/load of its own)
+if (redis !== '') createFailover();
 console.log(`listening on ${port} (process ${matchMaker.processId}${redis === '' ? ', alone' : `, rooms shared through ${redis}`})`);
