@@ -74,6 +74,7 @@ export function threeWebgpuSection(result) {
       times(ratio(m('webgpu', 'msPerFrame'), m('webgl', 'msPerFrame'))),
     ]);
   }
+  const load = result.loadAverage ? ` Load average (1, 5, 15 min) before ${result.loadAverage.before.map((x) => x.toFixed(2)).join(', ')}, after ${result.loadAverage.after.map((x) => x.toFixed(2)).join(', ')} (2 cores: other sessions' tests).` : '';
   return `## 18. three.js: WebGPURenderer against WebGLRenderer
 
 The same scene (the 3D simulation at 30 ticks/s, a 60 fps frame loop, one small triangle per entity) drawn by
@@ -91,7 +92,7 @@ second are the software GPU's rate here, a frame every 0.1 to 2 s, and each wind
 frames (at least 1 s, at most 15 s). Each design runs twice per size in mirrored order, its windows pooled. Per
 window: frames drawn, its seconds, ms a drawn frame (the GPU's frame time), the page's timing of \`mesh.update\` and
 \`renderer.render\` per drawn frame and their sum (page work), the main thread's CPU per drawn frame (/proc; the
-refreshes between drawn frames, which only ask whether the GPU is done, included).${result.measuredAt ? ` Measured ${result.measuredAt} (\`STEADYFRAME_BENCH_SUITES=three-webgpu STEADYFRAME_BENCH_MERGE=1 npm run bench\`), in a run of its own.` : ''}
+refreshes between drawn frames, which only ask whether the GPU is done, included).${result.measuredAt ? ` Measured ${result.measuredAt} (\`STEADYFRAME_BENCH_SUITES=three-webgpu STEADYFRAME_BENCH_MERGE=1 npm run bench\`), in a run of its own.` : ''}${load}
 
 ${table(['entities', 'design', 'frames / window', 's / window', 'ms / frame (GPU)', 'update / frame ms', 'render / frame ms', 'work / frame ms', 'main CPU / frame ms'], rows)}
 
