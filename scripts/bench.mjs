@@ -26,14 +26,14 @@ import { phaserPortSection } from './bench-ports.mjs';
 import { r3fPortGoals, r3fPortSection } from './bench-r3f.mjs';
 import { threeUploadSection } from './bench-uploads.mjs';
 import { babylonGoals, babylonSection } from './bench-babylon.mjs';
-import { threeWebgpuSection } from './bench-webgpu.mjs';
+import { threeWebgpuGoals, threeWebgpuSection } from './bench-webgpu.mjs';
 import { CHROMIUM_ARGS, findChromium, freePort, MISSING_CHROMIUM_MESSAGE, WEBGPU_CHROMIUM_ARGS } from './engines.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const APP = join(ROOT, 'apps', 'bench');
 const ALL_SUITES = ['frame', 'transport', 'motion', 'timing', 'lock', 'publish', 'physics', 'pixi', 'pixi-churn', 'pixi-port', 'phaser-port', 'three-upload', 'three-webgpu', 'babylon', 'r3f-port', 'render', 'events', 'tables'];
-/** Minutes a suite's page may take; 8 unless named (r3f-port mounts 10k React components and steps 10k bodies on the page). */
-const SUITE_TIMEOUT_MINUTES = { 'r3f-port': 25 };
+/** Minutes a suite's page may take; 8 unless named (r3f-port mounts 10k React components and steps 10k bodies on the page; three-webgpu waits for a software GPU's frames, 1 to 2 s each at 100k). */
+const SUITE_TIMEOUT_MINUTES = { 'r3f-port': 25, 'three-webgpu': 12 };
 const quick = process.env.STEADYFRAME_BENCH_QUICK === '1';
 const suites = (process.env.STEADYFRAME_BENCH_SUITES ?? ALL_SUITES.join(','))
   .split(',')
@@ -419,6 +419,7 @@ function goals(results) {
   out.push(...renderGoals(results.render?.data));
   out.push(...r3fPortGoals(results['r3f-port']?.data));
   out.push(...babylonGoals(results.babylon?.data));
+  out.push(...threeWebgpuGoals(results['three-webgpu']?.data));
   out.push(...eventsGoals(results.events?.data));
   return out;
 }

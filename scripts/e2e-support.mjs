@@ -15,11 +15,15 @@ import { CHROMIUM_ARGS, enginesToRun, findChromium, launchFirefoxPage, launchWeb
  */
 export const RECORD_SECONDS = Number(process.env.STEADYFRAME_RECORD_SECONDS) > 0 ? Number(process.env.STEADYFRAME_RECORD_SECONDS) : 10;
 
-/** Headless Chromium, or a clear message saying how to provide one. */
-export async function launchChromium() {
+/**
+ * Headless Chromium, or a clear message saying how to provide one. `{ args }`: other launch arguments than
+ * CHROMIUM_ARGS, such as engines.mjs's WEBGPU_PRESENT_CHROMIUM_ARGS (a Chromium whose WebGPU canvases present,
+ * and which has no WebGL 2: docs/webgpu.md).
+ */
+export async function launchChromium({ args = CHROMIUM_ARGS } = {}) {
   const executablePath = findChromium();
   if (executablePath === null) throw new Error(MISSING_CHROMIUM_MESSAGE);
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath, args, headless: true });
 }
 
 /** Collects the page's console errors and uncaught exceptions into the returned array. */

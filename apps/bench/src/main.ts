@@ -31,7 +31,13 @@ const suites: Record<string, () => Promise<unknown>> = {
   pixi: async () => (await import('./suites/pixi.ts')).pixi(quick),
   'pixi-churn': async () => (await import('./suites/pixi.ts')).pixiChurn(quick),
   'pixi-port': async () => (await import('./suites/pixi-port.ts')).pixiPort(quick, params.has('count') ? Number(params.get('count')) : undefined),
-  'three-webgpu': async () => (await import('./suites/three-webgpu.ts')).threeWebgpu(quick, params.has('sizes') ? params.get('sizes')!.split(',').map(Number) : undefined),
+  // `designs=webgpu` narrows the designs
+  'three-webgpu': async () =>
+    (await import('./suites/three-webgpu.ts')).threeWebgpu(
+      quick,
+      params.has('sizes') ? params.get('sizes')!.split(',').map(Number) : undefined,
+      params.has('designs') ? (params.get('designs')!.split(',') as Array<'webgl' | 'webgpu'>) : undefined,
+    ),
   'three-upload': async () => (await import('./suites/three-upload.ts')).threeUpload(quick, params.has('sizes') ? params.get('sizes')!.split(',').map(Number) : undefined),
   babylon: async () => (await import('./suites/babylon.ts')).babylon(quick, params.has('sizes') ? params.get('sizes')!.split(',').map(Number) : undefined),
   'phaser-port': async () => (await import('./suites/phaser-port.ts')).phaserPort(quick, params.has('sizes') ? params.get('sizes')!.split(',').map(Number) : undefined),

@@ -1,17 +1,29 @@
 /**
- * Which GL renderer draws the page, and whether it is software: the CPU rasterising every pixel (SwiftShader in
- * headless Chromium or with the GPU blocklisted, llvmpipe on Linux without a GPU driver). Then the browser runs
- * animation frames only as fast as the rasteriser finishes them, and the HUD's fps is that rate, not the runtime's.
+ * Which GPU draws the page, and whether it is software: the CPU rasterising every pixel (SwiftShader in headless
+ * Chromium or with the GPU blocklisted, llvmpipe on Linux without a GPU driver). Then the browser runs animation
+ * frames only as fast as the rasteriser finishes them, and the HUD's fps is that rate, not the runtime's.
+ *
+ * ```text
+ *  WebGL   gl.RENDERER (unmasked: WEBGL_debug_renderer_info)  ─┐
+ *  WebGPU  GPUAdapterInfo: vendor / architecture / device     ─┴─▶ { name, software: a rasteriser's name or null }
+ *          (isFallbackAdapter: software, whatever its name)
+ * ```
  */
 
-/** Software rasterisers, as their renderer strings name them. */
-const SOFTWARE = /SwiftShader|llvmpipe|softpipe|lavapipe|swrast|Software Rasterizer|Basic Render Driver/i;
+/** Software rasterisers, as their renderer strings name them (matched without case: Dawn says "swiftshader"). */
+const SOFTWARE = ['SwiftShader', 'llvmpipe', 'softpipe', 'lavapipe', 'swrast', 'Software Rasterizer', 'Basic Render Driver'];
 
 export interface GlRenderer {
-  /** The renderer string (unmasked where the browser allows it). */
+  /** The renderer string (unmasked where the browser allows it), or the WebGPU adapter's description. */
   readonly name: string;
   /** The short name of a software rasteriser, or null for a GPU. */
   readonly software: string | null;
+}
+
+/** The software rasteriser `name` names, as SOFTWARE spells it, or null. */
+function softwareIn(name: string): string | null {
+  const lower = name.toLowerCase();
+  return SOFTWARE.find((s) => lower.includes(s.toLowerCase())) ?? null;
 }
 
 export function glRenderer(gl: WebGLRenderingContext | WebGL2RenderingContext): GlRenderer {
@@ -22,7 +34,19 @@ export function glRenderer(gl: WebGLRenderingContext | WebGL2RenderingContext): 
     const info = gl.getExtension('WEBGL_debug_renderer_info');
     if (info !== null) name = String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL));
   }
-  return { name, software: SOFTWARE.exec(name)?.[0] ?? null };
+  return { name, software: softwareIn(name) };
+}
+
+/**
+ * The same for a WebGPU adapter. Browsers tell little about it (vendor and architecture, often empty strings on
+ * a real GPU); a fallback adapter (`isFallbackAdapter`: Dawn's SwiftShader, Windows' WARP) is a software one
+ * whatever it is called.
+ */
+export function webgpuAdapter(info: GPUAdapterInfo): GlRenderer {
+  const parts = [info.vendor, info.architecture, info.device, info.description].filter((part) => part !== '');
+  const name = parts.length === 0 ? 'a WebGPU adapter (it gives no name)' : parts.join(' / ');
+  const fallback = (info as GPUAdapterInfo & { isFallbackAdapter?: boolean }).isFallbackAdapter === true;
+  return { name, software: softwareIn(name) ?? (fallback ? 'fallback adapter' : null) };
 }
 
 /** What the fps and interval readings mean on a software rasteriser, and which scene runs there, for the HUD. */

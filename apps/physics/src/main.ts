@@ -7,10 +7,13 @@
  *          ─▶ scene.draw(ts)     two GPU-blended meshes: copy the newest pair, set alpha, render
  *          ─▶ sounds.present()   the frame's loudest impacts, heard with the picture that shows them
  * ```
+ *
+ * `?renderer=webgpu` draws with three.js's WebGPURenderer (renderers.ts), where the browser has WebGPU.
  */
 import { createRuntime, type Runtime } from 'steadyframe';
-import { glRenderer, softwareNote, type GlRenderer } from './gl-renderer.ts';
+import { softwareNote, type GlRenderer } from './gl-renderer.ts';
 import { createImpactSounds, type ImpactSounds } from './impact-sounds.ts';
+import { askedRenderer, createPileRenderer, type PileRenderer } from './renderers.ts';
 import { createPileScene } from './scene.ts';
 import { chooseScene, type Scene } from './scenes.ts';
 import { CAPACITY, EVENT_CAPACITY, HALF_FLOOR, INPUT, SHAPES, schema, type PhysicsSchema, type Shape } from './schema.ts';
@@ -22,8 +25,10 @@ export interface PileHooks {
   frames: number;
   /** The worker's counts, polled a few times a second. */
   state: PileState | null;
-  /** The GL renderer, and whether it rasterises in software (then fps is its rate, not the runtime's). */
+  /** The GL renderer (or WebGPU adapter), and whether it rasterises in software (then fps is its rate, not the runtime's). */
   gl: GlRenderer;
+  /** What draws: WebGL or WebGPU, why WebGL where WebGPU was asked for, whether a WebGPU device was lost. */
+  gpu: Pick<PileRenderer, 'api' | 'fellBack' | 'lost'>;
   /** The scene running: the pile, or the rain a software GL gets (scenes.ts). */
   scene: Scene;
   /** Frames a second over the last two seconds, as the HUD shows it. */
@@ -40,15 +45,15 @@ declare global {
 
 const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'physics' });
 const canvas = document.getElementById('view') as HTMLCanvasElement;
-// which GL will draw, asked of a context of its own before the scene is chosen (then let go)
-const probe = document.createElement('canvas').getContext('webgl2');
-const software = probe === null ? null : glRenderer(probe).software;
-probe?.getExtension('WEBGL_lose_context')?.loseContext();
+const params = new URLSearchParams(location.search);
+// `?renderer=webgpu|webgl`: made before the scene is chosen, since which GPU draws (software or not) chooses it
+const gpu = await createPileRenderer(askedRenderer(params), canvas);
+const gl = gpu.device;
 // `?scene=pile|rain`, else the one that moves visibly here; `?bodies=N` its start count: init gets it as set-up data
-const scene = chooseScene(new URLSearchParams(location.search), software, CAPACITY - 8);
+const scene = chooseScene(params, gl.software, CAPACITY - 8);
 const bodies = scene.bodies;
 // `?seed=N` (0 .. 2^32 - 1) draws the same heaps on every load: a pile that settles the same way each time
-const seeded = new URLSearchParams(location.search).get('seed');
+const seeded = params.get('seed');
 const seed = seeded === null || !/^\d+$/.test(seeded) || Number(seeded) > 0xffff_ffff ? undefined : Number(seeded);
 const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({
   worker,
@@ -58,12 +63,12 @@ const runtime = await createRuntime<PhysicsSchema, Commands, Setup>({
   events: { capacity: EVENT_CAPACITY, payloadWidth: 4 },
   ...(seed === undefined ? {} : { seed }),
 });
-const view = createPileScene(runtime, canvas);
+const view = createPileScene(runtime, canvas, gpu);
 addEventListener('resize', () => view.resize());
-const gl = glRenderer(view.renderer.getContext());
 
 const sounds = createImpactSounds();
-const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null, gl, scene, fps: 0, sounds };
+const status = { api: gpu.api, fellBack: gpu.fellBack, get lost() { return gpu.lost; } }; // not the renderer itself
+const hooks: PileHooks = { ready: false, runtime, frames: 0, state: null, gl, gpu: status, scene, fps: 0, sounds };
 window.pile = hooks;
 
 canvas.addEventListener('pointerdown', (event) => {
@@ -93,6 +98,15 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('#help button[
     ACTIONS[button.dataset.code!]?.();
     button.blur(); // a focused button would also take the next space or enter
   });
+}
+// the help line's renderer switch: this page again, on the renderer that does not draw it now (chosen at load)
+const other = gpu.api === 'WebGPU' ? 'webgl' : 'webgpu';
+const switchTo = new URLSearchParams(params);
+switchTo.set('renderer', other);
+const rendererLink = document.querySelector<HTMLAnchorElement>('#renderer-switch');
+if (rendererLink !== null) {
+  rendererLink.href = `?${switchTo}`;
+  rendererLink.textContent = other === 'webgpu' ? 'WebGPU' : 'WebGL';
 }
 
 /**
@@ -133,9 +147,15 @@ const everyNth = (interval: number, refresh: number): string => {
 };
 const SOUND = { waiting: 'after a click or a key', on: 'on (M: off)', off: 'off (M: on)' } as const;
 const escape = (text: string): string => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-const glRow = gl.software === null
-  ? `<dt>GL</dt><dd id="gl" title="${escape(gl.name)}">GPU</dd>`
-  : `<dt>GL</dt><dd id="gl" title="${escape(gl.name)}">software (${escape(gl.software)})</dd>`;
+// the GPU under the renderer: "GL" on WebGL (as before), "WebGPU" on WebGPU (its adapter)
+const glRow = `<dt>${gpu.api === 'WebGL' ? 'GL' : 'WebGPU'}</dt><dd id="gl" title="${escape(gl.name)}">${gl.software === null ? 'GPU' : `software (${escape(gl.software)})`}</dd>`;
+/** "WebGL", "WebGPU", "WebGL (no WebGPU adapter)": why WebGL draws where WebGPU was asked for; or a lost device. */
+const rendererRow = (): string => {
+  const reading = gpu.lost !== null
+    ? `${gpu.api}: device lost`
+    : gpu.fellBack === null ? gpu.api : `${gpu.api} (${gpu.fellBack})`;
+  return `<dt>renderer</dt><dd id="renderer" title="${escape(gpu.lost ?? gpu.fellBack ?? gl.name)}">${escape(reading)}</dd>`;
+};
 hud.textContent = '';
 const readings = hud.appendChild(document.createElement('div'));
 if (gl.software !== null) {
@@ -143,7 +163,7 @@ if (gl.software !== null) {
   const note = hud.appendChild(document.createElement('details'));
   note.className = 'note';
   note.open = matchMedia('(min-width: 700px)').matches;
-  note.innerHTML = `<summary>software GL: fps is what it can rasterise</summary><p>${escape(softwareNote(gl.software, scene.name))}</p>`;
+  note.innerHTML = `<summary>software ${gpu.api === 'WebGL' ? 'GL' : 'WebGPU'}: fps is what it can rasterise</summary><p>${escape(softwareNote(gl.software, scene.name))}</p>`;
 }
 async function poll(): Promise<void> {
   const [stats, state] = await Promise.all([runtime.stats(), runtime.commands.state()]);
@@ -158,6 +178,7 @@ async function poll(): Promise<void> {
     <dt>tick</dt><dd>${state.tick}</dd>
     <dt>fps</dt><dd id="fps">${fps.toFixed(fps < 10 ? 1 : 0)}</dd>
     <dt>interval</dt><dd>${stats.pacing.interval.toFixed(1)} ms${everyNth(stats.pacing.interval, stats.pacing.refreshPeriod)}</dd>
+    ${rendererRow()}
     ${glRow}
   </dl>`;
 }

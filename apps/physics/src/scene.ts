@@ -1,18 +1,17 @@
 /**
- * The three.js side: boxes and spheres are two InstancedMeshes over the same entities, blended in the vertex
- * shader (@steadyframe/three's GPU path: the page copies bytes, never an entity). Each mesh scales by its own
- * field (`box` or `ball`), which is zero for the bodies of the other shape.
+ * The three.js side: boxes and spheres are two instanced meshes over the same entities, blended in the vertex
+ * stage (@steadyframe/three's GPU path: the page copies bytes, never an entity). Each mesh scales by its own
+ * field (`box` or `ball`), which is zero for the bodies of the other shape. The renderer and the meshes' blend
+ * come from `gpu` (renderers.ts: WebGLRenderer's GLSL, or WebGPURenderer's TSL node); the rest is the same.
  */
 import {
-  AmbientLight, BoxGeometry, Color, DirectionalLight, HemisphereLight, IcosahedronGeometry, MeshStandardMaterial,
-  PerspectiveCamera, Plane, Raycaster, Scene, Vector2, Vector3, WebGLRenderer,
+  AmbientLight, BoxGeometry, Color, DirectionalLight, HemisphereLight, IcosahedronGeometry,
+  PerspectiveCamera, Plane, Raycaster, Scene, Vector2, Vector3,
 } from 'three';
-import { createInterpolatedInstancedMesh } from '@steadyframe/three';
-import type { Runtime } from 'steadyframe';
-import type { PhysicsSchema } from './schema.ts';
+import type { FrameRenderer, PileRenderer, PileRuntime } from './renderers.ts';
 
 export interface PileScene {
-  readonly renderer: WebGLRenderer;
+  readonly renderer: FrameRenderer;
   /** Draws the pile at shared-clock time `ts`; returns the instances each mesh drew. */
   draw(ts: number): number;
   /** Where a click at client (x, y) meets the floor plane, or null when it misses. */
@@ -24,8 +23,8 @@ export interface PileScene {
 const FOV = 50;
 const MIN_ASPECT = 1.3;
 
-export function createPileScene(runtime: Pick<Runtime<PhysicsSchema>, 'schema' | 'capacity' | 'reader'>, canvas: HTMLCanvasElement): PileScene {
-  const renderer = new WebGLRenderer({ canvas, antialias: true });
+export function createPileScene(runtime: PileRuntime, canvas: HTMLCanvasElement, gpu: PileRenderer): PileScene {
+  const renderer = gpu.renderer;
   renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
   renderer.setClearColor(0x0b1020);
   const scene = new Scene();
@@ -39,13 +38,13 @@ export function createPileScene(runtime: Pick<Runtime<PhysicsSchema>, 'schema' |
   sun.position.set(-20, 40, 25);
   scene.add(sun);
 
-  // each tick's state goes straight from the shared memory to the GPU (the renderer given)
-  const boxes = createInterpolatedInstancedMesh(runtime, new BoxGeometry(1, 1, 1), new MeshStandardMaterial({ color: 0xd9a066, roughness: 0.7 }), {
+  // each tick's state goes to the GPU once (on WebGL straight from the shared memory), blended there every frame
+  const boxes = gpu.mesh(runtime, new BoxGeometry(1, 1, 1), { color: 0xd9a066, roughness: 0.7 }, {
     position: 'position', rotation: 'rotation', scale: 'box',
-  }, { renderer });
-  const balls = createInterpolatedInstancedMesh(runtime, new IcosahedronGeometry(1, 2), new MeshStandardMaterial({ color: 0x5fb3e6, roughness: 0.4 }), {
+  });
+  const balls = gpu.mesh(runtime, new IcosahedronGeometry(1, 2), { color: 0x5fb3e6, roughness: 0.4 }, {
     position: 'position', rotation: 'rotation', scale: 'ball',
-  }, { renderer });
+  });
   boxes.mesh.frustumCulled = false;
   balls.mesh.frustumCulled = false;
   scene.add(boxes.mesh, balls.mesh);

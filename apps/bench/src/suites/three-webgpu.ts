@@ -12,28 +12,42 @@
  *
  * Both draw into a 320×240 render target, not the canvas: a presented WebGPU canvas loses its device in this
  * headless Chromium (docs/webgpu.md), and the WebGL design draws the same way so the two differ in the renderer
- * alone. The browser runs with `--enable-unsafe-webgpu`: Dawn's SwiftShader adapter, a software GPU (as WebGL is
- * SwiftShader too). Per 1 s window: frames, the page's timing of `mesh.update` and `renderer.render` per frame,
- * their sum, the page main thread's CPU per frame (/proc).
+ * alone. Both keep one frame in flight (three-webgpu-stages.ts): the GPU is software here (SwiftShader for both),
+ * and takes from a tenth of a second to seconds a frame, so frames a second are the GPU's rate, not the page's.
+ *
+ * ```text
+ *  per design and size:  first-frame probe (compile, upload, first frame, draw: three-webgpu-first-frame.ts)
+ *                        warm-up: WARM_FRAMES drawn (or WARM_CAP_MS)
+ *                        windows: each until MIN_FRAMES drawn and WINDOW_MS passed, or WINDOW_CAP_MS
+ * ```
+ *
+ * Per window: frames drawn, its seconds, ms a drawn frame (the GPU's frame time, one in flight), the page's
+ * timing of `mesh.update` and `renderer.render` per frame, their sum, the page main thread's CPU per frame (/proc).
  */
-import { BufferGeometry, Float32BufferAttribute, MeshBasicMaterial, OrthographicCamera, RenderTarget, Scene, WebGLRenderer, WebGLRenderTarget } from 'three';
-import { MeshBasicNodeMaterial, WebGPURenderer } from 'three/webgpu';
 import { createRuntime, schema3d, type Runtime } from 'steadyframe';
-import { createInterpolatedInstancedMesh } from '@steadyframe/three';
-import { createInterpolatedInstancedMesh as createNodeMesh } from '@steadyframe/three/webgpu';
 import { createSide } from '../shared/sims.ts';
 import { spread, type Spread } from '../shared/stats.ts';
 import { collectGarbage, cpuMeter, log, nextFrame, sleep } from '../page.ts';
 import { simWorker } from '../workers.ts';
+import { probeFirstFrame, type FirstFrame } from './three-webgpu-first-frame.ts';
+import { createStage, TARGET_HEIGHT, TARGET_WIDTH, type RendererDesign } from './three-webgpu-stages.ts';
 
-export type RendererDesign = 'webgl' | 'webgpu';
+export type { RendererDesign } from './three-webgpu-stages.ts';
 export const WEBGPU_SIZES = [10_000, 100_000];
 const TICK_RATE = 30;
-const WIDTH = 320;
-const HEIGHT = 240;
+/** Frames a window needs (a software GPU at 100k draws about one a second), and its least length. */
+const MIN_FRAMES = 3;
+const WINDOW_MS = 1000;
+/** A window ends here whatever it drew: a GPU slower than a frame in WINDOW_CAP_MS / MIN_FRAMES reports fewer. */
+const WINDOW_CAP_MS = 15_000;
+const WARM_FRAMES = 2;
+const WARM_CAP_MS = 30_000;
 
 export interface RendererWindow {
   readonly frames: number;
+  readonly seconds: number;
+  /** Wall ms a drawn frame: with one frame in flight, the GPU's time a frame where it is the bottleneck. */
+  readonly msPerFrame: number;
   readonly updatePerFrame: number;
   readonly renderPerFrame: number;
   readonly workPerFrame: number;
@@ -43,49 +57,18 @@ export interface RendererWindow {
 export interface RendererRow {
   readonly design: RendererDesign;
   readonly count: number;
+  readonly firstFrame: FirstFrame;
   readonly windows: readonly RendererWindow[];
   readonly summary: Record<keyof RendererWindow, Spread>;
 }
 
-function triangle(): BufferGeometry {
-  return new BufferGeometry().setAttribute('position', new Float32BufferAttribute([0, 0, 0, 0.02, 0, 0, 0, 0.02, 0], 3));
+/** Waits until `ready()` or `capMs`, polling. */
+async function until(ready: () => boolean, capMs: number): Promise<void> {
+  const t = performance.now();
+  while (!ready() && performance.now() - t < capMs) await sleep(20);
 }
 
-/** The design's renderer, its mesh over `runtime`, and a render into a target. */
-async function stage(design: RendererDesign, runtime: Runtime<typeof schema3d>, canvas: HTMLCanvasElement) {
-  const scene = new Scene();
-  const camera = new OrthographicCamera(-110, 110, 80, -80, -200, 200);
-  const fields = { position: 'position', rotation: 'rotation' } as const;
-  if (design === 'webgl') {
-    const renderer = new WebGLRenderer({ canvas, antialias: false });
-    const target = new WebGLRenderTarget(WIDTH, HEIGHT);
-    const mesh = createInterpolatedInstancedMesh(runtime, triangle(), new MeshBasicMaterial({ color: 0xffffff }), fields, { renderer });
-    scene.add(mesh.mesh);
-    renderer.setRenderTarget(target);
-    // WebGL's driver holds the page back itself when the GPU is behind (a call blocks)
-    return { mesh, busy: () => false, render: () => renderer.render(scene, camera), dispose: () => (mesh.dispose(), target.dispose(), renderer.dispose()) };
-  }
-  const renderer = new WebGPURenderer({ canvas, antialias: false });
-  await renderer.init();
-  if ((renderer.backend as { isWebGPUBackend?: boolean }).isWebGPUBackend !== true) throw new Error('three-webgpu: WebGPURenderer fell back to WebGL 2 (no WebGPU adapter: is the browser run with --enable-unsafe-webgpu?)');
-  const target = new RenderTarget(WIDTH, HEIGHT);
-  const mesh = createNodeMesh(runtime, triangle(), new MeshBasicNodeMaterial({ color: 0xffffff }), fields);
-  scene.add(mesh.mesh);
-  renderer.setRenderTarget(target);
-  // WebGPU queues without limit: a frame's work that the (software) GPU has not done by the next frame piled up
-  // until the page stalled (a 100k run hung). At most one frame in flight, as a swap chain would hold it: a frame
-  // whose last submit is not done is skipped (not drawn, not counted)
-  const device = (renderer.backend as unknown as { device: GPUDevice }).device;
-  let inFlight = false;
-  const render = (): void => {
-    renderer.render(scene, camera);
-    inFlight = true;
-    void device.queue.onSubmittedWorkDone().then(() => void (inFlight = false));
-  };
-  return { mesh, busy: () => inFlight, render, dispose: () => (mesh.dispose(), target.dispose(), renderer.dispose()) };
-}
-
-async function measure(design: RendererDesign, count: number, windows: number, windowMs: number): Promise<RendererRow> {
+async function measure(design: RendererDesign, count: number, windows: number): Promise<RendererRow> {
   const runtime: Runtime<typeof schema3d> = await createRuntime({
     worker: simWorker({ kind: '3d', count, tickRate: TICK_RATE, side: createSide() }),
     schema: schema3d,
@@ -94,15 +77,17 @@ async function measure(design: RendererDesign, count: number, windows: number, w
     pacing: { adaptive: false },
   });
   const canvas = document.createElement('canvas');
-  canvas.width = WIDTH;
-  canvas.height = HEIGHT;
+  canvas.width = TARGET_WIDTH;
+  canvas.height = TARGET_HEIGHT;
   document.body.append(canvas);
-  const s = await stage(design, runtime, canvas);
+  const s = await createStage(design, runtime, canvas);
   await runtime.start();
+  await until(() => runtime.reader.publishCount() > 0, 10_000);
+  const firstFrame = await probeFirstFrame(s, count, `${design} ${count}`);
   let updateMs = 0;
   let renderMs = 0;
   let frames = 0;
-  let running = true;
+  let running = firstFrame.stalled === null;
   const loop = (ts: number): void => {
     if (!running) return;
     requestAnimationFrame(loop);
@@ -112,34 +97,50 @@ async function measure(design: RendererDesign, count: number, windows: number, w
     const b = performance.now();
     s.render();
     const c = performance.now();
+    s.track(); // not timed: a page that presents has the compositor flush for it
     updateMs += b - a;
     renderMs += c - b;
     frames++;
   };
-  requestAnimationFrame(loop);
-  await sleep(2000); // warm-up: pipelines compiled, the first full upload, the JIT
   const results: RendererWindow[] = [];
-  for (let w = 0; w < windows; w++) {
-    const meter = cpuMeter();
-    await meter.start();
-    updateMs = renderMs = 0;
-    frames = 0;
-    await sleep(windowMs);
-    const cpu = await meter.stop();
-    const n = Math.max(1, frames);
-    results.push({ frames, updatePerFrame: updateMs / n, renderPerFrame: renderMs / n, workPerFrame: (updateMs + renderMs) / n, mainCpuPerFrame: cpu.main / n });
+  if (running) {
+    requestAnimationFrame(loop);
+    await until(() => frames >= WARM_FRAMES, WARM_CAP_MS);
+    for (let w = 0; w < windows; w++) {
+      const meter = cpuMeter();
+      await meter.start();
+      const t = performance.now();
+      updateMs = renderMs = 0;
+      frames = 0;
+      await sleep(WINDOW_MS);
+      await until(() => frames >= MIN_FRAMES, WINDOW_CAP_MS - WINDOW_MS);
+      const seconds = (performance.now() - t) / 1000;
+      const cpu = await meter.stop();
+      const n = Math.max(1, frames);
+      results.push({
+        frames,
+        seconds,
+        msPerFrame: frames === 0 ? Number.NaN : (1000 * seconds) / frames,
+        updatePerFrame: updateMs / n,
+        renderPerFrame: renderMs / n,
+        workPerFrame: (updateMs + renderMs) / n,
+        mainCpuPerFrame: cpu.main / n,
+      });
+    }
   }
   running = false;
   await nextFrame();
+  // the last frame done before the renderer goes, so that nothing of this design is left in the GPU process's queue
+  await Promise.race([s.done(), sleep(WINDOW_CAP_MS)]);
   s.dispose();
   canvas.remove();
   runtime.dispose();
-  const keys = Object.keys(results[0]!) as (keyof RendererWindow)[];
+  const keys: (keyof RendererWindow)[] = ['frames', 'seconds', 'msPerFrame', 'updatePerFrame', 'renderPerFrame', 'workPerFrame', 'mainCpuPerFrame'];
   const summary = Object.fromEntries(keys.map((k) => [k, spread(results.map((r) => r[k]))])) as Record<keyof RendererWindow, Spread>;
-  return { design, count, windows: results, summary };
+  return { design, count, firstFrame, windows: results, summary };
 }
 
-export async function threeWebgpu(quick: boolean, sizes = WEBGPU_SIZES): Promise<{ rows: RendererRow[]; adapter: string }> {
+export async function threeWebgpu(quick: boolean, sizes = WEBGPU_SIZES, designs: readonly RendererDesign[] = ['webgl', 'webgpu']): Promise<{ rows: RendererRow[]; adapter: string }> {
   const adapter = await navigator.gpu?.requestAdapter();
   const info = (adapter as (GPUAdapter & { info?: GPUAdapterInfo }) | null | undefined)?.info;
   const described = info === undefined ? 'none' : `${info.vendor} / ${info.architecture}${(info as { isFallbackAdapter?: boolean }).isFallbackAdapter ? ' (fallback adapter: software)' : ''}`;
@@ -148,13 +149,15 @@ export async function threeWebgpu(quick: boolean, sizes = WEBGPU_SIZES): Promise
   const rows: RendererRow[] = [];
   for (const count of sizes) {
     for (const design of ['webgl', 'webgpu', 'webgpu', 'webgl'] as const) {
+      if (!designs.includes(design)) continue;
       if (quick && rows.some((r) => r.design === design && r.count === count)) continue;
       await collectGarbage();
-      const row = await measure(design, count, windows, 1000);
+      const started = performance.now();
+      const row = await measure(design, count, windows);
       const m = row.summary;
       log(
-        `three-webgpu ${design} ${count}: ${m.frames.median.toFixed(0)} frames/s, update ${m.updatePerFrame.median.toFixed(3)} ms, ` +
-          `render ${m.renderPerFrame.median.toFixed(3)} ms, work ${m.workPerFrame.median.toFixed(3)} ms, main CPU ${m.mainCpuPerFrame.median.toFixed(2)} ms a frame`,
+        `three-webgpu ${design} ${count}: ${m.frames.median.toFixed(0)} frames a window (${m.seconds.median.toFixed(1)} s), ${m.msPerFrame.median.toFixed(0)} ms a frame, update ${m.updatePerFrame.median.toFixed(3)} ms, ` +
+          `render ${m.renderPerFrame.median.toFixed(3)} ms, work ${m.workPerFrame.median.toFixed(3)} ms, main CPU ${m.mainCpuPerFrame.median.toFixed(2)} ms a frame (${((performance.now() - started) / 1000).toFixed(0)} s)`,
       );
       rows.push(row);
     }
