@@ -26,7 +26,7 @@ export function threeWebgpuGoals(data) {
       met,
       why: met
         ? 'the page copies each new state once and sets an alpha on both; WebGPURenderer encodes its one draw as cheaply as WebGLRenderer issues it'
-        : `WebGPURenderer's render costs the page more (${num(m('webgpu', 'renderPerFrame'), 3)} ms against ${num(m('webgl', 'renderPerFrame'), 3)}): three.js's node system updates its uniforms and bind groups and encodes a render pass every frame, and the new state goes to the GPU by queue.writeBuffer at render (a copy of both states on this software GPU, whose frames come ticks apart), where WebGL's upload is bufferSubData straight from the shared memory in update. Both GPUs are software here (SwiftShader): WebGPU's frame takes ${times(ratio(m('webgpu', 'msPerFrame'), m('webgl', 'msPerFrame')))} WebGL's`,
+        : `WebGPURenderer's render costs the page more (${num(m('webgpu', 'renderPerFrame'), 3)} ms against ${num(m('webgl', 'renderPerFrame'), 3)}): three.js's node system updates its uniforms and bind groups and encodes a render pass every frame; both uploads go straight from the shared memory in update (WebGPU's queue.writeBuffer, WebGL's bufferSubData), each of both states on this software GPU, whose frames come ticks apart. Both GPUs are software here (SwiftShader): WebGPU's frame takes ${times(ratio(m('webgpu', 'msPerFrame'), m('webgl', 'msPerFrame')))} WebGL's`,
     };
   });
 }
