@@ -1,0 +1,85 @@
+/**
+ * One duel (scenes.ts) on one stack over one shaped link (stream-link.ts), start to end: the server, the link, the
+ * two players, the acts, then what the server kept (truth.ts, the shots' verdicts). Each run gets a fresh server
+ * (ours) or a fresh room (Colyseus's process is shared: colyseus-process.ts).
+ */
+import type { ColyseusProcess } from './colyseus-process.ts';
+import { colyseusPlayer } from './colyseus-player.ts';
+import { oursPlayer } from './ours-player.ts';
+import { startOurs } from './ours-server.ts';
+import { playDuel, type DuelOptions, type DuelRecord } from './scenes.ts';
+import { createStreamLink, type StreamLinkStats, type StreamShape } from './stream-link.ts';
+import { colyseusTruth, oursTruth, type Truth } from './truth.ts';
+import type { Verdict } from './metrics.ts';
+
+export interface DuelRun {
+  readonly record: DuelRecord;
+  readonly truth: Truth;
+  readonly verdicts: Verdict[];
+  readonly link: StreamLinkStats;
+  /** What else each stack says of the run, in words (ours: prediction's counters; Colyseus: its input buffer). */
+  readonly notes: string[];
+  /** Shots judged against a rewind clamped to the window's end. */
+  readonly clamped: number;
+}
+
+export async function oursDuel(shape: StreamShape, options: DuelOptions): Promise<DuelRun> {
+  const server = await startOurs({ players: 2, bots: 2, orbs: 0 });
+  const link = await createStreamLink(server.url, shape);
+  const wsUrl = link.url.replace(/^http/, 'ws');
+  const p0 = await oursPlayer(wsUrl, 3);
+  const p1 = await oursPlayer(wsUrl, 3);
+  try {
+    if (p0.index !== 0) throw new Error(`steadyframe bench: our first client is player ${p0.index}`);
+    const record = await playDuel(p0, p1, options);
+    const stats = await p0.network();
+    const predicted = stats.predicted!;
+    return {
+      record,
+      truth: oursTruth(server.poses.get(0) ?? [], server.poses.get(1)),
+      verdicts: server.verdicts,
+      link: { ...link.stats },
+      clamped: server.verdicts.filter((v) => v.clamped).length,
+      notes: [
+        `lead ${predicted.leadMs.toFixed(0)} ms, ${predicted.corrections} corrections (largest ${predicted.largestCorrection.toFixed(2)}), ${predicted.snaps} snaps, playout delay ${stats.delay.toFixed(0)} ms`,
+      ],
+    };
+  } finally {
+    await p0.dispose();
+    await p1.dispose();
+    await link.close();
+    await server.close();
+  }
+}
+
+export async function colyseusDuel(colyseus: ColyseusProcess, shape: StreamShape, options: DuelOptions): Promise<DuelRun> {
+  const link = await createStreamLink(colyseus.url, shape);
+  const p0 = await colyseusPlayer(link.url, { create: { humans: 2, bots: 0, orbs: 0 } });
+  const p1 = await colyseusPlayer(link.url, { roomId: p0.room.roomId });
+  try {
+    const record = await playDuel(p0, p1, options);
+    const report = await colyseus.report(p0.room.roomId);
+    const own = report.log?.[p0.room.sessionId];
+    const other = report.log?.[p1.room.sessionId];
+    if (own === undefined) throw new Error('steadyframe bench: the Colyseus room kept no steps of player 0');
+    const buffered: number[] = [];
+    for (let k = 4; k < own.steps.length; k += 5) buffered.push(own.steps[k]!);
+    buffered.sort((a, b) => a - b);
+    const mine = report.verdicts.filter((v) => v.session === p0.room.sessionId);
+    return {
+      record,
+      truth: colyseusTruth(own, other),
+      verdicts: mine,
+      link: { ...link.stats },
+      clamped: mine.filter((v) => v.time <= v.newest - 500 || v.time >= v.newest).length,
+      notes: [
+        `inputs waiting in the room's buffer at a step: median ${buffered[buffered.length >> 1]}, max ${buffered.at(-1)} (a tick each)`,
+        `shots rewound by (newest record − time read): ${mine.map((v) => (v.newest - v.time).toFixed(0)).join(' ')}`,
+      ],
+    };
+  } finally {
+    await p0.dispose();
+    await p1.dispose();
+    await link.close();
+  }
+}
