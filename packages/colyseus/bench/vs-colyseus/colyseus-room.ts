@@ -34,6 +34,9 @@ export interface Verdict {
   /** The time the rewind read the target at, and the newest it had (its clamp's end). */
   readonly time: number;
   readonly newest: number;
+  /** The input's render time as stamped, and the verdict there with only the history's own end as a clamp. */
+  readonly renderTime: number;
+  readonly hitUnclamped: boolean;
 }
 
 export const rooms = new Set<BenchRoom>();
@@ -123,8 +126,12 @@ export class BenchRoom extends Room {
   /** A shot: the ray from the shooter's disc along its aim, against the target where the shooter saw it. */
   judge(session: string, shooter: Disc, input: MoveInput): void {
     const seen = this.rewind.lastSeenBy(session);
-    const offset = rayOffset(shooter.x, shooter.y, input.aimX, input.aimY, seen.value(this.state.target, 'x'), seen.value(this.state.target, 'y'));
-    this.verdicts.push({ session, shot: input.shot, hit: hits(offset), offset, time: seen.time, newest: this.rewind.lastRecordedAt });
+    const target = this.state.target;
+    const offset = rayOffset(shooter.x, shooter.y, input.aimX, input.aimY, seen.value(target, 'x'), seen.value(target, 'y'));
+    // for the report: the stamp itself, read without the window's clamp (the history keeps a little more)
+    const renderTime = this.inputs.get(session).renderTime;
+    const raw = rayOffset(shooter.x, shooter.y, input.aimX, input.aimY, this.rewind.valueAt(target, renderTime, 'x'), this.rewind.valueAt(target, renderTime, 'y'));
+    this.verdicts.push({ session, shot: input.shot, hit: hits(offset), offset, time: seen.time, newest: this.rewind.lastRecordedAt, renderTime, hitUnclamped: hits(raw) });
   }
 
   /** The players' discs pushed apart (game.ts `separate`, over their coordinates in join order, bots after). */

@@ -8,6 +8,7 @@ import { colyseusPlayer } from './colyseus-player.ts';
 import { oursPlayer } from './ours-player.ts';
 import { startOurs } from './ours-server.ts';
 import { playDuel, type DuelOptions, type DuelRecord } from './scenes.ts';
+import { createShapedRelay } from 'steadyframe/testing/node';
 import { createStreamLink, type StreamLinkStats, type StreamShape } from './stream-link.ts';
 import { colyseusTruth, oursTruth, type Truth } from './truth.ts';
 import type { Verdict } from './metrics.ts';
@@ -21,11 +22,17 @@ export interface DuelRun {
   readonly notes: string[];
   /** Shots judged against a rewind clamped to the window's end. */
   readonly clamped: number;
+  /** Colyseus's: the verdicts at each shot's stamp with the window's clamp lifted (room: `hitUnclamped`). */
+  readonly unclamped?: Verdict[];
 }
 
-export async function oursDuel(shape: StreamShape, options: DuelOptions): Promise<DuelRun> {
+/**
+ * Ours over `shape`: the stream link (a WebSocket over a lossy path), or with `datagram` the repository's relay
+ * (steadyframe/testing/node: lost messages gone, late ones overtaken; a reference, not a link Colyseus can cross).
+ */
+export async function oursDuel(shape: StreamShape, options: DuelOptions, datagram = false): Promise<DuelRun> {
   const server = await startOurs({ players: 2, bots: 2, orbs: 0 });
-  const link = await createStreamLink(server.url, shape);
+  const link = datagram ? await datagramLink(server.url, shape) : await createStreamLink(server.url, shape);
   const wsUrl = link.url.replace(/^http/, 'ws');
   const p0 = await oursPlayer(wsUrl, 3);
   const p1 = await oursPlayer(wsUrl, 3);
@@ -52,6 +59,20 @@ export async function oursDuel(shape: StreamShape, options: DuelOptions): Promis
   }
 }
 
+/** The repository's relay as a link of this file's shape (its stats in the stream link's terms: none held). */
+async function datagramLink(target: string, shape: StreamShape): Promise<{ url: string; stats: StreamLinkStats; close(): Promise<void> }> {
+  const relay = await createShapedRelay(target.replace(/^http/, 'ws'), { baseMs: [shape.oneWayMs, shape.oneWayMs], jitterMs: shape.jitterMs, loss: shape.loss, seed: shape.seed });
+  return {
+    url: relay.url,
+    get stats() {
+      return { messages: relay.stats.forwarded + relay.stats.lost, retransmitted: relay.stats.lost, held: 0 };
+    },
+    close: () => relay.close(),
+  };
+}
+
+const median = (x: number[]) => x.slice().sort((a, b) => a - b)[x.length >> 1] ?? Number.NaN;
+
 export async function colyseusDuel(colyseus: ColyseusProcess, shape: StreamShape, options: DuelOptions): Promise<DuelRun> {
   const link = await createStreamLink(colyseus.url, shape);
   const p0 = await colyseusPlayer(link.url, { create: { humans: 2, bots: 0, orbs: 0 } });
@@ -72,9 +93,10 @@ export async function colyseusDuel(colyseus: ColyseusProcess, shape: StreamShape
       verdicts: mine,
       link: { ...link.stats },
       clamped: mine.filter((v) => v.time <= v.newest - 500 || v.time >= v.newest).length,
+      unclamped: mine.map((v) => ({ shot: v.shot, hit: v.hitUnclamped })),
       notes: [
         `inputs waiting in the room's buffer at a step: median ${buffered[buffered.length >> 1]}, max ${buffered.at(-1)} (a tick each)`,
-        `shots rewound by (newest record − time read): ${mine.map((v) => (v.newest - v.time).toFixed(0)).join(' ')}`,
+        `shots' stamps behind the newest record, ms: median ${median(mine.map((v) => v.newest - v.renderTime)).toFixed(0)}, max ${Math.max(...mine.map((v) => v.newest - v.renderTime)).toFixed(0)} (the window: 500)`,
       ],
     };
   } finally {

@@ -54,7 +54,15 @@ async function measurePage(page: Page, url: string, frames: number): Promise<Pag
   return { ...result, frames, taskMs: after.task - before.task, scriptMs: after.script - before.script };
 }
 
-export async function measureMainThread(colyseus: ColyseusProcess, frames: number): Promise<{ ours: PageCost; colyseus: PageCost; browser: string }> {
+export interface MainThread {
+  /** The same loop with nothing to draw: the browser's own floor. */
+  readonly idle: PageCost;
+  readonly ours: PageCost;
+  readonly colyseus: PageCost;
+  readonly browser: string;
+}
+
+export async function measureMainThread(colyseus: ColyseusProcess, frames: number): Promise<MainThread> {
   const executablePath = findChromium() as string | null;
   if (executablePath === null) throw new Error(MISSING_CHROMIUM_MESSAGE as string);
   const ours = await startOurs({ players: CROWD.players, bots: 1, orbs: CROWD.entities - CROWD.players - 1 });
@@ -70,6 +78,9 @@ export async function measureMainThread(colyseus: ColyseusProcess, frames: numbe
   const base = vite.resolvedUrls!.local[0]!;
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
   try {
+    const page0 = await browser.newPage();
+    const idle = await measurePage(page0, `${base}idle.html`, frames);
+    await page0.close();
     const page = await browser.newPage();
     const oursCost = await measurePage(page, `${base}ours.html?server=${encodeURIComponent(ours.url.replace(/^http/, 'ws'))}&capacity=${CROWD.entities}`, frames);
     await page.close();
@@ -78,7 +89,7 @@ export async function measureMainThread(colyseus: ColyseusProcess, frames: numbe
     const page2 = await browser.newPage();
     const colyseusCost = await measurePage(page2, `${base}colyseus.html?server=${encodeURIComponent(colyseus.url)}&capacity=${CROWD.entities}`, frames);
     await page2.close();
-    return { ours: oursCost, colyseus: colyseusCost, browser: browser.version() };
+    return { idle, ours: oursCost, colyseus: colyseusCost, browser: browser.version() };
   } finally {
     await browser.close();
     await vite.close();

@@ -55,6 +55,11 @@ export interface Corrections {
   /** The largest move of the server's disc in one step over the same act. */
   readonly serverLargestStep: number;
   readonly contactSteps: number;
+  readonly collisions: number;
+  /** The same over the frames from 100 ms before a contact to 500 ms after (the corrections the collisions made). */
+  readonly nearFrames: number;
+  readonly nearP99: number;
+  readonly nearJump: number;
   /** The same distance over the presses act (the disc alone, nothing to correct): the measure's own floor. */
   readonly aloneP99: number;
 }
@@ -62,22 +67,34 @@ export interface Corrections {
 export function corrections(record: DuelRecord, truth: Truth): Corrections {
   const error = (f: DuelRecord['frames'][number]) => distanceToPath(f.self[0], f.self[1], truth.window(f.at));
   const frames = record.frames.slice(record.collisionsFrom, record.collisionsTo);
-  const errors = frames.map(error).filter(Number.isFinite);
+  const errors = frames.map(error);
   const alone = record.frames.slice(0, record.collisionsFrom).map(error).filter(Number.isFinite);
   let largestJump = 0;
-  for (let i = 1; i < frames.length; i++) {
+  let nearJump = 0;
+  const near: number[] = [];
+  for (let i = 0; i < frames.length; i++) {
+    const isNear = truth.nearContact(frames[i]!.at);
+    if (isNear && Number.isFinite(errors[i]!)) near.push(errors[i]!);
+    if (i === 0) continue;
     const vsyncs = Math.max(1, Math.round((frames[i]!.vsync - frames[i - 1]!.vsync) / FRAME_MS));
-    largestJump = Math.max(largestJump, Math.hypot(frames[i]!.self[0] - frames[i - 1]!.self[0], frames[i]!.self[1] - frames[i - 1]!.self[1]) / vsyncs);
+    const jump = Math.hypot(frames[i]!.self[0] - frames[i - 1]!.self[0], frames[i]!.self[1] - frames[i - 1]!.self[1]) / vsyncs;
+    largestJump = Math.max(largestJump, jump);
+    if (isNear) nearJump = Math.max(nearJump, jump);
   }
   const ats = frames.map((f) => f.at);
+  const finite = errors.filter(Number.isFinite);
   return {
-    frames: errors.length,
-    errorP50: percentile(errors, 0.5),
-    errorP99: percentile(errors, 0.99),
-    errorMax: Math.max(...errors),
+    frames: finite.length,
+    errorP50: percentile(finite, 0.5),
+    errorP99: percentile(finite, 0.99),
+    errorMax: Math.max(...finite),
     largestJump,
     serverLargestStep: truth.largestStep(Math.min(...ats), Math.max(...ats)),
     contactSteps: truth.contactSteps,
+    collisions: truth.collisions,
+    nearFrames: near.length,
+    nearP99: percentile(near, 0.99),
+    nearJump,
     aloneP99: percentile(alone, 0.99),
   };
 }

@@ -18,8 +18,11 @@ import { DISC_RADIUS, TICK_MS } from './game.ts';
 export interface Truth {
   /** The server's path (x, y pairs, in order) a frame indexed `at` is held against. */
   window(at: number): number[];
-  /** Steps in which the two players' discs touched (the collisions the act made). */
+  /** Steps in which the two players' discs touched, and the runs of them (collisions). */
   readonly contactSteps: number;
+  readonly collisions: number;
+  /** Whether a frame indexed `at` shows a moment from 100 ms before a contact to 500 ms after it. */
+  nearContact(at: number): boolean;
   /** The largest distance the disc moved in one server step (its own motion and a push) in `[from, to)` of `at`. */
   largestStep(from: number, to: number): number;
 }
@@ -43,7 +46,7 @@ export function oursTruth(own: number[], other: number[] | undefined): Truth {
       point(time + TICK_MS, out);
       return out;
     },
-    contactSteps: contacts(own, 3, other, 3, 1),
+    ...contactsBy(contacts(own, 3, other, 3, 1).map(at), 100, 500),
     largestStep(from, to) {
       let largest = 0;
       for (let k = 1; k < steps; k++) {
@@ -65,7 +68,8 @@ export function colyseusTruth(own: SessionLog, other: SessionLog | undefined): T
       for (let k = 0; k < steps; k++) if (s[5 * k + 1]! >= n - 1 && s[5 * k + 1]! <= n + 1) out.push(s[5 * k + 2]!, s[5 * k + 3]!);
       return out;
     },
-    contactSteps: contacts(s, 5, other?.steps, 5, 2),
+    // inputs are a tick each: 6 before a contact, 30 after
+    ...contactsBy(contacts(s, 5, other?.steps, 5, 2).map((k) => s[5 * k + 1]!), 6, 30),
     largestStep(from, to) {
       let largest = 0;
       for (let k = 1; k < steps; k++) {
@@ -77,18 +81,33 @@ export function colyseusTruth(own: SessionLog, other: SessionLog | undefined): T
   };
 }
 
-/** Steps (rows of `stride` values: the step's key first, x at `xAt`) in which the discs of `a` and `b` touch. */
-function contacts(a: number[], strideA: number, b: number[] | undefined, strideB: number, xAt: number): number {
-  if (b === undefined) return 0;
+/** Rows of `a` (records of `stride` values: the step's key first, x at `xAt`) in whose step the discs of `a` and `b` touch. */
+function contacts(a: number[], strideA: number, b: number[] | undefined, strideB: number, xAt: number): number[] {
+  if (b === undefined) return [];
   const others = new Map<number, number>();
   for (let k = 0; k < b.length; k += strideB) others.set(b[k]!, k);
-  let n = 0;
+  const rows: number[] = [];
   for (let k = 0; k < a.length; k += strideA) {
     const j = others.get(a[k]!);
     if (j === undefined) continue;
-    if (Math.hypot(a[k + xAt]! - b[j + xAt]!, a[k + xAt + 1]! - b[j + xAt + 1]!) < 2 * DISC_RADIUS + 1e-3) n++;
+    if (Math.hypot(a[k + xAt]! - b[j + xAt]!, a[k + xAt + 1]! - b[j + xAt + 1]!) < 2 * DISC_RADIUS + 1e-3) rows.push(k / strideA);
   }
-  return n;
+  return rows;
+}
+
+/** The contact steps (by their index on the truth's own scale, in order): how many, how many runs, and who is near one. */
+function contactsBy(keys: number[], before: number, after: number) {
+  let collisions = 0;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const key of keys) {
+    if (key - last > before) collisions++;
+    last = key;
+  }
+  return {
+    contactSteps: keys.length,
+    collisions,
+    nearContact: (at: number) => keys.some((key) => at >= key - before && at <= key + after),
+  };
 }
 
 /** The distance from (x, y) to the path through `points` (x, y pairs); Infinity for none. */
