@@ -8,8 +8,8 @@ import { colyseusPlayer } from './colyseus-player.ts';
 import { oursPlayer } from './ours-player.ts';
 import { startOurs } from './ours-server.ts';
 import { playDuel, type DuelOptions, type DuelRecord } from './scenes.ts';
-import { createShapedRelay } from 'steadyframe/testing/node';
-import { createStreamLink, type StreamLinkStats, type StreamShape } from './stream-link.ts';
+import { openLink } from './links.ts';
+import type { StreamLinkStats, StreamShape } from './stream-link.ts';
 import { colyseusTruth, oursTruth, type Truth } from './truth.ts';
 import type { Verdict } from './metrics.ts';
 
@@ -32,7 +32,7 @@ export interface DuelRun {
  */
 export async function oursDuel(shape: StreamShape, options: DuelOptions, datagram = false): Promise<DuelRun> {
   const server = await startOurs({ players: 2, bots: 2, orbs: 0 });
-  const link = datagram ? await datagramLink(server.url, shape) : await createStreamLink(server.url, shape);
+  const link = await openLink(server.url, shape, datagram);
   const wsUrl = link.url.replace(/^http/, 'ws');
   const p0 = await oursPlayer(wsUrl, 3);
   const p1 = await oursPlayer(wsUrl, 3);
@@ -41,14 +41,17 @@ export async function oursDuel(shape: StreamShape, options: DuelOptions, datagra
     const record = await playDuel(p0, p1, options);
     const stats = await p0.network();
     const predicted = stats.predicted!;
+    const report = await server.report();
+    const inputs = report.clients[0];
     return {
       record,
-      truth: oursTruth(server.poses.get(0) ?? [], server.poses.get(1)),
-      verdicts: server.verdicts,
-      link: { ...link.stats },
-      clamped: server.verdicts.filter((v) => v.clamped).length,
+      truth: oursTruth(report.poses.get(0) ?? [], report.poses.get(1)),
+      verdicts: report.verdicts,
+      link: await link.stats(),
+      clamped: report.verdicts.filter((v) => v.clamped).length,
       notes: [
-        `lead ${predicted.leadMs.toFixed(0)} ms, ${predicted.corrections} corrections (largest ${predicted.largestCorrection.toFixed(2)}), ${predicted.snaps} snaps, playout delay ${stats.delay.toFixed(0)} ms`,
+        `lead ${predicted.leadMs.toFixed(0)} ms, ${predicted.corrections} corrections (largest ${predicted.largestCorrection.toFixed(2)}), ${predicted.snaps} snaps, playout delay ${stats.delay.toFixed(0)} ms (jitter ${stats.jitter.toFixed(0)} ms, round trip ${stats.roundTrip.toFixed(0)} ms)`,
+        `the server took ${inputs?.inputs ?? 0} of player 0's input events, ${inputs?.inputsLate ?? 0} after the tick they were due in, refused ${Object.values(inputs?.refused ?? {}).reduce((a, b) => a + b, 0)}${inputs?.lastRefusal ? ` (the last: ${inputs.lastRefusal})` : ''}`,
       ],
     };
   } finally {
@@ -59,22 +62,10 @@ export async function oursDuel(shape: StreamShape, options: DuelOptions, datagra
   }
 }
 
-/** The repository's relay as a link of this file's shape (its stats in the stream link's terms: none held). */
-async function datagramLink(target: string, shape: StreamShape): Promise<{ url: string; stats: StreamLinkStats; close(): Promise<void> }> {
-  const relay = await createShapedRelay(target.replace(/^http/, 'ws'), { baseMs: [shape.oneWayMs, shape.oneWayMs], jitterMs: shape.jitterMs, loss: shape.loss, seed: shape.seed });
-  return {
-    url: relay.url,
-    get stats() {
-      return { messages: relay.stats.forwarded + relay.stats.lost, retransmitted: relay.stats.lost, held: 0 };
-    },
-    close: () => relay.close(),
-  };
-}
-
 const median = (x: number[]) => x.slice().sort((a, b) => a - b)[x.length >> 1] ?? Number.NaN;
 
 export async function colyseusDuel(colyseus: ColyseusProcess, shape: StreamShape, options: DuelOptions): Promise<DuelRun> {
-  const link = await createStreamLink(colyseus.url, shape);
+  const link = await openLink(colyseus.url, shape);
   const p0 = await colyseusPlayer(link.url, { create: { humans: 2, bots: 0, orbs: 0 } });
   const p1 = await colyseusPlayer(link.url, { roomId: p0.room.roomId });
   try {
@@ -91,7 +82,7 @@ export async function colyseusDuel(colyseus: ColyseusProcess, shape: StreamShape
       record,
       truth: colyseusTruth(own, other),
       verdicts: mine,
-      link: { ...link.stats },
+      link: await link.stats(),
       clamped: mine.filter((v) => v.time <= v.newest - 500 || v.time >= v.newest).length,
       unclamped: mine.map((v) => ({ shot: v.shot, hit: v.hitUnclamped })),
       notes: [

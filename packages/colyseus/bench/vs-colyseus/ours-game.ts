@@ -60,10 +60,11 @@ export const oursGame: SimulationDefinition<typeof oursSchema, OursSetup> = {
         v[2 * who] = SPEED * tick.input.payload(i, 2);
         v[2 * who + 1] = SPEED * tick.input.payload(i, 3);
       } else if (tick.input.code(i) === SHOOT) {
-        // the world as this player drew it when it fired: its disc and the target there
+        // the target as this player drew it when it fired; its own disc where it drew that, predicted: where it is now
+        // (the input is applied at the tick it predicted it in)
         const seen = tick.rewind(tick.input.payload(i, INPUT_MADE_TIME));
         const q = seen.fields.position;
-        const offset = rayOffset(q[2 * who]!, q[2 * who + 1]!, tick.input.payload(i, 3), tick.input.payload(i, 4), q[2 * players]!, q[2 * players + 1]!);
+        const offset = rayOffset(p[2 * who]!, p[2 * who + 1]!, tick.input.payload(i, 3), tick.input.payload(i, 4), q[2 * players]!, q[2 * players + 1]!);
         tick.emit(VERDICT, tick.input.payload(i, 2), hits(offset) ? 1 : 0, offset, seen.clamped ? 1 : 0);
       }
     }

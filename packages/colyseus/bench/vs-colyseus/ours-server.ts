@@ -1,78 +1,47 @@
 /**
- * Our server in the benchmark, as the multiplayer guide sets one up: a Node runtime running the game
- * (fixtures/ours-server.worker.ts, bundled), its snapshot publisher (every third tick, the clients' inputs with
- * their made time) hosted on a `ws` server of 127.0.0.1 and polled every 2 ms. The step's events (each shot's
- * verdict, each client's disc every step) stay on the server (`events: false`): the benchmark takes them.
+ * Our server for the benchmark (ours-host.ts) in a process of its own (processes/ours.process.ts): its game's
+ * worker bundled here as an app ships it, the server started there; what it kept is asked for at the end.
  */
 import { fileURLToPath } from 'node:url';
-import { WebSocketServer } from 'ws';
-import type { Runtime } from 'steadyframe';
-import { createNodeRuntime, createSnapshotPublisher, hostSnapshots } from 'steadyframe/node';
+import type { PublisherClientStats } from 'steadyframe/node';
 import { buildWorkerModule } from 'steadyframe/testing/node';
-import { SEND_EVERY } from './game.ts';
-import { CLIENT_WIDTH, oursSchema, POSE, SHOOT, VERDICT, type OursSetup } from './ours-game.ts';
+import type { OursSetup } from './ours-game.ts';
+import type { OursVerdict } from './ours-host.ts';
+import { spawnChild } from './processes/child.ts';
 
 let module: Promise<string> | null = null;
 const serverModule = () => (module ??= buildWorkerModule(fileURLToPath(new URL('./fixtures/ours-server.worker.ts', import.meta.url))));
 
-export interface OursVerdict {
-  readonly shot: number;
-  readonly hit: boolean;
-  readonly offset: number;
-  readonly clamped: boolean;
-}
-
-export interface OursServer {
-  /** http://127.0.0.1:port (the relay's target; ws:// on it is the publisher's host). */
-  readonly url: string;
-  readonly runtime: Runtime<typeof oursSchema>;
+export interface OursReport {
   /** Each client's disc at every step: time (the tick's shared-clock ms), x, y, flattened, by player. */
   readonly poses: Map<number, number[]>;
   readonly verdicts: OursVerdict[];
+  /** The publisher's clients' counters, as they connected. */
+  readonly clients: PublisherClientStats[];
+}
+
+export interface OursServer {
+  /** http://127.0.0.1:port (ws:// on it: the publisher's host). */
+  readonly url: string;
+  report(): Promise<OursReport>;
   close(): Promise<void>;
 }
 
 export async function startOurs(setup: OursSetup): Promise<OursServer> {
-  const runtime = await createNodeRuntime<typeof oursSchema, object, OursSetup>({
-    worker: await serverModule(),
-    schema: oursSchema,
-    capacity: setup.players + 1 + setup.orbs,
-    setup,
-    // the player and the made time first, then the client's values
-    input: { payloadWidth: 2 + CLIENT_WIDTH },
-  });
-  await runtime.start();
-  const publisher = createSnapshotPublisher(runtime, { every: SEND_EVERY, input: { codes: SHOOT + 1, madeTime: true }, events: false });
-  const sockets = new WebSocketServer({ port: 0, host: '127.0.0.1', maxPayload: publisher.maxMessageBytes });
-  await new Promise<void>((resolve) => sockets.on('listening', () => resolve()));
-  const host = hostSnapshots(publisher, sockets);
-  const publishing = setInterval(() => publisher.publish(), 2);
-  const poses = new Map<number, number[]>();
-  const verdicts: OursVerdict[] = [];
-  const take = () =>
-    runtime.takeEvents((e) => {
-      if (e.code === POSE) {
-        const player = e.payload(0);
-        if (!poses.has(player)) poses.set(player, []);
-        poses.get(player)!.push(e.payload(3), e.payload(1), e.payload(2));
-      } else if (e.code === VERDICT) verdicts.push({ shot: e.payload(0), hit: e.payload(1) === 1, offset: e.payload(2), clamped: e.payload(3) === 1 });
-    });
-  const taking = setInterval(take, 20);
+  const child = await spawnChild('ours');
+  const url = await child.ask<string>('start', { setup, worker: await serverModule() });
   let closed = false;
   return {
-    url: `http://127.0.0.1:${(sockets.address() as { port: number }).port}`,
-    runtime,
-    poses,
-    verdicts,
+    url,
+    async report() {
+      const r = await child.ask<{ poses: Array<[number, number[]]>; verdicts: OursVerdict[]; clients: PublisherClientStats[] }>('report');
+      return { poses: new Map(r.poses), verdicts: r.verdicts, clients: r.clients };
+    },
     async close() {
       if (closed) return;
       closed = true;
-      take();
-      clearInterval(taking);
-      clearInterval(publishing);
-      host.close();
-      await new Promise<void>((resolve) => sockets.close(() => resolve()));
-      await runtime.dispose();
+      await child.ask('close');
+      await child.stop();
     },
   };
 }

@@ -204,7 +204,8 @@ vsync grid, keys and clicks at random moments between frames (handlers run when 
    Input to drawn: from the key's handler to the vsync of the first frame whose own disc moved along the key (by
    more than 0.001 units, a hundredth of a tick's motion). Frames after the press: 1 is the first frame after it.
 2. *Collisions*: player 1 chases player 0 (steering at where its own frames show it, re-aimed every 100 ms) while
-   player 0 wanders, a new key every 300–700 ms: collisions player 0's client cannot predict. Correction error:
+   player 0 wanders, a new key every 300–700 ms (40% of them at where its frames show player 1, 15% none, the rest
+   one of 8 directions): collisions player 0's client cannot predict (player 1's keys are not its to know). Correction error:
    each of player 0's frames against the server's path of its disc at the moment the frame shows, on each stack's
    own index of that moment (ours: the server time its prediction draws; Colyseus: the inputs its reconciler has
    stepped, against the room's steps that had consumed them), a window of three ticks of the path either way

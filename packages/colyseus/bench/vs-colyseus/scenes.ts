@@ -5,11 +5,13 @@
  *
  * ```text
  *  presses    player 0 alone, at rest: a key held 250 ms (right, left, up, down, ...), released, 400 ms at rest;
- *             its frames say when the disc first moved (latency.ts)
+ *             its frames say when the disc first moved (metrics.ts)
  *  collisions player 1 chases player 0 (steering at where its own frames show it, re-aimed every 100 ms), player 0
- *             wanders (a new key every 300-700 ms); player 0's frames against the server's record (corrections.ts)
+ *             wanders, a new key every 300-700 ms: 40% of them at where its frames show player 1, 15% none, the rest
+ *             one of 8 directions (towards the centre near a wall); player 0's frames against the server's record
+ *             (metrics.ts, truth.ts)
  *  shots      both park; the target circles at game speed; player 0 clicks every 150-250 ms, aiming at the target
- *             of its last frame, off its centre by a Gaussian offset (σ half its radius) (shots.ts)
+ *             of its last frame, off its centre by a Gaussian offset (σ half its radius) (metrics.ts)
  * ```
  *
  * Seeded: the same moments, keys and aims on both stacks (their frames differ, so the aims they yield differ).
@@ -147,9 +149,16 @@ export async function playDuel(p0: StackPlayer, p1: StackPlayer, options: DuelOp
       const d = self0();
       if (d === null) continue;
       const r = Math.hypot(d.self[0], d.self[1]);
-      if (random() < 0.15) p0.hold(0, 0);
+      const choice = random();
+      if (choice < 0.15) p0.hold(0, 0);
       else if (r > 3) p0.hold(-d.self[0] / r, -d.self[1] / r);
-      else {
+      else if (choice < 0.55 && d.other !== null) {
+        // at player 1, as this frame shows it: head-on collisions as well as being caught
+        const dx = d.other[0] - d.self[0];
+        const dy = d.other[1] - d.self[1];
+        const l = Math.hypot(dx, dy) || 1;
+        p0.hold(dx / l, dy / l);
+      } else {
         const a = Math.floor(random() * 8) * (Math.PI / 4);
         p0.hold(Math.cos(a), Math.sin(a));
       }
