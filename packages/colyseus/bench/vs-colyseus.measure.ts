@@ -10,9 +10,11 @@
  * `flock /tmp/steadyframe-browser.lock npm run bench:net -- colyseus`. Not part of `npm test`.
  *
  * STEADYFRAME_VS_QUICK=1: a short run to try things (the 100 ms link only, fewer presses and shots; writes the
- * document to STEADYFRAME_VS_OUT, or nowhere).
+ * document to STEADYFRAME_VS_OUT, or nowhere). Every run keeps what it measured in
+ * node_modules/.cache/steadyframe-bench/net-vs-colyseus.json; STEADYFRAME_VS_RENDER=<that file> writes the document
+ * from it again without measuring (a change to the report's words).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,7 +23,7 @@ import { expect, it } from 'vitest';
 import { startColyseus } from './vs-colyseus/colyseus-process.ts';
 import { colyseusDuel, oursDuel } from './vs-colyseus/duels.ts';
 import { measureMainThread } from './vs-colyseus/main-thread.ts';
-import { renderReport, type LinkRuns } from './vs-colyseus/report.ts';
+import { renderReport, type LinkRuns, type ReportInput } from './vs-colyseus/report.ts';
 // @ts-expect-error: a plain .mjs helper shared with the scripts; it has no type declarations.
 import { NODE22_VERSION } from '../../../scripts/services.mjs';
 
@@ -46,7 +48,24 @@ function versionOf(name: string): string {
   }
 }
 
+const DOC = fileURLToPath(new URL('../../../docs/net-vs-colyseus.md', import.meta.url));
+const KEPT = fileURLToPath(new URL('../../../node_modules/.cache/steadyframe-bench/net-vs-colyseus.json', import.meta.url));
+
+/** Writes the document (a quick run's to STEADYFRAME_VS_OUT, if set) and says the goals. */
+function write(input: ReportInput, quick: boolean): void {
+  const { markdown, goals } = renderReport(input);
+  const out = quick ? process.env.STEADYFRAME_VS_OUT : DOC;
+  if (out !== undefined) writeFileSync(out, markdown);
+  console.log(`${markdown}\n${out === undefined ? '(quick: not written)' : `written to ${out}`}; goals: ${JSON.stringify(goals)}`);
+}
+
 it('measures ours against Colyseus 0.18: input to drawn, corrections, hit registration, main thread', async () => {
+  const render = process.env.STEADYFRAME_VS_RENDER;
+  if (render !== undefined) {
+    const kept = JSON.parse(readFileSync(render, 'utf8')) as { quick: boolean; input: ReportInput };
+    write(kept.input, kept.quick);
+    return;
+  }
   const started = performance.now();
   const loadStart = loadavg();
   const colyseus = await startColyseus();
@@ -60,7 +79,7 @@ it('measures ours against Colyseus 0.18: input to drawn, corrections, hit regist
       links.push({ oneWayMs, ours, colyseus: colyseusRun, datagram });
     }
     const main = await measureMainThread(colyseus, MAIN_FRAMES);
-    const { markdown, goals } = renderReport({
+    const input: ReportInput = {
       date: new Date().toISOString(),
       seconds: (performance.now() - started) / 1000,
       machine: `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version} (ours, both stacks' clients), Node ${NODE22_VERSION} (Colyseus's server)`,
@@ -76,10 +95,10 @@ it('measures ours against Colyseus 0.18: input to drawn, corrections, hit regist
       links,
       main,
       mainFrames: MAIN_FRAMES,
-    });
-    const out = QUICK ? process.env.STEADYFRAME_VS_OUT : fileURLToPath(new URL('../../../docs/net-vs-colyseus.md', import.meta.url));
-    if (out !== undefined) writeFileSync(out, markdown);
-    console.log(`${markdown}\n${out === undefined ? '(quick: not written)' : `written to ${out}`}; goals: ${JSON.stringify(goals)}`);
+    };
+    mkdirSync(dirname(KEPT), { recursive: true });
+    writeFileSync(KEPT, JSON.stringify({ quick: QUICK, input }));
+    write(input, QUICK);
     // a run that measured nothing says nothing: every duel must have pressed, collided and shot
     for (const l of links) for (const run of [l.ours, l.colyseus, l.datagram]) expect(run.record.shots.length).toBe(OPTIONS.shots);
   } finally {

@@ -10,16 +10,18 @@ import { startOurs } from './ours-server.ts';
 import { playDuel, type DuelOptions, type DuelRecord } from './scenes.ts';
 import { openLink } from './links.ts';
 import type { StreamLinkStats, StreamShape } from './stream-link.ts';
-import { colyseusTruth, oursTruth, type Truth } from './truth.ts';
+import type { SessionLog } from './colyseus-room.ts';
 import type { Verdict } from './metrics.ts';
 
 export interface DuelRun {
   readonly record: DuelRecord;
-  readonly truth: Truth;
+  /** The server's record of the two discs (truth.ts reads it): ours, poses [time, x, y, ...]; Colyseus's, the room's logs. */
+  readonly server: { readonly kind: 'ours'; readonly own: number[]; readonly other: number[] | undefined } | { readonly kind: 'colyseus'; readonly own: SessionLog; readonly other: SessionLog | undefined };
   readonly verdicts: Verdict[];
   readonly link: StreamLinkStats;
-  /** What else each stack says of the run, in words (ours: prediction's counters; Colyseus: its input buffer). */
-  readonly notes: string[];
+  /** What else each stack says of the run (ours: its prediction's and its server's counters; Colyseus: its room's input buffer). */
+  readonly ours?: OursFacts;
+  readonly colyseus?: ColyseusFacts;
   /** Shots judged against a rewind clamped to the window's end. */
   readonly clamped: number;
   /** Colyseus's: the verdicts at each shot's stamp with the window's clamp lifted (room: `hitUnclamped`). */
@@ -30,6 +32,30 @@ export interface DuelRun {
  * Ours over `shape`: the stream link (a WebSocket over a lossy path), or with `datagram` the repository's relay
  * (steadyframe/testing/node: lost messages gone, late ones overtaken; a reference, not a link Colyseus can cross).
  */
+export interface OursFacts {
+  readonly leadMs: number;
+  readonly corrections: number;
+  readonly largestCorrection: number;
+  readonly snaps: number;
+  readonly delayMs: number;
+  readonly jitterMs: number;
+  readonly roundTripMs: number;
+  /** Player 0's input events the server took, those after the tick they were due in, and those it refused. */
+  readonly inputs: number;
+  readonly late: number;
+  readonly refused: number;
+  readonly lastRefusal: string | null;
+}
+
+export interface ColyseusFacts {
+  /** Player 0's inputs waiting in the room's buffer at a step. */
+  readonly bufferMedian: number;
+  readonly bufferMax: number;
+  /** How far each shot's render-time stamp was behind the room's newest record, ms. */
+  readonly behindMedian: number;
+  readonly behindMax: number;
+}
+
 export async function oursDuel(shape: StreamShape, options: DuelOptions, datagram = false): Promise<DuelRun> {
   const server = await startOurs({ players: 2, bots: 2, orbs: 0 });
   const link = await openLink(server.url, shape, datagram);
@@ -45,14 +71,23 @@ export async function oursDuel(shape: StreamShape, options: DuelOptions, datagra
     const inputs = report.clients[0];
     return {
       record,
-      truth: oursTruth(report.poses.get(0) ?? [], report.poses.get(1)),
+      server: { kind: 'ours', own: report.poses.get(0) ?? [], other: report.poses.get(1) },
       verdicts: report.verdicts,
       link: await link.stats(),
       clamped: report.verdicts.filter((v) => v.clamped).length,
-      notes: [
-        `lead ${predicted.leadMs.toFixed(0)} ms, ${predicted.corrections} corrections (largest ${predicted.largestCorrection.toFixed(2)}), ${predicted.snaps} snaps, playout delay ${stats.delay.toFixed(0)} ms (jitter ${stats.jitter.toFixed(0)} ms, round trip ${stats.roundTrip.toFixed(0)} ms)`,
-        `the server took ${inputs?.inputs ?? 0} of player 0's input events, ${inputs?.inputsLate ?? 0} after the tick they were due in, refused ${Object.values(inputs?.refused ?? {}).reduce((a, b) => a + b, 0)}${inputs?.lastRefusal ? ` (the last: ${inputs.lastRefusal})` : ''}`,
-      ],
+      ours: {
+        leadMs: predicted.leadMs,
+        corrections: predicted.corrections,
+        largestCorrection: predicted.largestCorrection,
+        snaps: predicted.snaps,
+        delayMs: stats.delay,
+        jitterMs: stats.jitter,
+        roundTripMs: stats.roundTrip,
+        inputs: inputs?.inputs ?? 0,
+        late: inputs?.inputsLate ?? 0,
+        refused: Object.values(inputs?.refused ?? {}).reduce((a, b) => a + b, 0),
+        lastRefusal: inputs?.lastRefusal ?? null,
+      },
     };
   } finally {
     await p0.dispose();
@@ -76,19 +111,20 @@ export async function colyseusDuel(colyseus: ColyseusProcess, shape: StreamShape
     if (own === undefined) throw new Error('steadyframe bench: the Colyseus room kept no steps of player 0');
     const buffered: number[] = [];
     for (let k = 4; k < own.steps.length; k += 5) buffered.push(own.steps[k]!);
-    buffered.sort((a, b) => a - b);
     const mine = report.verdicts.filter((v) => v.session === p0.room.sessionId);
     return {
       record,
-      truth: colyseusTruth(own, other),
+      server: { kind: 'colyseus', own, other },
       verdicts: mine,
       link: await link.stats(),
       clamped: mine.filter((v) => v.time <= v.newest - 500 || v.time >= v.newest).length,
       unclamped: mine.map((v) => ({ shot: v.shot, hit: v.hitUnclamped })),
-      notes: [
-        `inputs waiting in the room's buffer at a step: median ${buffered[buffered.length >> 1]}, max ${buffered.at(-1)} (a tick each)`,
-        `shots' stamps behind the newest record, ms: median ${median(mine.map((v) => v.newest - v.renderTime)).toFixed(0)}, max ${Math.max(...mine.map((v) => v.newest - v.renderTime)).toFixed(0)} (the window: 500)`,
-      ],
+      colyseus: {
+        bufferMedian: median(buffered),
+        bufferMax: Math.max(...buffered),
+        behindMedian: median(mine.map((v) => v.newest - v.renderTime)),
+        behindMax: Math.max(...mine.map((v) => v.newest - v.renderTime)),
+      },
     };
   } finally {
     await p0.dispose();

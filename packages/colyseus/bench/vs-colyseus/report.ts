@@ -8,6 +8,7 @@ import type { MainThread, PageCost } from './main-thread.ts';
 import { CROWD } from './main-thread.ts';
 import { corrections, LATENCY_GOAL_MS, latency, percentile, shots, type Corrections, type Latency, type Shots } from './metrics.ts';
 import type { DuelOptions } from './scenes.ts';
+import { colyseusTruth, oursTruth } from './truth.ts';
 
 export interface LinkRuns {
   readonly oneWayMs: number;
@@ -37,7 +38,8 @@ interface Scored {
   readonly shots: Shots;
 }
 
-const score = (run: DuelRun): Scored => ({ run, latency: latency(run.record), corrections: corrections(run.record, run.truth), shots: shots(run.record, run.verdicts) });
+const truthOf = (run: DuelRun) => (run.server.kind === 'ours' ? oursTruth(run.server.own, run.server.other) : colyseusTruth(run.server.own, run.server.other));
+const score = (run: DuelRun): Scored => ({ run, latency: latency(run.record), corrections: corrections(run.record, truthOf(run)), shots: shots(run.record, run.verdicts) });
 const f = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)}%`);
 const mean = (x: readonly number[]) => x.reduce((a, b) => a + b, 0) / x.length;
@@ -94,6 +96,44 @@ function pageRow(name: string, c: PageCost, idle: PageCost): string {
   return `| ${name} | ${f(mean(c.drawMs), 3)} (p99 ${f(percentile(sorted, 0.99), 3)}) | ${f(c.messageMs / c.frames, 3)} (${c.messages} messages) | ${f(c.taskMs / c.frames, 3)} | ${f((c.taskMs - idle.taskMs) / c.frames, 3)} | ${f(c.scriptMs / c.frames, 3)} | ${f(hz, 1)} |`;
 }
 
+/** What a run's stack said of itself, in words. */
+function notes(s: Scored): string {
+  const o = s.run.ours;
+  const c = s.run.colyseus;
+  if (o !== undefined) {
+    return `lead ${f(o.leadMs, 0)} ms, playout delay ${f(o.delayMs, 0)} ms (jitter ${f(o.jitterMs, 0)} ms, round trip ${f(o.roundTripMs, 0)} ms); ${o.corrections} corrections (largest ${f(o.largestCorrection, 2)}), ${o.snaps} snaps; the server took ${o.inputs} of player 0's input events, ${o.late} after the tick they were due in, and refused ${o.refused}${o.lastRefusal === null ? '' : ` (the last: ${o.lastRefusal})`}`;
+  }
+  if (c !== undefined) {
+    return `inputs waiting in the room's buffer at a step: median ${c.bufferMedian}, max ${c.bufferMax} (a tick each); the shots' render-time stamps behind the room's newest record: median ${f(c.behindMedian, 0)} ms, max ${f(c.behindMax, 0)} ms (the window: 500)${unclampedNote(s)}`;
+  }
+  return '';
+}
+
+/** What the duel's numbers say, in sentences made from them (true of any run that writes them). */
+function readings(scored: ReadonlyArray<{ oneWayMs: number; ours: Scored; colyseus: Scored; datagram: Scored }>): string {
+  const lines: string[] = [];
+  const first = (s: Scored) => s.latency.frames.filter((n) => n === 1).length;
+  lines.push(
+    `- *Input → drawn.* Ours draws a press in the first frame after it ${scored.map((l) => `${first(l.ours)} of ${l.ours.latency.samples.length} times at ${l.oneWayMs} ms`).join(', ')}: the key goes into the next predicted tick at the client tick that takes it (120 a second), and the frame blends the ticks around its time. Colyseus's ${scored.map((l) => `${first(l.colyseus)} of ${l.colyseus.latency.samples.length}`).join(' and ')}: the step made for a key is taken at the next frame's \`predict.tick\`, and the reconciler draws between its two latest steps (\`renderAlpha\`, a step's worth behind the newest), so the disc starts moving a frame later.`,
+  );
+  lines.push(
+    `- *Corrections.* Ours fades a correction as e^(−3t/100 ms) (the guide's \`smoothMs\` 100: a fifth of it in a client tick), Colyseus's reconciler as e^(−t/65 ms) (\`smoothMs: 65\`): ours moves the drawn disc back sooner, a larger share of the correction in each frame (largest jump around collisions, ours against Colyseus: ${scored.map((l) => `${f(l.ours.corrections.nearJump, 2)} against ${f(l.colyseus.corrections.nearJump, 2)} at ${l.oneWayMs} ms`).join(', ')}). Ours predicts the other discs too (its step runs the whole world from the last snapshot, so a push the server will make can be drawn before it comes, and one that will not come can be drawn too); Colyseus's reconciler steps its own disc alone.`,
+  );
+  for (const l of scored) {
+    const o = l.ours.run.ours!;
+    lines.push(
+      `- *Ours at ${l.oneWayMs} ms.* Its lead ended at ${f(o.leadMs, 0)} ms (over the datagram link: ${f(l.datagram.run.ours!.leadMs, 0)} ms): the lead is half the round trip, a tick, twice the playout's jitter estimate (${f(o.jitterMs, 0)} ms here) and 10 ms, and on a stream a lost segment holds what follows it for about ${f(2.5 * l.oneWayMs, 0)} ms, which the estimate counts. ${o.late} of player 0's ${o.inputs} input events reached the server after the tick they were due in (a stall longer than the lead: taken late, a correction) and the server refused ${o.refused}${o.refused > 0 ? ' (due more than 1,000 ms past its now: the publisher\'s limit, which the lead does not keep under)' : ''}${o.refused > 0 ? `: those keys never happened on the server, and the prediction drew them until the snapshots said otherwise (the presses act's error p99, ${f(l.ours.corrections.aloneP99, 2)})` : ''}.`,
+    );
+  }
+  for (const l of scored) {
+    const c = l.colyseus.run.colyseus!;
+    lines.push(
+      `- *Colyseus at ${l.oneWayMs} ms.* The room takes one input a step (\`next()\`, the guide's loop for a shared world); a stall of the stream holds the client's inputs, which then come together and wait their turn, and nothing drains them (the client sends one a step, the room takes one a step): the room's buffer held a median of ${c.bufferMedian} inputs, ${c.bufferMedian} ticks of delay on each. Its render-time stamps were then a median ${f(c.behindMedian, 0)} ms behind the room's newest record when a shot was judged, ${c.behindMedian > 500 ? 'past' : 'within'} its 500 ms window (\`maxRewindMs\`), and ${l.colyseus.run.clamped} of ${l.colyseus.run.record.shots.length} shots were judged at the window's end: ${pct(l.colyseus.shots.agreed, l.colyseus.shots.screenHits)} of screen hits agreed${unclampedNote(l.colyseus).replace(/^; at/, ', where at')}.`,
+    );
+  }
+  return lines.join('\n');
+}
+
 export function renderReport(input: ReportInput): { markdown: string; goals: { latency: boolean; hits: boolean } } {
   const scored = input.links.map((l) => ({ oneWayMs: l.oneWayMs, ours: score(l.ours), colyseus: score(l.colyseus), datagram: score(l.datagram) }));
   const at100 = scored.find((l) => l.oneWayMs === 100)!;
@@ -102,7 +142,8 @@ export function renderReport(input: ReportInput): { markdown: string; goals: { l
   const hitsMet = hitRate(at100.ours.shots) >= 0.99;
   const colyseusHitsMet = hitRate(at100.colyseus.shots) >= 0.99;
   const { idle, ours: mo, colyseus: mc } = input.main;
-  const perFrame = (c: PageCost) => (c.taskMs - idle.taskMs) / c.frames;
+  const busy = (c: PageCost) => c.taskMs / c.frames;
+  const work = (c: PageCost) => mean(c.drawMs) + c.messageMs / c.frames;
 
   const goals = [
     '| goal (issue #41) | ours | Colyseus 0.18 | verdict (ours) | where not met |',
@@ -110,7 +151,7 @@ export function renderReport(input: ReportInput): { markdown: string; goals: { l
     `| local input to the predicted avatar drawn ≤ 1 tick + 1 frame (${f(LATENCY_GOAL_MS)} ms), p99 at every link | ${scored.map((l) => `${l.oneWayMs} ms: ${f(percentile(l.ours.latency.samples, 0.99))}`).join('; ')} | ${scored.map((l) => `${l.oneWayMs} ms: ${f(percentile(l.colyseus.latency.samples, 0.99))}`).join('; ')} (${colyseusLatencyMet ? 'within' : 'not within'} the goal) | ${verdict(latencyMet)} | ${latencyMet ? '' : scored.filter((l) => percentile(l.ours.latency.samples, 0.99) > LATENCY_GOAL_MS || l.ours.latency.missed > 0).map((l) => latencyReason('ours', l.oneWayMs, l.ours)).join('; ')} |`,
     `| hit registration ≥ 99% of screen hits at 100 ms one-way, ±${input.shape.jitterMs} ms, ${100 * input.shape.loss}% loss | ${at100.ours.shots.agreed}/${at100.ours.shots.screenHits} = ${pct(at100.ours.shots.agreed, at100.ours.shots.screenHits)} | ${at100.colyseus.shots.agreed}/${at100.colyseus.shots.screenHits} = ${pct(at100.colyseus.shots.agreed, at100.colyseus.shots.screenHits)} (${colyseusHitsMet ? 'within' : 'not within'} the goal) | ${verdict(hitsMet)} | ${hitsMet ? '' : shotsReason('ours', at100.ours)}${colyseusHitsMet ? '' : `${hitsMet ? '' : '. '}${shotsReason('Colyseus', at100.colyseus)}${unclampedNote(at100.colyseus)}`} |`,
     `| correction error p99, largest jump in a frame, when two players collide (no number set) | ${scored.map((l) => `${l.oneWayMs} ms: ${f(l.ours.corrections.nearP99, 3)}, ${f(l.ours.corrections.nearJump, 3)} (${l.ours.corrections.collisions} collisions)`).join('; ')} | ${scored.map((l) => `${l.oneWayMs} ms: ${f(l.colyseus.corrections.nearP99, 3)}, ${f(l.colyseus.corrections.nearJump, 3)} (${l.colyseus.corrections.collisions} collisions)`).join('; ')} | measured | units of the arena (a disc is 1 wide; a tick of motion 0.1), over the frames from 100 ms before a contact to 500 ms after |`,
-    `| main-thread ms a frame at ${CROWD.players} players and ${CROWD.entities.toLocaleString('en')} entities, against Colyseus's client (no number set) | ${f(perFrame(mo), 3)} | ${f(perFrame(mc), 3)} | ${perFrame(mo) < perFrame(mc) ? `**lower** (${f(perFrame(mc) / perFrame(mo), 1)}×)` : '**not lower**'} | Chromium's busy time of the page's thread over the browser's own floor (idle page) |`,
+    `| main-thread ms a frame at ${CROWD.players} players and ${CROWD.entities.toLocaleString('en')} entities, against Colyseus's client (no number set) | ${f(busy(mo), 3)} busy (its own code ${f(work(mo), 3)}) | ${f(busy(mc), 3)} busy (its own code ${f(work(mc), 3)}) | ${busy(mo) < busy(mc) ? `**lower** (${f(busy(mc) / busy(mo), 1)}× busy, ${f(work(mc) / work(mo), 0)}× its own code)` : '**not lower**'} | busy: Chromium's count of the page's main thread (the same loop drawing nothing: ${f(busy(idle), 3)}); its own code: the frame callback and the WebSocket handlers, timed by the page |`,
   ].join('\n');
 
   const duelTable = [
@@ -133,7 +174,7 @@ export function renderReport(input: ReportInput): { markdown: string; goals: { l
           ['Colyseus 0.18', l.colyseus],
           ['ours, datagram link', l.datagram],
         ] as const
-      ).map(([name, s]) => `| ${l.oneWayMs} ms | ${name} | ${s.run.link.messages} | ${s.run.link.retransmitted} | ${s.run.link.held} | ${pct(s.run.record.lateFrames, s.run.record.allFrames)} | ${s.run.notes.join('; ')}${unclampedNote(s)} |`),
+      ).map(([name, s]) => `| ${l.oneWayMs} ms | ${name} | ${s.run.link.messages} | ${s.run.link.retransmitted} | ${s.run.link.held} | ${pct(s.run.record.lateFrames, s.run.record.allFrames)} | ${notes(s)} |`),
     ),
   ].join('\n');
   const mainTable = [
@@ -232,6 +273,9 @@ The links as each run crossed them, and what each stack said of itself at the en
 
 ${linkTable}
 
+Reading it:
+${readings(scored)}
+
 ## Reference: ours over the repository's datagram relay
 
 The same duel, ours alone, over \`createShapedRelay\` with the same one-way delay, jitter and loss: lost messages are
@@ -250,7 +294,8 @@ SDK decodes each patch in the WebSocket's handler on the page's thread (timed, b
 before the SDK loaded), and each frame runs \`predict.tick(ts)\`, the due inputs and \`predict.value\` for every
 entity (lerped). *Main thread busy* is Chromium's own count (DevTools protocol \`Performance.getMetrics\`,
 TaskDuration) over the measured frames: every task, garbage collection and the browser's frame work included;
-*over the idle page* takes away what the same loop costs drawing nothing.
+*over the idle page* takes away what the same loop costs drawing nothing (a difference of two noisy counts: near
+the floor it can come out below zero).
 
 ${mainTable}
 
