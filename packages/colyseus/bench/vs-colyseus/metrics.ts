@@ -102,6 +102,8 @@ export function corrections(record: DuelRecord, truth: Truth): Corrections {
 export interface Verdict {
   readonly shot: number;
   readonly hit: boolean;
+  /** The server's ray offset from the target it judged against (signed, as the screen's). */
+  readonly offset?: number;
 }
 
 export interface Shots {
@@ -113,7 +115,13 @@ export interface Shots {
   readonly missesAgreed: number;
   /** Shots the server never judged. */
   readonly unjudged: number;
+  /** Screen hits judged misses whose server target was more, and not more, than FAR from the screen's (across the ray). */
+  readonly missedFar: number;
+  readonly missedNear: number;
 }
+
+/** A frame and a little of the target's motion (0.1 a frame): a click comes up to a frame after the frame it aimed at. */
+export const FAR = 0.12;
 
 /** Depths inside the target's edge, in units: a frame of the target's motion is 0.1. */
 const DEPTHS: ReadonlyArray<readonly [string, number, number]> = [
@@ -124,6 +132,9 @@ const DEPTHS: ReadonlyArray<readonly [string, number, number]> = [
 
 export function shots(record: DuelRecord, verdicts: Verdict[]): Shots {
   const judged = new Map(verdicts.map((v) => [v.shot, v.hit]));
+  const offsets = new Map(verdicts.map((v) => [v.shot, v.offset ?? Number.NaN]));
+  let missedFar = 0;
+  let missedNear = 0;
   const byDepth = DEPTHS.map(([label]) => ({ label, hits: 0, agreed: 0 }));
   let screenHits = 0;
   let agreed = 0;
@@ -140,12 +151,16 @@ export function shots(record: DuelRecord, verdicts: Verdict[]): Shots {
       const bucket = DEPTHS.findIndex(([, low, high]) => depth >= low && depth < high);
       byDepth[bucket]!.hits++;
       if (server === true) byDepth[bucket]!.agreed++;
+      if (server === false) {
+        if (Math.abs(offsets.get(s.shot)! - s.screenOffset) > FAR) missedFar++;
+        else missedNear++;
+      }
     } else {
       screenMisses++;
       if (server === false) missesAgreed++;
     }
   }
-  return { screenHits, agreed, byDepth, screenMisses, missesAgreed, unjudged };
+  return { screenHits, agreed, byDepth, screenMisses, missesAgreed, unjudged, missedFar, missedNear };
 }
 
 /** The goal for input to drawn: a tick and a frame. */

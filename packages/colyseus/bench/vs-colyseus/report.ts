@@ -6,7 +6,7 @@ import type { DuelRun } from './duels.ts';
 import { TICK_MS } from './game.ts';
 import type { MainThread, PageCost } from './main-thread.ts';
 import { CROWD } from './main-thread.ts';
-import { corrections, LATENCY_GOAL_MS, latency, percentile, shots, type Corrections, type Latency, type Shots } from './metrics.ts';
+import { corrections, FAR, LATENCY_GOAL_MS, latency, percentile, shots, type Corrections, type Latency, type Shots } from './metrics.ts';
 import type { DuelOptions } from './scenes.ts';
 import { colyseusTruth, oursTruth } from './truth.ts';
 
@@ -74,7 +74,7 @@ function hitRate(s: Shots): number {
 function shotsReason(name: string, s: Scored): string {
   const sh = s.shots;
   const depth = sh.byDepth.map((d) => `${d.label}: ${d.agreed}/${d.hits}`).join(', ');
-  return `${name}: ${sh.screenHits - sh.agreed} of ${sh.screenHits} screen hits judged misses (${depth}); ${s.run.clamped} of ${s.run.record.shots.length} shots rewound to the end of the server's window${sh.unjudged > 0 ? `; ${sh.unjudged} never judged` : ''}`;
+  return `${name}: ${sh.screenHits - sh.agreed} of ${sh.screenHits} screen hits judged misses (${depth}; ${sh.missedFar} with the server's target more than ${FAR} from the screen's); ${s.run.clamped} of ${s.run.record.shots.length} shots rewound to the end of the server's window${sh.unjudged > 0 ? `; ${sh.unjudged} never judged` : ''}`;
 }
 
 /** Colyseus's shots judged at their stamps with the window's clamp lifted: whether the stamp or the window missed. */
@@ -131,6 +131,9 @@ function readings(scored: ReadonlyArray<{ oneWayMs: number; ours: Scored; colyse
       `- *Colyseus at ${l.oneWayMs} ms.* The room takes one input a step (\`next()\`, the guide's loop for a shared world); a stall of the stream holds the client's inputs, which then come together and wait their turn, and nothing drains them (the client sends one a step, the room takes one a step): the room's buffer held a median of ${c.bufferMedian} inputs, ${c.bufferMedian} ticks of delay on each. Its render-time stamps were then a median ${f(c.behindMedian, 0)} ms behind the room's newest record when a shot was judged, ${c.behindMedian > 500 ? 'past' : 'within'} its 500 ms window (\`maxRewindMs\`), and ${l.colyseus.run.clamped} of ${l.colyseus.run.record.shots.length} shots were judged at the window's end: ${pct(l.colyseus.shots.agreed, l.colyseus.shots.screenHits)} of screen hits agreed${unclampedNote(l.colyseus).replace(/^; at/, ', where at')}.`,
     );
   }
+  lines.push(
+    `- *Ours's shots.* Of the screen hits the server judged misses (${scored.map((l) => `${l.ours.shots.screenHits - l.ours.shots.agreed} at ${l.oneWayMs} ms; over the datagram link ${l.datagram.shots.screenHits - l.datagram.shots.agreed}`).join('; ')}), ${scored.map((l) => `${l.ours.shots.missedNear} (datagram: ${l.datagram.shots.missedNear}) at ${l.oneWayMs} ms`).join(', ')} had the server's target within ${FAR} of the screen's across the ray: the made time is the click's, and the screen showed the frame before it (the target moves 0.1 a frame), so a shot within a frame's motion of the edge can go either way (the depth columns). ${scored.map((l) => `${l.ours.shots.missedFar} (datagram: ${l.datagram.shots.missedFar}) at ${l.oneWayMs} ms`).join(', ')} had it farther, which the stream's waits explain: a frame drawn while its snapshots wait behind a lost segment shows the target past the newest snapshot it has (extrapolated for up to 100 ms, then held), where the server's history has it moving on (the datagram link, where nothing waits, has ${scored.every((l) => l.datagram.shots.missedFar === 0) ? 'none' : scored.map((l) => l.datagram.shots.missedFar).join(' and ')}).`,
+  );
   return lines.join('\n');
 }
 
