@@ -28,7 +28,7 @@ const TASKS = {
     (args) => serveApp('bench', 'dev', 'serving the benchmark page', args),
   ],
   'bench:net': [
-    'measures the network client against @geckos.io/snapshot-interpolation (docs/net-judder.md), what a server pays per client (docs/net-scale.md), what snapshots cost on the wire in three scenes (docs/net-compression.md), when a server\'s ticks start (docs/server-ticks.md) and rooms on Colyseus (docs/net-rooms.md); `-- judder`, `-- scale`, `-- compression`, `-- server-ticks` or `-- rooms` runs one',
+    'measures the network client against @geckos.io/snapshot-interpolation (docs/net-judder.md), what a server pays per client (docs/net-scale.md), what snapshots cost on the wire in three scenes (docs/net-compression.md), when a server\'s ticks start (docs/server-ticks.md), rooms on Colyseus (docs/net-rooms.md) and prediction, corrections, hit registration and main-thread cost against Colyseus 0.18 (docs/net-vs-colyseus.md; it launches Chromium); `-- judder`, `-- scale`, `-- compression`, `-- server-ticks`, `-- rooms` or `-- colyseus` runs one',
     (args) => pnpmRun(['exec', 'vitest', 'run', '--project', 'bench-net', ...args], ROOT, { STEADYFRAME_BENCH_NET: '1' }),
   ],
   'bench:rooms': [
