@@ -237,7 +237,7 @@ read. Colyseus's server runs in a Node 22 process (0.18 needs it); everything el
 of jitter (uniform), ${100 * input.shape.loss}% of TCP segments lost, each way, a relay between each client's socket and its server's. Both
 stacks run over WebSocket, which is TCP: a lost segment is retransmitted once the sender sees it missing (modelled
 at 1.25 round trips, twice as long for a copy lost again) and every message behind it waits (one ordered stream),
-so loss shows as stalls of ${input.links.map((l) => `${f(2.5 * l.oneWayMs, 0)} ms`).join(' and ')} and bursts. The repository's relay
+so loss shows as stalls (${input.links.map((l) => `${f(2.5 * l.oneWayMs, 0)} ms at ${l.oneWayMs} ms one-way`).join(', ')}) and the bursts after them. The repository's relay
 (\`createShapedRelay\`, used by the other network benchmarks) drops and reorders messages instead, a datagram link
 neither stack has on WebSocket: Colyseus's state patches and inputs assume the ordered stream (its SDK says so of
 its WebSocket transport), so it is not run there. Ours is, below, as a reference.
@@ -252,7 +252,7 @@ vsync grid, keys and clicks at random moments between frames (handlers run when 
    one of 8 directions): collisions player 0's client cannot predict (player 1's keys are not its to know). Correction error:
    each of player 0's frames against the server's path of its disc at the moment the frame shows, on each stack's
    own index of that moment (ours: the server time its prediction draws; Colyseus: the inputs its reconciler has
-   stepped, against the room's steps that had consumed them), a window of three ticks of the path either way
+   stepped, against the room's steps that had consumed them), the path a tick either way of it, three ticks wide
    (bench/vs-colyseus/truth.ts). The same distance over the presses act (nothing to correct) is the measure's own
    floor ("alone"). Largest jump: the largest move of the drawn disc from one frame to the next, beside the largest
    move of the server's disc in a step (its motion and a push).
@@ -291,7 +291,8 @@ ${datagramTable}
 Each stack's client in a page of its own in headless Chromium (${input.main.browser}), ${input.mainFrames} animation frames each after 3 s
 of settling, over loopback (what a frame costs the thread does not depend on how late the data came). Each page's
 server holds ${CROWD.entities.toLocaleString('en')} moving entities: the page's player, 49 players the server steers, the target and 949 orbs (ours:
-one runtime, the orbs and bots moved by its step; Colyseus: one room, the same). Ours: \`runtime.frame(ts)\` and the
+one runtime, the orbs and bots moved by its step; Colyseus: one room, the same); the page's player holds a key, a new
+one every second. Ours: \`runtime.frame(ts)\` and the
 positions copied out; the network client, its decoding and its prediction run in the worker. Colyseus's: its
 SDK decodes each patch in the WebSocket's handler on the page's thread (timed, by a wrapper of \`onmessage\` set
 before the SDK loaded), and each frame runs \`predict.tick(ts)\`, the due inputs and \`predict.value\` for every
