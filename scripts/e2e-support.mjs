@@ -9,11 +9,11 @@ import { CHROMIUM_ARGS, enginesToRun, findChromium, launchFirefoxPage, launchWeb
 
 /**
  * How many seconds of play the end-to-end recordings (the arena's, the physics pile's) record before Node replays
- * them: 10 in `npm test`, to keep a CI run within its 25 minutes (the arena's 20 s took 40 s of a loaded run and
- * was cut to 10, about 50 key events: the replay's check is the same for each tick); `STEADYFRAME_RECORD_SECONDS=60`
- * for a longer session.
+ * them: 6 in `npm test`, to keep a CI run within its 25 minutes (the arena's 20 s took 40 s of a loaded run and
+ * was cut to 10, then 6: a CI run of 10 s had 21 key events, and the replay's check is the same for each tick);
+ * `STEADYFRAME_RECORD_SECONDS=60` for a longer session.
  */
-export const RECORD_SECONDS = Number(process.env.STEADYFRAME_RECORD_SECONDS) > 0 ? Number(process.env.STEADYFRAME_RECORD_SECONDS) : 10;
+export const RECORD_SECONDS = Number(process.env.STEADYFRAME_RECORD_SECONDS) > 0 ? Number(process.env.STEADYFRAME_RECORD_SECONDS) : 6;
 
 /**
  * Headless Chromium, or a clear message saying how to provide one. `{ args }`: other launch arguments than
