@@ -70,7 +70,13 @@ it('two pages that asked different processes are matchmade into one room: each d
   const ids = await Promise.all(pages.map((page) => read<number>(page, 'm.id')));
   const slots = await Promise.all(pages.map((page) => read<number>(page, 'm.slot')));
   expect(slots).toEqual([0, 1]);
-  for (const page of [a, b]) expect(await ships(page)).toEqual([[0, ids[0]], [1, ids[1]]]);
+  // A was seated first: its page draws B's ship once a snapshot with it has crossed the link (a CI run's loaded A
+  // read too soon drew its own alone)
+  const both = JSON.stringify([[0, ids[0]], [1, ids[1]]]);
+  for (const page of [a, b]) {
+    for (const deadline = Date.now() + 15_000; JSON.stringify(await ships(page)) !== both && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await ships(page)).toEqual([[0, ids[0]], [1, ids[1]]]);
+  }
   for (const page of pages) expect(await page.evaluate('crossOriginIsolated')).toBe(true);
 });
 
