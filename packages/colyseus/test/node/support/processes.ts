@@ -35,7 +35,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Stops a child: SIGTERM, then SIGKILL if it has not exited `graceMs` later. */
-async function stop(child: ChildProcess, graceMs = 5000): Promise<void> {
+export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
@@ -77,7 +77,7 @@ export async function startRedis(): Promise<RedisProcess> {
   const port = await freePort();
   const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'notice'], { stdio: ['ignore', 'pipe', 'pipe'] });
   await waitForOutput(child, /Ready to accept connections/, 'redis-server');
-  return { url: `redis://127.0.0.1:${port}`, stop: () => stop(child) };
+  return { url: `redis://127.0.0.1:${port}`, stop: () => stopChild(child) };
 }
 
 /** What a room server says of itself (support/room-server.ts `report`). */
@@ -183,6 +183,6 @@ export async function startRoomServer(options: RoomServerOptions = {}): Promise<
       child.kill('SIGKILL');
       await exited;
     },
-    stop: () => stop(child),
+    stop: () => stopChild(child),
   };
 }
