@@ -119,16 +119,19 @@ function browserProject(name: string, include: string, isolated: boolean, only?:
       __STRESS_ACQUIRES__: String(Number(process.env.STEADYFRAME_STRESS_ACQUIRES ?? 100_000)),
       __STRESS_CAPACITY__: String(Number(process.env.STEADYFRAME_STRESS_CAPACITY ?? 2048)),
       __STRESS_TICK_RATE__: String(Number(process.env.STEADYFRAME_STRESS_TICK_RATE ?? 20_000)),
-      // the frame clock's long run (frame-time.test.ts); 0: 15 s in Chromium, 10 s elsewhere
+      // the frame clock's long run (frame-time.test.ts); 0: 10 s in Chromium, 6 s elsewhere
       __SOAK_SECONDS__: String(Number(process.env.STEADYFRAME_SOAK_SECONDS ?? 0)),
     },
     test: {
       name,
       include: [include],
       testTimeout: 60_000,
+      // the group's count (NODE_WORKERS); each engine still runs one file at a time (its timing tests alone in it)
+      maxWorkers: NODE_WORKERS,
       browser: {
         enabled: true,
         headless: true,
+        fileParallelism: false,
         screenshotFailures: false,
         instances: only ?? instances(name, include, isolated),
       },
@@ -136,11 +139,18 @@ function browserProject(name: string, include: string, isolated: boolean, only?:
   };
 }
 
+/**
+ * Node workers beside the browser projects: two, so that the Node tests run while an e2e file runs (the e2e files
+ * take turns: scripts/e2e-turns.mjs, scripts/test-order.mjs). Every project of a group has the same count.
+ */
+const NODE_WORKERS = 2;
+
 export const projects: TestProjectInlineConfiguration[] = [
   {
     test: {
       name: 'node',
       environment: 'node',
+      maxWorkers: NODE_WORKERS,
       include: ['packages/*/test/node/**/*.test.ts', 'apps/*/test/node/**/*.test.ts', 'site/test/**/*.test.ts'],
       exclude: [...configDefaults.exclude, 'site/test/build.test.ts'],
     },
@@ -152,12 +162,13 @@ export const projects: TestProjectInlineConfiguration[] = [
       name: 'docs',
       environment: 'node',
       include: ['site/test/build.test.ts'],
+      maxWorkers: 1,
       sequence: { groupOrder: 1 },
     },
   },
   // `npm run bench:net` only: a measurement, not a test (it writes docs/net-scale.md)
   ...(process.env.STEADYFRAME_BENCH_NET === '1'
-    ? [{ test: { name: 'bench-net', environment: 'node', include: ['packages/*/bench/**/*.measure.ts'], testTimeout: 300_000 } } satisfies TestProjectInlineConfiguration]
+    ? [{ test: { name: 'bench-net', environment: 'node', maxWorkers: NODE_WORKERS, include: ['packages/*/bench/**/*.measure.ts'], testTimeout: 300_000 } } satisfies TestProjectInlineConfiguration]
     : []),
   ...(engines.length > 0
     ? [
@@ -168,6 +179,10 @@ export const projects: TestProjectInlineConfiguration[] = [
             environment: 'node',
             include: ['apps/*/test/**/*.e2e.test.ts', 'packages/*/test/e2e/**/*.e2e.test.ts'],
             exclude: [...configDefaults.exclude, 'apps/multiplayer/test/**'],
+            // one file at a time, the Node tests' files beside it: each takes a turn (scripts/e2e-turns.mjs)
+            maxWorkers: NODE_WORKERS,
+            globalSetup: ['scripts/e2e-turns.mjs'],
+            setupFiles: ['scripts/e2e-turn.setup.mjs'],
             testTimeout: 60_000,
             hookTimeout: 120_000,
           },
@@ -181,6 +196,7 @@ export const projects: TestProjectInlineConfiguration[] = [
             name: 'e2e-multiplayer',
             environment: 'node',
             include: ['apps/multiplayer/test/**/*.e2e.test.ts'],
+            maxWorkers: 1,
             testTimeout: 60_000,
             hookTimeout: 120_000,
             sequence: { groupOrder: 2 },

@@ -527,28 +527,39 @@ it('installs the steadyframe command: npx steadyframe replay says a recording re
   }
 }, 120_000);
 
-it('installs from the packed tarball into a fresh app, builds with Vite and runs in Chromium', async () => {
-  const page = await browser!.newPage();
-  const errors = watchErrors(page) as string[];
-  await page.goto(urls[0]!);
-  await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
-  expect(await page.evaluate('crossOriginIsolated')).toBe(true);
-  expect(await page.evaluate('window.transport')).toBe('shared');
-  const seen = (await page.evaluate('window.seen')) as number[];
-  expect(seen.at(-1)!).toBeGreaterThan(seen[0]!); // it moves
-  expect(errors).toEqual([]);
-});
+/** Runs `check` on a new page of the Chromium, and closes the page after, pass or fail. */
+async function withPage(check: (page: Page) => Promise<void>, viewport?: { width: number; height: number }): Promise<void> {
+  const page = await browser!.newPage(viewport === undefined ? {} : { viewport });
+  try {
+    await check(page);
+  } finally {
+    await page.close();
+  }
+}
+
+it('installs from the packed tarball into a fresh app, builds with Vite and runs in Chromium', () =>
+  withPage(async (page) => {
+    const errors = watchErrors(page) as string[];
+    await page.goto(urls[0]!);
+    await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
+    expect(await page.evaluate('crossOriginIsolated')).toBe(true);
+    expect(await page.evaluate('window.transport')).toBe('shared');
+    const seen = (await page.evaluate('window.seen')) as number[];
+    expect(seen.at(-1)!).toBeGreaterThan(seen[0]!); // it moves
+    expect(errors).toEqual([]);
+  }));
 
 it("served by the Express recipe of site/serving.md: isolated, on the shared transport", async () => {
   const response = await fetch(expressUrl);
   expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
   expect(response.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
-  const page = await browser!.newPage();
-  const errors = watchErrors(page) as string[];
-  await page.goto(expressUrl);
-  await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
-  expect(await page.evaluate('[crossOriginIsolated, window.transport]')).toEqual([true, 'shared']);
-  expect(errors).toEqual([]);
+  await withPage(async (page) => {
+    const errors = watchErrors(page) as string[];
+    await page.goto(expressUrl);
+    await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
+    expect(await page.evaluate('[crossOriginIsolated, window.transport]')).toEqual([true, 'shared']);
+    expect(errors).toEqual([]);
+  });
 });
 
 it('on a host that sends no isolation headers, coi-serviceworker isolates the page: the shared transport', async () => {
@@ -556,28 +567,36 @@ it('on a host that sends no isolation headers, coi-serviceworker isolates the pa
   const response = await fetch(url);
   expect(response.headers.get('cross-origin-opener-policy')).toBeNull(); // really no headers from the server
   expect(response.headers.get('cross-origin-embedder-policy')).toBeNull();
-  const page = await browser!.newPage();
-  const errors = watchErrors(page) as string[];
-  await page.goto(url);
-  // the first load registers the service worker and reloads; the second is served through it, isolated
-  let state: { transport?: string; isolated: boolean; controlled: boolean; frames: number } | undefined;
-  for (let i = 0; i < 300 && state?.transport !== 'shared'; i++) {
-    await page.waitForTimeout(100);
-    state = await page
-      .evaluate('({ transport: window.transport, isolated: crossOriginIsolated, controlled: !!navigator.serviceWorker.controller, frames: window.seen?.length ?? 0 })')
-      .then((value) => value as typeof state, () => undefined); // the reload can cut an evaluation short
-  }
-  expect(state).toMatchObject({ transport: 'shared', isolated: true, controlled: true });
-  await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
-  expect(errors).toEqual([]);
+  await withPage(async (page) => {
+    const errors = watchErrors(page) as string[];
+    await page.goto(url);
+    // the first load registers the service worker and reloads; the second is served through it, isolated
+    let state: { transport?: string; isolated: boolean; controlled: boolean; frames: number } | undefined;
+    for (let i = 0; i < 300 && state?.transport !== 'shared'; i++) {
+      await page.waitForTimeout(100);
+      state = await page
+        .evaluate('({ transport: window.transport, isolated: crossOriginIsolated, controlled: !!navigator.serviceWorker.controller, frames: window.seen?.length ?? 0 })')
+        .then((value) => value as typeof state, () => undefined); // the reload can cut an evaluation short
+    }
+    expect(state).toMatchObject({ transport: 'shared', isolated: true, controlled: true });
+    await page.waitForFunction('window.seen?.length > 30', undefined, { timeout: 30_000 });
+    expect(errors).toEqual([]);
+  });
 });
 
 /**
  * Opens an example app; its scene must be drawn (a PNG over `minBytes`), move, and log no errors; the canvas must
- * fill the window from its corner (`fills`) or at least fit inside it, and nothing scroll. Returns the page.
+ * fill the window from its corner (`fills`) or at least fit inside it, and nothing scroll. `more` checks the page
+ * further; the page is closed after, pass or fail (an example left open draws on, on the CPU, through every later test).
  */
-async function expectMovingScene(url: string, minBytes: number, fills = true): Promise<Page> {
-  const page = await browser!.newPage({ viewport: { width: 480, height: 320 } });
+function expectMovingScene(url: string, minBytes: number, fills = true, more?: (page: Page) => Promise<void>): Promise<void> {
+  return withPage(async (page) => {
+    await checkMovingScene(page, url, minBytes, fills);
+    await more?.(page);
+  }, { width: 480, height: 320 });
+}
+
+async function checkMovingScene(page: Page, url: string, minBytes: number, fills: boolean): Promise<void> {
   const errors = watchErrors(page) as string[];
   await page.goto(url);
   await page.waitForSelector('canvas');
@@ -599,7 +618,6 @@ async function expectMovingScene(url: string, minBytes: number, fills = true): P
     expect({ left: left >= 0, top: top >= 0, right: left + overWidth <= 0, bottom: top + overHeight <= 0 }).toEqual({ left: true, top: true, right: true, bottom: true });
     expect(scroll).toEqual([0, 0]);
   }
-  return page;
 }
 
 it("runs the Start page's example (site/start.md) from the packed tarball: moving dashes on a 2D canvas", async () => {
@@ -611,14 +629,15 @@ it("runs the three.js guide's example from the packed tarballs: a moving scene",
 });
 
 it("runs the render-worker guide's example from the packed tarballs: drawn in the render worker, three.js loaded once", async () => {
-  const page = await expectMovingScene(urls[4]!, 10_000); // a thousand boxes
-  // the fallback's chunk (the scene and three.js) was never fetched: only the render worker loaded three.js
-  const scripts = (await page.evaluate("performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.js'))")) as string[];
-  const fetched = await Promise.all(scripts.map(async (url) => [url, await (await fetch(url)).text()] as const));
-  const withThree = fetched.filter(([, text]) => text.includes('THREE.WebGLRenderer')).map(([url]) => url);
-  expect(withThree.length, withThree.join(', ')).toBeLessThanOrEqual(1);
-  for (const url of withThree) expect(url).toMatch(/render\.worker/);
-  await page.close();
+  // a thousand boxes
+  await expectMovingScene(urls[4]!, 10_000, true, async (page) => {
+    // the fallback's chunk (the scene and three.js) was never fetched: only the render worker loaded three.js
+    const scripts = (await page.evaluate("performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.js'))")) as string[];
+    const fetched = await Promise.all(scripts.map(async (url) => [url, await (await fetch(url)).text()] as const));
+    const withThree = fetched.filter(([, text]) => text.includes('THREE.WebGLRenderer')).map(([url]) => url);
+    expect(withThree.length, withThree.join(', ')).toBeLessThanOrEqual(1);
+    for (const url of withThree) expect(url).toMatch(/render\.worker/);
+  });
 });
 
 it("runs the PixiJS guide's example from the packed tarballs: moving sprites", async () => {
@@ -630,19 +649,16 @@ it("runs the Rapier guide's example from the packed tarballs: boxes falling", as
 });
 
 it("runs @steadyframe/react-three-fiber's README example from the packed tarballs in Vite's react-ts template: a moving scene", async () => {
-  const page = await expectMovingScene(urls[8]!, 5_000); // a thousand boxes around a sphere
-  await page.close();
+  await expectMovingScene(urls[8]!, 5_000); // a thousand boxes around a sphere
 });
 
 it("runs @steadyframe/babylon's README example from the packed tarballs: thin instances blended on the GPU, moving", async () => {
-  const page = await expectMovingScene(urls[9]!, 5_000); // five thousand lit boxes
-  await page.close();
+  await expectMovingScene(urls[9]!, 5_000); // five thousand lit boxes
 });
 
 it("runs @steadyframe/phaser's README example from the packed tarballs: balls bouncing in a Phaser game", async () => {
   // Phaser fits its 800 × 600 game to the window and centres it: letterboxed, not filling the window
-  const page = await expectMovingScene(urls[7]!, 5_000, false); // five hundred balls
-  await page.close();
+  await expectMovingScene(urls[7]!, 5_000, false); // five hundred balls
 });
 
 /** The engines beside Chromium that are here; WebKit as it ships (no SharedArrayBuffer) and as Safari runs. */
