@@ -26,8 +26,14 @@ describe('input ring across real threads', () => {
     const buffer = allocateInputRing(CAPACITY, 4) as SharedArrayBuffer; // shared by default
     const writer = new InputWriter(buffer);
     const w = worker;
+    // the worker reports once it has every event, or at its own deadline: then the page stops pushing (a worker
+    // that gave up reads no more, and the page would push into a full ring until the test's timeout, unreported)
+    let reported = false;
     const verdict = new Promise<RingConsumerVerdict>((resolve, reject) => {
-      w.onmessage = (message: MessageEvent<RingConsumerVerdict>) => resolve(message.data);
+      w.onmessage = (message: MessageEvent<RingConsumerVerdict>) => {
+        reported = true;
+        resolve(message.data);
+      };
       w.onerror = (event) => reject(new Error(`ring consumer worker failed: ${event.message}`));
     });
     const start: RingConsumerStart = { buffer, total: TOTAL, anchor: performance.timeOrigin, timeoutMs: 45_000 };
@@ -37,7 +43,7 @@ describe('input ring across real threads', () => {
     let s = 0;
     let refused = 0;
     let backwards = 0;
-    while (s < TOTAL) {
+    while (s < TOTAL && !reported) {
       // on the page the shared clock is performance.now(); every 97th event claims to be 5 ms older (clamped)
       const back = s % 97 === 0;
       const time = back ? performance.now() - 5 : performance.now();
@@ -52,7 +58,8 @@ describe('input ring across real threads', () => {
     const pushMs = performance.now() - started;
     const result = await verdict;
     console.log(
-      `input ring: ${result.received} events in ${pushMs.toFixed(0)} ms through ${CAPACITY} slots; ` +
+      (result.timedOut ? `the worker's ${start.timeoutMs} ms ran out at ${s} events pushed: ` : '') +
+        `input ring: ${result.received} events in ${pushMs.toFixed(0)} ms through ${CAPACITY} slots; ` +
         `${refused} refused pushes (ring full), ${backwards} backward times clamped; worker: ${result.takes} takes, ` +
         `${result.emptyTakes} empty polls, ${result.sleeps} short sleeps, ${result.heldBack} takes that left a later event, at most ${result.maxAvailable} unread`,
     );
