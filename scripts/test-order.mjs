@@ -12,9 +12,11 @@ export class TurnsSequencer extends BaseSequencer {
   async sort(files) {
     const sorted = await super.sort(files);
     const turns = sorted.filter((spec) => spec.project.name === 'e2e');
-    const rest = sorted.filter((spec) => spec.project.name !== 'e2e');
+    // the Node tests' files only: the browser projects' files go to their engines' pools, whatever their place here
+    const node = sorted.filter((spec) => spec.project.name === 'node');
+    const others = sorted.filter((spec) => spec.project.name !== 'e2e' && spec.project.name !== 'node');
     if (turns.length === 0) return sorted;
-    const share = Math.ceil(rest.length / turns.length);
-    return turns.flatMap((turn, i) => [turn, ...rest.slice(i * share, (i + 1) * share)]);
+    const share = Math.ceil(node.length / turns.length);
+    return [...turns.flatMap((turn, i) => [turn, ...node.slice(i * share, (i + 1) * share)]), ...others];
   }
 }
