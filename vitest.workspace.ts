@@ -151,6 +151,9 @@ export const projects: TestProjectInlineConfiguration[] = [
       name: 'node',
       environment: 'node',
       maxWorkers: NODE_WORKERS,
+      // a hang guard, as the other projects': a seeded 60,000-frame playout run that takes 1.5 s took 7.2 s beside
+      // the e2e files in a clean-clone run, past Vitest's default of 5 s
+      testTimeout: 60_000,
       include: ['packages/*/test/node/**/*.test.ts', 'apps/*/test/node/**/*.test.ts', 'site/test/**/*.test.ts'],
       exclude: [...configDefaults.exclude, 'site/test/build.test.ts'],
     },

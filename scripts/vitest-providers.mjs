@@ -2,12 +2,6 @@
 // one page in its engine (scripts/engines.mjs) and points it at Vitest's tester page; test files then run one
 // after another in it. They offer no commands, no module mocking and no CDP: our browser tests use none,
 // except those marked Chromium-only.
-//
-// When they run: Vitest runs the projects of providers that mock modules per page (`mocker`) and support
-// parallelism side by side, and every other provider's projects after those, one project at a time. Firefox's
-// provider says so (`parallel`): its projects run beside Chromium's, and WebKit's after them, where WebKitGTK's
-// slower page meets less load. Its `mocker` is the honest one for a page that cannot intercept module requests:
-// `vi.mock` throws, naming the provider; there is never anything to clear.
 import { defineBrowserProvider } from '@vitest/browser';
 import { launchFirefoxPage, launchWebKit } from './engines.mjs';
 
@@ -18,17 +12,13 @@ export function firefox() {
     supportedBrowser: ['firefox'],
     options: {},
     providerFactory: () =>
-      new OnePageProvider(
-        'steadyframe-firefox',
-        async () => {
-          const { browser, page } = await launchFirefoxPage();
-          return {
-            goto: (url) => page.goto(url, { timeout: 0 }).then(() => undefined),
-            close: () => browser.close(),
-          };
-        },
-        { parallel: true },
-      ),
+      new OnePageProvider('steadyframe-firefox', async () => {
+        const { browser, page } = await launchFirefoxPage();
+        return {
+          goto: (url) => page.goto(url, { timeout: 0 }).then(() => undefined),
+          close: () => browser.close(),
+        };
+      }),
   });
 }
 
@@ -53,25 +43,13 @@ export function webkit({ sharedArrayBuffer }) {
 /** Vitest's provider contract over one browser page, opened on first use. */
 class OnePageProvider {
   supportsParallelism = false;
-  /** @type {object | undefined} Vitest's per-page module mocker: set for a provider that runs beside others */
-  mocker = undefined;
   #open;
   #page = null;
   #closing = false;
 
-  constructor(name, open, { parallel = false } = {}) {
+  constructor(name, open) {
     this.name = name;
     this.#open = open;
-    if (parallel) {
-      this.supportsParallelism = true; // one file at a time all the same: the projects set browser.fileParallelism false
-      this.mocker = {
-        register: () => {
-          throw new Error(`[${name}] vi.mock is not supported: this provider cannot intercept the page's module requests`);
-        },
-        delete: () => {}, // nothing was registered
-        clear: () => {},
-      };
-    }
   }
 
   getCommandsContext() {
