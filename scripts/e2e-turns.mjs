@@ -36,7 +36,7 @@ export default async function serveTurns(project) {
 
 /**
  * Waits for this file's turn (the setup file calls it before the test file is imported); returns the function
- * that ends it. A turn a earlier file of this process left open (a file that failed to import runs no hooks) is
+ * that ends it. A turn an earlier file of this process left open (a file that failed to import runs no hooks) is
  * ended first: one process holds at most one turn.
  */
 export async function takeTurn(port) {

@@ -5,8 +5,8 @@
 // Node tests' files next, and the rest of the e2e files last: the second worker runs the Node tests while the
 // first e2e file runs, and whichever comes free takes the next e2e file.
 //
-// Measured (clean-clone runs of `npm test`): this order took 1,250 s of Vitest, against 1,491 s with every Node
-// and e2e file in one worker. Sharing the Node tests' files out between the e2e files, so that a Node test ran
+// Measured (clean-clone runs of `npm test`): this order took 1,212 and 1,250 s of Vitest, against 1,491 s with
+// every Node and e2e file in one worker. Sharing the Node tests' files out between the e2e files, so that a Node test ran
 // beside every e2e file, loaded the machine past what the tests' hang guards allow (8 failures, 1,380 s, with
 // Firefox's projects beside Chromium's as well).
 import { BaseSequencer } from 'vitest/node';
