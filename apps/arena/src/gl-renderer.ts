@@ -1,5 +1,6 @@
 /**
- * (The same as apps/physics/src/gl-renderer.ts: each app stands alone, to be copied.)
+ * (The WebGL half of apps/physics/src/gl-renderer.ts, which also names WebGPU adapters: each app stands alone,
+ * to be copied.)
  * Which GL renderer draws the page, and whether it is software: the CPU rasterising every pixel (SwiftShader in
  * headless Chromium or with the GPU blocklisted, llvmpipe on Linux without a GPU driver). Then the browser runs
  * animation frames only as fast as the rasteriser finishes them, and the HUD's fps is that rate, not the runtime's.
