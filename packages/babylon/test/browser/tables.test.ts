@@ -22,6 +22,8 @@ it('keeps a mesh per live rock by handle: made when it spawns, moved with it thr
     worker: new Worker(new URL('../../../three/test/browser/fixtures/tables.worker.ts', import.meta.url), { type: 'module', name: 'tables' }),
     schema: tablesSchema,
     capacity: TABLES_CAPACITY,
+    // one seed: the same spawns and despawns every run (a random one left 77 rocks' checks in a run, under the 100 asked)
+    seed: 39,
     pacing: { adaptive: false },
   });
   scene = new Scene(new NullEngine()); // positions read back from the nodes: no drawing needed

@@ -11,12 +11,16 @@ export { CELL, HEIGHT, SIDE, TABLE_NAMES, WIDTH, tablesSchema } from './fixtures
 export type TablesRuntime = Runtime<typeof tablesSchema>;
 export type TablesFrame = Frame<typeof tablesSchema>;
 
-/** A runtime on the tables fixture, attached (tick 0 published) and not started: tests step it by hand. */
+/**
+ * A runtime on the tables fixture, attached (tick 0 published) and not started: tests step it by hand. One seed:
+ * the same spawns and despawns every run, so the counts the tests ask of them hold every run.
+ */
 export async function tablesRuntime(): Promise<TablesRuntime> {
   return createRuntime({
     worker: new Worker(new URL('./fixtures/tables.worker.ts', import.meta.url), { type: 'module', name: 'tables' }),
     schema: tablesSchema,
     capacity: TABLES_CAPACITY,
+    seed: 39,
     pacing: { adaptive: false },
   });
 }
