@@ -17,6 +17,7 @@ import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
 import { computeLayout, type Layout } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
+import { attachDeadline, describeWait } from '../main/attach-deadline.ts';
 import { alignClocks, type ClockSkew } from '../main/clock-align.ts';
 import { Emitter } from '../main/events.ts';
 import { FrameLoop, type FrameLoopOptions } from '../main/frame-loop.ts';
@@ -82,25 +83,21 @@ async function attachRuntime<S extends Schema, C extends object>(host: PageHost,
   // a worker script that fails to load or throws at its top level never answers, and neither does one that
   // loads but never calls exposeSimulation: fail instead of hanging
   let stopListening = (): void => {};
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelDeadline = (): void => {};
   const failed = new Promise<never>((_, reject) => {
     stopListening = link.onError((message) =>
       reject(new Error(`steadyframe: the worker failed before it attached: ${message || 'it did not load (check its URL and that it calls exposeSimulation)'}`)),
     );
-    // real time, whatever the runtime's clock: this is about a module loading
-    if (Number.isFinite(checked.attachTimeout)) {
-      timer = setTimeout(
-        () =>
-          reject(
-            new Error(
-              `steadyframe: the worker did not attach within ${checked.attachTimeout} ms: it loaded (or is still loading) but never answered; ` +
-                'the likely cause is a worker module that does not call exposeSimulation() at its top level (or awaits something first). ' +
-                'Raise attachTimeout if it is only slow to load',
-            ),
-          ),
-        checked.attachTimeout,
-      );
-    }
+    // real time the page was awake, whatever the runtime's clock: this is about a module loading
+    cancelDeadline = attachDeadline(checked.attachTimeout, (wait) =>
+      reject(
+        new Error(
+          `steadyframe: the worker did not attach within ${checked.attachTimeout} ms${describeWait(wait)}: it loaded (or is still loading) but never answered; ` +
+            'the likely cause is a worker module that does not call exposeSimulation() at its top level (or awaits something first). ' +
+            'Raise attachTimeout if it is only slow to load',
+        ),
+      ),
+    );
   });
   let info: SimulationInfo;
   let skew: ClockSkew;
@@ -125,7 +122,7 @@ async function attachRuntime<S extends Schema, C extends object>(host: PageHost,
     link.terminate();
     throw error;
   } finally {
-    clearTimeout(timer);
+    cancelDeadline();
     stopListening();
   }
   const events = new Emitter<RuntimeEvents<S>>();

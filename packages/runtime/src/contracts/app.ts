@@ -100,7 +100,8 @@ export interface RuntimeOptionsBase<S extends Schema> {
   readonly heartbeatTimeout?: number | false;
   /**
    * Ms `createRuntime` waits for the worker to attach (its module loaded and called `exposeSimulation`) before
-   * it rejects, naming the likely cause. A number above 0, default 10,000; `Infinity` waits forever.
+   * it rejects, naming the likely cause. A number above 0, default 10,000; `Infinity` waits forever. Real time,
+   * less any the page itself was held (a long task on the main thread): the answer may be waiting behind it.
    */
   readonly attachTimeout?: number;
   /**

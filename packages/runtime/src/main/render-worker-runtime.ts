@@ -18,6 +18,7 @@ import type { Schema } from '../core/schema.ts';
 import { browserPageHost, browserSharedMemory, documentVisibility, SHARED_MEMORY_OFF } from '../hosts/browser-page.ts';
 import type { RenderHostRemote, RenderProbe, RenderStats, RenderWorkerRemote } from '../contracts/render-worker.ts';
 import { canvasSize, followCanvasSize } from './canvas-size.ts';
+import { attachDeadline, describeWait } from './attach-deadline.ts';
 import { alignClocks } from './clock-align.ts';
 import { Emitter } from './events.ts';
 import { RenderWatch } from './render-watch.ts';
@@ -47,23 +48,25 @@ export function renderWorkerUnavailable(canvas: HTMLCanvasElement): string | nul
  */
 function answerOf<T>(worker: Worker, answer: Promise<T>, timeout: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancelDeadline = (): void => {};
     const onError = (event: ErrorEvent): void => {
       event.preventDefault();
       done();
       reject(new Error(`steadyframe: the render worker failed: ${event.message || 'it did not load (check its URL and that it calls exposeRenderer)'}`));
     };
     const done = (): void => {
-      clearTimeout(timer);
+      cancelDeadline();
       worker.removeEventListener('error', onError);
     };
     worker.addEventListener('error', onError);
-    if (Number.isFinite(timeout)) {
-      timer = setTimeout(() => {
-        done();
-        reject(new Error(`steadyframe: the render worker did not answer within ${timeout} ms: its module must call exposeRenderer() at its top level (raise attachTimeout if it is only slow to load)`));
-      }, timeout);
-    }
+    cancelDeadline = attachDeadline(timeout, (wait) => {
+      done();
+      reject(
+        new Error(
+          `steadyframe: the render worker did not answer within ${timeout} ms${describeWait(wait)}: its module must call exposeRenderer() at its top level (raise attachTimeout if it is only slow to load)`,
+        ),
+      );
+    });
     answer.then(
       (value) => {
         done();
