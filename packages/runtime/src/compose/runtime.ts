@@ -17,7 +17,7 @@ import type { PageTransport } from '../contracts/transport.ts';
 import type { Clock } from '../core/clock.ts';
 import { computeLayout, type Layout } from '../core/layout.ts';
 import type { Schema } from '../core/schema.ts';
-import { attachDeadline, describeWait } from '../main/attach-deadline.ts';
+import { attachDeadline, describeHeld } from '../main/attach-deadline.ts';
 import { alignClocks, type ClockSkew } from '../main/clock-align.ts';
 import { Emitter } from '../main/events.ts';
 import { FrameLoop, type FrameLoopOptions } from '../main/frame-loop.ts';
@@ -89,10 +89,10 @@ async function attachRuntime<S extends Schema, C extends object>(host: PageHost,
       reject(new Error(`steadyframe: the worker failed before it attached: ${message || 'it did not load (check its URL and that it calls exposeSimulation)'}`)),
     );
     // real time the page was awake, whatever the runtime's clock: this is about a module loading
-    cancelDeadline = attachDeadline(checked.attachTimeout, (wait) =>
+    cancelDeadline = attachDeadline(checked.attachTimeout, (held) =>
       reject(
         new Error(
-          `steadyframe: the worker did not attach within ${checked.attachTimeout} ms${describeWait(wait)}: it loaded (or is still loading) but never answered; ` +
+          `steadyframe: the worker did not attach within ${checked.attachTimeout} ms${describeHeld(held)}: it loaded (or is still loading) but never answered; ` +
             'the likely cause is a worker module that does not call exposeSimulation() at its top level (or awaits something first). ' +
             'Raise attachTimeout if it is only slow to load',
         ),

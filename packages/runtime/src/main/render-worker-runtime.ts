@@ -18,7 +18,7 @@ import type { Schema } from '../core/schema.ts';
 import { browserPageHost, browserSharedMemory, documentVisibility, SHARED_MEMORY_OFF } from '../hosts/browser-page.ts';
 import type { RenderHostRemote, RenderProbe, RenderStats, RenderWorkerRemote } from '../contracts/render-worker.ts';
 import { canvasSize, followCanvasSize } from './canvas-size.ts';
-import { attachDeadline, describeWait } from './attach-deadline.ts';
+import { attachDeadline, describeHeld } from './attach-deadline.ts';
 import { alignClocks } from './clock-align.ts';
 import { Emitter } from './events.ts';
 import { RenderWatch } from './render-watch.ts';
@@ -59,11 +59,11 @@ function answerOf<T>(worker: Worker, answer: Promise<T>, timeout: number): Promi
       worker.removeEventListener('error', onError);
     };
     worker.addEventListener('error', onError);
-    cancelDeadline = attachDeadline(timeout, (wait) => {
+    cancelDeadline = attachDeadline(timeout, (held) => {
       done();
       reject(
         new Error(
-          `steadyframe: the render worker did not answer within ${timeout} ms${describeWait(wait)}: its module must call exposeRenderer() at its top level (raise attachTimeout if it is only slow to load)`,
+          `steadyframe: the render worker did not answer within ${timeout} ms${describeHeld(held)}: its module must call exposeRenderer() at its top level (raise attachTimeout if it is only slow to load)`,
         ),
       );
     });
