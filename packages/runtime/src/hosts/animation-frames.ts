@@ -24,9 +24,11 @@
  * and in a marker task after the frame, which also passes callbacks other callbacks registered later in it. The
  * microtask is what makes the next frame enclosed: WebKit, on a loaded machine, ran the next animation frame
  * before the marker task (seen in CI: the loop's second frame unenclosed). The microtask moves the end hook only
- * when this animation frame's end hook has run (`document.timeline` reads this frame's time, that is the start
- * hook's): in a loop that runs before the start hook, moving it would cancel this frame's end hook and leave
- * `current()` set until the marker; there, and off the page, the marker alone moves it. At most one pair every
+ * when this animation frame's end hook has run: `document.timeline` reads this frame's time, that is the start
+ * hook's (Chromium, Firefox); or, where the timeline reads now instead (WebKit), less than half the last frame
+ * interval has passed since the start hook's time (the next frame's callbacks come about an interval after it).
+ * In a loop that runs before the start hook, moving it would cancel this frame's end hook and leave `current()`
+ * set until the marker; there, and off the page, the marker alone moves it. At most one pair every
  * MARKER_EVERY frames: a loop that runs before the start hook cannot be enclosed, and a marker a frame costs the
  * page a measurable share of its frame. Between the two hooks `current()` is the frame's time; anywhere else (a
  * timer, a message handler, a callback the hooks do not enclose) it is null: never a guess.
@@ -61,12 +63,14 @@ export function createAnimationFrames(): FrameSource {
   /** End hooks since the last marker was posted (a marker is posted only past MARKER_EVERY). */
   let sinceMarker = MARKER_EVERY;
   const marker = new MessageChannel();
-  /** The time of the last animation frame whose start hook ran. */
+  /** The time of the last animation frame whose start hook ran, and of the one before it. */
   let started = Number.NaN;
+  let startedBefore = Number.NaN;
   const start = (time: number): void => {
     startHandle = requestAnimationFrame(start);
     // rAF's timestamp is on this thread's performance.now() timeline: a shared-clock time (core/clock.ts)
     current = time;
+    startedBefore = started;
     started = time;
   };
   const end = (): void => {
@@ -101,7 +105,11 @@ export function createAnimationFrames(): FrameSource {
   /** The microtask's move: only inside the animation frame whose start (and so end) hook already ran. */
   const reorderInFrame = (): void => {
     const timeline = typeof document === 'undefined' ? null : document.timeline?.currentTime;
-    if (typeof timeline === 'number' && current === null && Math.abs(timeline - started) <= CLOCK_GRAIN_MS) reorder();
+    if (typeof timeline !== 'number' || current !== null) return;
+    const now = performance.now();
+    // the timeline at the frame's time; or live (WebKit), and this frame began less than half an interval ago
+    const near = (a: number, b: number): boolean => Math.abs(a - b) <= CLOCK_GRAIN_MS;
+    if (near(timeline, started) || (near(timeline, now) && now - started < (started - startedBefore) / 2)) reorder();
   };
   marker.port1.onmessage = () => {
     current = null;
