@@ -106,10 +106,9 @@ export function createAnimationFrames(): FrameSource {
   const reorderInFrame = (): void => {
     const timeline = typeof document === 'undefined' ? null : document.timeline?.currentTime;
     if (typeof timeline !== 'number' || current !== null) return;
-    const now = performance.now();
+    const since = performance.now() - started;
     // the timeline at the frame's time; or live (WebKit), and this frame began less than half an interval ago
-    const near = (a: number, b: number): boolean => Math.abs(a - b) <= CLOCK_GRAIN_MS;
-    if (near(timeline, started) || (near(timeline, now) && now - started < (started - startedBefore) / 2)) reorder();
+    if (Math.abs(timeline - started) <= CLOCK_GRAIN_MS || (Math.abs(timeline - started - since) <= CLOCK_GRAIN_MS && since < (started - startedBefore) / 2)) reorder();
   };
   marker.port1.onmessage = () => {
     current = null;
