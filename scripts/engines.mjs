@@ -120,7 +120,7 @@ function wantedEngines() {
 let display = null;
 
 /**
- * A private Xvfb display for headful browsers, started once a process and stopped when it exits. Xvfb picks a
+ * A private Xvfb display for headful browsers, started once a process and stopped when it exits or dies. Xvfb picks a
  * free display number itself (`-displayfd`), so parallel runs never share or collide.
  */
 export function xvfbDisplay() {
@@ -142,6 +142,9 @@ export function xvfbDisplay() {
     server.stdio[3].unref?.();
     server.stderr.unref?.();
     process.on('exit', () => server.kill());
+    // and if this process dies without an 'exit' (a Vitest worker ended by a signal left its Xvfb running): a
+    // watcher of its own stops the server within a second of this process
+    spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill ${server.pid} 2>/dev/null`], { stdio: 'ignore', detached: true }).unref();
   });
   return display;
 }
