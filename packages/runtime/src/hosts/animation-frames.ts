@@ -87,6 +87,8 @@ export function createAnimationFrames(): FrameSource {
   const begin = (): void => {
     running = true;
     quiet = 0;
+    // the interval between two start hooks is measured afresh: not across a stop
+    started = startedBefore = Number.NaN;
     startHandle = requestAnimationFrame(start);
     endHandle = requestAnimationFrame(end);
   };
