@@ -165,6 +165,10 @@ export async function launchFirefoxPage({ width = 1280, height = 900 } = {}) {
     env,
     args: [`--width=${width}`, `--height=${height}`],
     defaultViewport: null,
+    // no network events: nothing here reads them, and puppeteer keeps an object per request with a listener
+    // on the session (every request of a whole test run in one page), which made its close hold the test
+    // runner's event loop 11 to 21 s after every CI run (a profile of the runner: puppeteer's listener removal)
+    networkEnabled: false,
   });
   const [page = await browser.newPage()] = await browser.pages();
   return { browser, page };
