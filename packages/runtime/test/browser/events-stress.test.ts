@@ -33,9 +33,10 @@ async function start(fault?: TestFault, ring = 8192): Promise<Runtime<typeof str
   return rt;
 }
 
-async function hammer(rt: Runtime<typeof stressSchema>, frames: number, stopAtFirst: boolean, minEvents = 0): Promise<EventsVerdict> {
+/** Makes `frames` frames, and more while `more` says so (at most 20 times `frames`: a hang guard). */
+async function hammer(rt: Runtime<typeof stressSchema>, frames: number, stopAtFirst: boolean, more: (verdict: EventsVerdict) => boolean = () => false): Promise<EventsVerdict> {
   const { verdict, check } = createEventsVerifier();
-  for (let i = 0; i < 20 * frames && (i < frames || verdict.events < minEvents); i++) {
+  for (let i = 0; i < 20 * frames && (i < frames || more(verdict)); i++) {
     const frame = rt.frameAt(performance.now());
     // the tick the frame shows: its pair's current once past the previous
     const bad = check(frame.alpha > 0 ? frame.tick : frame.previousTick, frame.events);
@@ -52,7 +53,7 @@ async function hammer(rt: Runtime<typeof stressSchema>, frames: number, stopAtFi
 describe('events stress across real threads', () => {
   it(`${FRAMES} frames or more against a worker at 20 kHz: every event of every tick a frame shows is in it or before it, once, in order`, async () => {
     const rt = await start();
-    const verdict = await hammer(rt, FRAMES, false, MIN_EVENTS);
+    const verdict = await hammer(rt, FRAMES, false, (v) => v.events < MIN_EVENTS);
     const stats = await rt.stats();
     console.log(
       `events stress: ${verdict.frames} frames, ${verdict.events} events, worker at tick ${stats.worker.tick}; ` +
@@ -71,9 +72,10 @@ describe('events stress across real threads', () => {
   }, 120_000);
 
   it('a ring too small for the pace loses events, and reports each loss in its place: nothing lost silently', async () => {
-    // 64 events: a few ticks of the worker's 20 kHz, so this thread's every yield overflows it
+    // 64 events: a few ticks of the worker's 20 kHz, so this thread's every yield overflows it. On until a frame
+    // has reported a loss: a loaded CI run's worker lost 221 only after the 5,000th frame, where no frame saw it
     const rt = await start(undefined, 64);
-    const verdict = await hammer(rt, 5_000, false);
+    const verdict = await hammer(rt, 5_000, false, (v) => v.lost === 0);
     const stats = await rt.stats();
     console.log(`events stress, ring of 64: ${verdict.frames} frames, ${verdict.events} events, ${verdict.lost} reported lost of ${stats.events.lost}`);
     expect(verdict.firstViolation).toBeNull();
