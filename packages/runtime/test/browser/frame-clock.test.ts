@@ -22,7 +22,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type RuntimeStats } from 'steadyframe';
 import { motionSchema } from './fixtures/schemas.ts';
-import { enclosedFrameTime, fixtureWorker, waitFor } from './helpers.ts';
+import { busy, enclosedFrameTime, fixtureWorker, waitFor } from './helpers.ts';
 
 let runtime: Runtime<typeof motionSchema> | undefined;
 afterEach(() => runtime?.dispose());
@@ -43,12 +43,6 @@ const STALL_BEFORE_MS = 25;
 const STALL_AFTER_MS = 40;
 const FRAMES = 120;
 
-const busy = (ms: number): void => {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    // a main-thread stall: layout, a GC, a slow handler
-  }
-};
 
 type Style = 'none' | 'raf' | 'now';
 

@@ -28,6 +28,14 @@ export function fixtureWorker(name: 'motion' | 'stress' | 'stress-varying' | 'ev
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Holds this thread for `ms` (a main-thread stall: layout, a GC, a slow handler, a long task). */
+export const busy = (ms: number): void => {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // held
+  }
+};
+
 /** Lets the page's other tasks run without the 4 ms clamp of nested timers (for tests that hammer in a loop). */
 export const yieldToPage = () =>
   new Promise<void>((resolve) => {
